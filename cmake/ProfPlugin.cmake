@@ -1,0 +1,17 @@
+# prof_add_plugin(NAME SOURCES...): builds libprof-NAME.so into the build's
+# plugin folder against the SDK headers only (plugins never link the core).
+function(prof_add_plugin name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  set(target prof-plugin-${name})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  set_target_properties(${target} PROPERTIES
+    OUTPUT_NAME prof-${name}
+    PREFIX lib
+    LIBRARY_OUTPUT_DIRECTORY ${PROF_PLUGIN_DIR}
+    CXX_VISIBILITY_PRESET hidden
+    C_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  target_link_libraries(${target} PRIVATE prof::sdk ${ARG_LIBRARIES})
+  target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  install(TARGETS ${target} LIBRARY DESTINATION ${PROF_INSTALL_PLUGIN_DIR} COMPONENT runtime)
+endfunction()

@@ -1,0 +1,17 @@
+# ProfSDKConfig.cmake: find_package(ProfSDK) for out-of-tree prof plugins.
+# Provides the interface target prof::sdk and prof_sdk_add_plugin(NAME SOURCES...).
+get_filename_component(_prof_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+if(NOT TARGET prof::sdk)
+  add_library(prof::sdk INTERFACE IMPORTED)
+  set_target_properties(prof::sdk PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${_prof_sdk_prefix}/include")
+endif()
+set(ProfSDK_INCLUDE_DIR "${_prof_sdk_prefix}/include")
+set(ProfSDK_PLUGIN_DIR "${_prof_sdk_prefix}/lib/prof/plugins")
+
+function(prof_sdk_add_plugin name)
+  add_library(prof-${name} MODULE ${ARGN})
+  set_target_properties(prof-${name} PROPERTIES PREFIX lib
+    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden)
+  target_link_libraries(prof-${name} PRIVATE prof::sdk)
+endfunction()

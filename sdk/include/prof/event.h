@@ -1,0 +1,89 @@
+/* prof event model: the records that sources emit and exporters consume.
+ * Plain C so it can cross the plugin boundary. Stable within an ABI major. */
+#ifndef PROF_EVENT_H
+#define PROF_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Index of an interned string. 0 is the empty string.
+typedef uint32_t prof_string_id;
+/// Index of a declared track. 0 means "no track" (the root).
+typedef uint32_t prof_track_id;
+/// Index of an interned call stack. 0 is the empty stack.
+typedef uint32_t prof_stack_id;
+/// Index of a registered clock domain. PROF_CLOCK_SESSION is CLOCK_MONOTONIC ns.
+typedef uint32_t prof_clock_id;
+
+/// The session clock: nanoseconds of CLOCK_MONOTONIC.
+#define PROF_CLOCK_SESSION 0u
+/// The CPU's time-stamp counter, calibrated by the host against the session clock.
+#define PROF_CLOCK_TSC 1u
+
+/// What a track holds; mirrors Perfetto's track kinds.
+typedef enum prof_track_kind {
+  PROF_TRACK_PROCESS = 1, ///< a process; pid set
+  PROF_TRACK_THREAD = 2,  ///< a thread; pid and tid set
+  PROF_TRACK_DEVICE = 3,  ///< an accelerator device; index set
+  PROF_TRACK_CLUSTER = 4, ///< a cluster inside a device
+  PROF_TRACK_ENGINE = 5,  ///< an engine (SIP, DMA, ...) inside a cluster or device
+  PROF_TRACK_COUNTER = 6, ///< a counter; events are PROF_EVENT_COUNTER, unit set
+  PROF_TRACK_NETWORK = 7, ///< a network interface
+  PROF_TRACK_COMM = 8,    ///< a communicator or channel of a collective library
+  PROF_TRACK_CPU = 9,     ///< a CPU core; index set
+  PROF_TRACK_CUSTOM = 10  ///< anything else with slices or instants
+} prof_track_kind;
+
+/// Description of a track, handed to prof_host_api::declare_track.
+typedef struct prof_track_desc {
+  uint32_t struct_size;    ///< sizeof(prof_track_desc) as the plugin was built
+  prof_track_kind kind;    ///< what the track is
+  prof_track_id parent;    ///< enclosing track, 0 for a top-level one
+  const char *name;        ///< display name, never NULL
+  int32_t pid;             ///< process id for process/thread tracks, else 0
+  int32_t tid;             ///< thread id for thread tracks, else 0
+  int32_t index;           ///< device/cluster/engine/cpu index, else -1
+  const char *unit;        ///< unit of a counter track ("%", "bytes", ...), else NULL
+  prof_clock_id clock;     ///< clock domain of the timestamps emitted on it
+} prof_track_desc;
+
+/// Kind of an event record.
+typedef enum prof_event_type {
+  PROF_EVENT_SLICE = 1,   ///< [ts, ts+duration) on a track
+  PROF_EVENT_INSTANT = 2, ///< a point in time on a track
+  PROF_EVENT_COUNTER = 3, ///< value of a counter track at ts
+  PROF_EVENT_SAMPLE = 4,  ///< a CPU sample: id is the call stack
+  PROF_EVENT_FLOW = 5     ///< one end of a flow: id is the flow id, flags the phase
+} prof_event_type;
+
+/// Phase of a flow event (prof_event::flags).
+typedef enum prof_flow_phase {
+  PROF_FLOW_BEGIN = 0, ///< where the flow starts (the API call)
+  PROF_FLOW_STEP = 1,  ///< an intermediate step
+  PROF_FLOW_END = 2    ///< where it ends (the device work)
+} prof_flow_phase;
+
+/// One event, 48 bytes. Timestamps are in the track's clock domain when
+/// emitted and in session nanoseconds when an exporter sees them.
+typedef struct prof_event {
+  uint8_t type;           ///< prof_event_type
+  uint8_t flags;          ///< prof_flow_phase for flows, else 0
+  uint16_t reserved;      ///< zero
+  prof_track_id track;    ///< where the event lives
+  prof_string_id name;    ///< what it is called
+  prof_string_id category;///< its category ("api", "kernel", ...), may be 0
+  uint64_t ts;            ///< begin (slice) or time (others)
+  uint64_t duration;      ///< slice length in the same unit as ts, else 0
+  uint64_t id;            ///< correlation id (slice), flow id (flow), stack id (sample)
+  double value;           ///< counter value, else 0
+} prof_event;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

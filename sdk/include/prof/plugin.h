@@ -1,0 +1,203 @@
+/* prof plugin ABI, version 1.1.
+ *
+ * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
+ * returning a pointer to a static prof_plugin_descriptor. The host reads the
+ * descriptor without creating an instance (for --plugin-list, option help and
+ * profile validation), then creates instances through the vtable.
+ *
+ * Compatibility: every struct starts with struct_size. A host accepts a plugin
+ * with the same major and any minor; fields added by a later minor sit at the
+ * end of a struct and are read only when struct_size covers them. */
+#ifndef PROF_PLUGIN_H
+#define PROF_PLUGIN_H
+
+#include <prof/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Major ABI version: a host refuses plugins with another major.
+#define PROF_ABI_MAJOR 1
+/// Minor ABI version: 1.1 added prof_plugin_descriptor::vendor.
+#define PROF_ABI_MINOR 1
+
+/// Name of the one symbol every plugin exports.
+#define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
+
+#if defined(__GNUC__)
+#define PROF_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define PROF_PLUGIN_EXPORT
+#endif
+
+/// Result of a plugin call: 0 is success, anything else a failure whose
+/// reason the plugin reported through prof_host_api::log at PROF_LOG_ERROR.
+typedef int prof_status;
+#define PROF_OK 0
+#define PROF_ERROR 1
+
+typedef enum prof_plugin_kind {
+  PROF_KIND_SOURCE = 1,  ///< produces events
+  PROF_KIND_EXPORTER = 2 ///< consumes events (console, files)
+} prof_plugin_kind;
+
+typedef enum prof_plugin_scope {
+  PROF_SCOPE_SYSTEM = 1, ///< runs inside the prof process
+  PROF_SCOPE_PROCESS = 2 ///< runs inside the profiled application (agent)
+} prof_plugin_scope;
+
+typedef enum prof_option_type {
+  PROF_OPTION_BOOL = 1,   ///< true/false, on/off, yes/no, 1/0
+  PROF_OPTION_INT = 2,    ///< integer within [min, max]
+  PROF_OPTION_DOUBLE = 3, ///< number within [min, max]
+  PROF_OPTION_STRING = 4, ///< free text
+  PROF_OPTION_ENUM = 5    ///< one of the comma-separated `choices`
+} prof_option_type;
+
+/// One configurable option of a plugin. The host validates values against it
+/// (command line, --plugin "NAME k=v", YAML profiles) before the plugin sees them.
+typedef struct prof_option_desc {
+  const char *name;          ///< key, e.g. "frequency"
+  prof_option_type type;     ///< value type
+  const char *default_value; ///< textual default, NULL when the option has none
+  double min;                ///< lower bound for INT/DOUBLE (ignored if min > max)
+  double max;                ///< upper bound for INT/DOUBLE
+  const char *choices;       ///< "a,b,c" for ENUM, else NULL
+  const char *help;          ///< one line of help
+} prof_option_desc;
+
+typedef enum prof_log_level {
+  PROF_LOG_DEBUG = 0,
+  PROF_LOG_INFO = 1,
+  PROF_LOG_WARN = 2,
+  PROF_LOG_ERROR = 3
+} prof_log_level;
+
+/// What the host tells a plugin about the capture.
+typedef struct prof_session_info {
+  uint32_t struct_size;
+  const char *session_name; ///< session name
+  int32_t target_pid;       ///< root process of the profiled tree, 0 if none
+  const char *command;      ///< command line of the application, "" if none
+  const char *hostname;     ///< host name
+} prof_session_info;
+
+/// Services the host offers a source plugin. Every function takes `host`,
+/// the opaque context the host passed to create(). emit_* never block,
+/// never allocate and never take a lock: when the calling thread's ring is
+/// full the event is dropped and counted, and the report states it.
+typedef struct prof_host_api {
+  uint32_t struct_size;
+  /// Interns a string (not NUL-terminated necessarily), returns its id.
+  prof_string_id (*intern_string)(void *host, const char *text, size_t length);
+  /// Declares a track and returns its id, 0 on invalid input.
+  prof_track_id (*declare_track)(void *host, const prof_track_desc *desc);
+  /// Interns a call stack: frames are function-name string ids, leaf first.
+  prof_stack_id (*intern_stack)(void *host, const prof_string_id *frames, uint32_t count);
+  /// Emits a slice [begin, begin+duration) on `track`.
+  void (*emit_slice)(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                     prof_string_id name, prof_string_id category, uint64_t correlation_id);
+  /// Emits an instant at `ts`.
+  void (*emit_instant)(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
+                       prof_string_id category);
+  /// Emits a counter value at `ts` on a counter track.
+  void (*emit_counter)(void *host, prof_track_id track, uint64_t ts, double value);
+  /// Emits a CPU sample of the thread track `track` at `ts`.
+  void (*emit_sample)(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack);
+  /// Emits one end of flow `flow_id` (prof_flow_phase) at `ts` on `track`.
+  void (*emit_flow)(void *host, prof_track_id track, uint64_t ts, uint64_t flow_id,
+                    prof_flow_phase phase);
+  /// Registers a clock domain ticking at `frequency_hz`; returns its id, 0 on error.
+  prof_clock_id (*register_clock_domain)(void *host, const char *name, double frequency_hz);
+  /// Adds a calibration pair: `domain_ticks` in `clock` happened at `session_ns`.
+  void (*add_calibration)(void *host, prof_clock_id clock, uint64_t domain_ticks,
+                          uint64_t session_ns);
+  /// Now on the session clock (CLOCK_MONOTONIC nanoseconds).
+  uint64_t (*now)(void *host);
+  /// Logs one line; PROF_LOG_ERROR lines explain a failing call.
+  void (*log)(void *host, prof_log_level level, const char *message);
+  /// Value of an option as validated text (the default when not set), or NULL
+  /// when the option is unknown or has neither value nor default.
+  const char *(*get_option)(void *host, const char *name);
+  /// Capture facts (target pid, command, host name).
+  const prof_session_info *(*session_info)(void *host);
+} prof_host_api;
+
+/// The instance functions of a source plugin.
+typedef struct prof_source_vtable {
+  uint32_t struct_size;
+  /// Creates an instance; returns NULL on failure (after logging why).
+  void *(*create)(const prof_host_api *api, void *host);
+  void (*destroy)(void *instance);
+  /// Prints the answer to a query ("activities", "events", ...) with `print`.
+  /// Returns PROF_ERROR for a query the plugin does not know. May be NULL.
+  prof_status (*query)(void *instance, const char *what,
+                       void (*print)(void *ctx, const char *line), void *ctx);
+  /// Reads and checks options (via get_option) before start.
+  prof_status (*configure)(void *instance);
+  prof_status (*start)(void *instance);
+  prof_status (*stop)(void *instance);
+  prof_status (*suspend)(void *instance);
+  prof_status (*resume)(void *instance);
+  /// Emits whatever the plugin still buffers; called after stop.
+  prof_status (*flush)(void *instance);
+} prof_source_vtable;
+
+/// What the host offers an exporter. Lookups are valid for every id that
+/// appears in an event handed to consume() and for the life of the export.
+typedef struct prof_export_api {
+  uint32_t struct_size;
+  /// Text of a string id ("" for an unknown id).
+  const char *(*string)(void *host, prof_string_id id);
+  /// Description of a track, NULL for an unknown id. name is resolved text.
+  const prof_track_desc *(*track)(void *host, prof_track_id id);
+  /// Frames (string ids, leaf first) of a stack; *count receives their number.
+  const prof_string_id *(*stack)(void *host, prof_stack_id id, uint32_t *count);
+  /// Capture facts of the report being exported.
+  const prof_session_info *(*session_info)(void *host);
+  /// Prints one line of console output, prefixed "==PID== " by the host,
+  /// honouring --quiet and --log-file.
+  void (*print)(void *host, const char *line);
+  void (*log)(void *host, prof_log_level level, const char *message);
+  const char *(*get_option)(void *host, const char *name);
+  /// Events the host dropped (rings full) in the capture being exported.
+  uint64_t (*dropped_events)(void *host);
+} prof_export_api;
+
+/// The instance functions of an exporter plugin. Events arrive in batches,
+/// each batch in time order within one producer but not across batches.
+typedef struct prof_exporter_vtable {
+  uint32_t struct_size;
+  void *(*create)(const prof_export_api *api, void *host);
+  void (*destroy)(void *instance);
+  prof_status (*begin)(void *instance);
+  prof_status (*consume)(void *instance, const prof_event *events, size_t count);
+  prof_status (*end)(void *instance);
+} prof_exporter_vtable;
+
+/// What prof_plugin_entry returns. Static storage; never freed.
+typedef struct prof_plugin_descriptor {
+  uint32_t struct_size;   ///< sizeof(prof_plugin_descriptor) as built
+  uint16_t abi_major;     ///< PROF_ABI_MAJOR as built
+  uint16_t abi_minor;     ///< PROF_ABI_MINOR as built
+  const char *name;       ///< unique plugin name, e.g. "cpu-util"
+  const char *version;    ///< plugin version, e.g. "1.0.0"
+  const char *description;///< one line
+  prof_plugin_kind kind;
+  prof_plugin_scope scope;
+  const prof_option_desc *options; ///< option table, may be NULL when count is 0
+  uint32_t option_count;
+  const prof_source_vtable *source;     ///< set for PROF_KIND_SOURCE
+  const prof_exporter_vtable *exporter; ///< set for PROF_KIND_EXPORTER
+  /* ABI 1.1 */
+  const char *vendor;     ///< who ships the plugin, e.g. "prof project"
+} prof_plugin_descriptor;
+
+typedef const prof_plugin_descriptor *(*prof_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,194 @@
+// Header-only C++ helpers over the prof plugin C ABI: typed option access,
+// string_view interning, and adapters that turn a C++ class into a vtable.
+#ifndef PROF_PLUGIN_HPP
+#define PROF_PLUGIN_HPP
+
+#include <prof/plugin.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace prof {
+
+/// A source plugin's view of the host: thin, inlined wrappers over prof_host_api.
+class Host {
+public:
+  Host(const prof_host_api *api, void *host) : api_(api), host_(host) {}
+
+  /// Interns `text` and returns its id.
+  prof_string_id intern(std::string_view text) const {
+    return api_->intern_string(host_, text.data(), text.size());
+  }
+  /// Declares a track; `unit` only for counters.
+  prof_track_id track(prof_track_kind kind, std::string_view name, prof_track_id parent = 0,
+                      int pid = 0, int tid = 0, int index = -1, const char *unit = nullptr,
+                      prof_clock_id clock = PROF_CLOCK_SESSION) const {
+    std::string owned(name);
+    prof_track_desc desc{sizeof(prof_track_desc), kind, parent, owned.c_str(), pid, tid,
+                         index, unit, clock};
+    return api_->declare_track(host_, &desc);
+  }
+  void slice(prof_track_id t, uint64_t begin, uint64_t duration, prof_string_id name,
+             prof_string_id category = 0, uint64_t correlation = 0) const {
+    api_->emit_slice(host_, t, begin, duration, name, category, correlation);
+  }
+  void instant(prof_track_id t, uint64_t ts, prof_string_id name, prof_string_id category = 0) const {
+    api_->emit_instant(host_, t, ts, name, category);
+  }
+  void counter(prof_track_id t, uint64_t ts, double value) const {
+    api_->emit_counter(host_, t, ts, value);
+  }
+  uint64_t now() const { return api_->now(host_); }
+  void log(prof_log_level level, const std::string &message) const {
+    api_->log(host_, level, message.c_str());
+  }
+  void error(const std::string &message) const { log(PROF_LOG_ERROR, message); }
+
+  /// Option text as validated by the host (the default when unset).
+  std::optional<std::string_view> option(const char *name) const {
+    const char *value = api_->get_option(host_, name);
+    if (value == nullptr) return std::nullopt;
+    return std::string_view(value);
+  }
+  /// Option as an integer; `fallback` when absent.
+  long long option_int(const char *name, long long fallback) const {
+    auto text = option(name);
+    return text ? std::strtoll(std::string(*text).c_str(), nullptr, 10) : fallback;
+  }
+  double option_double(const char *name, double fallback) const {
+    auto text = option(name);
+    return text ? std::strtod(std::string(*text).c_str(), nullptr) : fallback;
+  }
+  /// Option as a boolean: true/on/yes/1 are true.
+  bool option_bool(const char *name, bool fallback) const {
+    auto text = option(name);
+    if (!text) return fallback;
+    return *text == "true" || *text == "on" || *text == "yes" || *text == "1";
+  }
+  const prof_session_info &session() const { return *api_->session_info(host_); }
+  const prof_host_api *api() const { return api_; }
+  void *context() const { return host_; }
+
+private:
+  const prof_host_api *api_;
+  void *host_;
+};
+
+/// Builds a prof_source_vtable from a class T with a constructor T(Host) and
+/// member functions configure/start/stop/suspend/resume/flush returning bool
+/// (false after logging the reason). Exceptions never cross the boundary.
+template <class T> struct SourceAdapter {
+  static void *create(const prof_host_api *api, void *host) noexcept {
+    try {
+      return new T(Host(api, host));
+    } catch (const std::exception &e) {
+      api->log(host, PROF_LOG_ERROR, e.what());
+      return nullptr;
+    } catch (...) {
+      return nullptr;
+    }
+  }
+  static void destroy(void *self) noexcept { delete static_cast<T *>(self); }
+  template <bool (T::*F)()> static prof_status call(void *self) noexcept {
+    try {
+      return (static_cast<T *>(self)->*F)() ? PROF_OK : PROF_ERROR;
+    } catch (...) {
+      return PROF_ERROR;
+    }
+  }
+  static constexpr prof_source_vtable vtable() {
+    return prof_source_vtable{sizeof(prof_source_vtable), &create, &destroy, nullptr,
+                              &call<&T::configure>, &call<&T::start>, &call<&T::stop>,
+                              &call<&T::suspend>, &call<&T::resume>, &call<&T::flush>};
+  }
+};
+
+/// An exporter's view of the host: wrappers over prof_export_api.
+class ExportHost {
+public:
+  ExportHost(const prof_export_api *api, void *host) : api_(api), host_(host) {}
+  std::string_view string(prof_string_id id) const { return api_->string(host_, id); }
+  const prof_track_desc *track(prof_track_id id) const { return api_->track(host_, id); }
+  const prof_session_info &session() const { return *api_->session_info(host_); }
+  void print(const std::string &line) const { api_->print(host_, line.c_str()); }
+  void log(prof_log_level level, const std::string &message) const {
+    api_->log(host_, level, message.c_str());
+  }
+  std::optional<std::string_view> option(const char *name) const {
+    const char *value = api_->get_option(host_, name);
+    if (value == nullptr) return std::nullopt;
+    return std::string_view(value);
+  }
+  bool option_bool(const char *name, bool fallback) const {
+    auto text = option(name);
+    if (!text) return fallback;
+    return *text == "true" || *text == "on" || *text == "yes" || *text == "1";
+  }
+  uint64_t dropped_events() const { return api_->dropped_events(host_); }
+  const prof_export_api *api() const { return api_; }
+  void *context() const { return host_; }
+
+private:
+  const prof_export_api *api_;
+  void *host_;
+};
+
+/// Builds a prof_exporter_vtable from a class T with T(ExportHost) and
+/// bool begin(), bool consume(const prof_event*, size_t), bool end().
+template <class T> struct ExporterAdapter {
+  static void *create(const prof_export_api *api, void *host) noexcept {
+    try {
+      return new T(ExportHost(api, host));
+    } catch (const std::exception &e) {
+      api->log(host, PROF_LOG_ERROR, e.what());
+      return nullptr;
+    } catch (...) {
+      return nullptr;
+    }
+  }
+  static void destroy(void *self) noexcept { delete static_cast<T *>(self); }
+  static prof_status begin(void *self) noexcept {
+    try {
+      return static_cast<T *>(self)->begin() ? PROF_OK : PROF_ERROR;
+    } catch (...) {
+      return PROF_ERROR;
+    }
+  }
+  static prof_status consume(void *self, const prof_event *events, size_t count) noexcept {
+    try {
+      return static_cast<T *>(self)->consume(events, count) ? PROF_OK : PROF_ERROR;
+    } catch (...) {
+      return PROF_ERROR;
+    }
+  }
+  static prof_status end(void *self) noexcept {
+    try {
+      return static_cast<T *>(self)->end() ? PROF_OK : PROF_ERROR;
+    } catch (...) {
+      return PROF_ERROR;
+    }
+  }
+  static constexpr prof_exporter_vtable vtable() {
+    return prof_exporter_vtable{sizeof(prof_exporter_vtable), &create, &destroy, &begin,
+                                &consume, &end};
+  }
+};
+
+/// Fills the fixed part of a descriptor for the ABI this header declares.
+constexpr prof_plugin_descriptor make_descriptor(const char *name, const char *version,
+                                                 const char *description, prof_plugin_kind kind,
+                                                 prof_plugin_scope scope,
+                                                 const prof_option_desc *options,
+                                                 uint32_t option_count) {
+  return prof_plugin_descriptor{sizeof(prof_plugin_descriptor), PROF_ABI_MAJOR, PROF_ABI_MINOR,
+                                name, version, description, kind, scope, options, option_count,
+                                nullptr, nullptr, "prof project"};
+}
+
+} // namespace prof
+
+#endif
