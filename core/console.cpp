@@ -1,0 +1,51 @@
+#include "core/console.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+namespace prof::core {
+
+Console::Console() : out_(stdout) {}
+
+Console::~Console() {
+  if (log_) std::fclose(log_);
+}
+
+bool Console::open_log_file(const std::string &path, std::string *error) {
+  std::FILE *file = std::fopen(path.c_str(), "w");
+  if (!file) {
+    *error = "cannot open log file '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::lock_guard lock(mutex_);
+  if (log_) std::fclose(log_);
+  log_ = file;
+  out_ = file;
+  return true;
+}
+
+bool Console::is_terminal() const { return !log_ && isatty(fileno(out_)); }
+
+void Console::line(const std::string &text) {
+  if (quiet_) return;
+  std::lock_guard lock(mutex_);
+  if (pid_ > 0) std::fprintf(out_, "==%d== %s\n", pid_, text.c_str());
+  else std::fprintf(out_, "%s\n", text.c_str());
+  std::fflush(out_);
+}
+
+void Console::raw(const std::string &text) {
+  if (quiet_) return;
+  std::lock_guard lock(mutex_);
+  std::fputs(text.c_str(), out_);
+  std::fflush(out_);
+}
+
+void Console::warning(const std::string &text) {
+  std::lock_guard lock(mutex_);
+  std::fprintf(stderr, "prof: warning: %s\n", text.c_str());
+  if (log_) std::fprintf(log_, "prof: warning: %s\n", text.c_str());
+}
+
+} // namespace prof::core

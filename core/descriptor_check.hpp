@@ -1,0 +1,23 @@
+// Checks a plugin descriptor before the host trusts it.
+#pragma once
+
+#include <prof/plugin.h>
+
+#include <cstddef>
+
+#include <string>
+
+namespace prof::core {
+
+/// Size of the descriptor of ABI 1.0, the smallest a host accepts.
+constexpr uint32_t kMinimumDescriptorSize = offsetof(prof_plugin_descriptor, vendor);
+
+/// Empty when `d` is acceptable, else the one-line reason it is refused:
+/// wrong major ABI, newer minor, too small, empty fields, missing vtable,
+/// malformed option table.
+std::string check_descriptor(const prof_plugin_descriptor *d);
+
+/// Empty when the option table entry is well formed, else why not.
+std::string check_option_desc(const prof_option_desc &option);
+
+} // namespace prof::core

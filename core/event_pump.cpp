@@ -1,0 +1,84 @@
+#include "core/event_pump.hpp"
+
+namespace prof::core {
+
+EventPump::EventPump(EventBus &bus, Catalog &catalog, std::vector<EventSink *> sinks,
+                     std::chrono::microseconds tick, unsigned full_every)
+    : bus_(bus), catalog_(catalog), sinks_(std::move(sinks)), tick_(tick),
+      full_every_(full_every ? full_every : 1) {}
+
+EventPump::~EventPump() { stop(); }
+
+void EventPump::start() {
+  if (thread_.joinable()) return;
+  stopping_ = false;
+  thread_ = std::thread([this] { run(); });
+}
+
+void EventPump::stop() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+  while (drain_now(true) > 0) {
+  }
+}
+
+void EventPump::run() {
+  unsigned ticks = 0;
+  auto last_calibration = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, tick_);
+    lock.unlock();
+    const bool all = ++ticks % full_every_ == 0;
+    drain_now(all);
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_calibration > std::chrono::milliseconds(100)) {
+      catalog_.clocks.calibrate_tsc(); // follows TSC drift over long captures
+      last_calibration = now;
+    }
+    lock.lock();
+  }
+}
+
+size_t EventPump::drain_now(bool all) {
+  return bus_.drain([this](prof_event *events, size_t count) { deliver(events, count); }, all);
+}
+
+void EventPump::publish_catalog() {
+  CatalogMark now{catalog_.strings.size(), catalog_.tracks.size(), catalog_.stacks.size()};
+  if (now.strings == seen_.strings && now.tracks == seen_.tracks && now.stacks == seen_.stacks)
+    return;
+  for (size_t id = track_clocks_.size(); id < now.tracks; ++id) {
+    const TrackEntry *track = catalog_.tracks.find(static_cast<prof_track_id>(id));
+    track_clocks_.push_back(track ? track->desc.clock : PROF_CLOCK_SESSION);
+  }
+  for (EventSink *sink : sinks_) sink->catalog_grew(catalog_, seen_, now);
+  seen_ = now;
+}
+
+void EventPump::deliver(prof_event *events, size_t count) {
+  // Ids in these events were handed out before the events were emitted, so
+  // publishing the catalog now covers them.
+  publish_catalog();
+  for (size_t i = 0; i < count; ++i) {
+    prof_event &e = events[i];
+    const prof_clock_id clock =
+        e.track < track_clocks_.size() ? track_clocks_[e.track] : PROF_CLOCK_SESSION;
+    if (clock == PROF_CLOCK_SESSION) continue;
+    const uint64_t begin = catalog_.clocks.to_session_ns(clock, e.ts);
+    if (e.type == PROF_EVENT_SLICE) {
+      const uint64_t end = catalog_.clocks.to_session_ns(clock, e.ts + e.duration);
+      e.duration = end > begin ? end - begin : 0;
+    }
+    e.ts = begin;
+  }
+  for (EventSink *sink : sinks_) sink->consume(events, count);
+  events_.fetch_add(count, std::memory_order_relaxed);
+}
+
+} // namespace prof::core

@@ -1,0 +1,53 @@
+// The drain thread: empties the event bus periodically, converts device and
+// TSC timestamps to the session clock, and feeds the sinks.
+#pragma once
+
+#include "core/catalog.hpp"
+#include "core/event_bus.hpp"
+#include "core/event_sink.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace prof::core {
+
+class EventPump {
+public:
+  /// `tick` is how often rings past the watermark are emptied; every
+  /// `full_every` ticks all rings are.
+  EventPump(EventBus &bus, Catalog &catalog, std::vector<EventSink *> sinks,
+            std::chrono::microseconds tick = std::chrono::milliseconds(1),
+            unsigned full_every = 16);
+  ~EventPump();
+
+  void start();
+  /// Stops the thread and drains what is left.
+  void stop();
+  /// Drains once on the calling thread (only when the thread is not running).
+  size_t drain_now(bool all);
+  uint64_t events() const { return events_.load(std::memory_order_relaxed); }
+
+private:
+  void run();
+  void deliver(prof_event *events, size_t count);
+  void publish_catalog();
+
+  EventBus &bus_;
+  Catalog &catalog_;
+  std::vector<EventSink *> sinks_;
+  std::chrono::microseconds tick_;
+  unsigned full_every_;
+  CatalogMark seen_;
+  std::vector<prof_clock_id> track_clocks_; // clock of each track id
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::atomic<uint64_t> events_{0};
+};
+
+} // namespace prof::core

@@ -1,0 +1,86 @@
+// Finds plugin shared objects, reads their descriptors without creating an
+// instance, and keeps the good ones loaded. A bad file is refused with a
+// one-line reason and never stops the others from loading.
+#pragma once
+
+#include <prof/plugin.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace boost::dll {
+class shared_library;
+}
+
+namespace prof::core {
+
+/// A loaded plugin: its descriptor's facts and the library that keeps the
+/// descriptor's memory alive.
+struct PluginInfo {
+  std::string name;
+  std::string version;
+  std::string description;
+  std::string vendor; ///< empty for plugins older than ABI 1.1
+  prof_plugin_kind kind{};
+  prof_plugin_scope scope{};
+  unsigned abi_major = 0;
+  unsigned abi_minor = 0;
+  std::filesystem::path path;
+  std::vector<prof_option_desc> options;
+  const prof_source_vtable *source = nullptr;
+  const prof_exporter_vtable *exporter = nullptr;
+  std::shared_ptr<boost::dll::shared_library> library;
+
+  /// The option named `key`, nullptr if the plugin has none.
+  const prof_option_desc *option(const std::string &key) const;
+};
+
+/// A file that was not loaded, and why.
+struct PluginRefusal {
+  std::filesystem::path path;
+  std::string reason;
+  /// "PATH: REASON"
+  std::string message() const { return path.string() + ": " + reason; }
+};
+
+const char *kind_name(prof_plugin_kind kind);
+const char *scope_name(prof_plugin_scope scope);
+
+class PluginRegistry {
+public:
+  PluginRegistry();
+  ~PluginRegistry();
+  PluginRegistry(const PluginRegistry &) = delete;
+  PluginRegistry &operator=(const PluginRegistry &) = delete;
+
+  /// The search path: the install's plugin folder (relative to the running
+  /// executable: ../lib/prof/plugins), then each folder of PROF_PLUGIN_PATH,
+  /// then `extra` (--plugin-path). Never the current directory implicitly.
+  static std::vector<std::filesystem::path>
+  search_path(const std::vector<std::filesystem::path> &extra);
+
+  /// Loads every libprof-*.so in each folder, folders in order, files in
+  /// name order. A missing folder is skipped silently unless `strict`.
+  void scan(const std::vector<std::filesystem::path> &folders, bool strict = false);
+  /// Loads one file; returns false (and records a refusal) when refused.
+  bool load(const std::filesystem::path &file);
+
+  const PluginInfo *find(const std::string &name) const;
+  const std::vector<PluginInfo> &plugins() const { return plugins_; }
+  const std::vector<PluginRefusal> &refusals() const { return refusals_; }
+  /// Loaded with a remark (file name and descriptor name disagree).
+  const std::vector<std::string> &warnings() const { return warnings_; }
+  /// Names of the loaded plugins, comma-separated (for error messages).
+  std::string names() const;
+
+private:
+  bool refuse(const std::filesystem::path &file, std::string reason);
+
+  std::vector<PluginInfo> plugins_;
+  std::vector<PluginRefusal> refusals_;
+  std::vector<std::string> warnings_;
+};
+
+} // namespace prof::core

@@ -1,0 +1,23 @@
+#include "core/stack_table.hpp"
+
+namespace prof::core {
+
+StackTable::StackTable() { intern({}); }
+
+prof_stack_id StackTable::intern(std::span<const prof_string_id> frames) {
+  std::vector<prof_string_id> key(frames.begin(), frames.end());
+  std::lock_guard lock(mutex_);
+  if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+  auto id = static_cast<prof_stack_id>(stacks_.size());
+  stacks_.push_back(key);
+  ids_.emplace(std::move(key), id);
+  published_.store(stacks_.size(), std::memory_order_release);
+  return id;
+}
+
+std::span<const prof_string_id> StackTable::frames(prof_stack_id id) const {
+  if (id >= size()) return {};
+  return stacks_[id];
+}
+
+} // namespace prof::core

@@ -1,0 +1,25 @@
+#include "core/string_table.hpp"
+
+namespace prof::core {
+
+namespace {
+const std::string empty_string;
+}
+
+StringTable::StringTable() { intern(""); }
+
+prof_string_id StringTable::intern(std::string_view text) {
+  std::lock_guard lock(mutex_);
+  if (auto it = ids_.find(text); it != ids_.end()) return it->second;
+  auto id = static_cast<prof_string_id>(texts_.size());
+  auto at = texts_.push_back(std::string(text));
+  ids_.emplace(std::string_view(*at), id);
+  published_.store(texts_.size(), std::memory_order_release);
+  return id;
+}
+
+const std::string &StringTable::text(prof_string_id id) const {
+  return id < size() ? texts_[id] : empty_string;
+}
+
+} // namespace prof::core

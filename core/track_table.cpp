@@ -1,0 +1,77 @@
+#include "core/track_table.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+namespace prof::core {
+
+TrackTable::TrackTable(StringTable &strings) : strings_(strings) { entries_.emplace_back(); }
+
+prof_track_id TrackTable::declare(const prof_track_desc *desc) {
+  std::lock_guard lock(mutex_);
+  if (desc == nullptr || desc->struct_size < offsetof(prof_track_desc, clock)) {
+    last_error_ = "track descriptor is missing or too small";
+    return 0;
+  }
+  if (desc->kind < PROF_TRACK_PROCESS || desc->kind > PROF_TRACK_CUSTOM) {
+    last_error_ = "track kind " + std::to_string(desc->kind) + " is unknown";
+    return 0;
+  }
+  if (desc->name == nullptr) {
+    last_error_ = "track has no name";
+    return 0;
+  }
+  if (desc->parent >= entries_.size()) {
+    last_error_ = "track '" + std::string(desc->name) + "' names unknown parent " +
+                  std::to_string(desc->parent);
+    return 0;
+  }
+  prof_track_desc copy{};
+  std::memcpy(&copy, desc, std::min<size_t>(desc->struct_size, sizeof(copy)));
+  copy.struct_size = sizeof(copy);
+  if (desc->struct_size <= offsetof(prof_track_desc, clock)) copy.clock = PROF_CLOCK_SESSION;
+  if (copy.kind == PROF_TRACK_PROCESS || copy.kind == PROF_TRACK_THREAD) {
+    auto key = std::make_tuple(static_cast<int>(copy.kind), copy.pid,
+                               copy.kind == PROF_TRACK_THREAD ? copy.tid : 0);
+    if (auto it = process_threads_.find(key); it != process_threads_.end()) return it->second;
+    prof_track_id id = add_locked(copy);
+    process_threads_.emplace(key, id);
+    return id;
+  }
+  return add_locked(copy);
+}
+
+prof_track_id TrackTable::restore(prof_track_id id, const prof_track_desc &desc) {
+  std::lock_guard lock(mutex_);
+  while (entries_.size() < id) entries_.emplace_back(); // gaps stay unnamed
+  if (entries_.size() != id) return 0;
+  return add_locked(desc);
+}
+
+prof_track_id TrackTable::add_locked(const prof_track_desc &desc) {
+  auto id = static_cast<prof_track_id>(entries_.size());
+  auto at = entries_.emplace_back();
+  TrackEntry &entry = *at;
+  entry.desc = desc;
+  entry.name = desc.name ? desc.name : "";
+  entry.unit = desc.unit ? desc.unit : "";
+  entry.name_id = strings_.intern(entry.name);
+  entry.desc.name = entry.name.c_str();
+  entry.desc.unit = desc.unit ? entry.unit.c_str() : nullptr;
+  published_.store(entries_.size(), std::memory_order_release);
+  return id;
+}
+
+const TrackEntry *TrackTable::find(prof_track_id id) const {
+  if (id == 0 || id >= size()) return nullptr;
+  const TrackEntry &entry = entries_[id];
+  return entry.desc.kind == 0 ? nullptr : &entry; // a gap left by restore()
+}
+
+std::string TrackTable::last_error() const {
+  std::lock_guard lock(mutex_);
+  return last_error_;
+}
+
+} // namespace prof::core

@@ -1,0 +1,80 @@
+#include "core/catalog.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+using prof::core::Catalog;
+
+TEST(StringTable, InternsOnceAndIdZeroIsEmpty) {
+  Catalog catalog;
+  EXPECT_EQ(catalog.strings.text(0), "");
+  auto a = catalog.strings.intern("kernel");
+  EXPECT_EQ(catalog.strings.intern("kernel"), a);
+  EXPECT_NE(catalog.strings.intern("copy"), a);
+  EXPECT_EQ(catalog.strings.text(a), "kernel");
+  EXPECT_EQ(catalog.strings.text(9999), "");
+}
+
+TEST(StringTable, ConcurrentInternsAgree) {
+  Catalog catalog;
+  std::vector<std::thread> threads;
+  std::vector<std::vector<prof_string_id>> ids(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 1000; ++i) ids[t].push_back(catalog.strings.intern(std::to_string(i)));
+    });
+  for (auto &thread : threads) thread.join();
+  for (int t = 1; t < 4; ++t) EXPECT_EQ(ids[t], ids[0]);
+  EXPECT_EQ(catalog.strings.size(), 1001u);
+}
+
+TEST(TrackTable, DeclaresNestedTracksAndRefusesBadOnes) {
+  Catalog catalog;
+  prof_track_desc device{sizeof(prof_track_desc), PROF_TRACK_DEVICE, 0, "GCU 0", 0, 0, 0, nullptr, 0};
+  auto dev = catalog.tracks.declare(&device);
+  ASSERT_EQ(dev, 1u);
+  prof_track_desc engine{sizeof(prof_track_desc), PROF_TRACK_ENGINE, dev, "SIP 3", 0, 0, 3, nullptr, 7};
+  auto eng = catalog.tracks.declare(&engine);
+  ASSERT_EQ(eng, 2u);
+  const auto *entry = catalog.tracks.find(eng);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_STREQ(entry->desc.name, "SIP 3");
+  EXPECT_EQ(entry->desc.parent, dev);
+  EXPECT_EQ(entry->desc.clock, 7u);
+  EXPECT_EQ(catalog.strings.text(entry->name_id), "SIP 3");
+
+  prof_track_desc orphan = engine;
+  orphan.parent = 99;
+  EXPECT_EQ(catalog.tracks.declare(&orphan), 0u);
+  EXPECT_EQ(catalog.tracks.last_error(), "track 'SIP 3' names unknown parent 99");
+  prof_track_desc unnamed = engine;
+  unnamed.name = nullptr;
+  EXPECT_EQ(catalog.tracks.declare(&unnamed), 0u);
+  EXPECT_EQ(catalog.tracks.declare(nullptr), 0u);
+  EXPECT_EQ(catalog.tracks.find(0), nullptr);
+  EXPECT_EQ(catalog.tracks.find(42), nullptr);
+}
+
+TEST(TrackTable, OneTrackPerProcessAndThread) {
+  Catalog catalog;
+  prof_track_desc process{sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "app", 42, 0, -1, nullptr, 0};
+  auto p1 = catalog.tracks.declare(&process);
+  auto p2 = catalog.tracks.declare(&process);
+  EXPECT_EQ(p1, p2);
+  prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, p1, "worker", 42, 43, -1, nullptr, 0};
+  EXPECT_EQ(catalog.tracks.declare(&thread), catalog.tracks.declare(&thread));
+}
+
+TEST(StackTable, InternsFrameSequences) {
+  Catalog catalog;
+  std::vector<prof_string_id> frames{3, 2, 1};
+  auto id = catalog.stacks.intern(frames);
+  EXPECT_EQ(catalog.stacks.intern(frames), id);
+  EXPECT_NE(id, 0u);
+  auto back = catalog.stacks.frames(id);
+  EXPECT_EQ(std::vector<prof_string_id>(back.begin(), back.end()), frames);
+  EXPECT_TRUE(catalog.stacks.frames(0).empty());
+  EXPECT_TRUE(catalog.stacks.frames(77).empty());
+}

@@ -1,0 +1,68 @@
+#include "core/clock_domain.hpp"
+#include "core/session_clock.hpp"
+
+#include <gtest/gtest.h>
+
+using prof::core::ClockDomain;
+using prof::core::ClockDomainRegistry;
+
+TEST(ClockDomain, UsesTheNominalFrequencyWithoutCalibration) {
+  ClockDomain domain("dev", 1e6); // 1 tick = 1000 ns
+  EXPECT_EQ(domain.to_session_ns(5), 5000u);
+}
+
+TEST(ClockDomain, OnePairGivesTheOffset) {
+  ClockDomain domain("dev", 1e6);
+  domain.add_calibration(100, 1'000'000);
+  EXPECT_EQ(domain.to_session_ns(100), 1'000'000u);
+  EXPECT_EQ(domain.to_session_ns(110), 1'010'000u);
+  EXPECT_EQ(domain.to_session_ns(90), 990'000u);
+}
+
+TEST(ClockDomain, TwoPairsCorrectDrift) {
+  // The device clock runs 0.1% fast: 1'001'000 ticks per session second.
+  ClockDomain domain("dev", 1e6);
+  domain.add_calibration(0, 5'000'000'000);
+  domain.add_calibration(1'001'000, 6'000'000'000);
+  EXPECT_EQ(domain.to_session_ns(500'500), 5'500'000'000u);
+  // Extrapolated beyond the last pair with the same drift.
+  EXPECT_EQ(domain.to_session_ns(2'002'000), 7'000'000'000u);
+}
+
+TEST(ClockDomain, InterpolatesPiecewiseBetweenNeighbours) {
+  ClockDomain domain("dev", 1e9);
+  domain.add_calibration(0, 0);
+  domain.add_calibration(1000, 2000);  // slope 2
+  domain.add_calibration(2000, 2500);  // slope 0.5
+  EXPECT_EQ(domain.to_session_ns(500), 1000u);
+  EXPECT_EQ(domain.to_session_ns(1500), 2250u);
+  EXPECT_EQ(domain.to_session_ns(3000), 3000u);
+}
+
+TEST(ClockDomain, NeverWrapsBelowZero) {
+  ClockDomain domain("dev", 1e9);
+  domain.add_calibration(1'000'000, 10);
+  EXPECT_EQ(domain.to_session_ns(0), 0u);
+}
+
+TEST(ClockDomainRegistry, SessionAndTscAreBuiltIn) {
+  ClockDomainRegistry clocks;
+  EXPECT_EQ(clocks.find(PROF_CLOCK_SESSION), nullptr);
+  ASSERT_NE(clocks.find(PROF_CLOCK_TSC), nullptr);
+  EXPECT_EQ(clocks.to_session_ns(PROF_CLOCK_SESSION, 1234), 1234u);
+  const uint64_t before = prof::core::session_now_ns();
+  const uint64_t tsc = prof::core::tsc_now();
+  const uint64_t after = prof::core::session_now_ns();
+  const uint64_t converted = clocks.to_session_ns(PROF_CLOCK_TSC, tsc);
+  // Within 1 ms of the bracketing reads: a calibrated TSC agrees with the clock.
+  EXPECT_GT(converted + 1'000'000, before);
+  EXPECT_LT(converted, after + 1'000'000);
+}
+
+TEST(ClockDomainRegistry, RefusesBadDomains) {
+  ClockDomainRegistry clocks;
+  EXPECT_EQ(clocks.add("", 1e9), 0u);
+  EXPECT_EQ(clocks.add("dev", 0), 0u);
+  EXPECT_EQ(clocks.add("dev", -5), 0u);
+  EXPECT_EQ(clocks.add("dev", 1e9), 2u);
+}
