@@ -31,6 +31,8 @@ const char *scope_name(prof_plugin_scope scope) {
 
 PluginRegistry::PluginRegistry() = default;
 PluginRegistry::~PluginRegistry() = default;
+PluginRegistry::PluginRegistry(PluginRegistry &&) noexcept = default;
+PluginRegistry &PluginRegistry::operator=(PluginRegistry &&) noexcept = default;
 
 std::vector<fs::path> PluginRegistry::search_path(const std::vector<fs::path> &extra) {
   std::vector<fs::path> folders;

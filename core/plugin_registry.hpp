@@ -54,6 +54,8 @@ public:
   ~PluginRegistry();
   PluginRegistry(const PluginRegistry &) = delete;
   PluginRegistry &operator=(const PluginRegistry &) = delete;
+  PluginRegistry(PluginRegistry &&) noexcept;
+  PluginRegistry &operator=(PluginRegistry &&) noexcept;
 
   /// The search path: the install's plugin folder (relative to the running
   /// executable: ../lib/prof/plugins), then each folder of PROF_PLUGIN_PATH,

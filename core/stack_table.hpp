@@ -21,6 +21,8 @@ public:
   StackTable &operator=(const StackTable &) = delete;
 
   prof_stack_id intern(std::span<const prof_string_id> frames);
+  /// Puts `frames` at exactly `id` (reading a report); gaps stay empty.
+  void restore(prof_stack_id id, std::span<const prof_string_id> frames);
   /// Frames of `id`, empty for an unknown id.
   std::span<const prof_string_id> frames(prof_stack_id id) const;
   size_t size() const { return published_.load(std::memory_order_acquire); }

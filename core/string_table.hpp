@@ -22,6 +22,8 @@ public:
 
   /// Id of `text`, adding it on first sight.
   prof_string_id intern(std::string_view text);
+  /// Puts `text` at exactly `id` (reading a report); gaps before it stay "".
+  void restore(prof_string_id id, std::string_view text);
   /// Text of `id`; "" for an id not (yet) handed out.
   const std::string &text(prof_string_id id) const;
   /// Number of ids handed out (ids are 0 .. size()-1).

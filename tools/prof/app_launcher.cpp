@@ -1,0 +1,159 @@
+#include "tools/prof/app_launcher.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace prof::tool {
+
+namespace {
+volatile sig_atomic_t forward_to = 0;
+
+void forward_signal(int signal) {
+  if (forward_to > 0) kill(forward_to, signal);
+}
+
+bool executable(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+} // namespace
+
+AppLauncher::~AppLauncher() {
+  if (gate_fd_ >= 0) close(gate_fd_);
+  if (exec_error_fd_ >= 0) close(exec_error_fd_);
+}
+
+std::string AppLauncher::resolve(const std::string &name) {
+  if (name.empty()) return "";
+  if (name.find('/') != std::string::npos) return executable(name) ? name : "";
+  const char *path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    std::string dir = dirs.substr(start, end - start);
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (executable(candidate)) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+std::string AppLauncher::display(const std::vector<std::string> &argv) {
+  std::string text;
+  for (const auto &arg : argv) {
+    if (!text.empty()) text += ' ';
+    const bool plain = !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?") == std::string::npos;
+    if (plain) {
+      text += arg;
+      continue;
+    }
+    text += '\'';
+    for (char c : arg) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += '\'';
+  }
+  return text;
+}
+
+bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output) {
+  int gate[2], exec_error[2];
+  if (pipe2(gate, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
+    error_ = std::string("cannot create pipes: ") + std::strerror(errno);
+    return false;
+  }
+  // Orphaned descendants come back to prof, so it can wait for all of them.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  std::vector<char *> args;
+  for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    error_ = std::string("cannot fork: ") + std::strerror(errno);
+    return false;
+  }
+  if (pid == 0) {
+    // Child: only async-signal-safe calls from here to exec.
+    close(gate[1]);
+    close(exec_error[0]);
+    char byte;
+    while (read(gate[0], &byte, 1) < 0 && errno == EINTR) {
+    } // EOF: released, or prof died (then the application runs anyway)
+    if (!show_output) {
+      int null = open("/dev/null", O_WRONLY);
+      if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        dup2(null, STDERR_FILENO);
+      }
+    }
+    execvp(args[0], args.data());
+    int err = errno;
+    (void)!write(exec_error[1], &err, sizeof err);
+    _exit(127);
+  }
+  close(gate[0]);
+  close(exec_error[1]);
+  pid_ = pid;
+  gate_fd_ = gate[1];
+  exec_error_fd_ = exec_error[0];
+  program_ = argv.empty() ? "" : argv[0];
+  return true;
+}
+
+bool AppLauncher::release() {
+  close(gate_fd_);
+  gate_fd_ = -1;
+  int err = 0;
+  ssize_t n;
+  while ((n = read(exec_error_fd_, &err, sizeof err)) < 0 && errno == EINTR) {
+  }
+  close(exec_error_fd_);
+  exec_error_fd_ = -1;
+  if (n == sizeof err) {
+    error_ = "cannot run '" + program_ + "': " + std::strerror(err);
+    return false;
+  }
+  return true;
+}
+
+AppExit AppLauncher::wait_all() {
+  forward_to = pid_;
+  struct sigaction forward {};
+  forward.sa_handler = forward_signal;
+  sigemptyset(&forward.sa_mask);
+  forward.sa_flags = SA_RESTART;
+  struct sigaction old_term, old_hup, old_int, ignore {};
+  sigaction(SIGTERM, &forward, &old_term);
+  sigaction(SIGHUP, &forward, &old_hup);
+  // Ctrl-C reaches the application through the terminal's process group;
+  // prof stays to write what was collected.
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+
+  AppExit result;
+  for (;;) {
+    int status = 0;
+    const pid_t done = waitpid(-1, &status, 0);
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      break; // ECHILD: the whole tree has ended
+    }
+    if (done != pid_) continue;
+    if (WIFEXITED(status)) result = {WEXITSTATUS(status), 0};
+    else if (WIFSIGNALED(status)) result = {128 + WTERMSIG(status), WTERMSIG(status)};
+    forward_to = 0;
+  }
+  forward_to = 0;
+  sigaction(SIGTERM, &old_term, nullptr);
+  sigaction(SIGHUP, &old_hup, nullptr);
+  sigaction(SIGINT, &old_int, nullptr);
+  return result;
+}
+
+} // namespace prof::tool

@@ -1,0 +1,211 @@
+#include "tools/prof/capture_command.hpp"
+
+#include "core/event_pump.hpp"
+#include "core/exporter_instance.hpp"
+#include "core/report_sink.hpp"
+#include "core/session.hpp"
+#include "core/session_clock.hpp"
+#include "tools/prof/app_launcher.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/plugin_selection.hpp"
+#include "tools/prof/progress_bar.hpp"
+
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace prof::tool {
+
+namespace {
+
+std::string host_name() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
+}
+
+core::EventBusConfig bus_config(const cli::CommandLine &command) {
+  core::EventBusConfig config;
+  const uint64_t mib = 1ull << 20;
+  config.ring_bytes = static_cast<uint64_t>(command.int_or("host-ringbuffer-size", 16)) * mib;
+  config.watermark_bytes = static_cast<uint64_t>(command.int_or("watermark-threshold", 15)) * mib;
+  const uint64_t host_buffer = static_cast<uint64_t>(command.int_or("host-buffer-size", 1024)) * mib;
+  // The host buffer is shared out as per-thread rings.
+  config.ring_count = static_cast<uint32_t>(std::max<uint64_t>(2, host_buffer / config.ring_bytes));
+  return config;
+}
+
+report::Header report_header(const cli::CommandLine &command, const std::string &session,
+                             int pid, const std::vector<SelectedPlugin> &plugins,
+                             uint64_t start_ns) {
+  report::Header header;
+  header.session_name = session;
+  header.argv = command.app;
+  header.command_display = AppLauncher::display(command.app);
+  header.pids = {pid};
+  header.host_name = host_name();
+  for (const SelectedPlugin &p : plugins) {
+    report::PluginRecord record{p.plugin->name, p.plugin->version, {}};
+    for (const auto &[key, value] : p.options.effective()) record.options.emplace_back(key, value);
+    header.plugins.push_back(std::move(record));
+  }
+  const uint64_t before = core::session_now_ns();
+  header.clock_anchor.realtime_ns = core::realtime_now_ns();
+  const uint64_t after = core::session_now_ns();
+  header.clock_anchor.monotonic_ns = before + (after - before) / 2;
+  header.session_start_ns = start_ns;
+  return header;
+}
+
+// Ends an application still held at its gate: it never ran user code.
+void discard_held_app(AppLauncher &app) {
+  if (app.pid() <= 0) return;
+  kill(app.pid(), SIGKILL);
+  waitpid(app.pid(), nullptr, 0);
+}
+
+std::string signal_text(int signal) {
+  const char *name = sigabbrev_np(signal);
+  const char *what = strsignal(signal);
+  return std::to_string(signal) + (name ? std::string(" (SIG") + name + ": " + what + ")" : "");
+}
+
+} // namespace
+
+std::string report_output_path(const cli::CommandLine &command) {
+  if (const std::string *path = command.value("export-profile")) return *path;
+  if (const std::string *name = command.value("output")) {
+    return std::filesystem::path(*name).has_extension() ? *name : *name + ".profrep";
+  }
+  return "";
+}
+
+int run_capture(const RunContext &context) {
+  const cli::CommandLine &command = context.command;
+  core::Console &console = context.console;
+
+  // Everything that can be wrong with the input is found before anything starts.
+  PluginSelection selection = select_plugins(command, context.registry);
+  for (const SelectedPlugin &source : selection.sources)
+    if (source.plugin->scope == PROF_SCOPE_PROCESS)
+      throw cli::UsageError(source.requested_by + ": plugin " + source.plugin->name +
+                            " runs inside the application (process scope), which needs the "
+                            "in-process agent; this prof has none yet");
+  const std::string report_path = report_output_path(command);
+  const bool force = command.has("force-overwrite");
+  std::string problem;
+  if (!report_path.empty() && !output_path_allowed(report_path, force, &problem))
+    throw cli::UsageError(problem);
+  if (AppLauncher::resolve(command.app[0]).empty())
+    throw cli::UsageError("cannot find application '" + command.app[0] +
+                          "': not an executable file and not found in PATH");
+
+  core::Catalog catalog;
+  core::EventBus bus(bus_config(command));
+  AppLauncher app;
+  if (!app.spawn(command.app, command.value_or("show-output", "true") == "true")) {
+    print_error(app.error());
+    return kExitFailure;
+  }
+  console.set_pid(app.pid());
+  const std::string session_name = command.value_or("session-new", std::to_string(app.pid()));
+  const std::string display = AppLauncher::display(command.app);
+  const std::string host = host_name();
+  core::CaptureContext capture{catalog, bus, console,
+                               prof_session_info{sizeof(prof_session_info), session_name.c_str(),
+                                                 app.pid(), display.c_str(), host.c_str()}};
+
+  core::Session session(session_name);
+  for (const SelectedPlugin &selected : selection.sources) {
+    auto source = std::make_unique<core::SourceInstance>(*selected.plugin, selected.options, capture);
+    if (!source->create() || !source->configure()) {
+      discard_held_app(app);
+      print_error(source->error());
+      return kExitFailure;
+    }
+    session.add_source(std::move(source));
+  }
+  std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
+  for (const SelectedPlugin &selected : selection.exporters) {
+    auto exporter = std::make_unique<core::ExporterInstance>(*selected.plugin, selected.options,
+                                                             catalog, console, capture.session);
+    if (!exporter->open()) {
+      discard_held_app(app);
+      print_error(exporter->error());
+      return kExitFailure;
+    }
+    exporters.push_back(std::move(exporter));
+  }
+
+  const uint64_t start_ns = core::session_now_ns();
+  std::vector<SelectedPlugin> all_plugins = selection.sources;
+  all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
+  report::ReportWriter writer;
+  std::unique_ptr<core::ReportSink> report_sink;
+  if (!report_path.empty()) {
+    try {
+      writer.open(report_path, report_header(command, session_name, app.pid(), all_plugins, start_ns),
+                  force);
+    } catch (const std::exception &e) {
+      discard_held_app(app);
+      print_error(e.what());
+      return kExitFailure;
+    }
+    report_sink = std::make_unique<core::ReportSink>(writer);
+  }
+  std::vector<core::EventSink *> sinks;
+  if (report_sink) sinks.push_back(report_sink.get());
+  for (auto &exporter : exporters) sinks.push_back(exporter.get());
+
+  core::EventPump pump(bus, catalog, sinks);
+  pump.start();
+  if (!session.start()) {
+    discard_held_app(app);
+    pump.stop();
+    print_error(session.error());
+    return kExitFailure;
+  }
+  console.line("PROF is profiling process " + std::to_string(app.pid()) + ", command: " + display);
+  const bool launched = app.release();
+  if (!launched) console.warning(app.error());
+  const AppExit exit = app.wait_all();
+
+  if (!session.stop()) console.warning(session.error());
+  ProgressBar progress(console, "process profile data");
+  progress.update(0.1);
+  pump.stop();
+  progress.update(0.6);
+  core::CaptureEnd end{core::session_now_ns(), pump.events(), bus.dropped(), bus.drops(),
+                       exit.code, exit.signal};
+  if (report_sink) report_sink->finish(catalog, end);
+  progress.finish();
+  int status = launched ? exit.code : kExitFailure;
+  for (auto &exporter : exporters) {
+    exporter->finish(catalog, end);
+    if (exporter->failed()) {
+      print_error(exporter->error());
+      if (status == 0) status = kExitFailure;
+    }
+  }
+  if (end.dropped > 0)
+    console.warning(std::to_string(end.dropped) + " events were dropped because rings were full; "
+                    "raise --host-ringbuffer-size");
+  if (report_sink) {
+    if (!report_sink->error().empty()) {
+      print_error(report_sink->error());
+      if (status == 0) status = kExitFailure;
+    } else {
+      console.line("Generated: " + std::filesystem::absolute(report_path).string());
+    }
+  }
+  if (exit.signal != 0)
+    console.line("application was killed by signal " + signal_text(exit.signal));
+  else if (launched && exit.code != 0)
+    console.line("application exited with code " + std::to_string(exit.code));
+  return status;
+}
+
+} // namespace prof::tool

@@ -1,0 +1,72 @@
+#include "tools/prof/import_command.hpp"
+
+#include "core/exporter_instance.hpp"
+#include "core/report_replay.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/plugin_selection.hpp"
+#include "tools/prof/progress_bar.hpp"
+
+#include <filesystem>
+#include <memory>
+
+namespace prof::tool {
+
+int run_import(const RunContext &context) {
+  const std::string path = context.command.value_or("import-profile", "");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw cli::UsageError("--import-profile '" + path + "' is a folder: expected a .profrep file");
+  PluginSelection selection = select_plugins(context.command, context.registry);
+  if (!selection.sources.empty())
+    throw cli::UsageError(selection.sources.front().requested_by +
+                          ": sources cannot run on a saved report");
+
+  report::ReportReader reader;
+  if (!reader.open(path)) {
+    throw cli::UsageError(reader.problems().empty() ? "cannot read report '" + path + "'"
+                                                    : reader.problems().back());
+  }
+  for (const std::string &problem : reader.problems()) context.console.warning(problem);
+
+  const report::Header &header = reader.header();
+  context.console.set_pid(header.pids.empty() ? 0 : header.pids.front());
+  core::Catalog catalog;
+  core::load_catalog(reader, catalog);
+  prof_session_info session{sizeof(prof_session_info), header.session_name.c_str(),
+                            header.pids.empty() ? 0 : header.pids.front(),
+                            header.command_display.c_str(), header.host_name.c_str()};
+
+  std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
+  std::vector<core::EventSink *> sinks;
+  for (const SelectedPlugin &selected : selection.exporters) {
+    auto exporter = std::make_unique<core::ExporterInstance>(*selected.plugin, selected.options,
+                                                             catalog, context.console, session);
+    if (!exporter->open()) {
+      print_error(exporter->error());
+      return kExitFailure;
+    }
+    sinks.push_back(exporter.get());
+    exporters.push_back(std::move(exporter));
+  }
+  ProgressBar progress(context.console, "process profile data");
+  // Exporters print in finish(); let the bar end before that.
+  struct BarEnd : core::EventSink {
+    ProgressBar &bar;
+    explicit BarEnd(ProgressBar &b) : bar(b) {}
+    void consume(const prof_event *, size_t) override {}
+    void finish(const core::Catalog &, const core::CaptureEnd &) override { bar.finish(); }
+  } bar_end(progress);
+  sinks.insert(sinks.begin(), &bar_end);
+  core::replay(reader, catalog, sinks, [&](uint64_t done, uint64_t total) {
+    progress.update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
+  });
+  int status = kExitOk;
+  for (auto &exporter : exporters)
+    if (exporter->failed()) {
+      print_error(exporter->error());
+      status = kExitFailure;
+    }
+  return status;
+}
+
+} // namespace prof::tool

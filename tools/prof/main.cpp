@@ -1,0 +1,134 @@
+// prof: the command-line front end. Parses options, loads plugins and hands
+// over to the command asked for.
+#include "core/config/capture_profile.hpp"
+#include "core/plugin_registry.hpp"
+#include "tools/prof/capture_command.hpp"
+#include "tools/prof/cli/command_line_parser.hpp"
+#include "tools/prof/cli/help_text.hpp"
+#include "tools/prof/cli/option_rules.hpp"
+#include "tools/prof/cli/profile_merge.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/import_command.hpp"
+#include "tools/prof/plugin_listing.hpp"
+#include "tools/prof/query_command.hpp"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <iostream>
+
+using namespace prof;
+
+namespace {
+
+core::PluginRegistry load_plugins(const cli::CommandLine &command) {
+  std::vector<std::filesystem::path> extra(command.plugin_paths.begin(),
+                                           command.plugin_paths.end());
+  core::PluginRegistry registry;
+  registry.scan(core::PluginRegistry::search_path(extra));
+  for (const auto &path : command.plugin_paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec))
+      throw cli::UsageError("--plugin-path '" + path + "' is not a folder");
+  }
+  return registry;
+}
+
+config::PluginCatalog catalog_of(const core::PluginRegistry &registry) {
+  config::PluginCatalog catalog;
+  catalog.options_of = [&registry](std::string_view name) -> std::optional<config::OptionTable> {
+    const core::PluginInfo *plugin = registry.find(std::string(name));
+    if (!plugin) return std::nullopt;
+    return config::OptionTable(plugin->options.data(), plugin->options.size());
+  };
+  catalog.installed = [&registry] {
+    std::vector<std::string> names;
+    for (const auto &p : registry.plugins()) names.push_back(p.name);
+    return names;
+  };
+  return catalog;
+}
+
+void setup_logging(const cli::CommandLine &command) {
+  auto logger = spdlog::stderr_logger_mt("prof");
+  logger->set_pattern("prof: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(command.has("debug") || command.has("debug-dump") ? spdlog::level::debug
+                                                                       : spdlog::level::warn);
+}
+
+int dispatch(cli::CommandLine &command, core::Console &console) {
+  if (command.has("help")) {
+    std::fputs(cli::help_text().c_str(), stdout);
+    return tool::kExitOk;
+  }
+  if (command.has("version")) {
+    std::printf("%s\n", cli::version_text().c_str());
+    return tool::kExitOk;
+  }
+  core::PluginRegistry registry = load_plugins(command);
+  for (const auto &warning : registry.warnings()) spdlog::debug("{}", warning);
+  if (command.config_path) {
+    try {
+      cli::merge_capture_profile(command,
+                                 config::load_capture_profile(*command.config_path, catalog_of(registry)));
+    } catch (const config::ProfileError &e) {
+      for (size_t i = 0; i + 1 < e.errors().size(); ++i) tool::print_error(e.errors()[i]);
+      throw cli::UsageError(e.errors().empty() ? e.what() : e.errors().back());
+    }
+  }
+  cli::check_option_rules(command);
+  if (const std::string *log = command.value("log-file")) {
+    std::string problem;
+    if (!tool::output_path_allowed(*log, command.has("force-overwrite"), &problem) ||
+        !console.open_log_file(*log, &problem))
+      throw cli::UsageError(problem);
+  }
+  console.set_quiet(command.has("quiet"));
+
+  const tool::RunContext context{command, registry, console};
+  if (command.has("plugin-list") || command.subcommand == "plugins") {
+    std::fputs(tool::plugin_list_text(registry).c_str(), stdout);
+    return tool::kExitOk;
+  }
+  for (const auto &spec : command.plugins) {
+    if (!spec.help) continue;
+    const core::PluginInfo *plugin = registry.find(spec.name);
+    if (!plugin)
+      throw cli::UsageError("--plugin \"" + spec.name + " help\": plugin " + spec.name +
+                            " is not installed (installed: " + registry.names() + ")");
+    std::fputs(tool::plugin_help_text(*plugin).c_str(), stdout);
+    return tool::kExitOk;
+  }
+  for (const char *control : {"start", "stop", "suspend", "resume", "cancel", "session-list"})
+    if (command.has(control))
+      throw cli::UsageError(std::string("--") + control +
+                            " is not available: this prof has no session control channel yet");
+  if (command.has("reset")) {
+    std::printf("prof keeps no state between runs: nothing to reset\n");
+    return tool::kExitOk;
+  }
+  if (tool::is_query(command)) return tool::run_query(context);
+  if (command.has("import-profile")) return tool::run_import(context);
+  if (command.has_app()) return tool::run_capture(context);
+  throw cli::UsageError("nothing to do: give an application to profile (see prof --help)");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  core::Console console;
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    cli::CommandLine command = cli::parse_arguments(args);
+    setup_logging(command);
+    return dispatch(command, console);
+  } catch (const cli::UsageError &e) {
+    tool::print_error(e.what());
+    return tool::kExitUsage;
+  } catch (const std::exception &e) {
+    tool::print_error(e.what());
+    return tool::kExitFailure;
+  }
+}

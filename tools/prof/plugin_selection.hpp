@@ -1,0 +1,31 @@
+// Turns the plugins a command line asks for into installed plugins with
+// validated options, or a usage error naming what asked for a missing one.
+#pragma once
+
+#include "core/option_values.hpp"
+#include "core/plugin_registry.hpp"
+#include "tools/prof/cli/command_line.hpp"
+
+#include <string>
+#include <vector>
+
+namespace prof::tool {
+
+/// One plugin to run, its options checked against its table.
+struct SelectedPlugin {
+  const core::PluginInfo *plugin = nullptr;
+  core::OptionValues options;
+  std::string requested_by;
+};
+
+struct PluginSelection {
+  std::vector<SelectedPlugin> sources;
+  std::vector<SelectedPlugin> exporters;
+};
+
+/// Throws cli::UsageError ("prof: --enable-activities is not available:
+/// plugin gcu is not installed", "prof: --plugin cpu-util: option ...").
+PluginSelection select_plugins(const cli::CommandLine &command,
+                               const core::PluginRegistry &registry);
+
+} // namespace prof::tool

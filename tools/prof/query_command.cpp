@@ -1,0 +1,48 @@
+#include "tools/prof/query_command.hpp"
+
+#include "core/catalog.hpp"
+#include "core/event_bus.hpp"
+#include "core/source_instance.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/plugin_selection.hpp"
+
+#include <cstdio>
+
+namespace prof::tool {
+
+namespace {
+constexpr std::pair<const char *, const char *> kQueries[] = {
+    {"query-activities", "activities"},
+    {"query-events", "events"},
+    {"query-trace", "trace"},
+};
+} // namespace
+
+bool is_query(const cli::CommandLine &command) {
+  for (auto [option, what] : kQueries)
+    if (command.has(option)) return true;
+  return false;
+}
+
+int run_query(const RunContext &context) {
+  PluginSelection selection = select_plugins(context.command, context.registry);
+  std::string option, what;
+  for (auto [o, w] : kQueries)
+    if (context.command.has(o)) option = o, what = w;
+  core::Catalog catalog;
+  core::EventBus bus(core::EventBusConfig{1 << 16, 1 << 15, 1});
+  core::CaptureContext capture{catalog, bus, context.console,
+                               prof_session_info{sizeof(prof_session_info), "query", 0, "", ""}};
+  for (const SelectedPlugin &selected : selection.sources) {
+    core::SourceInstance source(*selected.plugin, selected.options, capture);
+    if (!source.create()) {
+      print_error(source.error());
+      return kExitFailure;
+    }
+    auto print = [](void *, const char *line) { std::printf("%s\n", line ? line : ""); };
+    if (source.query(what, print, nullptr)) return kExitOk;
+  }
+  throw cli::UsageError("--" + option + " is not available: no installed source answers it");
+}
+
+} // namespace prof::tool

@@ -1,0 +1,27 @@
+// What every prof command shares once the command line is parsed: the
+// console, the plugin registry and the parsed options.
+#pragma once
+
+#include "core/console.hpp"
+#include "core/plugin_registry.hpp"
+#include "tools/prof/cli/command_line.hpp"
+
+namespace prof::tool {
+
+/// Exit codes of prof (DESIGN.md, "CLI shape").
+enum ExitCode { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
+
+struct RunContext {
+  const cli::CommandLine &command;
+  const core::PluginRegistry &registry;
+  core::Console &console;
+};
+
+/// Prints "prof: MESSAGE" on stderr.
+void print_error(const std::string &message);
+
+/// Whether `path` may be written: false with `error` set when it exists and
+/// --force-overwrite is not given, or when its folder does not exist.
+bool output_path_allowed(const std::string &path, bool force, std::string *error);
+
+} // namespace prof::tool
