@@ -1,0 +1,142 @@
+#include "tools/prof/cli/plugin_mapping.hpp"
+
+#include "cli_test_helpers.hpp"
+
+#include <gtest/gtest.h>
+
+namespace prof::cli {
+namespace {
+
+using testing::parse;
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+const PluginRequest *find(const std::vector<PluginRequest> &requests, std::string_view plugin) {
+  for (const auto &request : requests)
+    if (request.plugin == plugin) return &request;
+  return nullptr;
+}
+
+TEST(PluginMapping, CpuUtilizationAlone) {
+  auto requests = plugin_requests(parse({"--cpu-utilization", "ls"}));
+  const PluginRequest *cpu = find(requests, "cpu-util");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->requested_by, "--cpu-utilization");
+  EXPECT_EQ(cpu->options, (Pairs{{"cpu", "true"}, {"memory", "false"}}));
+}
+
+TEST(PluginMapping, CpuAndMemoryUtilizationWithFrequency) {
+  auto requests = plugin_requests(
+      parse({"--memory-utilization", "--utilization-frequency", "50", "--cpu-utilization", "ls"}));
+  const PluginRequest *cpu = find(requests, "cpu-util");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->requested_by, "--memory-utilization");
+  EXPECT_EQ(cpu->options, (Pairs{{"memory", "true"}, {"cpu", "true"}, {"frequency", "50"}}));
+}
+
+TEST(PluginMapping, ModifiersAloneRequestNothing) {
+  auto requests =
+      plugin_requests(parse({"--utilization-frequency", "50", "--gcu-utilization", "ls"}));
+  EXPECT_EQ(find(requests, "cpu-util"), nullptr);
+  const PluginRequest *gcu = find(requests, "gcu");
+  ASSERT_NE(gcu, nullptr);
+  EXPECT_EQ(gcu->options, (Pairs{{"utilization", "true"}}));
+}
+
+TEST(PluginMapping, GcuOptions) {
+  auto requests = plugin_requests(parse(
+      {"--enable-activities", "*/general/operator", "--devices", "0,1", "python3", "r50.py"}));
+  const PluginRequest *gcu = find(requests, "gcu");
+  ASSERT_NE(gcu, nullptr);
+  EXPECT_EQ(gcu->requested_by, "--enable-activities");
+  EXPECT_EQ(
+      gcu->options,
+      (Pairs{{"activities", "*/general/operator"}, {"utilization", "false"}, {"devices", "0,1"}}));
+  auto query = plugin_requests(parse({"--query-activities"}));
+  ASSERT_EQ(query.size(), 1u);
+  EXPECT_EQ(query[0].plugin, "gcu");
+  EXPECT_EQ(query[0].options, (Pairs{{"query", "activities"}, {"utilization", "false"}}));
+}
+
+TEST(PluginMapping, Exporters) {
+  auto requests = plugin_requests(parse(
+      {"--cpu-profiling-callstack", "--print-api-summary", "--print-gcu-trace", "--export-csv",
+       "out.csv", "--export-visual-profiler", "vp", "--export-rawdata", "raw.db", "ls"}));
+  EXPECT_EQ(find(requests, "cpu-perf")->options,
+            (Pairs{{"callstack", "true"}, {"kernel", "false"}}));
+  EXPECT_EQ(find(requests, "summary")->options, (Pairs{{"mode", "api"}}));
+  EXPECT_FALSE(find(requests, "summary")->implicit);
+  EXPECT_EQ(find(requests, "trace")->options, (Pairs{{"scope", "gcu"}}));
+  EXPECT_EQ(find(requests, "csv")->options, (Pairs{{"path", "out.csv"}}));
+  EXPECT_EQ(find(requests, "perfetto")->options, (Pairs{{"path", "vp"}}));
+  EXPECT_EQ(find(requests, "sqlite")->options, (Pairs{{"path", "raw.db"}}));
+  EXPECT_EQ(find(requests, "sqlite")->requested_by, "--export-rawdata");
+}
+
+TEST(PluginMapping, SummaryModes) {
+  const std::pair<const char *, const char *> cases[] = {{"--print-summary", "summary"},
+                                                         {"--print-gcu-summary", "gcu"},
+                                                         {"--print-summary-per-gcu", "per-gcu"},
+                                                         {"--print-api-summary", "api"}};
+  for (auto [option, mode] : cases) {
+    auto requests = plugin_requests(parse({option, "--cpu-utilization", "ls"}));
+    EXPECT_EQ(find(requests, "summary")->options, (Pairs{{"mode", mode}})) << option;
+    EXPECT_EQ(find(requests, "summary")->requested_by, option);
+  }
+  EXPECT_EQ(
+      find(plugin_requests(parse({"--print-trace", "--cpu-utilization", "ls"})), "trace")->options,
+      (Pairs{{"scope", "all"}}));
+}
+
+TEST(PluginMapping, DefaultSummary) {
+  auto requests = plugin_requests(parse({"--cpu-utilization", "ls"}));
+  const PluginRequest *summary = find(requests, "summary");
+  ASSERT_NE(summary, nullptr);
+  EXPECT_TRUE(summary->implicit);
+  EXPECT_EQ(summary->options, (Pairs{{"mode", "summary"}}));
+  EXPECT_EQ(find(plugin_requests(parse({"--quiet", "--cpu-utilization", "ls"})), "summary"),
+            nullptr);
+  EXPECT_EQ(find(plugin_requests(parse({"--print-trace", "--cpu-utilization", "ls"})), "summary"),
+            nullptr);
+  EXPECT_NE(find(plugin_requests(parse({"--import-profile", "r.profrep"})), "summary"), nullptr);
+  EXPECT_TRUE(plugin_requests(parse({"--plugin-list"})).empty());
+  EXPECT_TRUE(plugin_requests(parse({"--stop"})).empty());
+}
+
+TEST(PluginMapping, PluginSpecsWinAndMerge) {
+  auto requests =
+      plugin_requests(parse({"--cpu-utilization", "--utilization-frequency", "20", "--plugin",
+                             "cpu-util frequency=77", "--plugin", "osrt threshold=10", "ls"}));
+  const PluginRequest *cpu = find(requests, "cpu-util");
+  EXPECT_EQ(cpu->options, (Pairs{{"cpu", "true"}, {"memory", "false"}, {"frequency", "77"}}));
+  EXPECT_EQ(cpu->requested_by, "--cpu-utilization");
+  const PluginRequest *osrt = find(requests, "osrt");
+  ASSERT_NE(osrt, nullptr);
+  EXPECT_EQ(osrt->requested_by, "--plugin");
+  EXPECT_EQ(osrt->options, (Pairs{{"threshold", "10"}}));
+}
+
+TEST(PluginMapping, TraceAndSample) {
+  auto requests = plugin_requests(parse({"-t", "osrt,nvtx", "-s", "system-wide", "ls"}));
+  ASSERT_NE(find(requests, "osrt"), nullptr);
+  EXPECT_EQ(find(requests, "nvtx")->requested_by, "--trace");
+  EXPECT_EQ(find(requests, "cpu-perf")->options,
+            (Pairs{{"scope", "system-wide"}, {"callstack", "true"}, {"kernel", "false"}}));
+  EXPECT_EQ(find(plugin_requests(parse({"-s", "none", "--cpu-utilization", "ls"})), "cpu-perf"),
+            nullptr);
+}
+
+TEST(PluginMapping, MemoryProfileAndKernelCallstack) {
+  auto requests = plugin_requests(
+      parse({"--memory-profile", "--kernel-callstack", "--cpu-profiling-frequency", "10", "ls"}));
+  EXPECT_TRUE(find(requests, "memory")->options.empty());
+  EXPECT_EQ(find(requests, "cpu-perf")->options,
+            (Pairs{{"kernel", "true"}, {"callstack", "false"}, {"frequency", "10"}}));
+}
+
+TEST(PluginMapping, EveryMappedOptionExists) {
+  for (const auto &mapping : option_mappings())
+    EXPECT_NE(find_option(mapping.option), nullptr) << mapping.option;
+}
+
+} // namespace
+} // namespace prof::cli

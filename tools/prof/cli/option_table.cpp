@@ -1,0 +1,146 @@
+#include "tools/prof/cli/option_table.hpp"
+
+namespace prof::cli {
+namespace {
+
+using G = OptionGroup;
+using K = ValueKind;
+
+constexpr OptionSpec kOptions[] = {
+    // 2.1 GCU capture
+    {"profile-from-start", 0, K::Enum, G::Gcu, "on|off", 0, 0, "on|off",
+     "start capturing at launch (default on); off waits for --start"},
+    {"query-events", 0, K::Flag, G::Gcu, "", 0, 0, "", "list the events of the devices"},
+    {"query-activities", 0, K::Flag, G::Gcu, "", 0, 0, "", "list the activities of the devices"},
+    {"query-trace", 0, K::Flag, G::Gcu, "", 0, 0, "", "list the trace domains of the devices"},
+    {"enable-events", 0, K::Text, G::Gcu, "FILTER", 0, 0, "", "capture the events matching FILTER"},
+    {"enable-activities", 0, K::Text, G::Gcu, "FILTER", 0, 0, "",
+     "capture the activities matching FILTER, e.g. \"*/general/operator\""},
+    {"export-events", 0, K::Text, G::Gcu, "FILE", 0, 0, "",
+     "write the device events to a JSON file"},
+    {"export-activities", 0, K::Text, G::Gcu, "FILE", 0, 0, "",
+     "write the device activities to a JSON file"},
+    {"import-events", 0, K::Text, G::Gcu, "FILE", 0, 0, "",
+     "capture the events checked in a JSON file"},
+    {"import-activities", 0, K::Text, G::Gcu, "FILE", 0, 0, "",
+     "capture the activities checked in a JSON file"},
+    {"devices", 0, K::IdList, G::Gcu, "IDS", 0, 0, "", "capture only these devices, e.g. 0,1"},
+    {"metrics", 0, K::Text, G::Gcu, "METRIC", 0, 0, "", "collect an event/metric statistic"},
+    {"gcu-utilization", 0, K::Flag, G::Gcu, "", 0, 0, "", "sample GCU utilization"},
+    {"gcu-utilization-frequency", 0, K::Int, G::Gcu, "HZ", 1, 1000, "",
+     "GCU utilization sampling rate, 1-1000 Hz (default 100)"},
+    // 2.2 CPU capture
+    {"cpu-profiling-callstack", 0, K::Flag, G::Cpu, "", 0, 0, "", "sample CPU call stacks"},
+    {"cpu-profiling-frequency", 0, K::Int, G::Cpu, "HZ", 1, 100, "",
+     "CPU call-stack sampling rate, 1-100 Hz (default 100)"},
+    {"cpu-utilization", 0, K::Flag, G::Cpu, "", 0, 0, "", "sample CPU utilization"},
+    {"memory-utilization", 0, K::Flag, G::Cpu, "", 0, 0, "", "sample host memory use"},
+    {"utilization-frequency", 0, K::Int, G::Cpu, "HZ", 1, 100, "",
+     "CPU and memory utilization sampling rate, 1-100 Hz (default 100)"},
+    {"kernel-callstack", 0, K::Flag, G::Cpu, "", 0, 0, "", "sample kernel call stacks (ftrace)"},
+    {"sample", 's', K::Enum, G::Cpu, "SCOPE", 0, 0, "process-tree|system-wide|none",
+     "CPU sampling scope (asys -s); system-wide needs no application"},
+    {"memory-profile", 0, K::Flag, G::Cpu, "", 0, 0, "", "trace memory allocations"},
+    // 2.3 print
+    {"print-gcu-summary", 0, K::Flag, G::Print, "", 0, 0, "", "print a summary of GCU data"},
+    {"print-gcu-trace", 0, K::Flag, G::Print, "", 0, 0, "", "print GCU data in time order"},
+    {"print-summary", 0, K::Flag, G::Print, "", 0, 0, "",
+     "print a summary of all data (the default report)"},
+    {"print-summary-per-gcu", 0, K::Flag, G::Print, "", 0, 0, "", "print a summary per device"},
+    {"print-api-summary", 0, K::Flag, G::Print, "", 0, 0, "", "print a summary of API calls"},
+    {"print-trace", 0, K::Flag, G::Print, "", 0, 0, "", "print all data in time order"},
+    {"quiet", 0, K::Flag, G::Print, "", 0, 0, "", "print nothing"},
+    {"print-app-log", 0, K::Flag, G::Print, "", 0, 0, "", "show the application's output"},
+    {"show-output", 'w', K::Enum, G::Print, "true|false", 0, 0, "true|false",
+     "show the application's output (asys -w)"},
+    // 2.4 input/output
+    {"export-profile", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "write the report (.profrep)"},
+    {"output", 'o', K::Text, G::InputOutput, "NAME", 0, 0, "",
+     "report name (asys -o; %p %h %q{ENV} %i %t expand)"},
+    {"export-visual-profiler", 0, K::Text, G::InputOutput, "DIR", 0, 0, "",
+     "write a trace for a visual profiler (Perfetto)"},
+    {"import-profile", 0, K::Text, G::InputOutput, "FILE", 0, 0, "",
+     "read a saved report instead of capturing"},
+    {"export-rawdata", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "write the raw data (SQLite)"},
+    {"import-rawdata", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "read saved raw data"},
+    {"export-csv", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "write the results as CSV"},
+    {"visual-profiler-merge-from", 0, K::Text, G::InputOutput, "DIR", 0, 0, "",
+     "merge every trace file in DIR (with --visual-profiler-merge-to)"},
+    {"visual-profiler-merge-to", 0, K::Text, G::InputOutput, "FILE", 0, 0, "",
+     "file the merged trace goes to"},
+    {"log-file", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "write all output to FILE"},
+    {"force-overwrite", 0, K::Flag, G::InputOutput, "", 0, 0, "", "overwrite existing files"},
+    {"config", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "read a YAML capture profile"},
+    {"help", 'h', K::Flag, G::InputOutput, "", 0, 0, "", "print this help"},
+    {"version", 0, K::Flag, G::InputOutput, "", 0, 0, "", "print the version"},
+    {"debug", 0, K::Flag, G::InputOutput, "", 0, 0, "", "print debugging information"},
+    {"debug-dump", 0, K::Flag, G::InputOutput, "", 0, 0, "",
+     "print debugging information and write dump files"},
+    // 2.5 control
+    {"session", 0, K::Name, G::Control, "NAME", 0, 0, "", "the existing session to act on"},
+    {"session-new", 0, K::Name, G::Control, "NAME", 0, 0, "",
+     "name of the session this capture creates (default the pid)"},
+    {"session-list", 0, K::Flag, G::Control, "", 0, 0, "", "list the sessions"},
+    {"start", 0, K::Flag, G::Control, "", 0, 0, "", "start capturing in a session"},
+    {"stop", 0, K::Flag, G::Control, "", 0, 0, "", "stop capturing in a session"},
+    {"suspend", 0, K::Flag, G::Control, "", 0, 0, "", "suspend capturing in a session"},
+    {"resume", 0, K::Flag, G::Control, "", 0, 0, "", "resume capturing in a session"},
+    {"cancel", 0, K::Flag, G::Control, "", 0, 0, "", "cancel a session's capture"},
+    // 2.6 plugins
+    {"plugin", 0, K::Repeatable, G::Plugin, "\"NAME ARGS\"", 0, 0, "",
+     "use plugin NAME with key=value ARGS; \"NAME help\" lists its options"},
+    {"plugin-list", 0, K::Flag, G::Plugin, "", 0, 0, "", "list the installed plugins"},
+    {"plugin-path", 0, K::Repeatable, G::Plugin, "DIR", 0, 0, "", "also load plugins from DIR"},
+    {"trace", 't', K::List, G::Plugin, "LIST", 0, 0, "",
+     "source plugins to enable, e.g. osrt,nvtx (asys -t; none for no tracing)"},
+    // 2.7 advanced
+    {"reset", 0, K::Flag, G::Advanced, "", 0, 0, "", "reset prof's saved state"},
+    {"buffer", 0, K::Enum, G::Advanced, "device|host", 0, 0, "device|host",
+     "where device data is buffered (default device)"},
+    {"device-buffer-size", 0, K::Int, G::Advanced, "MB", 1, 64, "",
+     "device buffer size, 1-64 MB (default 64)"},
+    {"host-buffer-size", 0, K::Int, G::Advanced, "MB", 1, 1024, "",
+     "host buffer size, 1-1024 MB (default 1024)"},
+    {"host-ringbuffer-size", 0, K::Int, G::Advanced, "MB", 2, 64, "",
+     "host ring buffer size, 2-64 MB (default 16)"},
+    {"watermark-threshold", 0, K::Int, G::Advanced, "MB", 1, 63, "",
+     "drain a ring at this fill, 1 to host-ringbuffer-size - 1 MB (default 15)"},
+};
+
+} // namespace
+
+std::span<const OptionSpec> option_specs() { return kOptions; }
+
+const OptionSpec *find_option(std::string_view name) {
+  for (const auto &spec : kOptions)
+    if (spec.name == name) return &spec;
+  return nullptr;
+}
+
+const OptionSpec *find_short_option(char letter) {
+  for (const auto &spec : kOptions)
+    if (spec.short_name != 0 && spec.short_name == letter) return &spec;
+  return nullptr;
+}
+
+std::string_view group_title(OptionGroup group) {
+  switch (group) {
+  case G::Gcu:
+    return "GCU capture options";
+  case G::Cpu:
+    return "CPU capture options";
+  case G::Print:
+    return "Print options";
+  case G::InputOutput:
+    return "Input/output options";
+  case G::Control:
+    return "Control options";
+  case G::Plugin:
+    return "Plugin options";
+  case G::Advanced:
+    return "Advanced options";
+  }
+  return "";
+}
+
+} // namespace prof::cli

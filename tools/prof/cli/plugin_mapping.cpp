@@ -1,0 +1,167 @@
+#include "tools/prof/cli/plugin_mapping.hpp"
+
+#include <algorithm>
+
+namespace prof::cli {
+namespace {
+
+using R = MappingRole;
+
+constexpr OptionMapping kMappings[] = {
+    // GCU sources (future "gcu" plugin)
+    {"enable-events", "gcu", "events", "", R::Enables},
+    {"enable-activities", "gcu", "activities", "", R::Enables},
+    {"import-events", "gcu", "import-events", "", R::Enables},
+    {"import-activities", "gcu", "import-activities", "", R::Enables},
+    {"export-events", "gcu", "export-events", "", R::Enables},
+    {"export-activities", "gcu", "export-activities", "", R::Enables},
+    {"query-events", "gcu", "query", "events", R::Enables},
+    {"query-activities", "gcu", "query", "activities", R::Enables},
+    {"query-trace", "gcu", "query", "trace", R::Enables},
+    {"metrics", "gcu", "metrics", "", R::Enables},
+    {"gcu-utilization", "gcu", "utilization", "true", R::Enables},
+    {"devices", "gcu", "devices", "", R::Modifies},
+    {"gcu-utilization-frequency", "gcu", "utilization-frequency", "", R::Modifies},
+    {"buffer", "gcu", "buffer", "", R::Modifies},
+    {"device-buffer-size", "gcu", "device-buffer-size", "", R::Modifies},
+    // CPU sources
+    {"cpu-utilization", "cpu-util", "cpu", "true", R::Enables},
+    {"memory-utilization", "cpu-util", "memory", "true", R::Enables},
+    {"utilization-frequency", "cpu-util", "frequency", "", R::Modifies},
+    {"cpu-profiling-callstack", "cpu-perf", "callstack", "true", R::Enables},
+    {"kernel-callstack", "cpu-perf", "kernel", "true", R::Enables},
+    {"cpu-profiling-frequency", "cpu-perf", "frequency", "", R::Modifies},
+    {"sample", "cpu-perf", "scope", "", R::Enables},
+    {"sample", "cpu-perf", "callstack", "true", R::Enables},
+    {"memory-profile", "memory", "", "", R::Enables},
+    // exporters
+    {"print-summary", "summary", "mode", "summary", R::Enables},
+    {"print-gcu-summary", "summary", "mode", "gcu", R::Enables},
+    {"print-summary-per-gcu", "summary", "mode", "per-gcu", R::Enables},
+    {"print-api-summary", "summary", "mode", "api", R::Enables},
+    {"print-gcu-trace", "trace", "scope", "gcu", R::Enables},
+    {"print-trace", "trace", "scope", "all", R::Enables},
+    {"export-csv", "csv", "path", "", R::Enables},
+    {"export-visual-profiler", "perfetto", "path", "", R::Enables},
+    {"visual-profiler-merge-from", "perfetto", "merge-from", "", R::Enables},
+    {"visual-profiler-merge-to", "perfetto", "merge-to", "", R::Modifies},
+    {"export-rawdata", "sqlite", "path", "", R::Enables},
+    {"import-rawdata", "sqlite", "import", "", R::Enables},
+};
+
+constexpr std::string_view kPrintOptions[] = {"print-summary",         "print-gcu-summary",
+                                              "print-summary-per-gcu", "print-api-summary",
+                                              "print-gcu-trace",       "print-trace"};
+
+bool is_switch(const OptionMapping &mapping) {
+  return mapping.role == R::Enables && !mapping.key.empty() && mapping.value == "true";
+}
+
+class RequestList {
+public:
+  PluginRequest &request(std::string_view plugin, const std::string &requested_by) {
+    for (auto &existing : requests_)
+      if (existing.plugin == plugin) return existing;
+    requests_.push_back({std::string(plugin), {}, requested_by, false});
+    return requests_.back();
+  }
+  PluginRequest *find(std::string_view plugin) {
+    for (auto &existing : requests_)
+      if (existing.plugin == plugin) return &existing;
+    return nullptr;
+  }
+  static void set(PluginRequest &request, std::string_view key, std::string value, bool overwrite) {
+    for (auto &[existing, text] : request.options) {
+      if (existing != key) continue;
+      if (overwrite) text = std::move(value);
+      return;
+    }
+    request.options.emplace_back(std::string(key), std::move(value));
+  }
+  std::vector<PluginRequest> take() { return std::move(requests_); }
+
+private:
+  std::vector<PluginRequest> requests_;
+};
+
+std::string mapped_value(const OptionMapping &mapping, const GivenOption &option) {
+  return mapping.value.empty() ? option.value : std::string(mapping.value);
+}
+
+std::string requester(const GivenOption &option) {
+  return option.origin.empty() ? "--" + option.name : option.origin;
+}
+
+void add_topsprof_options(const CommandLine &command, RequestList &list) {
+  std::vector<std::string_view> from_options; // plugins asked for by topsprof options
+  for (const auto &option : command.options) {
+    for (const auto &mapping : kMappings) {
+      if (mapping.option != option.name || mapping.role != R::Enables) continue;
+      if (mapping.option == "sample" && option.value == "none") continue;
+      PluginRequest &request = list.request(mapping.plugin, requester(option));
+      if (!mapping.key.empty())
+        RequestList::set(request, mapping.key, mapped_value(mapping, option), false);
+      from_options.push_back(mapping.plugin);
+    }
+  }
+  for (const auto &mapping : kMappings) {
+    PluginRequest *request = list.find(mapping.plugin);
+    if (!request ||
+        std::find(from_options.begin(), from_options.end(), mapping.plugin) == from_options.end())
+      continue;
+    const GivenOption *option = command.find(mapping.option);
+    if (mapping.role == R::Modifies && option)
+      RequestList::set(*request, mapping.key, mapped_value(mapping, *option), false);
+    else if (is_switch(mapping) && !option)
+      RequestList::set(*request, mapping.key, "false", false);
+  }
+}
+
+void add_trace_items(const CommandLine &command, RequestList &list) {
+  const std::string *items = command.value("trace");
+  if (!items || *items == "none") return;
+  std::string_view rest = *items;
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    if (item != "none") list.request(item, requester(*command.find("trace")));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+}
+
+void add_plugin_specs(const CommandLine &command, RequestList &list) {
+  for (const auto &spec : command.plugins) {
+    if (spec.help) continue;
+    PluginRequest &request =
+        list.request(spec.name, spec.origin.empty() ? "--plugin" : spec.origin);
+    for (const auto &[key, value] : spec.options)
+      RequestList::set(request, key, value, true);
+  }
+}
+
+bool wants_default_summary(const CommandLine &command, RequestList &list) {
+  if (command.has("quiet") || list.find("summary") || list.find("trace")) return false;
+  for (auto name : kPrintOptions)
+    if (command.has(name)) return false;
+  return command.has_app() || command.has("import-profile") || command.has("import-rawdata");
+}
+
+} // namespace
+
+std::span<const OptionMapping> option_mappings() { return kMappings; }
+
+std::vector<PluginRequest> plugin_requests(const CommandLine &command) {
+  RequestList list;
+  add_topsprof_options(command, list);
+  add_trace_items(command, list);
+  add_plugin_specs(command, list);
+  if (wants_default_summary(command, list)) {
+    PluginRequest &summary = list.request("summary", "--print-summary");
+    summary.implicit = true;
+    RequestList::set(summary, "mode", "summary", false);
+  }
+  return list.take();
+}
+
+} // namespace prof::cli
