@@ -1,0 +1,94 @@
+// example-ticks: a minimal source plugin. It runs a thread that, every
+// interval, emits a "tick" slice on its own track and a counter of ticks so
+// far. Everything a real source needs is here: options, tracks, emits,
+// start/stop and an error through the host.
+#include <prof/plugin.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace {
+
+class ExampleTicks {
+public:
+  explicit ExampleTicks(prof::Host host) : host_(host) {}
+
+  bool configure() {
+    interval_ = std::chrono::milliseconds(host_.option_int("interval-ms", 10));
+    label_ = std::string(host_.option("label").value_or("tick"));
+    if (label_.empty()) {
+      host_.error("label must not be empty");
+      return false;
+    }
+    track_ = host_.track(PROF_TRACK_CUSTOM, "Example ticks");
+    counter_ = host_.track(PROF_TRACK_COUNTER, "Example tick count", 0, 0, 0, -1, "ticks");
+    name_ = host_.intern(label_);
+    category_ = host_.intern("example");
+    return track_ != 0 && counter_ != 0;
+  }
+  bool start() {
+    thread_ = std::thread([this] { run(); });
+    return true;
+  }
+  bool stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    return true;
+  }
+  bool suspend() { return paused_ = true; }
+  bool resume() { return !(paused_ = false); }
+  bool flush() { return true; }
+
+private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    uint64_t ticks = 0;
+    while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
+      if (paused_) continue;
+      const uint64_t now = host_.now();
+      host_.slice(track_, now, 1000, name_, category_, ++ticks);
+      host_.counter(counter_, now, static_cast<double>(ticks));
+    }
+  }
+
+  prof::Host host_;
+  std::chrono::milliseconds interval_{10};
+  std::string label_;
+  prof_track_id track_ = 0, counter_ = 0;
+  prof_string_id name_ = 0, category_ = 0;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::atomic<bool> paused_{false};
+};
+
+const prof_option_desc kOptions[] = {
+    {"interval-ms", PROF_OPTION_INT, "10", 1, 10000, nullptr, "time between two ticks"},
+    {"label", PROF_OPTION_STRING, "tick", 0, -1, nullptr, "name of the tick slices"},
+};
+
+const prof_source_vtable kVtable = prof::SourceAdapter<ExampleTicks>::vtable();
+
+prof_plugin_descriptor make() {
+  auto d = prof::make_descriptor("example-ticks", "1.0.0", "Example source: a tick every interval",
+                                 PROF_KIND_SOURCE, PROF_SCOPE_SYSTEM, kOptions, 2);
+  d.source = &kVtable;
+  d.vendor = "prof SDK example";
+  return d;
+}
+const prof_plugin_descriptor kDescriptor = make();
+
+} // namespace
+
+extern "C" PROF_PLUGIN_EXPORT const prof_plugin_descriptor *prof_plugin_entry() {
+  return &kDescriptor;
+}

@@ -1,0 +1,132 @@
+// The event path's costs, measured side by side in one binary:
+//  - one bare timestamp read (TSC, and CLOCK_MONOTONIC for reference);
+//  - one emit into the calling thread's ring, timestamp read included,
+//    from one thread and from two at once;
+//  - the drain: rings emptied into the report writer (events/s, bytes/event).
+// Emit runs use rings big enough for the whole run, touched beforehand, so
+// they measure the emit itself, never a full ring or a page fault.
+#include "core/event_bus.hpp"
+#include "core/report/report_writer.hpp"
+#include "core/session_clock.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <barrier>
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <unistd.h>
+
+using namespace prof::core;
+
+namespace {
+
+constexpr int64_t kEmitsPerThread = 2'000'000;
+
+EventBus &emit_bus() {
+  // One 128 MiB ring per thread: holds a whole run of kEmitsPerThread.
+  static EventBus bus(EventBusConfig{128ull << 20, 127ull << 20, 4});
+  return bus;
+}
+
+void empty_rings(EventBus &bus) {
+  bus.drain([](prof_event *, size_t) {}, true);
+}
+
+prof_event slice_now(uint32_t track) {
+  prof_event e;
+  e.type = PROF_EVENT_SLICE;
+  e.flags = 0;
+  e.reserved = 0;
+  e.track = track;
+  e.name = 7;
+  e.category = 1;
+  e.ts = tsc_now();
+  e.duration = 100;
+  e.id = 0;
+  e.value = 0;
+  return e;
+}
+
+void BM_TimestampTsc(benchmark::State &state) {
+  for (auto _ : state) benchmark::DoNotOptimize(tsc_now());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_TimestampTsc);
+
+void BM_TimestampClockMonotonic(benchmark::State &state) {
+  for (auto _ : state) benchmark::DoNotOptimize(session_now_ns());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_TimestampClockMonotonic);
+
+
+void BM_Emit(benchmark::State &state) {
+  EventBus &bus = emit_bus();
+  static std::unique_ptr<std::barrier<>> barrier;
+  if (state.thread_index() == 0) barrier = std::make_unique<std::barrier<>>(state.threads());
+  // Every thread fills its ring once (claiming it and touching its pages), then
+  // thread 0 empties them all while the others wait.
+  while (!barrier) std::this_thread::yield();
+  for (int64_t i = 0; i < kEmitsPerThread; ++i) bus.emit(slice_now(state.thread_index() + 1));
+  barrier->arrive_and_wait();
+  if (state.thread_index() == 0) empty_rings(bus);
+  barrier->arrive_and_wait();
+  const uint32_t track = static_cast<uint32_t>(state.thread_index() + 1);
+  for (auto _ : state) bus.emit(slice_now(track));
+  state.SetItemsProcessed(state.iterations());
+  barrier->arrive_and_wait();
+  if (state.thread_index() == 0) {
+    state.counters["dropped"] = static_cast<double>(bus.dropped());
+    empty_rings(bus);
+  }
+  barrier->arrive_and_wait();
+  if (state.thread_index() == 0) barrier.reset();
+}
+BENCHMARK(BM_Emit)->Iterations(kEmitsPerThread)->Threads(1)->Threads(2)->UseRealTime();
+
+// Drain: 1M events waiting in two rings (slices, counters and instants as a
+// capture mixes them) are emptied into the report writer.
+void BM_DrainIntoReportWriter(benchmark::State &state) {
+  constexpr int kEvents = 1'000'000;
+  EventBus bus(EventBusConfig{64ull << 20, 63ull << 20, 4});
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("prof-bench-" + std::to_string(getpid()) + ".profrep"))
+          .string();
+  uint64_t events = 0, bytes = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    uint64_t ts = session_now_ns();
+    for (int i = 0; i < kEvents; ++i) {
+      ts += 500 + (i % 7) * 13;
+      prof_event e{};
+      e.track = 1 + i % 16;
+      e.ts = ts;
+      switch (i % 4) {
+      case 0: e.type = PROF_EVENT_COUNTER; e.value = (i % 100) * 0.5; break;
+      case 1: e.type = PROF_EVENT_INSTANT; e.name = 3 + i % 20; break;
+      default: e.type = PROF_EVENT_SLICE; e.name = 3 + i % 50; e.duration = 200 + i % 1000; e.id = i; break;
+      }
+      bus.emit(e);
+    }
+    prof::report::ReportWriter writer;
+    writer.open(path, prof::report::Header{}, true);
+    const uint64_t before = writer.bytes_written();
+    state.ResumeTiming();
+    events += bus.drain([&](prof_event *batch, size_t n) { writer.add_events(batch, n); }, true);
+    writer.flush();
+    state.PauseTiming();
+    bytes += writer.bytes_written() - before;
+    writer.finish({});
+    state.ResumeTiming();
+  }
+  std::filesystem::remove(path);
+  state.SetItemsProcessed(static_cast<int64_t>(events));
+  state.counters["bytes_per_event"] = events ? static_cast<double>(bytes) / events : 0;
+  state.counters["dropped"] = static_cast<double>(bus.dropped());
+}
+BENCHMARK(BM_DrainIntoReportWriter)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+} // namespace
+
+BENCHMARK_MAIN();

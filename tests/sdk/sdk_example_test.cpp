@@ -1,0 +1,74 @@
+// Installs the SDK, builds the out-of-tree example plugin against it and
+// runs a capture with it.
+#include "core/report/report_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+struct Result {
+  int status;
+  std::string output;
+};
+
+Result run(const std::string &command) {
+  Result result{-1, ""};
+  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer;
+  while (size_t n = fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+  int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string quote(const fs::path &p) { return "'" + p.string() + "'"; }
+} // namespace
+
+TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
+  const fs::path work = fs::temp_directory_path() / ("prof-sdk-" + std::to_string(getpid()));
+  fs::remove_all(work);
+  const std::string cmake = PROF_CMAKE_COMMAND;
+  Result install = run(cmake + " --install " + quote(PROF_BUILD_DIR) + " --component sdk --prefix " +
+                       quote(work / "prefix"));
+  ASSERT_EQ(install.status, 0) << install.output;
+  ASSERT_TRUE(fs::exists(work / "prefix/include/prof/plugin.h"));
+  ASSERT_TRUE(fs::exists(work / "prefix/lib/cmake/ProfSDK/ProfSDKConfig.cmake"));
+
+  Result configure = run(cmake + " -S " + quote(fs::path(PROF_SOURCE_DIR) / "sdk/examples") +
+                         " -B " + quote(work / "build") + " -DCMAKE_PREFIX_PATH=" +
+                         quote(work / "prefix"));
+  ASSERT_EQ(configure.status, 0) << configure.output;
+  Result build = run(cmake + " --build " + quote(work / "build"));
+  ASSERT_EQ(build.status, 0) << build.output;
+  ASSERT_TRUE(fs::exists(work / "build/libprof-example-ticks.so"));
+
+  const std::string prof = quote(fs::path(PROF_BUILD_DIR) / "bin/prof");
+  const std::string plugin_path = " --plugin-path " + quote(work / "build");
+  Result list = run(prof + plugin_path + " --plugin-list");
+  ASSERT_EQ(list.status, 0) << list.output;
+  EXPECT_NE(list.output.find("example-ticks  source"), std::string::npos) << list.output;
+  EXPECT_NE(list.output.find("prof SDK example"), std::string::npos) << list.output;
+
+  const fs::path report = work / "ticks.profrep";
+  Result capture = run(prof + plugin_path +
+                       " --plugin 'example-ticks interval-ms=5 label=beat' --print-trace"
+                       " --export-profile " + quote(report) + " sleep 0.3");
+  ASSERT_EQ(capture.status, 0) << capture.output;
+  EXPECT_NE(capture.output.find("beat"), std::string::npos) << capture.output;
+
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string()));
+  size_t beats = 0;
+  for (const prof_event &e : reader.read_all_events())
+    if (e.type == PROF_EVENT_SLICE && reader.string(e.name) == "beat") ++beats;
+  EXPECT_GE(beats, 20u); // 300 ms at one tick per 5 ms, with slack for a loaded machine
+  fs::remove_all(work);
+}
