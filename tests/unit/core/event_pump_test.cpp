@@ -31,7 +31,7 @@ struct RecordingSink : EventSink {
 
 TEST(EventPump, DeliversEverythingWithIdsAnnouncedFirst) {
   Catalog catalog;
-  EventBus bus(EventBusConfig{1 << 16, 1 << 15, 4});
+  EventBus bus(EventBusConfig{1 << 20, 1 << 15, 4}); // room for every event: no drops
   RecordingSink sink;
   EventPump pump(bus, catalog, {&sink}, std::chrono::microseconds(200), 4);
   pump.start();
@@ -47,6 +47,7 @@ TEST(EventPump, DeliversEverythingWithIdsAnnouncedFirst) {
   });
   producer.join();
   pump.stop();
+  EXPECT_EQ(bus.dropped(), 0u);
   EXPECT_EQ(sink.events.size(), 3000u);
   EXPECT_TRUE(sink.ids_announced_first);
   EXPECT_EQ(pump.events(), 3000u);

@@ -1,0 +1,77 @@
+// A capture's stream written through ReportSink and replayed from the file
+// gives the exporters the same catalog and events as the live capture.
+#include "core/event_pump.hpp"
+#include "core/report_replay.hpp"
+#include "core/report_sink.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <unistd.h>
+
+using namespace prof::core;
+
+namespace {
+struct CollectingSink : EventSink {
+  std::vector<prof_event> events;
+  CaptureEnd end;
+  void consume(const prof_event *e, size_t n) override { events.insert(events.end(), e, e + n); }
+  void finish(const Catalog &, const CaptureEnd &e) override { end = e; }
+};
+} // namespace
+
+TEST(ReportRoundTrip, ReplayGivesBackTheLiveStream) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("prof-roundtrip-" + std::to_string(getpid()) + ".profrep"))
+                               .string();
+  Catalog live;
+  EventBus bus(EventBusConfig{1 << 16, 1 << 15, 2});
+  prof::report::ReportWriter writer;
+  prof::report::Header header;
+  header.session_name = "roundtrip";
+  header.pids = {1234};
+  writer.open(path, header, true);
+  ReportSink report(writer);
+  CollectingSink live_sink;
+  EventPump pump(bus, live, {&report, &live_sink});
+
+  prof_track_desc process{sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "app", 1234, 0, -1, nullptr, 0};
+  auto p = live.tracks.declare(&process);
+  prof_track_desc counter{sizeof(prof_track_desc), PROF_TRACK_COUNTER, p, "RSS", 1234, 0, -1, "bytes", 0};
+  auto c = live.tracks.declare(&counter);
+  auto name = live.strings.intern("step");
+  prof_string_id frames[] = {live.strings.intern("leaf"), live.strings.intern("main")};
+  auto stack = live.stacks.intern(frames);
+  for (int i = 0; i < 1000; ++i) {
+    bus.emit(prof_event{PROF_EVENT_SLICE, 0, 0, p, name, 0, uint64_t(1000 + i * 10), 5, uint64_t(i), 0});
+    bus.emit(prof_event{PROF_EVENT_COUNTER, 0, 0, c, 0, 0, uint64_t(1000 + i * 10), 0, 0, i * 1.5});
+  }
+  bus.emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, p, 0, 0, 99999, 0, stack, 0});
+  pump.drain_now(true);
+  CaptureEnd end{123456, pump.events(), 0, {}, 3, 0};
+  report.finish(live, end);
+  ASSERT_TRUE(report.error().empty()) << report.error();
+
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(path));
+  EXPECT_TRUE(reader.complete());
+  Catalog restored;
+  load_catalog(reader, restored);
+  EXPECT_EQ(restored.strings.text(name), "step");
+  ASSERT_NE(restored.tracks.find(c), nullptr);
+  EXPECT_STREQ(restored.tracks.find(c)->desc.unit, "bytes");
+  EXPECT_EQ(restored.tracks.find(c)->desc.parent, p);
+  auto back = restored.stacks.frames(stack);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(restored.strings.text(back[1]), "main");
+
+  CollectingSink replayed;
+  replay(reader, restored, {&replayed}, {});
+  ASSERT_EQ(replayed.events.size(), live_sink.events.size());
+  for (size_t i = 0; i < replayed.events.size(); ++i)
+    EXPECT_EQ(std::memcmp(&replayed.events[i], &live_sink.events[i], sizeof(prof_event)), 0) << i;
+  EXPECT_EQ(replayed.end.exit_code, 3);
+  EXPECT_EQ(replayed.end.end_ns, 123456u);
+  std::filesystem::remove(path);
+}
