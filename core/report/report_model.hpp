@@ -1,0 +1,102 @@
+// The records a .profrep holds besides events: what ReportWriter takes and
+// ReportReader gives back.
+#pragma once
+
+#include <prof/event.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace prof::report {
+
+/// A plugin that took part in the capture, with the options it ran with.
+struct PluginRecord {
+  std::string name;
+  std::string version;
+  std::vector<std::pair<std::string, std::string>> options;
+  bool operator==(const PluginRecord &) const = default;
+};
+
+/// CLOCK_REALTIME and CLOCK_MONOTONIC read at the same moment: maps session
+/// time to wall-clock time.
+struct ClockAnchor {
+  uint64_t realtime_ns = 0;
+  uint64_t monotonic_ns = 0;
+  bool operator==(const ClockAnchor &) const = default;
+};
+
+/// The first chunk: what was captured, where and how.
+struct Header {
+  uint32_t format_version = 0; ///< filled by the reader; the writer always writes its own
+  std::string session_name;
+  std::vector<std::string> argv;
+  std::string command_display; ///< the command line as shown to users
+  std::vector<int32_t> pids;
+  std::string host_name;
+  std::vector<PluginRecord> plugins;
+  ClockAnchor clock_anchor;
+  uint64_t session_start_ns = 0;
+  bool operator==(const Header &) const = default;
+};
+
+/// A declared track (prof_track_desc with resolved text).
+struct TrackRecord {
+  uint32_t id = 0;
+  prof_track_kind kind = PROF_TRACK_CUSTOM;
+  uint32_t parent = 0;
+  std::string name;
+  int32_t pid = 0;
+  int32_t tid = 0;
+  int32_t index = -1;
+  std::string unit;
+  uint32_t clock = PROF_CLOCK_SESSION;
+  bool operator==(const TrackRecord &) const = default;
+};
+
+/// An interned call stack: frames are function-name string ids, leaf first.
+struct StackRecord {
+  uint32_t id = 0;
+  std::vector<uint32_t> frames;
+  bool operator==(const StackRecord &) const = default;
+};
+
+/// `domain_ticks` in a clock domain happened at `session_ns`.
+struct ClockCalibration {
+  uint64_t domain_ticks = 0;
+  uint64_t session_ns = 0;
+  bool operator==(const ClockCalibration &) const = default;
+  auto operator<=>(const ClockCalibration &) const = default;
+};
+
+/// A registered clock domain and its calibration pairs.
+struct ClockDomainRecord {
+  uint32_t id = 0;
+  std::string name;
+  double frequency_hz = 0;
+  std::vector<ClockCalibration> calibration;
+  bool operator==(const ClockDomainRecord &) const = default;
+};
+
+/// Events one ring has dropped so far: a running total, so the last record
+/// for a ring is the one that counts.
+struct DropRecord {
+  uint32_t ring = 0;
+  int32_t tid = 0;
+  uint64_t dropped = 0;
+  bool operator==(const DropRecord &) const = default;
+};
+
+/// The END chunk: present only when the capture finished cleanly.
+struct Footer {
+  uint64_t end_ns = 0;
+  uint64_t events_written = 0;
+  uint64_t dropped = 0;
+  int32_t exit_status = 0;       ///< the application's exit code
+  bool killed_by_signal = false; ///< the application died of `signal`
+  int32_t signal = 0;
+  bool operator==(const Footer &) const = default;
+};
+
+} // namespace prof::report

@@ -1,0 +1,252 @@
+#include "core/report/report_reader.hpp"
+
+#include "core/report/chunk.hpp"
+#include "core/report/chunk_scanner.hpp"
+#include "core/report/event_columns.hpp"
+#include "core/report/record_codec.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace prof::report {
+namespace {
+
+constexpr uint8_t kReportMagic[4] = {'P', 'R', 'O', 'F'};
+
+} // namespace
+
+bool ReportReader::open(const std::string &path) {
+  reset();
+  path_ = path;
+  if (const int error = file_.open(path); error != 0) {
+    fail(ReportStatus::cannot_open,
+         "cannot open report " + quoted_path() + ": " + std::strerror(error));
+    return false;
+  }
+  const auto bytes = file_.bytes();
+  file_size_ = bytes.size();
+  if (bytes.size() < sizeof kReportMagic ||
+      std::memcmp(bytes.data(), kReportMagic, sizeof kReportMagic) != 0) {
+    fail(ReportStatus::not_a_report, quoted_path() + " is not a prof report (bad magic)");
+    return false;
+  }
+  status_ = ReportStatus::complete; // until read_chunks finds otherwise
+  read_chunks();
+  if (is_error()) return false;
+  if (!has_header_) {
+    fail(ReportStatus::no_header, "report " + quoted_path() + " has no readable header");
+    return false;
+  }
+  status_ = corrupted()  ? ReportStatus::corrupted
+            : truncated_ ? ReportStatus::truncated
+                         : ReportStatus::complete;
+  return true;
+}
+
+void ReportReader::reset() {
+  file_.close();
+  status_ = ReportStatus::cannot_open;
+  truncated_ = stopped_ = has_header_ = false;
+  problems_.clear();
+  corrupted_offsets_.clear();
+  file_size_ = last_whole_chunk_end_ = skipped_chunks_ = event_count_ = 0;
+  header_ = Header{};
+  strings_.assign(1, std::string());
+  tracks_.clear();
+  stacks_.clear();
+  clocks_.clear();
+  drops_.clear();
+  footer_.reset();
+  event_chunks_.clear();
+}
+
+void ReportReader::read_chunks() {
+  ChunkScanner scanner(file_.bytes());
+  size_t damaged_seen = 0;
+  const auto report_damage = [&] {
+    for (; damaged_seen < scanner.damaged().size(); ++damaged_seen) {
+      const auto &d = scanner.damaged()[damaged_seen];
+      corrupted_offsets_.push_back(d.offset);
+      std::string line = "report " + quoted_path() + ": chunk at offset " +
+                         std::to_string(d.offset) + " is corrupted (" + std::string(d.reason) +
+                         "); ";
+      line += d.resumed_at
+                  ? "resumed at the next whole chunk at offset " + std::to_string(*d.resumed_at)
+                  : std::string("no whole chunk follows it");
+      problems_.push_back(std::move(line));
+    }
+  };
+  const auto report_malformed = [&](uint64_t offset, const std::string &what) {
+    corrupted_offsets_.push_back(offset);
+    problems_.push_back("report " + quoted_path() + ": chunk at offset " + std::to_string(offset) +
+                        " is corrupted (" + what + ")");
+  };
+  while (auto chunk = scanner.next()) {
+    report_damage();
+    const bool known_type = chunk_type_name(chunk->type) != "unknown";
+    if (known_type && chunk->flags != 0) {
+      // Format 1 defines no flags; one would change how the payload reads.
+      char flags[8];
+      std::snprintf(flags, sizeof flags, "0x%04x", unsigned{chunk->flags});
+      report_malformed(chunk->offset, std::string("unknown flags ") + flags);
+      continue;
+    }
+    if (!apply_chunk(chunk->type, chunk->payload, chunk->offset))
+      report_malformed(chunk->offset,
+                       "malformed " + std::string(chunk_type_name(chunk->type)) + " payload");
+    if (stopped_) return;
+  }
+  report_damage();
+  last_whole_chunk_end_ = scanner.last_whole_chunk_end();
+  // A file that ends right after a whole chunk but lacks END was cut too.
+  const bool ends_on_whole_chunk = last_whole_chunk_end_ == file_size_ && !footer_;
+  if (scanner.cut() || ends_on_whole_chunk) {
+    truncated_ = true;
+    problems_.push_back("report " + quoted_path() + " is cut at byte " +
+                        std::to_string(file_size_) +
+                        ": read up to the last whole chunk, which ends at byte " +
+                        std::to_string(last_whole_chunk_end_));
+  }
+}
+
+bool ReportReader::apply_chunk(uint16_t type, std::span<const uint8_t> payload, uint64_t offset) {
+  const uint64_t payload_offset = offset + kChunkHeaderSize;
+  switch (static_cast<ChunkType>(type)) {
+  case ChunkType::header:
+    return apply_header(payload);
+  case ChunkType::strings:
+    return apply_strings(payload);
+  case ChunkType::events:
+    return apply_events(payload, payload_offset);
+  case ChunkType::tracks: {
+    std::vector<TrackRecord> records;
+    if (!decode_tracks(payload, records)) return false;
+    for (auto &r : records)
+      tracks_[r.id] = std::move(r);
+    return true;
+  }
+  case ChunkType::stacks: {
+    std::vector<StackRecord> records;
+    if (!decode_stacks(payload, records)) return false;
+    for (auto &r : records)
+      stacks_[r.id] = std::move(r);
+    return true;
+  }
+  case ChunkType::clocks: {
+    std::vector<ClockDomainRecord> records;
+    if (!decode_clock_domains(payload, records)) return false;
+    for (auto &r : records) {
+      auto &known = clocks_[r.id];
+      known.id = r.id;
+      known.name = std::move(r.name);
+      known.frequency_hz = r.frequency_hz;
+      known.calibration.insert(known.calibration.end(), r.calibration.begin(), r.calibration.end());
+      std::sort(known.calibration.begin(), known.calibration.end());
+      known.calibration.erase(std::unique(known.calibration.begin(), known.calibration.end()),
+                              known.calibration.end());
+    }
+    return true;
+  }
+  case ChunkType::drops: {
+    std::vector<DropRecord> records;
+    if (!decode_drops(payload, records)) return false;
+    for (const auto &r : records)
+      drops_[r.ring] = r;
+    return true;
+  }
+  case ChunkType::end: {
+    Footer footer;
+    if (!decode_footer(payload, footer)) return false;
+    footer_ = footer;
+    return true;
+  }
+  }
+  ++skipped_chunks_; // a later format's chunk: skipping it is the point of the framing
+  return true;
+}
+
+bool ReportReader::apply_header(std::span<const uint8_t> payload) {
+  if (has_header_) return true; // only the first one counts
+  uint32_t version = 0;
+  if (!peek_format_version(payload, version)) return false;
+  if (version == 0 || version > kFormatVersion) {
+    fail(ReportStatus::unsupported_version,
+         "report " + quoted_path() + " has format version " + std::to_string(version) +
+             ", this prof reads up to " + std::to_string(kFormatVersion));
+    stopped_ = true;
+    return true;
+  }
+  Header header;
+  if (!decode_header(payload, header)) return false;
+  header_ = std::move(header);
+  has_header_ = true;
+  return true;
+}
+
+bool ReportReader::apply_strings(std::span<const uint8_t> payload) {
+  uint32_t first_id = 0;
+  std::vector<std::string> texts;
+  if (!decode_strings(payload, first_id, texts)) return false;
+  // Every id a writer hands out costs the file at least one byte, so a
+  // larger id can only come from a damaged payload (and must not make us
+  // allocate for it).
+  const uint64_t end_id = uint64_t{first_id} + texts.size();
+  if (end_id > file_size_ + 1) return false;
+  if (strings_.size() < end_id) strings_.resize(static_cast<size_t>(end_id));
+  for (size_t i = 0; i < texts.size(); ++i)
+    if (first_id + i != 0) strings_[first_id + i] = std::move(texts[i]); // id 0 stays ""
+  return true;
+}
+
+bool ReportReader::apply_events(std::span<const uint8_t> payload, uint64_t payload_offset) {
+  if (!decode_event_columns(payload, scratch_)) return false;
+  event_chunks_.push_back({payload_offset, static_cast<uint32_t>(payload.size())});
+  event_count_ += scratch_.size();
+  return true;
+}
+
+void ReportReader::fail(ReportStatus status, std::string message) {
+  status_ = status;
+  problems_.push_back(std::move(message));
+}
+
+const TrackRecord *ReportReader::track(uint32_t id) const {
+  const auto it = tracks_.find(id);
+  return it == tracks_.end() ? nullptr : &it->second;
+}
+
+const StackRecord *ReportReader::stack(uint32_t id) const {
+  const auto it = stacks_.find(id);
+  return it == stacks_.end() ? nullptr : &it->second;
+}
+
+uint64_t ReportReader::total_dropped() const {
+  uint64_t total = 0;
+  for (const auto &[ring, record] : drops_)
+    total += record.dropped;
+  return total;
+}
+
+std::vector<prof_event> ReportReader::read_all_events() const {
+  std::vector<prof_event> all;
+  all.reserve(static_cast<size_t>(event_count_));
+  for_each_event_batch([&](const prof_event *events, size_t count) {
+    all.insert(all.end(), events, events + count);
+  });
+  return all;
+}
+
+void ReportReader::for_each_event_batch(
+    const std::function<void(const prof_event *, size_t)> &visit) const {
+  std::vector<prof_event> batch;
+  const auto bytes = file_.bytes();
+  for (const auto &chunk : event_chunks_) {
+    // Validated at open(), so decoding cannot fail here.
+    if (!decode_event_columns(bytes.subspan(chunk.payload_offset, chunk.payload_size), batch))
+      continue;
+    if (!batch.empty()) visit(batch.data(), batch.size());
+  }
+}
+
+} // namespace prof::report

@@ -1,0 +1,63 @@
+// Shared helpers of the report tests: a scratch folder, file bytes, events
+// of every type and a small but complete sample report.
+#pragma once
+
+#include "core/report/report_model.hpp"
+
+#include <prof/event.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prof::report::testing {
+
+/// A fresh folder under the test temp dir, removed with its files at the end.
+class ScratchDir {
+public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir &) = delete;
+  ScratchDir &operator=(const ScratchDir &) = delete;
+  std::string file(const std::string &name) const { return path_ + "/" + name; }
+
+private:
+  std::string path_;
+};
+
+std::vector<uint8_t> read_bytes(const std::string &path);
+void write_bytes(const std::string &path, const std::vector<uint8_t> &bytes);
+
+prof_event slice(uint32_t track, uint64_t ts, uint64_t duration, uint32_t name, uint32_t category,
+                 uint64_t id);
+prof_event instant(uint32_t track, uint64_t ts, uint32_t name, uint32_t category);
+prof_event counter(uint32_t track, uint64_t ts, double value);
+prof_event sample(uint32_t track, uint64_t ts, uint64_t stack);
+prof_event flow(uint32_t track, uint64_t ts, uint64_t flow_id, uint8_t phase);
+
+/// Byte-wise equality (keeps NaN payloads honest).
+bool same_events(const std::vector<prof_event> &a, const std::vector<prof_event> &b);
+
+Header sample_header();
+std::vector<TrackRecord> sample_tracks();
+
+/// Where each chunk of a written report lies.
+struct ChunkSpan {
+  uint64_t offset;
+  uint64_t end;
+  uint16_t type;
+  uint64_t events; ///< for EVENTS chunks
+};
+/// The chunks of a valid report file, in order.
+std::vector<ChunkSpan> chunk_spans(const std::string &path);
+
+/// A small report: HEADER, STRINGS, TRACKS, 50 events in three EVENTS
+/// chunks (20, 20, 10), STACKS, CLOCKS, DROPS, END.
+struct SampleReport {
+  std::string path;
+  std::vector<prof_event> events;
+  std::vector<ChunkSpan> chunks;
+};
+SampleReport write_sample_report(const std::string &path);
+
+} // namespace prof::report::testing
