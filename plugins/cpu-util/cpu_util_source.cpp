@@ -1,0 +1,141 @@
+#include "cpu_util_source.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <unistd.h>
+
+namespace prof::cpu_util {
+
+CpuUtilSource::~CpuUtilSource() { stop(); }
+
+bool CpuUtilSource::check_readable(const char *file) {
+  if (fs_.read(file)) return true;
+  host_.error(std::string("cpu-util: cannot read /proc/") + file + ": " + std::strerror(errno));
+  return false;
+}
+
+bool CpuUtilSource::configure() {
+  if (thread_.joinable()) {
+    host_.error("cpu-util: configure while sampling; stop first");
+    return false;
+  }
+  const long long frequency = host_.option_int("frequency", 100);
+  if (frequency < 1 || frequency > 1000) {
+    host_.error("cpu-util: frequency must be 1..1000 Hz, got " + std::to_string(frequency));
+    return false;
+  }
+  SamplerOptions options;
+  options.cpu = host_.option_bool("cpu", true);
+  options.memory = host_.option_bool("memory", true);
+  if (!options.cpu && !options.memory) {
+    host_.error("cpu-util: nothing to sample: cpu and memory are both false; enable at least one");
+    return false;
+  }
+  if (options.cpu && !check_readable("stat")) return false;
+  if (options.memory && !check_readable("meminfo")) return false;
+
+  options.target_pid = host_.session().target_pid;
+  options.ticks_per_second = sysconf(_SC_CLK_TCK);
+  options.page_size = sysconf(_SC_PAGESIZE);
+  if (options.ticks_per_second <= 0) options.ticks_per_second = 100;
+  if (options.page_size <= 0) options.page_size = 4096;
+
+  std::string process_name = "process " + std::to_string(options.target_pid);
+  if (options.target_pid > 0) {
+    const auto text = fs_.read(std::to_string(options.target_pid) + "/stat");
+    const auto stat = text ? parse_pid_stat(*text) : std::nullopt;
+    if (stat)
+      process_name = stat->comm;
+    else
+      host_.log(PROF_LOG_WARN, "cpu-util: target process " + std::to_string(options.target_pid) +
+                                   " is not running; no process counters until it appears");
+  }
+
+  std::lock_guard lock(sample_mutex_);
+  frequency_hz_ = static_cast<int>(frequency);
+  sampler_ = std::make_unique<SystemSampler>(fs_, options);
+  tracks_ = std::make_unique<CounterTracks>(host_, options.target_pid, process_name);
+  return true;
+}
+
+bool CpuUtilSource::start() {
+  if (!sampler_) {
+    host_.error("cpu-util: start before a successful configure");
+    return false;
+  }
+  if (thread_.joinable()) {
+    host_.error("cpu-util: already started");
+    return false;
+  }
+  {
+    std::lock_guard lock(state_mutex_);
+    stopping_ = false;
+  }
+  {
+    std::lock_guard lock(sample_mutex_);
+    sampler_->reset();
+  }
+  thread_ = std::thread([this] { run(); });
+  return true;
+}
+
+bool CpuUtilSource::stop() {
+  {
+    std::lock_guard lock(state_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  return true;
+}
+
+bool CpuUtilSource::suspend() {
+  std::lock_guard lock(state_mutex_);
+  paused_ = true;
+  return true;
+}
+
+bool CpuUtilSource::resume() {
+  {
+    // Deltas across the pause would blur it into one long tick.
+    std::lock_guard lock(sample_mutex_);
+    if (sampler_) sampler_->reset();
+  }
+  std::lock_guard lock(state_mutex_);
+  paused_ = false;
+  return true;
+}
+
+bool CpuUtilSource::flush() {
+  if (sampler_) sample_and_emit();
+  return true;
+}
+
+void CpuUtilSource::sample_and_emit() {
+  std::lock_guard lock(sample_mutex_);
+  const uint64_t now = host_.now();
+  tracks_->emit(sampler_->take(now), now);
+}
+
+void CpuUtilSource::run() {
+  using clock = std::chrono::steady_clock;
+  const auto period = std::chrono::nanoseconds(1'000'000'000LL / frequency_hz_);
+  auto deadline = clock::now();
+  std::unique_lock lock(state_mutex_);
+  while (!stopping_) {
+    if (!paused_) {
+      lock.unlock();
+      sample_and_emit();
+      lock.lock();
+    }
+    // Absolute deadlines keep the rate from drifting; ticks missed while
+    // the machine was busy are skipped rather than run in a burst.
+    deadline += period;
+    const auto now = clock::now();
+    if (deadline < now) deadline += ((now - deadline) / period + 1) * period;
+    wake_.wait_until(lock, deadline, [this] { return stopping_; });
+  }
+}
+
+} // namespace prof::cpu_util

@@ -1,0 +1,52 @@
+// The cpu-util source: samples /proc on its own thread at a fixed rate and
+// emits CPU utilization, process-tree CPU and memory counters.
+#ifndef PROF_PLUGINS_CPU_UTIL_SOURCE_HPP
+#define PROF_PLUGINS_CPU_UTIL_SOURCE_HPP
+
+#include "counter_tracks.hpp"
+#include "proc_fs.hpp"
+#include "system_sampler.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace prof::cpu_util {
+
+class CpuUtilSource {
+public:
+  explicit CpuUtilSource(Host host) : host_(host) {}
+  ~CpuUtilSource();
+
+  bool configure();
+  bool start();
+  bool stop();
+  bool suspend();
+  bool resume();
+  bool flush();
+
+private:
+  void run();
+  void sample_and_emit();
+  bool check_readable(const char *file);
+
+  Host host_;
+  SystemProcFs fs_;
+  int frequency_hz_ = 100;
+  std::unique_ptr<SystemSampler> sampler_;
+  std::unique_ptr<CounterTracks> tracks_;
+  std::mutex sample_mutex_; ///< sampler_ and tracks_: the thread and flush() share them
+
+  std::mutex state_mutex_; ///< guards the flags below; wake_ waits on it
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  bool paused_ = false;
+  std::thread thread_;
+};
+
+} // namespace prof::cpu_util
+
+#endif

@@ -1,0 +1,31 @@
+// ABI glue of the cpu-util source: option table, vtable and entry symbol.
+#include "cpu_util_source.hpp"
+
+#include <prof/plugin.hpp>
+
+namespace {
+
+constexpr prof_option_desc kOptions[] = {
+    {"frequency", PROF_OPTION_INT, "100", 1, 1000, nullptr,
+     "samples per second (Hz); topsprof --utilization-frequency"},
+    {"cpu", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "CPU utilization: total, per CPU, and the profiled process tree"},
+    {"memory", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "memory: process tree RSS and its peaks, system memory used"},
+};
+
+constexpr prof_source_vtable kVtable = prof::SourceAdapter<prof::cpu_util::CpuUtilSource>::vtable();
+
+constexpr prof_plugin_descriptor kDescriptor = [] {
+  prof_plugin_descriptor d = prof::make_descriptor(
+      "cpu-util", "1.0.0", "CPU utilization and memory of the system and the profiled process tree",
+      PROF_KIND_SOURCE, PROF_SCOPE_SYSTEM, kOptions, sizeof(kOptions) / sizeof(kOptions[0]));
+  d.source = &kVtable;
+  return d;
+}();
+
+} // namespace
+
+extern "C" PROF_PLUGIN_EXPORT const prof_plugin_descriptor *prof_plugin_entry() {
+  return &kDescriptor;
+}

@@ -1,0 +1,15 @@
+// Natural ordering of names: digit runs compare as numbers, so "cpu2"
+// sorts before "cpu10".
+#ifndef PROF_PLUGINS_SUMMARY_NATURAL_ORDER_HPP
+#define PROF_PLUGINS_SUMMARY_NATURAL_ORDER_HPP
+
+#include <string_view>
+
+namespace prof::summary {
+
+/// True when `a` sorts before `b` in natural order.
+bool natural_less(std::string_view a, std::string_view b);
+
+} // namespace prof::summary
+
+#endif

@@ -1,0 +1,154 @@
+#include "summary_exporter.hpp"
+
+#include "summary_tables.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace prof::summary {
+namespace {
+
+constexpr const char *kResultTitle = "======== Profiling result:";
+
+/// Rows of one group keyed by resolved name, so equal names merge even
+/// when they were interned apart (e.g. in merged reports).
+using NamedStats = std::map<std::string, DurationStats>;
+
+ActivityGroupRows to_rows(ActivityGroup group, const NamedStats &stats) {
+  ActivityGroupRows rows{group, {}};
+  for (const auto &[name, s] : stats)
+    rows.rows.push_back({name, s});
+  return rows;
+}
+
+const char *empty_noun(SummaryMode mode) {
+  switch (mode) {
+  case SummaryMode::Gcu:
+    return "GCU activities";
+  case SummaryMode::Api:
+    return "API calls";
+  default:
+    return "activities";
+  }
+}
+
+} // namespace
+
+std::optional<SummaryMode> parse_summary_mode(std::string_view text) {
+  if (text == "summary") return SummaryMode::Summary;
+  if (text == "gcu") return SummaryMode::Gcu;
+  if (text == "per-gcu") return SummaryMode::PerGcu;
+  if (text == "api") return SummaryMode::Api;
+  return std::nullopt;
+}
+
+bool SummaryExporter::begin() {
+  const std::string_view text = host_.option("mode").value_or("summary");
+  const auto mode = parse_summary_mode(text);
+  if (!mode) {
+    host_.log(PROF_LOG_ERROR, "summary: unknown mode '" + std::string(text) +
+                                  "' (choose summary, gcu, per-gcu or api)");
+    return false;
+  }
+  mode_ = *mode;
+  aggregator_.emplace(host_);
+  return true;
+}
+
+bool SummaryExporter::consume(const prof_event *events, size_t count) {
+  if (!aggregator_) aggregator_.emplace(host_);
+  for (size_t i = 0; i < count; ++i)
+    aggregator_->add(events[i]);
+  return true;
+}
+
+bool SummaryExporter::end() {
+  if (!aggregator_) aggregator_.emplace(host_);
+  if (aggregator_->events_seen() == 0) {
+    host_.print("======== Profiling result: no events were collected");
+  } else {
+    print_activities();
+    if (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) print_counters();
+  }
+  if (const uint64_t dropped = host_.dropped_events(); dropped > 0) {
+    host_.print("Warning: " + std::to_string(dropped) +
+                " events were dropped (ring buffers full); raise --host-ringbuffer-size");
+  }
+  aggregator_.reset();
+  return true;
+}
+
+void SummaryExporter::print_activities() {
+  const bool split_devices = mode_ == SummaryMode::PerGcu;
+  std::map<ActivityGroup, NamedStats> host_groups;
+  std::map<prof_track_id, NamedStats> devices;
+  for (const auto &[key, stats] : aggregator_->activities()) {
+    if (mode_ == SummaryMode::Gcu && key.group != ActivityGroup::Device) continue;
+    if (mode_ == SummaryMode::Api && key.group != ActivityGroup::Api) continue;
+    const std::string name(host_.string(key.name));
+    NamedStats &target = key.group == ActivityGroup::Device && split_devices
+                             ? devices[key.device]
+                             : host_groups[key.group];
+    target[name].merge(stats);
+  }
+
+  bool printed = false;
+  if (split_devices) {
+    std::vector<std::pair<std::string, prof_track_id>> order;
+    order.reserve(devices.size());
+    for (const auto &[device, stats] : devices)
+      order.emplace_back(device_label(device), device);
+    std::sort(order.begin(), order.end());
+    for (const auto &[label, device] : order) {
+      print_section("======== Profiling result (" + label + "):",
+                    format_activity_table({to_rows(ActivityGroup::Device, devices[device])}));
+      printed = true;
+    }
+  }
+  std::vector<ActivityGroupRows> groups;
+  groups.reserve(host_groups.size());
+  for (const auto &[group, stats] : host_groups)
+    groups.push_back(to_rows(group, stats));
+  if (!groups.empty()) {
+    print_section(split_devices ? "======== Profiling result (host):" : kResultTitle,
+                  format_activity_table(std::move(groups)));
+    printed = true;
+  }
+  const bool counters_follow = (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) &&
+                               !aggregator_->counters().empty();
+  if (!printed && !counters_follow) {
+    host_.print(std::string(kResultTitle) + " no " + empty_noun(mode_) + " were collected");
+  }
+}
+
+void SummaryExporter::print_counters() {
+  std::vector<CounterRow> rows;
+  for (const auto &[track, stats] : aggregator_->counters()) {
+    const prof_track_desc *desc = host_.track(track);
+    CounterRow row{"track " + std::to_string(track), "", stats};
+    if (desc != nullptr) {
+      if (desc->name != nullptr && desc->name[0] != '\0') row.name = desc->name;
+      if (desc->unit != nullptr) row.unit = desc->unit;
+    }
+    rows.push_back(std::move(row));
+  }
+  print_section("======== Counters:", format_counter_table(std::move(rows)));
+}
+
+void SummaryExporter::print_section(const std::string &title,
+                                    const std::vector<std::string> &table) {
+  if (table.empty()) return;
+  host_.print(title);
+  for (const std::string &line : table)
+    host_.print(line);
+}
+
+std::string SummaryExporter::device_label(prof_track_id device) const {
+  const prof_track_desc *desc = device == 0 ? nullptr : host_.track(device);
+  if (desc == nullptr) return "unknown device";
+  if (desc->name != nullptr && desc->name[0] != '\0') return desc->name;
+  return "GCU " + std::to_string(desc->index);
+}
+
+} // namespace prof::summary

@@ -1,0 +1,48 @@
+// The summary exporter: topsprof's statistics mode, printed through the
+// host at the end of an export.
+#ifndef PROF_PLUGINS_SUMMARY_EXPORTER_HPP
+#define PROF_PLUGINS_SUMMARY_EXPORTER_HPP
+
+#include "summary_aggregator.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace prof::summary {
+
+/// What the summary prints (option `mode`).
+enum class SummaryMode {
+  Summary, ///< every group in one table, then the counters
+  Gcu,     ///< device activities only
+  PerGcu,  ///< one device table per device, then host groups and counters
+  Api      ///< API calls only
+};
+
+std::optional<SummaryMode> parse_summary_mode(std::string_view text);
+
+class SummaryExporter {
+public:
+  explicit SummaryExporter(ExportHost host) : host_(host) {}
+
+  bool begin();
+  bool consume(const prof_event *events, size_t count);
+  bool end();
+
+private:
+  void print_activities();
+  void print_counters();
+  void print_section(const std::string &title, const std::vector<std::string> &table);
+  std::string device_label(prof_track_id device) const;
+
+  ExportHost host_;
+  SummaryMode mode_ = SummaryMode::Summary;
+  std::optional<SummaryAggregator> aggregator_;
+};
+
+} // namespace prof::summary
+
+#endif

@@ -1,0 +1,41 @@
+// Text of the summary's two tables from resolved rows: the statistics table
+// (topsprof's statistics mode) and the counter table.
+#ifndef PROF_PLUGINS_SUMMARY_TABLES_HPP
+#define PROF_PLUGINS_SUMMARY_TABLES_HPP
+
+#include "activity_stats.hpp"
+#include "summary_aggregator.hpp"
+
+#include <string>
+#include <vector>
+
+namespace prof::summary {
+
+struct ActivityRow {
+  std::string name;
+  DurationStats stats;
+};
+
+/// The rows of one group, in any order.
+struct ActivityGroupRows {
+  ActivityGroup group;
+  std::vector<ActivityRow> rows;
+};
+
+struct CounterRow {
+  std::string name;
+  std::string unit;
+  CounterStats stats;
+};
+
+/// Header plus one line per row. Groups print in ActivityGroup order, rows by
+/// total time descending (ties by name), Time(%) relative to the group's total,
+/// the group title only on its first row. Empty groups are left out.
+std::vector<std::string> format_activity_table(std::vector<ActivityGroupRows> groups);
+
+/// Header plus one line per counter track, in natural order of the names.
+std::vector<std::string> format_counter_table(std::vector<CounterRow> rows);
+
+} // namespace prof::summary
+
+#endif

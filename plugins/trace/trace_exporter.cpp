@@ -1,0 +1,85 @@
+#include "trace_exporter.hpp"
+
+#include "text_table.hpp"
+#include "time_format.hpp"
+
+namespace prof::trace {
+
+using console::Align;
+using console::format_duration;
+
+bool TraceExporter::begin() {
+  const std::string_view scope = host_.option("scope").value_or("all");
+  if (scope != "all" && scope != "gcu") {
+    host_.log(PROF_LOG_ERROR,
+              "trace: unknown scope '" + std::string(scope) + "' (choose all or gcu)");
+    return false;
+  }
+  device_only_ = scope == "gcu";
+  records_.clear();
+  return true;
+}
+
+bool TraceExporter::consume(const prof_event *events, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const prof_event &e = events[i];
+    if (e.type != PROF_EVENT_SLICE && e.type != PROF_EVENT_INSTANT) continue;
+    if (device_only_ && !tracks_.place(e.track).device_side) continue;
+    records_.push_back({e.ts, e.duration, e.track, e.name, e.type == PROF_EVENT_INSTANT});
+  }
+  return true;
+}
+
+bool TraceExporter::end() {
+  if (records_.empty()) {
+    host_.print(device_only_ ? "======== Profiling result: no GCU activities were collected"
+                             : "======== Profiling result: no events were collected");
+  } else {
+    sort_by_start(records_);
+    print_records();
+  }
+  if (const uint64_t dropped = host_.dropped_events(); dropped > 0) {
+    host_.print("Warning: " + std::to_string(dropped) +
+                " events were dropped (ring buffers full); raise --host-ringbuffer-size");
+  }
+  records_.clear();
+  records_.shrink_to_fit();
+  return true;
+}
+
+void TraceExporter::print_records() {
+  std::vector<console::Column> columns{
+      {"Start", Align::Right}, {"Duration", Align::Right}, {"Name", Align::Left}};
+  if (!device_only_) columns.push_back({"Track", Align::Left});
+  console::TextTable table(std::move(columns));
+
+  const uint64_t origin = records_.front().ts;
+  // Two passes: widths first, so a long trace is never held as text.
+  for (const TraceRecord &r : records_) {
+    table.fit(0, format_duration(r.ts - origin));
+    if (!r.instant) table.fit(1, format_duration(r.duration));
+    table.fit(2, host_.string(r.name));
+    if (!device_only_) table.fit(3, track_label(r.track));
+  }
+  host_.print("======== Profiling result:");
+  host_.print(table.header());
+  for (const TraceRecord &r : records_) {
+    const std::string start = format_duration(r.ts - origin);
+    const std::string duration = r.instant ? "-" : format_duration(r.duration);
+    std::vector<std::string_view> row{start, duration, host_.string(r.name)};
+    if (!device_only_) row.push_back(track_label(r.track));
+    host_.print(table.format(row));
+  }
+}
+
+std::string_view TraceExporter::track_label(prof_track_id track) {
+  auto found = track_labels_.find(track);
+  if (found != track_labels_.end()) return found->second;
+  const prof_track_desc *desc = host_.track(track);
+  std::string label = desc != nullptr && desc->name != nullptr && desc->name[0] != '\0'
+                          ? std::string(desc->name)
+                          : "track " + std::to_string(track);
+  return track_labels_.emplace(track, std::move(label)).first->second;
+}
+
+} // namespace prof::trace

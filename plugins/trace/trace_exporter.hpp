@@ -1,0 +1,40 @@
+// The trace exporter: topsprof's trace mode, one line per activity in
+// start-time order, printed through the host at the end of an export.
+#ifndef PROF_PLUGINS_TRACE_EXPORTER_HPP
+#define PROF_PLUGINS_TRACE_EXPORTER_HPP
+
+#include "trace_record.hpp"
+#include "track_classifier.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace prof::trace {
+
+class TraceExporter {
+public:
+  explicit TraceExporter(ExportHost host) : host_(host), tracks_(host) {}
+
+  bool begin();
+  bool consume(const prof_event *events, size_t count);
+  bool end();
+
+private:
+  void print_records();
+  std::string_view track_label(prof_track_id track);
+
+  ExportHost host_;
+  console::TrackClassifier tracks_;
+  bool device_only_ = false; ///< scope=gcu
+  std::vector<TraceRecord> records_;
+  std::unordered_map<prof_track_id, std::string> track_labels_;
+};
+
+} // namespace prof::trace
+
+#endif
