@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -248,7 +250,8 @@ CaptureProfile parse_capture_profile(const std::string &text, const std::string 
 CaptureProfile load_capture_profile(const std::filesystem::path &path,
                                     const PluginCatalog &catalog) {
   std::ifstream file(path, std::ios::binary);
-  if (!file) throw ProfileError({path.string() + ": cannot read capture profile"});
+  if (!file)
+    throw ProfileError({path.string() + ": cannot read capture profile: " + std::strerror(errno)});
   std::ostringstream text;
   text << file.rdbuf();
   if (file.bad()) throw ProfileError({path.string() + ": cannot read capture profile"});

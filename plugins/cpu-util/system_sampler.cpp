@@ -10,45 +10,60 @@ namespace prof::cpu_util {
 
 Sample SystemSampler::take(uint64_t now_ns) {
   Sample sample;
-  if (options_.cpu) take_cpu(sample);
+  if (options_.cpu) take_cpu(sample, now_ns);
   if (options_.target_pid > 0) take_tree(sample, now_ns);
   if (options_.memory) take_memory(sample);
   return sample;
 }
 
 void SystemSampler::reset() {
-  previous_cpu_.reset();
+  cpu_history_.clear();
+  tree_history_.clear();
   tree_meter_.reset();
 }
 
-void SystemSampler::take_cpu(Sample &sample) {
+template <class T>
+const std::pair<uint64_t, T> *
+SystemSampler::rate_base(std::deque<std::pair<uint64_t, T>> &history, uint64_t now_ns) {
+  // The newest entry at least a window old, else the oldest one; older
+  // entries are no longer needed.
+  while (history.size() > 2 && history[1].first + kRateWindowNs <= now_ns) history.pop_front();
+  if (history.size() < 2) return nullptr; // only the entry just added
+  return &history.front();
+}
+
+void SystemSampler::take_cpu(Sample &sample, uint64_t now_ns) {
   const auto text = fs_.read("stat");
   auto times = text ? parse_proc_stat(*text) : std::nullopt;
   if (!times) return;
-  if (previous_cpu_) {
-    sample.cpu_total_percent = cpu_utilization(previous_cpu_->all, times->all);
+  cpu_history_.emplace_back(now_ns, std::move(*times));
+  const CpuTimes &now = cpu_history_.back().second;
+  if (const auto *base = rate_base(cpu_history_, now_ns)) {
+    const CpuTimes &previous = base->second;
+    sample.cpu_total_percent = cpu_utilization(previous.all, now.all);
     std::unordered_map<int, const CpuTicks *> before;
-    for (const auto &[index, ticks] : previous_cpu_->per_cpu)
+    for (const auto &[index, ticks] : previous.per_cpu)
       before[index] = &ticks;
-    for (const auto &[index, ticks] : times->per_cpu) {
+    for (const auto &[index, ticks] : now.per_cpu) {
       // A CPU that just came online has no previous read yet.
       if (auto found = before.find(index); found != before.end())
         sample.cpu_percent.emplace_back(index, cpu_utilization(*found->second, ticks));
     }
   }
-  previous_cpu_ = std::move(*times);
 }
 
 void SystemSampler::take_tree(Sample &sample, uint64_t now_ns) {
   const ProcessTreeSnapshot tree = read_process_tree(fs_, options_.target_pid);
   if (options_.cpu) {
     const auto ticks = tree_meter_.update(tree);
-    if (ticks && !tree.members.empty() && now_ns > previous_tree_ns_) {
-      const double seconds = static_cast<double>(now_ns - previous_tree_ns_) / 1e9;
-      sample.tree_cpu_percent = 100.0 * static_cast<double>(*ticks) /
+    if (ticks) tree_ticks_ += *ticks;
+    tree_history_.emplace_back(now_ns, tree_ticks_);
+    const auto *base = rate_base(tree_history_, now_ns);
+    if (ticks && base && !tree.members.empty() && now_ns > base->first) {
+      const double seconds = static_cast<double>(now_ns - base->first) / 1e9;
+      sample.tree_cpu_percent = 100.0 * static_cast<double>(tree_ticks_ - base->second) /
                                 static_cast<double>(options_.ticks_per_second) / seconds;
     }
-    previous_tree_ns_ = now_ns;
   }
   if (!options_.memory || tree.members.empty()) return;
 

@@ -8,6 +8,7 @@
 #include "process_tree.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -46,15 +47,25 @@ public:
   void reset();
 
 private:
-  void take_cpu(Sample &sample);
+  /// The kernel counts CPU time in ticks of 1/CLK_TCK s (10 ms): a rate over a
+  /// shorter span swings between 0 and several CPUs, so CPU figures are
+  /// averaged over the last kRateWindowNs (or the sampling interval, if longer).
+  static constexpr uint64_t kRateWindowNs = 100'000'000;
+  /// The history entry to measure a rate against at `now_ns`, nullptr before there is one.
+  template <class T>
+  static const std::pair<uint64_t, T> *rate_base(std::deque<std::pair<uint64_t, T>> &history,
+                                                 uint64_t now_ns);
+
+  void take_cpu(Sample &sample, uint64_t now_ns);
   void take_tree(Sample &sample, uint64_t now_ns);
   void take_memory(Sample &sample);
 
   const ProcFs &fs_;
   SamplerOptions options_;
-  std::optional<CpuTimes> previous_cpu_;
+  std::deque<std::pair<uint64_t, CpuTimes>> cpu_history_; ///< (ns, /proc/stat times)
   ProcessTreeCpuMeter tree_meter_;
-  uint64_t previous_tree_ns_ = 0;
+  uint64_t tree_ticks_ = 0;                               ///< tree CPU ticks since start
+  std::deque<std::pair<uint64_t, uint64_t>> tree_history_; ///< (ns, tree_ticks_)
   uint64_t tree_rss_peak_ = 0;
 };
 

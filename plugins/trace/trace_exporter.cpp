@@ -23,6 +23,7 @@ bool TraceExporter::begin() {
 bool TraceExporter::consume(const prof_event *events, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const prof_event &e = events[i];
+    if (e.type == PROF_EVENT_COUNTER || e.type == PROF_EVENT_SAMPLE) ++other_events_;
     if (e.type != PROF_EVENT_SLICE && e.type != PROF_EVENT_INSTANT) continue;
     if (device_only_ && !tracks_.place(e.track).device_side) continue;
     records_.push_back({e.ts, e.duration, e.track, e.name, e.type == PROF_EVENT_INSTANT});
@@ -32,8 +33,12 @@ bool TraceExporter::consume(const prof_event *events, size_t count) {
 
 bool TraceExporter::end() {
   if (records_.empty()) {
-    host_.print(device_only_ ? "======== Profiling result: no GCU activities were collected"
-                             : "======== Profiling result: no events were collected");
+    // Counters and samples are not activities: say they exist, so an empty
+    // trace of a counter capture does not read as "nothing was collected".
+    const std::string others =
+        other_events_ ? " (" + std::to_string(other_events_) + " counter values and samples were; see the summary)" : "";
+    host_.print(device_only_ ? "======== Profiling result: no GCU activities were collected" + others
+                             : "======== Profiling result: no activities were collected" + others);
   } else {
     sort_by_start(records_);
     print_records();

@@ -32,6 +32,7 @@ private:
   console::TrackClassifier tracks_;
   bool device_only_ = false; ///< scope=gcu
   std::vector<TraceRecord> records_;
+  uint64_t other_events_ = 0; // counters and samples seen, not printed
   std::unordered_map<prof_track_id, std::string> track_labels_;
 };
 

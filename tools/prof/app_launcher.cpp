@@ -50,7 +50,7 @@ std::string AppLauncher::display(const std::vector<std::string> &argv) {
   std::string text;
   for (const auto &arg : argv) {
     if (!text.empty()) text += ' ';
-    const bool plain = !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?") == std::string::npos;
+    const bool plain = !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?()[]{}<>|&;!#~") == std::string::npos;
     if (plain) {
       text += arg;
       continue;

@@ -10,6 +10,7 @@
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/progress_bar.hpp"
 
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -190,7 +191,10 @@ int run_capture(const RunContext &context) {
       if (status == 0) status = kExitFailure;
     }
   }
-  if (end.dropped > 0)
+  // The summary states drops in its own output; without one, say it here.
+  const bool summary_states_drops = std::any_of(exporters.begin(), exporters.end(),
+                                                [](const auto &e) { return e->plugin().name == "summary"; });
+  if (end.dropped > 0 && !summary_states_drops)
     console.warning(std::to_string(end.dropped) + " events were dropped because rings were full; "
                     "raise --host-ringbuffer-size");
   if (report_sink) {

@@ -15,9 +15,12 @@ PluginSelection select_plugins(const cli::CommandLine &command,
     const core::PluginInfo *plugin = registry.find(request.plugin);
     if (plugin == nullptr) {
       if (request.implicit) continue;
-      throw cli::UsageError(request.requested_by + " is not available: plugin " +
-                            request.plugin + " is not installed (installed: " +
-                            registry.names() + ")");
+      // A plugin named outright is simply missing; an option served by a
+      // plugin is what the user sees as unavailable.
+      const bool named = request.requested_by.rfind("--plugin", 0) == 0 ||
+                         request.requested_by.rfind("--trace", 0) == 0;
+      throw cli::UsageError(request.requested_by + (named ? ": plugin " : " is not available: plugin ") +
+                            request.plugin + " is not installed (installed: " + registry.names() + ")");
     }
     config::OptionValidator validator(plugin->name, plugin->options.data(),
                                       plugin->options.size());

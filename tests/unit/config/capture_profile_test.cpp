@@ -122,7 +122,7 @@ TEST_F(CaptureProfileTest, MissingFile) {
     FAIL() << "no error";
   } catch (const ProfileError &error) {
     EXPECT_EQ(std::string(error.what()),
-              (dir_ / "absent.yaml").string() + ": cannot read capture profile");
+              (dir_ / "absent.yaml").string() + ": cannot read capture profile: No such file or directory");
   }
 }
 

@@ -68,7 +68,7 @@ TEST_F(TraceTest, GcuScopeKeepsDeviceActivitiesInTopsprofColumns) {
 }
 
 TEST_F(TraceTest, EmptyTraceSaysSo) {
-  EXPECT_EQ(run({}), Lines{"======== Profiling result: no events were collected"});
+  EXPECT_EQ(run({}), Lines{"======== Profiling result: no activities were collected"});
   fake.set_dropped(7);
   const Lines printed = run({{fake.slice(thread, "x", 0, 1)}}, "gcu");
   EXPECT_EQ(printed[1], "======== Profiling result: no GCU activities were collected");

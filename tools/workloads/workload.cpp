@@ -1,0 +1,197 @@
+// prof-workload: a small, real program for prof's end-to-end tests. It burns
+// CPU on threads, allocates and touches memory, forks children, leaves an
+// orphan behind, and ends with a chosen exit code or signal.
+//
+//   prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N]
+//                 [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG]
+//                 [--print TEXT] [--quiet]
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+struct Options {
+  long threads = 1;
+  double seconds = 0.5;
+  long alloc_mb = 0;
+  long children = 0;
+  bool wait_children = true;
+  long orphan_ms = -1;
+  std::string marker;
+  long exit_code = 0;
+  long signal = 0;
+  std::vector<std::string> prints;
+  bool quiet = false;
+};
+
+[[noreturn]] void usage_error(const std::string &message) {
+  std::fprintf(stderr, "prof-workload: %s\n", message.c_str());
+  std::fprintf(stderr,
+               "usage: prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N] "
+               "[--orphan] [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG] "
+               "[--print TEXT] [--quiet]\n");
+  std::exit(2);
+}
+
+long parse_long(std::string_view name, std::string_view text, long min, long max) {
+  long value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    usage_error(std::string(name) + " '" + std::string(text) + "' is not a whole number");
+  if (value < min || value > max)
+    usage_error(std::string(name) + " " + std::to_string(value) + " is out of range: expected " +
+                std::to_string(min) + " to " + std::to_string(max));
+  return value;
+}
+
+double parse_seconds(std::string_view name, const std::string &text) {
+  char *end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(value))
+    usage_error(std::string(name) + " '" + text + "' is not a number");
+  if (value < 0 || value > 3600)
+    usage_error(std::string(name) + " " + text + " is out of range: expected 0 to 3600");
+  return value;
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage_error(std::string(arg) + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--threads") o.threads = parse_long(arg, value(), 0, 256);
+    else if (arg == "--seconds") o.seconds = parse_seconds(arg, value());
+    else if (arg == "--alloc-mb") o.alloc_mb = parse_long(arg, value(), 0, 1 << 16);
+    else if (arg == "--children") o.children = parse_long(arg, value(), 0, 64);
+    else if (arg == "--orphan") o.wait_children = false;
+    else if (arg == "--orphan-ms") o.orphan_ms = parse_long(arg, value(), 0, 600000);
+    else if (arg == "--marker") o.marker = value();
+    else if (arg == "--exit-code") o.exit_code = parse_long(arg, value(), 0, 255);
+    else if (arg == "--signal") o.signal = parse_long(arg, value(), 1, 64);
+    else if (arg == "--print") o.prints.push_back(value());
+    else if (arg == "--quiet") o.quiet = true;
+    else usage_error("unknown argument '" + std::string(arg) + "'");
+  }
+  if (o.orphan_ms >= 0 && o.marker.empty()) usage_error("--orphan-ms needs --marker PATH");
+  if (!o.marker.empty() && o.orphan_ms < 0) usage_error("--marker needs --orphan-ms MS");
+  return o;
+}
+
+std::atomic<double> sink{0};
+
+// Real arithmetic until the deadline, so the CPU counters see it.
+void burn(std::chrono::steady_clock::time_point deadline) {
+  double acc = 1.0;
+  unsigned long n = 0;
+  do {
+    for (int k = 0; k < 20000; ++k) {
+      acc = std::sqrt(acc * 1.0000001 + static_cast<double>(++n & 1023));
+    }
+  } while (std::chrono::steady_clock::now() < deadline);
+  sink.store(sink.load(std::memory_order_relaxed) + acc, std::memory_order_relaxed);
+}
+
+// Allocates and touches `mb` MiB, then burns CPU on `threads` threads for
+// `seconds`, keeping the memory until the end.
+void work(long threads, double seconds, long mb) {
+  std::vector<char> memory;
+  if (mb > 0) {
+    memory.resize(static_cast<size_t>(mb) << 20);
+    const long page = sysconf(_SC_PAGESIZE);
+    for (size_t i = 0; i < memory.size(); i += static_cast<size_t>(page))
+      memory[i] = static_cast<char>(i);
+  }
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(seconds));
+  std::vector<std::thread> pool;
+  for (long t = 1; t < threads; ++t) pool.emplace_back(burn, deadline);
+  if (threads > 0) burn(deadline);
+  else std::this_thread::sleep_until(deadline);
+  for (auto &t : pool) t.join();
+  if (!memory.empty()) sink.store(sink.load() + memory[memory.size() / 2]);
+}
+
+void write_marker(const std::string &path) {
+  FILE *f = std::fopen(path.c_str(), "w");
+  if (!f) _exit(3);
+  std::fprintf(f, "orphan %d done\n", static_cast<int>(getpid()));
+  std::fclose(f);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const Options o = parse(argc, argv);
+  for (const auto &text : o.prints) std::printf("%s\n", text.c_str());
+  std::fflush(stdout);
+
+  std::vector<pid_t> children;
+  for (long c = 0; c < o.children; ++c) {
+    const pid_t pid = fork();
+    if (pid < 0) {
+      std::perror("prof-workload: fork");
+      return 1;
+    }
+    if (pid == 0) {
+      work(o.threads, o.seconds, o.alloc_mb);
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  if (o.orphan_ms >= 0) {
+    const pid_t pid = fork();
+    if (pid < 0) {
+      std::perror("prof-workload: fork");
+      return 1;
+    }
+    if (pid == 0) {
+      // Outlive the parent: wait for it to go, then the extra time.
+      const pid_t parent = getppid();
+      while (getppid() == parent) usleep(1000);
+      usleep(static_cast<useconds_t>(o.orphan_ms) * 1000);
+      write_marker(o.marker);
+      _exit(0);
+    }
+  }
+
+  work(o.threads, o.seconds, o.alloc_mb);
+
+  if (o.wait_children) {
+    for (pid_t pid : children) {
+      int status = 0;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+  if (!o.quiet) {
+    std::printf("workload done: threads=%ld seconds=%g\n", o.threads, o.seconds);
+    std::fflush(stdout);
+  }
+  if (o.signal != 0) {
+    const rlimit no_core{0, 0}; // SIGSEGV and friends: no core file in the test folders
+    setrlimit(RLIMIT_CORE, &no_core);
+    std::signal(static_cast<int>(o.signal), SIG_DFL);
+    std::raise(static_cast<int>(o.signal));
+    // A signal that does not kill (e.g. SIGCHLD) falls through to the exit code.
+  }
+  return static_cast<int>(o.exit_code);
+}
