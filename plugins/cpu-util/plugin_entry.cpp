@@ -14,18 +14,12 @@ constexpr prof_option_desc kOptions[] = {
      "memory: process tree RSS and its peaks, system memory used"},
 };
 
-constexpr prof_source_vtable kVtable = prof::SourceAdapter<prof::cpu_util::CpuUtilSource>::vtable();
-
-constexpr prof_plugin_descriptor kDescriptor = [] {
-  prof_plugin_descriptor d = prof::make_descriptor(
-      "cpu-util", "1.0.0", "CPU utilization and memory of the system and the profiled process tree",
-      PROF_KIND_SOURCE, PROF_SCOPE_SYSTEM, kOptions, sizeof(kOptions) / sizeof(kOptions[0]));
-  d.source = &kVtable;
-  return d;
-}();
+constexpr prof_plugin_descriptor kDescriptor =
+    prof::source_descriptor<prof::cpu_util::CpuUtilSource>(
+        "cpu-util", "1.0.0",
+        "CPU utilization and memory of the system and the profiled process tree", PROF_SCOPE_SYSTEM,
+        kOptions);
 
 } // namespace
 
-extern "C" PROF_PLUGIN_EXPORT const prof_plugin_descriptor *prof_plugin_entry() {
-  return &kDescriptor;
-}
+PROF_PLUGIN_ENTRY(kDescriptor)

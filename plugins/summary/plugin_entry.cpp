@@ -11,19 +11,11 @@ constexpr prof_option_desc kOptions[] = {
      "per-gcu: one table per device; api: API calls only"},
 };
 
-constexpr prof_exporter_vtable kVtable =
-    prof::ExporterAdapter<prof::summary::SummaryExporter>::vtable();
-
-constexpr prof_plugin_descriptor kDescriptor = [] {
-  prof_plugin_descriptor d = prof::make_descriptor(
-      "summary", "1.0.0", "Statistics of activities and counters (topsprof statistics mode)",
-      PROF_KIND_EXPORTER, PROF_SCOPE_SYSTEM, kOptions, sizeof(kOptions) / sizeof(kOptions[0]));
-  d.exporter = &kVtable;
-  return d;
-}();
+constexpr prof_plugin_descriptor kDescriptor =
+    prof::exporter_descriptor<prof::summary::SummaryExporter>(
+        "summary", "1.0.0", "Statistics of activities and counters (topsprof statistics mode)",
+        kOptions);
 
 } // namespace
 
-extern "C" PROF_PLUGIN_EXPORT const prof_plugin_descriptor *prof_plugin_entry() {
-  return &kDescriptor;
-}
+PROF_PLUGIN_ENTRY(kDescriptor)

@@ -11,19 +11,10 @@ constexpr prof_option_desc kOptions[] = {
      "(topsprof --print-gcu-trace)"},
 };
 
-constexpr prof_exporter_vtable kVtable =
-    prof::ExporterAdapter<prof::trace::TraceExporter>::vtable();
-
-constexpr prof_plugin_descriptor kDescriptor = [] {
-  prof_plugin_descriptor d = prof::make_descriptor(
-      "trace", "1.0.0", "Activities in start-time order (topsprof trace mode)", PROF_KIND_EXPORTER,
-      PROF_SCOPE_SYSTEM, kOptions, sizeof(kOptions) / sizeof(kOptions[0]));
-  d.exporter = &kVtable;
-  return d;
-}();
+constexpr prof_plugin_descriptor kDescriptor =
+    prof::exporter_descriptor<prof::trace::TraceExporter>(
+        "trace", "1.0.0", "Activities in start-time order (topsprof trace mode)", kOptions);
 
 } // namespace
 
-extern "C" PROF_PLUGIN_EXPORT const prof_plugin_descriptor *prof_plugin_entry() {
-  return &kDescriptor;
-}
+PROF_PLUGIN_ENTRY(kDescriptor)

@@ -4,9 +4,9 @@
 // start/stop and an error through the host.
 #include <prof/plugin.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <atomic>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -71,24 +71,20 @@ private:
   std::atomic<bool> paused_{false};
 };
 
-const prof_option_desc kOptions[] = {
+constexpr prof_option_desc kOptions[] = {
     {"interval-ms", PROF_OPTION_INT, "10", 1, 10000, nullptr, "time between two ticks"},
     {"label", PROF_OPTION_STRING, "tick", 0, -1, nullptr, "name of the tick slices"},
 };
 
-const prof_source_vtable kVtable = prof::SourceAdapter<ExampleTicks>::vtable();
-
-prof_plugin_descriptor make() {
-  auto d = prof::make_descriptor("example-ticks", "1.0.0", "Example source: a tick every interval",
-                                 PROF_KIND_SOURCE, PROF_SCOPE_SYSTEM, kOptions, 2);
-  d.source = &kVtable;
+constexpr prof_plugin_descriptor make_descriptor() {
+  auto d = prof::source_descriptor<ExampleTicks>("example-ticks", "1.0.0",
+                                                 "Example source: a tick every interval",
+                                                 PROF_SCOPE_SYSTEM, kOptions);
   d.vendor = "prof SDK example";
   return d;
 }
-const prof_plugin_descriptor kDescriptor = make();
+constexpr prof_plugin_descriptor kDescriptor = make_descriptor();
 
 } // namespace
 
-extern "C" PROF_PLUGIN_EXPORT const prof_plugin_descriptor *prof_plugin_entry() {
-  return &kDescriptor;
-}
+PROF_PLUGIN_ENTRY(kDescriptor)

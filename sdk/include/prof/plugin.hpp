@@ -28,15 +28,16 @@ public:
                       int pid = 0, int tid = 0, int index = -1, const char *unit = nullptr,
                       prof_clock_id clock = PROF_CLOCK_SESSION) const {
     std::string owned(name);
-    prof_track_desc desc{sizeof(prof_track_desc), kind, parent, owned.c_str(), pid, tid,
-                         index, unit, clock};
+    prof_track_desc desc{
+        sizeof(prof_track_desc), kind, parent, owned.c_str(), pid, tid, index, unit, clock};
     return api_->declare_track(host_, &desc);
   }
   void slice(prof_track_id t, uint64_t begin, uint64_t duration, prof_string_id name,
              prof_string_id category = 0, uint64_t correlation = 0) const {
     api_->emit_slice(host_, t, begin, duration, name, category, correlation);
   }
-  void instant(prof_track_id t, uint64_t ts, prof_string_id name, prof_string_id category = 0) const {
+  void instant(prof_track_id t, uint64_t ts, prof_string_id name,
+               prof_string_id category = 0) const {
     api_->emit_instant(host_, t, ts, name, category);
   }
   void counter(prof_track_id t, uint64_t ts, double value) const {
@@ -101,9 +102,10 @@ template <class T> struct SourceAdapter {
     }
   }
   static constexpr prof_source_vtable vtable() {
-    return prof_source_vtable{sizeof(prof_source_vtable), &create, &destroy, nullptr,
-                              &call<&T::configure>, &call<&T::start>, &call<&T::stop>,
-                              &call<&T::suspend>, &call<&T::resume>, &call<&T::flush>};
+    return prof_source_vtable{
+        sizeof(prof_source_vtable), &create,          &destroy,        nullptr,
+        &call<&T::configure>,       &call<&T::start>, &call<&T::stop>, &call<&T::suspend>,
+        &call<&T::resume>,          &call<&T::flush>};
   }
 };
 
@@ -173,8 +175,8 @@ template <class T> struct ExporterAdapter {
     }
   }
   static constexpr prof_exporter_vtable vtable() {
-    return prof_exporter_vtable{sizeof(prof_exporter_vtable), &create, &destroy, &begin,
-                                &consume, &end};
+    return prof_exporter_vtable{
+        sizeof(prof_exporter_vtable), &create, &destroy, &begin, &consume, &end};
   }
 };
 
@@ -184,11 +186,56 @@ constexpr prof_plugin_descriptor make_descriptor(const char *name, const char *v
                                                  prof_plugin_scope scope,
                                                  const prof_option_desc *options,
                                                  uint32_t option_count) {
-  return prof_plugin_descriptor{sizeof(prof_plugin_descriptor), PROF_ABI_MAJOR, PROF_ABI_MINOR,
-                                name, version, description, kind, scope, options, option_count,
-                                nullptr, nullptr, "prof project"};
+  return prof_plugin_descriptor{sizeof(prof_plugin_descriptor),
+                                PROF_ABI_MAJOR,
+                                PROF_ABI_MINOR,
+                                name,
+                                version,
+                                description,
+                                kind,
+                                scope,
+                                options,
+                                option_count,
+                                nullptr,
+                                nullptr,
+                                "prof project"};
+}
+
+/// The vtable of source class T, with static storage.
+template <class T> inline constexpr prof_source_vtable source_vtable = SourceAdapter<T>::vtable();
+/// The vtable of exporter class T, with static storage.
+template <class T>
+inline constexpr prof_exporter_vtable exporter_vtable = ExporterAdapter<T>::vtable();
+
+/// A complete descriptor for source class T (see SourceAdapter) with its option table.
+template <class T, uint32_t N>
+constexpr prof_plugin_descriptor source_descriptor(const char *name, const char *version,
+                                                   const char *description, prof_plugin_scope scope,
+                                                   const prof_option_desc (&options)[N]) {
+  prof_plugin_descriptor d =
+      make_descriptor(name, version, description, PROF_KIND_SOURCE, scope, options, N);
+  d.source = &source_vtable<T>;
+  return d;
+}
+
+/// A complete descriptor for exporter class T (see ExporterAdapter) with its option table.
+template <class T, uint32_t N>
+constexpr prof_plugin_descriptor exporter_descriptor(const char *name, const char *version,
+                                                     const char *description,
+                                                     const prof_option_desc (&options)[N]) {
+  prof_plugin_descriptor d = make_descriptor(name, version, description, PROF_KIND_EXPORTER,
+                                             PROF_SCOPE_SYSTEM, options, N);
+  d.exporter = &exporter_vtable<T>;
+  return d;
 }
 
 } // namespace prof
+
+/// Defines the entry symbol returning `descriptor` (a prof_plugin_descriptor
+/// with static storage).
+#define PROF_PLUGIN_ENTRY(descriptor)                                                              \
+  extern "C" PROF_PLUGIN_EXPORT const prof_plugin_descriptor *prof_plugin_entry(void) {            \
+    return &(descriptor);                                                                          \
+  }
 
 #endif
