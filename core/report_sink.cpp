@@ -48,7 +48,14 @@ void ReportSink::catalog_grew(const Catalog &catalog, const CatalogMark &seen,
 }
 
 void ReportSink::consume(const prof_event *events, size_t count) {
-  guarded([&] { writer_.add_events(events, count); });
+  guarded([&] {
+    writer_.add_events(events, count);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_flush_ >= kFlushInterval) {
+      writer_.flush();
+      last_flush_ = now;
+    }
+  });
 }
 
 void ReportSink::finish(const Catalog &catalog, const CaptureEnd &end) {

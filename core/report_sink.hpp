@@ -5,12 +5,18 @@
 #include "core/event_sink.hpp"
 #include "core/report/report_writer.hpp"
 
+#include <chrono>
+
 namespace prof::core {
 
 class ReportSink final : public EventSink {
 public:
   /// `writer` must be open.
   explicit ReportSink(report::ReportWriter &writer) : writer_(writer) {}
+
+  /// Longest time drained events wait in the writer's buffer: if prof dies,
+  /// what reached the file before stays readable.
+  static constexpr std::chrono::milliseconds kFlushInterval{500};
 
   void catalog_grew(const Catalog &catalog, const CatalogMark &seen,
                     const CatalogMark &now) override;
@@ -24,6 +30,7 @@ private:
   template <class F> void guarded(F &&write);
   report::ReportWriter &writer_;
   std::string error_;
+  std::chrono::steady_clock::time_point last_flush_ = std::chrono::steady_clock::now();
 };
 
 /// A track of the catalog as the report stores it.

@@ -28,7 +28,17 @@ Args option_args(std::string_view name) {
       {"watermark-threshold", "4"},
       {"cpu-profiling-frequency", "10"},
       {"utilization-frequency", "10"},
-      {"gcu-utilization-frequency", "10"}};
+      {"gcu-utilization-frequency", "10"},
+      {"sampling-frequency", "1000"},
+      {"sample-period", "100000"},
+      {"backtrace", "dwarf"},
+      {"sample-backtrace-depth", "16"},
+      {"osrt-threshold", "500"},
+      {"osrt-backtrace-threshold", "100000"},
+      {"osrt-backtrace-depth", "8"},
+      {"nic-metrics", "true"},
+      {"nic-device-include", "eth.*,ib.*"},
+      {"nic-metrics-frequency", "100"}};
   const OptionSpec *spec = find_option(name);
   if (!spec) ADD_FAILURE() << "no option " << name;
   Args args{"--" + std::string(name)};
@@ -164,12 +174,13 @@ TEST(OptionRules, ACaptureNeedsSomethingToCapture) {
   const std::string message =
       "prof: a capture needs one of --enable-events, --enable-activities, --import-events, "
       "--import-activities, --metrics, --cpu-profiling-callstack, --cpu-utilization, "
-      "--memory-utilization, --memory-profile, --gcu-utilization, --plugin, --config, --trace "
-      "or --sample";
+      "--memory-utilization, --memory-profile, --gcu-utilization, --nic-metrics, --plugin, "
+      "--config, --trace or --sample";
   EXPECT_EQ(error_of({"ls"}), message);
   EXPECT_EQ(error_of({"--print-summary", "--export-profile", "r", "ls", "-l"}), message);
   EXPECT_EQ(error_of({"--trace", "none", "ls"}), message);
   EXPECT_EQ(error_of({"--sample", "none", "ls"}), message);
+  EXPECT_EQ(error_of({"--nic-metrics", "false", "ls"}), message);
   EXPECT_EQ(error_of({"--plugin", "summary help", "--cpu-utilization"}),
             "prof: --plugin \"summary help\" must be used alone, not with --cpu-utilization");
   for (auto name : capture_selectors())

@@ -125,6 +125,22 @@ TEST(PluginMapping, TraceAndSample) {
             nullptr);
 }
 
+TEST(PluginMapping, TuningOptionsReachPluginsAskedForByTraceOrPlugin) {
+  auto requests = plugin_requests(parse({"-t", "osrt", "--osrt-threshold", "500",
+                                         "--plugin", "cpu-perf frequency=50",
+                                         "--sampling-frequency", "1000", "--backtrace", "dwarf",
+                                         "--nic-metrics", "true", "--nic-metrics-frequency", "200",
+                                         "ls"}));
+  EXPECT_EQ(find(requests, "osrt")->options, (Pairs{{"threshold", "500"}}));
+  // The --plugin key wins over the option that tunes the same key.
+  EXPECT_EQ(find(requests, "cpu-perf")->options,
+            (Pairs{{"frequency", "50"}, {"backtrace", "dwarf"}}));
+  EXPECT_EQ(find(requests, "nic")->options, (Pairs{{"frequency", "200"}}));
+  EXPECT_EQ(find(plugin_requests(parse({"--nic-metrics", "false", "--cpu-utilization", "ls"})),
+                 "nic"),
+            nullptr);
+}
+
 TEST(PluginMapping, MemoryProfileAndKernelCallstack) {
   auto requests = plugin_requests(
       parse({"--memory-profile", "--kernel-callstack", "--cpu-profiling-frequency", "10", "ls"}));

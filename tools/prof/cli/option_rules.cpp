@@ -21,6 +21,8 @@ const std::vector<Names> kConflicts = {
     {"devices", "import-events"},
     {"devices", "import-activities"},
     {"session", "session-new"},
+    // prof: one way to set the CPU sampling rate.
+    {"cpu-profiling-frequency", "sampling-frequency", "sample-period"},
     // prof: -o is asys' spelling of --export-profile; one trace printout;
     // one switch for the application's output.
     {"output", "export-profile"},
@@ -46,12 +48,14 @@ constexpr std::string_view kCaptureOnly[] = {
     "cpu-profiling-callstack", "cpu-profiling-frequency", "cpu-utilization", "memory-utilization",
     "utilization-frequency", "session-new", "memory-profile", "gcu-utilization",
     // prof's own
-    "show-output", "trace"};
+    "show-output", "trace", "sampling-frequency", "sample-period", "backtrace",
+    "sample-backtrace-depth", "osrt-threshold", "osrt-backtrace-threshold", "osrt-backtrace-depth",
+    "nic-metrics", "nic-device-include", "nic-metrics-frequency"};
 
 constexpr std::string_view kSelectors[] = {
     "enable-events",  "enable-activities",       "import-events",   "import-activities",
     "metrics",        "cpu-profiling-callstack", "cpu-utilization", "memory-utilization",
-    "memory-profile", "gcu-utilization"};
+    "memory-profile", "gcu-utilization", "nic-metrics"};
 
 constexpr std::string_view kSavedCapture[] = {"import-profile", "import-rawdata"};
 constexpr std::string_view kMerge[] = {"visual-profiler-merge-from", "visual-profiler-merge-to"};
@@ -183,7 +187,7 @@ void check_without_app(const CommandLine &command) {
 
 bool selects_something(const CommandLine &command) {
   for (auto name : kSelectors)
-    if (command.has(name)) return true;
+    if (command.has(name) && command.value_or(name, "true") != "false") return true;
   for (const auto &spec : command.plugins)
     if (!spec.help) return true;
   if (command.config_path) return true;

@@ -33,7 +33,18 @@ constexpr OptionMapping kMappings[] = {
     {"cpu-profiling-frequency", "cpu-perf", "frequency", "", R::Modifies},
     {"sample", "cpu-perf", "scope", "", R::Enables},
     {"sample", "cpu-perf", "callstack", "true", R::Enables},
+    {"sampling-frequency", "cpu-perf", "frequency", "", R::Modifies},
+    {"sample-period", "cpu-perf", "period", "", R::Modifies},
+    {"backtrace", "cpu-perf", "backtrace", "", R::Modifies},
+    {"sample-backtrace-depth", "cpu-perf", "depth", "", R::Modifies},
     {"memory-profile", "memory", "", "", R::Enables},
+    // OS runtime and NIC sources
+    {"osrt-threshold", "osrt", "threshold", "", R::Modifies},
+    {"osrt-backtrace-threshold", "osrt", "backtrace-threshold", "", R::Modifies},
+    {"osrt-backtrace-depth", "osrt", "backtrace-depth", "", R::Modifies},
+    {"nic-metrics", "nic", "", "", R::Enables},
+    {"nic-device-include", "nic", "include", "", R::Modifies},
+    {"nic-metrics-frequency", "nic", "frequency", "", R::Modifies},
     // exporters
     {"print-summary", "summary", "mode", "summary", R::Enables},
     {"print-gcu-summary", "summary", "mode", "gcu", R::Enables},
@@ -97,7 +108,7 @@ void add_topsprof_options(const CommandLine &command, RequestList &list) {
   for (const auto &option : command.options) {
     for (const auto &mapping : kMappings) {
       if (mapping.option != option.name || mapping.role != R::Enables) continue;
-      if (mapping.option == "sample" && option.value == "none") continue;
+      if (option.value == "none" || option.value == "false") continue; // asks for nothing
       PluginRequest &request = list.request(mapping.plugin, requester(option));
       if (!mapping.key.empty())
         RequestList::set(request, mapping.key, mapped_value(mapping, option), false);
@@ -106,14 +117,22 @@ void add_topsprof_options(const CommandLine &command, RequestList &list) {
   }
   for (const auto &mapping : kMappings) {
     PluginRequest *request = list.find(mapping.plugin);
-    if (!request ||
+    if (!request || !is_switch(mapping) || command.find(mapping.option) ||
         std::find(from_options.begin(), from_options.end(), mapping.plugin) == from_options.end())
       continue;
+    RequestList::set(*request, mapping.key, "false", false);
+  }
+}
+
+// Options that tune a plugin (frequencies, thresholds) reach it however it
+// was asked for: topsprof option, --trace or --plugin (whose keys win).
+void add_modifiers(const CommandLine &command, RequestList &list) {
+  for (const auto &mapping : kMappings) {
+    if (mapping.role != R::Modifies) continue;
+    PluginRequest *request = list.find(mapping.plugin);
     const GivenOption *option = command.find(mapping.option);
-    if (mapping.role == R::Modifies && option)
+    if (request && option)
       RequestList::set(*request, mapping.key, mapped_value(mapping, *option), false);
-    else if (is_switch(mapping) && !option)
-      RequestList::set(*request, mapping.key, "false", false);
   }
 }
 
@@ -156,6 +175,7 @@ std::vector<PluginRequest> plugin_requests(const CommandLine &command) {
   add_topsprof_options(command, list);
   add_trace_items(command, list);
   add_plugin_specs(command, list);
+  add_modifiers(command, list);
   if (wants_default_summary(command, list)) {
     PluginRequest &summary = list.request("summary", "--print-summary");
     summary.implicit = true;
