@@ -15,3 +15,15 @@ function(prof_add_plugin name)
   target_link_options(${target} PRIVATE -Wl,--no-undefined)
   install(TARGETS ${target} LIBRARY DESTINATION ${PROF_INSTALL_PLUGIN_DIR} COMPONENT runtime)
 endfunction()
+
+# prof_without_sanitizers(): for code preloaded into profiled applications
+# (the agent, process-scope plugins). A sanitizer runtime cannot be preloaded
+# into a program built without it, so in sanitizer builds this folder's
+# targets are built plainly.
+macro(prof_without_sanitizers)
+  foreach(property COMPILE_OPTIONS LINK_OPTIONS)
+    get_property(options DIRECTORY PROPERTY ${property})
+    list(FILTER options EXCLUDE REGEX "sanitize")
+    set_property(DIRECTORY PROPERTY ${property} "${options}")
+  endforeach()
+endmacro()

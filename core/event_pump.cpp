@@ -2,9 +2,9 @@
 
 namespace prof::core {
 
-EventPump::EventPump(EventBus &bus, Catalog &catalog, std::vector<EventSink *> sinks,
+EventPump::EventPump(EventSource &source, Catalog &catalog, std::vector<EventSink *> sinks,
                      std::chrono::microseconds tick, unsigned full_every)
-    : bus_(bus), catalog_(catalog), sinks_(std::move(sinks)), tick_(tick),
+    : sources_{&source}, catalog_(catalog), sinks_(std::move(sinks)), tick_(tick),
       full_every_(full_every ? full_every : 1) {}
 
 EventPump::~EventPump() { stop(); }
@@ -46,7 +46,10 @@ void EventPump::run() {
 }
 
 size_t EventPump::drain_now(bool all) {
-  return bus_.drain([this](prof_event *events, size_t count) { deliver(events, count); }, all);
+  size_t total = 0;
+  for (EventSource *source : sources_)
+    total += source->drain([this](prof_event *events, size_t count) { deliver(events, count); }, all);
+  return total;
 }
 
 void EventPump::publish_catalog() {

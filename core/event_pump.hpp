@@ -1,9 +1,10 @@
-// The drain thread: empties the event bus periodically, converts device and
-// TSC timestamps to the session clock, and feeds the sinks.
+// The drain thread: empties the event sources (in-process rings, shared rings
+// of profiled processes) periodically, converts device and TSC timestamps to
+// the session clock, and feeds the sinks.
 #pragma once
 
 #include "core/catalog.hpp"
-#include "core/event_bus.hpp"
+#include "core/event_source.hpp"
 #include "core/event_sink.hpp"
 
 #include <atomic>
@@ -19,11 +20,13 @@ class EventPump {
 public:
   /// `tick` is how often rings past the watermark are emptied; every
   /// `full_every` ticks all rings are.
-  EventPump(EventBus &bus, Catalog &catalog, std::vector<EventSink *> sinks,
+  EventPump(EventSource &source, Catalog &catalog, std::vector<EventSink *> sinks,
             std::chrono::microseconds tick = std::chrono::milliseconds(1),
             unsigned full_every = 16);
   ~EventPump();
 
+  /// Drains `source` too; call before start().
+  void add_source(EventSource &source) { sources_.push_back(&source); }
   void start();
   /// Stops the thread and drains what is left.
   void stop();
@@ -36,7 +39,7 @@ private:
   void deliver(prof_event *events, size_t count);
   void publish_catalog();
 
-  EventBus &bus_;
+  std::vector<EventSource *> sources_;
   Catalog &catalog_;
   std::vector<EventSink *> sinks_;
   std::chrono::microseconds tick_;

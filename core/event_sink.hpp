@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/catalog.hpp"
-#include "core/event_bus.hpp"
+#include "core/ring_pool.hpp"
 
 #include <prof/event.h>
 

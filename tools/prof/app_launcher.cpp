@@ -62,7 +62,26 @@ std::string AppLauncher::display(const std::vector<std::string> &argv) {
   return text;
 }
 
-bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output) {
+namespace {
+// The environment the application gets: prof's, with `overrides` replacing
+// or adding entries. Built before fork: the child may only exec.
+std::vector<std::string> environment_with(const std::vector<std::string> &overrides) {
+  std::vector<std::string> result;
+  for (char **entry = environ; *entry; ++entry) {
+    const std::string text = *entry;
+    const std::string key = text.substr(0, text.find('='));
+    bool replaced = false;
+    for (const auto &o : overrides)
+      if (o.compare(0, key.size() + 1, key + "=") == 0) replaced = true;
+    if (!replaced) result.push_back(text);
+  }
+  result.insert(result.end(), overrides.begin(), overrides.end());
+  return result;
+}
+} // namespace
+
+bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
+                        const std::vector<std::string> &environment) {
   int gate[2], exec_error[2];
   if (pipe2(gate, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
     error_ = std::string("cannot create pipes: ") + std::strerror(errno);
@@ -73,6 +92,10 @@ bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output) 
   std::vector<char *> args;
   for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
+  const std::vector<std::string> env_text = environment_with(environment);
+  std::vector<char *> env;
+  for (const auto &e : env_text) env.push_back(const_cast<char *>(e.c_str()));
+  env.push_back(nullptr);
   const pid_t pid = fork();
   if (pid < 0) {
     error_ = std::string("cannot fork: ") + std::strerror(errno);
@@ -92,7 +115,7 @@ bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output) 
         dup2(null, STDERR_FILENO);
       }
     }
-    execvp(args[0], args.data());
+    execvpe(args[0], args.data(), env.data());
     int err = errno;
     (void)!write(exec_error[1], &err, sizeof err);
     _exit(127);

@@ -27,9 +27,11 @@ public:
   static std::string display(const std::vector<std::string> &argv);
 
   /// Forks the application, held before exec until release(). `show_output`
-  /// false sends its stdout and stderr to /dev/null. Returns false with
-  /// error() set when it cannot fork.
-  bool spawn(const std::vector<std::string> &argv, bool show_output);
+  /// false sends its stdout and stderr to /dev/null; `environment` holds
+  /// "KEY=VALUE" entries set (or replaced) in its environment. Returns false
+  /// with error() set when it cannot fork.
+  bool spawn(const std::vector<std::string> &argv, bool show_output,
+             const std::vector<std::string> &environment = {});
   /// Lets the application exec; false with error() set when exec failed.
   bool release();
   /// Waits for the application and all its descendants; forwards SIGTERM and

@@ -1,10 +1,13 @@
 #include "tools/prof/capture_command.hpp"
 
+#include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 #include "core/exporter_instance.hpp"
 #include "core/report_sink.hpp"
 #include "core/session.hpp"
 #include "core/session_clock.hpp"
+#include "core/shm_event_source.hpp"
+#include "tools/prof/agent_setup.hpp"
 #include "tools/prof/app_launcher.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/plugin_selection.hpp"
@@ -90,11 +93,13 @@ int run_capture(const RunContext &context) {
 
   // Everything that can be wrong with the input is found before anything starts.
   PluginSelection selection = select_plugins(command, context.registry);
-  for (const SelectedPlugin &source : selection.sources)
-    if (source.plugin->scope == PROF_SCOPE_PROCESS)
-      throw cli::UsageError(source.requested_by + ": plugin " + source.plugin->name +
-                            " runs inside the application (process scope), which needs the "
-                            "in-process agent; this prof has none yet");
+  // System-scope sources run here; process-scope ones inside the application.
+  std::vector<SelectedPlugin> process_sources;
+  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
+    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
+    process_sources.push_back(source);
+    return true;
+  });
   const std::string report_path = report_output_path(command);
   const bool force = command.has("force-overwrite");
   std::string problem;
@@ -105,9 +110,20 @@ int run_capture(const RunContext &context) {
                           "': not an executable file and not found in PATH");
 
   core::Catalog catalog;
-  core::EventBus bus(bus_config(command));
+  const core::EventBusConfig buffers = bus_config(command);
+  core::EventBus bus(buffers);
+  std::unique_ptr<AgentSetup> agent;
+  if (!process_sources.empty()) {
+    try {
+      agent = std::make_unique<AgentSetup>(process_sources);
+    } catch (const std::exception &e) {
+      print_error(e.what());
+      return kExitFailure;
+    }
+  }
   AppLauncher app;
-  if (!app.spawn(command.app, command.value_or("show-output", "true") == "true")) {
+  if (!app.spawn(command.app, command.value_or("show-output", "true") == "true",
+                 agent ? agent->environment() : std::vector<std::string>{})) {
     print_error(app.error());
     return kExitFailure;
   }
@@ -118,6 +134,18 @@ int run_capture(const RunContext &context) {
   core::CaptureContext capture{catalog, bus, console,
                                prof_session_info{sizeof(prof_session_info), session_name.c_str(),
                                                  app.pid(), display.c_str(), host.c_str()}};
+
+  std::unique_ptr<core::ShmEventSource> shared_events;
+  if (agent) {
+    try {
+      shared_events = std::make_unique<core::ShmEventSource>(
+          agent->create_region(buffers, capture.session), catalog);
+    } catch (const std::exception &e) {
+      discard_held_app(app);
+      print_error(e.what());
+      return kExitFailure;
+    }
+  }
 
   core::Session session(session_name);
   for (const SelectedPlugin &selected : selection.sources) {
@@ -143,6 +171,7 @@ int run_capture(const RunContext &context) {
 
   const uint64_t start_ns = core::session_now_ns();
   std::vector<SelectedPlugin> all_plugins = selection.sources;
+  all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
   all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
   report::ReportWriter writer;
   std::unique_ptr<core::ReportSink> report_sink;
@@ -162,6 +191,7 @@ int run_capture(const RunContext &context) {
   for (auto &exporter : exporters) sinks.push_back(exporter.get());
 
   core::EventPump pump(bus, catalog, sinks);
+  if (shared_events) pump.add_source(*shared_events);
   pump.start();
   if (!session.start()) {
     discard_held_app(app);
@@ -181,6 +211,13 @@ int run_capture(const RunContext &context) {
   progress.update(0.6);
   core::CaptureEnd end{core::session_now_ns(), pump.events(), bus.dropped(), bus.drops(),
                        exit.code, exit.signal};
+  if (shared_events) {
+    end.dropped += shared_events->dropped();
+    for (const core::RingDrops &d : shared_events->drops()) end.drops.push_back(d);
+    if (uint64_t lost = shared_events->catalog_overflow())
+      console.warning(std::to_string(lost) + " definitions from the application were lost: "
+                      "the shared catalog was full");
+  }
   if (report_sink) report_sink->finish(catalog, end);
   progress.finish();
   int status = launched ? exit.code : kExitFailure;

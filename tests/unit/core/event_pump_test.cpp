@@ -1,3 +1,4 @@
+#include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 
 #include <gtest/gtest.h>

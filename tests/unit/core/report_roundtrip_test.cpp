@@ -1,5 +1,6 @@
 // A capture's stream written through ReportSink and replayed from the file
 // gives the exporters the same catalog and events as the live capture.
+#include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 #include "core/report_replay.hpp"
 #include "core/report_sink.hpp"

@@ -1,0 +1,32 @@
+// What prof tells the agent in profiled processes: the session and the
+// process-scope plugins to run with their options. Written as text into the
+// shared region; every field is percent-encoded, one record per line.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace prof::core {
+
+struct AgentPlugin {
+  std::string name;
+  std::string path; ///< the .so prof found (and preloads)
+  std::vector<std::pair<std::string, std::string>> options; ///< validated values
+};
+
+struct AgentConfig {
+  std::string session;
+  int target_pid = 0;
+  std::string command;
+  std::string host;
+  std::vector<AgentPlugin> plugins;
+
+  std::string encode() const;
+  /// nullopt with `error` set for text that is not a config of this version.
+  static std::optional<AgentConfig> decode(std::string_view text, std::string *error);
+};
+
+} // namespace prof::core

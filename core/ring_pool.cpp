@@ -1,0 +1,126 @@
+#include "core/ring_pool.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace prof::core {
+
+namespace {
+std::atomic<uint64_t> next_pool_id{1};
+// Pools alive now, by id: a thread that exits after its pool is gone must
+// not touch it. Only thread exits and pool lifetimes take the lock.
+std::mutex live_pools_mutex;
+std::vector<std::pair<uint64_t, RingPool *>> live_pools;
+constexpr size_t kBatch = 4096;
+
+bool process_gone(int32_t pid) { return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH; }
+} // namespace
+
+thread_local RingPool::ThreadSlot RingPool::thread_slot_;
+
+/// Gives the thread's ring back when the thread exits, so pools of
+/// short-lived threads do not use up the rings.
+struct RingExitHook {
+  ~RingExitHook() {
+    const auto &slot = RingPool::thread_slot_;
+    if (slot.pool_id == 0) return;
+    std::lock_guard lock(live_pools_mutex);
+    for (auto [id, pool] : live_pools)
+      if (id == slot.pool_id) pool->release(slot.index);
+  }
+};
+
+RingPool::RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, uint64_t capacity,
+                   uint64_t watermark_events, std::atomic<uint64_t> *no_ring_drops,
+                   bool check_owners)
+    : id_(next_pool_id.fetch_add(1)), rings_(rings), stride_(stride), slots_(slots),
+      count_(count), capacity_(capacity), watermark_events_(watermark_events),
+      no_ring_drops_(no_ring_drops), check_owners_(check_owners) {
+  if (watermark_events_ == 0 || watermark_events_ > capacity_) watermark_events_ = capacity_ / 2;
+  batch_.resize(kBatch);
+  std::lock_guard lock(live_pools_mutex);
+  live_pools.emplace_back(id_, this);
+}
+
+RingPool::~RingPool() {
+  std::lock_guard lock(live_pools_mutex);
+  std::erase_if(live_pools, [this](const auto &entry) { return entry.first == id_; });
+}
+
+bool RingPool::emit_slow(const prof_event &event) {
+  thread_local RingExitHook exit_hook; // registered once per thread
+  (void)exit_hook;
+  const auto pid = static_cast<int32_t>(getpid());
+  const auto tid = static_cast<int32_t>(syscall(SYS_gettid));
+  for (uint32_t i = 0; i < count_; ++i) {
+    uint32_t expected = kFree;
+    if (slots_[i].state.compare_exchange_strong(expected, kOwned, std::memory_order_acq_rel)) {
+      slots_[i].pid.store(pid, std::memory_order_relaxed);
+      slots_[i].tid.store(tid, std::memory_order_relaxed);
+      thread_slot_ = ThreadSlot{id_, RingBuffer(rings_ + i * stride_), i};
+      return thread_slot_.ring.push(event);
+    }
+  }
+  no_ring_drops_->fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+void RingPool::release(uint32_t index) {
+  if (index < count_) slots_[index].state.store(kReleased, std::memory_order_release);
+}
+
+void RingPool::retire(uint32_t index) {
+  // Keep the owner's drops, reset the ring and hand it out again.
+  RingBuffer ring(rings_ + index * stride_);
+  RingHeader *header = ring.header();
+  if (uint64_t dropped = ring.dropped()) {
+    std::lock_guard lock(retired_mutex_);
+    retired_drops_.push_back({index, slots_[index].tid.load(), dropped});
+  }
+  header->dropped.store(0);
+  header->cached_tail = header->tail.load();
+  slots_[index].state.store(kFree, std::memory_order_release);
+}
+
+size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume, bool all) {
+  size_t total = 0;
+  for (uint32_t i = 0; i < count_; ++i) {
+    uint32_t state = slots_[i].state.load(std::memory_order_acquire);
+    if (state == kFree) continue;
+    // A process killed while owning rings never gives them back: what it
+    // wrote is drained, then the ring is freed.
+    const bool owner_gone =
+        check_owners_ && state == kOwned && all && process_gone(slots_[i].pid.load());
+    RingBuffer ring(rings_ + i * stride_);
+    if (!all && ring.size() < watermark_events_) continue;
+    for (size_t n; (n = ring.pop(batch_.data(), batch_.size())) > 0;) {
+      consume(batch_.data(), n);
+      total += n;
+    }
+    if (state == kReleased || owner_gone) retire(i);
+  }
+  return total;
+}
+
+uint64_t RingPool::dropped() const {
+  uint64_t total = dropped_without_ring();
+  for (const RingDrops &d : drops()) total += d.dropped;
+  return total;
+}
+
+std::vector<RingDrops> RingPool::drops() const {
+  std::vector<RingDrops> result;
+  {
+    std::lock_guard lock(retired_mutex_);
+    result = retired_drops_;
+  }
+  for (uint32_t i = 0; i < count_; ++i) {
+    RingBuffer ring(rings_ + i * stride_);
+    if (uint64_t dropped = ring.dropped()) result.push_back({i, slots_[i].tid.load(), dropped});
+  }
+  return result;
+}
+
+} // namespace prof::core

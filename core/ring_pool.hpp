@@ -1,0 +1,98 @@
+// A pool of single-producer rings in one block of memory, private to prof
+// or shared with profiled processes. A thread claims a free ring on its first
+// emit and gives it back when it exits (or its process dies); one consumer
+// drains them all.
+#pragma once
+
+#include "core/ring_buffer.hpp"
+
+#include <prof/event.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace prof::core {
+
+/// Ownership of one ring; lives beside the rings (in shared memory for the agent).
+struct RingSlot {
+  std::atomic<uint32_t> state{0}; ///< RingPool::kFree, kOwned or kReleased
+  std::atomic<int32_t> pid{0};    ///< owning process
+  std::atomic<int32_t> tid{0};    ///< owning thread
+};
+
+/// Drops of one ring owner, as the report states them.
+struct RingDrops {
+  uint32_t ring = 0;
+  int32_t tid = 0;
+  uint64_t dropped = 0;
+};
+
+class RingPool {
+public:
+  enum : uint32_t { kFree = 0, kOwned = 1, kReleased = 2 };
+
+  /// Rings at `rings` + i * `stride`, already formatted with `capacity` slots;
+  /// `slots` has `count` entries; `no_ring_drops` counts emits that found no
+  /// free ring. With `check_owners`, drain() frees the rings of processes that
+  /// died without giving them back.
+  RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, uint64_t capacity,
+           uint64_t watermark_events, std::atomic<uint64_t> *no_ring_drops, bool check_owners);
+  ~RingPool();
+  RingPool(const RingPool &) = delete;
+  RingPool &operator=(const RingPool &) = delete;
+
+  /// Emits from the calling thread: a few stores once the thread holds a
+  /// ring; never blocks, allocates or locks. False when dropped.
+  bool emit(const prof_event &event) {
+    ThreadSlot &slot = thread_slot_;
+    if (slot.pool_id == id_) [[likely]]
+      return slot.ring.push(event);
+    return emit_slow(event);
+  }
+
+  /// Empties rings into `consume` in batches: those past the watermark, or
+  /// all with `all`. One consumer at a time. Returns the events handed over.
+  size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all);
+
+  /// In a child after fork: the calling thread must claim a ring of its own.
+  static void forget_thread_ring() { thread_slot_ = ThreadSlot{}; }
+
+  uint64_t dropped() const;
+  std::vector<RingDrops> drops() const;
+  uint64_t dropped_without_ring() const { return no_ring_drops_->load(std::memory_order_relaxed); }
+  uint32_t ring_count() const { return count_; }
+  uint64_t ring_capacity() const { return capacity_; }
+
+private:
+  /// What an emitting thread remembers: trivially destructible, so reading
+  /// it costs no guard.
+  struct ThreadSlot {
+    uint64_t pool_id = 0;
+    RingBuffer ring;
+    uint32_t index = 0;
+  };
+  static thread_local ThreadSlot thread_slot_;
+  friend struct RingExitHook;
+
+  bool emit_slow(const prof_event &event);
+  void release(uint32_t index);
+  void retire(uint32_t index);
+
+  uint64_t id_;
+  char *rings_;
+  size_t stride_;
+  RingSlot *slots_;
+  uint32_t count_;
+  uint64_t capacity_;
+  uint64_t watermark_events_;
+  std::atomic<uint64_t> *no_ring_drops_;
+  bool check_owners_;
+  std::vector<RingDrops> retired_drops_; // owners that went away
+  mutable std::mutex retired_mutex_;
+  std::vector<prof_event> batch_;
+};
+
+} // namespace prof::core

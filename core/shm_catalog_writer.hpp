@@ -1,0 +1,46 @@
+// The agent's side of the shared catalog: strings, tracks, stacks and clock
+// domains defined in a profiled process get ids of the shared region and are
+// appended to its log, where prof reads them before the events that use them.
+#pragma once
+
+#include "core/shm_region.hpp"
+
+#include <prof/event.h>
+
+#include <map>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace prof::core {
+
+class ShmCatalogWriter {
+public:
+  explicit ShmCatalogWriter(ShmRegion &region) : region_(region) {}
+
+  /// Each returns the shared id, or 0 when the log is full (counted).
+  prof_string_id intern_string(std::string_view text);
+  prof_track_id declare_track(const prof_track_desc &desc);
+  prof_stack_id intern_stack(std::span<const prof_string_id> frames);
+  prof_clock_id register_clock(std::string_view name, double frequency_hz);
+  void add_calibration(prof_clock_id clock, uint64_t ticks, uint64_t session_ns);
+
+private:
+  /// Appends one record under the region's lock; `fill` writes the payload
+  /// given the id the record gets from `counter` (nullptr: no id). Returns
+  /// the id, or 0 when the log is full.
+  template <class Fill>
+  uint32_t append(uint16_t type, size_t payload_bytes, uint32_t *counter, Fill &&fill);
+  void lock();
+  void unlock();
+
+  ShmRegion &region_;
+  std::mutex mutex_; // this process's threads; the region lock orders processes
+  std::unordered_map<std::string, prof_string_id> strings_;
+  std::map<std::vector<prof_string_id>, prof_stack_id> stacks_;
+};
+
+} // namespace prof::core

@@ -1,0 +1,121 @@
+#include "core/shm_event_source.hpp"
+
+#include <cstring>
+#include <string_view>
+
+namespace prof::core {
+
+namespace {
+template <class T> T read_at(const char *p) {
+  T value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+
+void put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session) {
+  if (ids.size() <= shared) ids.resize(shared + 1, 0);
+  ids[shared] = session;
+}
+} // namespace
+
+ShmEventSource::ShmEventSource(ShmRegion &region, Catalog &catalog)
+    : region_(region), catalog_(catalog) {
+  ShmHeader &h = *region.header();
+  pool_ = std::make_unique<RingPool>(region.rings(), h.ring_stride, h.slots, h.ring_count,
+                                     h.ring_capacity, h.watermark_events, &h.no_ring_drops, true);
+}
+
+uint64_t ShmEventSource::dropped() const { return pool_->dropped(); }
+
+uint64_t ShmEventSource::catalog_overflow() const {
+  return region_.header()->catalog_overflow.load(std::memory_order_relaxed);
+}
+
+void ShmEventSource::sync_catalog() {
+  ShmHeader &h = *region_.header();
+  const uint64_t end = std::min(h.catalog_end.load(std::memory_order_acquire), h.catalog_bytes);
+  const char *log = region_.catalog();
+  while (read_offset_ + sizeof(ShmRecordHeader) <= end) {
+    const auto header = read_at<ShmRecordHeader>(log + read_offset_);
+    const uint64_t next = read_offset_ + ((sizeof header + header.bytes + 7) & ~uint64_t{7});
+    if (next > end) break; // never published past end; a bad length stops the reading
+    apply(header.type, log + read_offset_ + sizeof header, header.bytes);
+    read_offset_ = next;
+  }
+}
+
+void ShmEventSource::apply(uint16_t type, const char *p, uint32_t bytes) {
+  switch (type) {
+  case kShmString:
+    if (bytes >= 4)
+      put(strings_, read_at<uint32_t>(p), catalog_.strings.intern(std::string_view(p + 4, bytes - 4)));
+    break;
+  case kShmTrack: {
+    if (bytes < sizeof(ShmTrackRecord)) break;
+    const auto r = read_at<ShmTrackRecord>(p);
+    const uint64_t unit_bytes = r.unit_bytes == UINT32_MAX ? 0 : r.unit_bytes;
+    if (sizeof r + uint64_t{r.name_bytes} + unit_bytes > bytes) break;
+    const std::string name(p + sizeof r, r.name_bytes);
+    const std::string unit(p + sizeof r + r.name_bytes, unit_bytes);
+    prof_track_desc desc{sizeof(prof_track_desc),
+                         static_cast<prof_track_kind>(r.kind),
+                         map(tracks_, r.parent),
+                         name.c_str(),
+                         r.pid,
+                         r.tid,
+                         r.index,
+                         r.unit_bytes == UINT32_MAX ? nullptr : unit.c_str(),
+                         map(clocks_, r.clock)};
+    put(tracks_, r.id, catalog_.tracks.declare(&desc));
+    break;
+  }
+  case kShmStack: {
+    if (bytes < 8) break;
+    const auto id = read_at<uint32_t>(p);
+    const auto count = read_at<uint32_t>(p + 4);
+    if (8 + uint64_t{count} * 4 > bytes) break;
+    std::vector<prof_string_id> frames(count);
+    for (uint32_t i = 0; i < count; ++i) frames[i] = map(strings_, read_at<uint32_t>(p + 8 + 4 * i));
+    put(stacks_, id, catalog_.stacks.intern(frames));
+    break;
+  }
+  case kShmClock:
+    if (bytes >= 12)
+      put(clocks_, read_at<uint32_t>(p),
+          catalog_.clocks.add(std::string(p + 12, bytes - 12), read_at<double>(p + 4)));
+    break;
+  case kShmCalibration:
+    if (bytes >= 20) {
+      const prof_clock_id clock = map(clocks_, read_at<uint32_t>(p));
+      if (ClockDomain *domain = clock > PROF_CLOCK_TSC ? catalog_.clocks.find(clock) : nullptr)
+        domain->add_calibration(read_at<uint64_t>(p + 4), read_at<uint64_t>(p + 12));
+    }
+    break;
+  default:
+    break; // a newer agent's record: skipped
+  }
+}
+
+void ShmEventSource::translate(prof_event *events, size_t count) const {
+  for (size_t i = 0; i < count; ++i) {
+    prof_event &e = events[i];
+    e.track = map(tracks_, e.track);
+    e.name = map(strings_, e.name);
+    e.category = map(strings_, e.category);
+    if (e.type == PROF_EVENT_SAMPLE) e.id = map(stacks_, static_cast<uint32_t>(e.id));
+  }
+}
+
+size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &consume, bool all) {
+  // Ids in the rings were defined before the events were emitted: reading
+  // the log first resolves them all.
+  sync_catalog();
+  return pool_->drain(
+      [&](prof_event *events, size_t count) {
+        translate(events, count);
+        consume(events, count);
+      },
+      all);
+}
+
+} // namespace prof::core

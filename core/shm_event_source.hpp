@@ -1,0 +1,41 @@
+// prof's side of the shared region: reads the catalog log the agents append
+// to, then drains their rings, turning shared ids into the session's ids.
+#pragma once
+
+#include "core/catalog.hpp"
+#include "core/event_source.hpp"
+#include "core/shm_region.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace prof::core {
+
+class ShmEventSource final : public EventSource {
+public:
+  ShmEventSource(ShmRegion &region, Catalog &catalog);
+
+  size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all) override;
+  uint64_t dropped() const override;
+  std::vector<RingDrops> drops() const override { return pool_->drops(); }
+  /// Definitions refused because the catalog log was full.
+  uint64_t catalog_overflow() const;
+  /// Reads catalog records published since the last call.
+  void sync_catalog();
+
+private:
+  void apply(uint16_t type, const char *payload, uint32_t bytes);
+  static uint32_t map(const std::vector<uint32_t> &ids, uint32_t id) {
+    return id < ids.size() ? ids[id] : 0;
+  }
+  void translate(prof_event *events, size_t count) const;
+
+  ShmRegion &region_;
+  Catalog &catalog_;
+  std::unique_ptr<RingPool> pool_;
+  uint64_t read_offset_ = 0;
+  // Shared id -> session id, for each kind of definition.
+  std::vector<uint32_t> strings_{0}, tracks_{0}, stacks_{0}, clocks_{PROF_CLOCK_SESSION, PROF_CLOCK_TSC};
+};
+
+} // namespace prof::core

@@ -1,0 +1,69 @@
+// Layout of the memory prof shares with the agent in profiled processes:
+//   [ShmHeader][config text][catalog log][ring 0][ring 1]...
+// prof creates it (ShmRegion::create), the agent maps it by name. Only
+// fixed-size fields and lock-free atomics, so every process reads it alike.
+#pragma once
+
+#include "core/ring_pool.hpp"
+
+#include <atomic>
+#include <cstdint>
+
+namespace prof::core {
+
+constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
+constexpr uint32_t kShmVersion = 1;
+constexpr uint32_t kMaxShmRings = 1024;
+
+struct ShmHeader {
+  uint64_t magic;
+  uint32_t version;
+  int32_t prof_pid;          ///< the prof that drains; the agent stops when it is gone
+  uint32_t ring_count;
+  uint32_t reserved;
+  uint64_t ring_capacity;    ///< events per ring
+  uint64_t ring_stride;      ///< bytes from one ring to the next
+  uint64_t watermark_events;
+  uint64_t config_offset, config_bytes;
+  uint64_t catalog_offset, catalog_bytes;
+  uint64_t rings_offset;
+  uint64_t total_bytes;
+
+  /// The catalog log: records appended under `catalog_lock` (0 = free, else
+  /// the owner's pid, so a lock left by a dead process can be taken over),
+  /// published up to `catalog_end`.
+  std::atomic<int32_t> catalog_lock;
+  std::atomic<uint64_t> catalog_end;
+  uint32_t next_string, next_track, next_stack, next_clock; ///< under the lock
+  std::atomic<uint64_t> catalog_overflow; ///< definitions refused: log full
+  std::atomic<uint64_t> no_ring_drops;    ///< emits that found every ring taken
+  RingSlot slots[kMaxShmRings];
+};
+
+/// One definition in the catalog log; `bytes` counts the payload, and the
+/// next record starts at the next multiple of 8.
+struct ShmRecordHeader {
+  uint16_t type;
+  uint16_t reserved;
+  uint32_t bytes;
+};
+
+enum ShmRecordType : uint16_t {
+  kShmString = 1,      ///< u32 id, text
+  kShmTrack = 2,       ///< ShmTrackRecord, then name, then unit
+  kShmStack = 3,       ///< u32 id, u32 count, u32 frames[count]
+  kShmClock = 4,       ///< u32 id, f64 frequency, name
+  kShmCalibration = 5, ///< u32 clock, u64 ticks, u64 session ns
+};
+
+struct ShmTrackRecord {
+  uint32_t id;
+  uint32_t kind;
+  uint32_t parent;
+  int32_t pid, tid, index;
+  uint32_t clock;
+  uint32_t name_bytes;
+  uint32_t unit_bytes; ///< UINT32_MAX: no unit
+};
+
+} // namespace prof::core

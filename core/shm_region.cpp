@@ -1,0 +1,147 @@
+#include "core/shm_region.hpp"
+
+#include "core/ring_buffer.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <new>
+#include <stdexcept>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace prof::core {
+
+namespace {
+size_t page_round(size_t bytes) { return (bytes + 4095) & ~size_t{4095}; }
+
+std::runtime_error failure(const std::string &what, const std::string &name) {
+  return std::runtime_error(what + " shared memory '" + name + "': " + std::strerror(errno));
+}
+} // namespace
+
+std::string new_shm_name() {
+  static std::atomic<unsigned> counter{0};
+  return "/prof-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1));
+}
+
+ShmRegion::~ShmRegion() { release(); }
+
+ShmRegion::ShmRegion(ShmRegion &&other) noexcept { *this = std::move(other); }
+
+ShmRegion &ShmRegion::operator=(ShmRegion &&other) noexcept {
+  if (this == &other) return *this;
+  release();
+  header_ = std::exchange(other.header_, nullptr);
+  bytes_ = std::exchange(other.bytes_, 0);
+  name_ = std::move(other.name_);
+  owner_ = std::exchange(other.owner_, false);
+  return *this;
+}
+
+void ShmRegion::release() {
+  if (header_) munmap(header_, bytes_);
+  header_ = nullptr;
+}
+
+ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &config,
+                            std::string_view config_text) {
+  const uint32_t count = std::min<uint32_t>(std::max<uint32_t>(config.ring_count, 1), kMaxShmRings);
+  const uint64_t capacity = RingBuffer::capacity_for(config.ring_bytes / sizeof(prof_event));
+  const size_t stride = page_round(RingBuffer::bytes_for(capacity));
+  const size_t config_offset = page_round(sizeof(ShmHeader));
+  const size_t catalog_offset = config_offset + page_round(config_text.size() + 1);
+  const size_t rings_offset = catalog_offset + page_round(config.catalog_bytes);
+  const size_t total = rings_offset + stride * count;
+
+  const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) throw failure("cannot create", name);
+  // tmpfs commits pages only when touched: idle rings cost nothing.
+  if (ftruncate(fd, static_cast<off_t>(total)) != 0) {
+    close(fd);
+    shm_unlink(name.c_str());
+    throw failure("cannot size", name);
+  }
+  void *memory = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (memory == MAP_FAILED) {
+    shm_unlink(name.c_str());
+    throw failure("cannot map", name);
+  }
+  auto *header = new (memory) ShmHeader();
+  header->version = kShmVersion;
+  header->prof_pid = static_cast<int32_t>(getpid());
+  header->ring_count = count;
+  header->ring_capacity = capacity;
+  header->ring_stride = stride;
+  header->watermark_events = config.watermark_bytes / sizeof(prof_event);
+  header->config_offset = config_offset;
+  header->config_bytes = config_text.size();
+  header->catalog_offset = catalog_offset;
+  header->catalog_bytes = config.catalog_bytes;
+  header->rings_offset = rings_offset;
+  header->total_bytes = total;
+  header->next_string = 1;
+  header->next_track = 1;
+  header->next_stack = 1;
+  header->next_clock = 2; // 0 is the session clock, 1 the TSC, as in every catalog
+  std::memcpy(static_cast<char *>(memory) + config_offset, config_text.data(), config_text.size());
+  for (uint32_t i = 0; i < count; ++i)
+    RingBuffer::format(static_cast<char *>(memory) + rings_offset + i * stride, capacity);
+  std::atomic_thread_fence(std::memory_order_release);
+  header->magic = kShmMagic; // last: an agent never sees a half-made region
+
+  ShmRegion region;
+  region.header_ = header;
+  region.bytes_ = total;
+  region.name_ = name;
+  region.owner_ = true;
+  return region;
+}
+
+bool ShmRegion::attach(const std::string &name, std::string *error) {
+  const int fd = shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
+  if (fd < 0) {
+    *error = "cannot open shared memory '" + name + "': " + std::strerror(errno);
+    return false;
+  }
+  struct stat st {};
+  fstat(fd, &st);
+  const size_t size = static_cast<size_t>(st.st_size);
+  void *memory = size >= sizeof(ShmHeader)
+                     ? mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                     : MAP_FAILED;
+  close(fd);
+  if (memory == MAP_FAILED) {
+    *error = "shared memory '" + name + "' is too small or cannot be mapped";
+    return false;
+  }
+  auto *header = static_cast<ShmHeader *>(memory);
+  if (header->magic != kShmMagic || header->version != kShmVersion ||
+      header->total_bytes != size || header->ring_count > kMaxShmRings) {
+    munmap(memory, size);
+    *error = "shared memory '" + name + "' is not a prof region of version " +
+             std::to_string(kShmVersion);
+    return false;
+  }
+  release();
+  header_ = header;
+  bytes_ = size;
+  name_ = name;
+  owner_ = false;
+  return true;
+}
+
+void ShmRegion::unlink() {
+  if (!name_.empty()) shm_unlink(name_.c_str());
+}
+
+std::string_view ShmRegion::config_text() const {
+  return {base() + header_->config_offset, header_->config_bytes};
+}
+
+} // namespace prof::core

@@ -1,0 +1,56 @@
+// The shared-memory region of one capture: created by prof, mapped by the
+// agent in every profiled process (found through PROF_AGENT_SHM).
+#pragma once
+
+#include "core/shm_layout.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace prof::core {
+
+struct ShmRegionConfig {
+  uint32_t ring_count = 64;
+  uint64_t ring_bytes = 16ull << 20;
+  uint64_t watermark_bytes = 15ull << 20;
+  uint64_t catalog_bytes = 8ull << 20;
+};
+
+class ShmRegion {
+public:
+  ShmRegion() = default;
+  ~ShmRegion();
+  ShmRegion(ShmRegion &&other) noexcept;
+  ShmRegion &operator=(ShmRegion &&other) noexcept;
+
+  /// prof: creates `name` ("/prof-..."), formats rings and writes `config`.
+  /// Throws std::runtime_error with the reason.
+  static ShmRegion create(const std::string &name, const ShmRegionConfig &config,
+                          std::string_view config_text);
+  /// agent: maps an existing region; false with `error` set when it is not
+  /// one (wrong magic, version or size).
+  bool attach(const std::string &name, std::string *error);
+  /// Removes the name (the memory stays until every process unmaps it).
+  void unlink();
+
+  ShmHeader *header() const { return header_; }
+  std::string_view config_text() const;
+  char *catalog() const { return base() + header_->catalog_offset; }
+  char *rings() const { return base() + header_->rings_offset; }
+  const std::string &name() const { return name_; }
+  explicit operator bool() const { return header_ != nullptr; }
+
+private:
+  char *base() const { return reinterpret_cast<char *>(header_); }
+  void release();
+
+  ShmHeader *header_ = nullptr;
+  size_t bytes_ = 0;
+  std::string name_;
+  bool owner_ = false;
+};
+
+/// A fresh region name for this process: "/prof-PID-N".
+std::string new_shm_name();
+
+} // namespace prof::core

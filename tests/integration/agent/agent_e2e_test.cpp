@@ -1,0 +1,163 @@
+// prof with a process-scope plugin: the agent is preloaded into the
+// application and every process it execs or forks; what they emit reaches
+// the report, also when the application is killed; and killing prof leaves
+// the application unharmed.
+#include "process_runner.hpp"
+
+#include "core/report/report_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using prof::e2e::run_process;
+
+namespace {
+
+const std::string kProf = (fs::path(PROF_BUILD_DIR) / "bin" / "prof").string();
+const std::string kWorkload = (fs::path(PROF_BUILD_DIR) / "bin" / "prof-workload").string();
+
+class AgentE2E : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("prof-agent-e2e-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  std::vector<std::string> prof_args(const std::string &plugin, const fs::path &report) const {
+    return {kProf, "--plugin-path", PROF_AGENT_FIXTURE_DIR, "--plugin", plugin,
+            "--export-profile", report.string()};
+  }
+  /// Marker slices per pid, and pids that saw "forked".
+  struct Markers {
+    std::map<int, size_t> slices;
+    std::set<int> forked;
+    std::map<int, std::set<uint64_t>> ids;
+  };
+  static Markers markers_of(const prof::report::ReportReader &reader) {
+    Markers m;
+    for (const prof_event &e : reader.read_all_events()) {
+      const auto *track = reader.track(e.track);
+      if (!track) continue;
+      if (e.type == PROF_EVENT_SLICE && reader.string(e.name) == "marker") {
+        ++m.slices[track->pid];
+        m.ids[track->pid].insert(e.id);
+      }
+      if (e.type == PROF_EVENT_INSTANT && reader.string(e.name) == "forked")
+        m.forked.insert(track->pid);
+    }
+    return m;
+  }
+  fs::path dir_;
+};
+
+TEST_F(AgentE2E, EveryExecutedProcessRunsThePluginOnItsOwnTrack) {
+  const fs::path report = dir_ / "r.profrep";
+  auto args = prof_args("proc-marker count=2000", report);
+  const std::string script = kWorkload + " --seconds 0.05 --quiet; " + kWorkload +
+                             " --seconds 0.05 --quiet";
+  args.insert(args.end(), {"sh", "-c", script});
+  auto r = run_process(args);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string()));
+  const Markers m = markers_of(reader);
+  // sh and the two workloads it runs: three processes, every marker kept.
+  ASSERT_EQ(m.slices.size(), 3u) << r.describe();
+  for (const auto &[pid, count] : m.slices) {
+    EXPECT_EQ(count, 2000u) << "pid " << pid;
+    EXPECT_EQ(m.ids.at(pid).size(), 2000u);
+  }
+  // Process tracks carry the command line.
+  size_t workload_tracks = 0;
+  for (const auto &[id, track] : reader.tracks())
+    if (track.kind == PROF_TRACK_PROCESS && track.name.rfind(kWorkload + " --seconds", 0) == 0)
+      ++workload_tracks;
+  EXPECT_EQ(workload_tracks, 2u);
+  EXPECT_EQ(reader.total_dropped(), 0u);
+}
+
+TEST_F(AgentE2E, ForkedChildrenGetTheirOwnProcessTrack) {
+  const fs::path report = dir_ / "r.profrep";
+  auto args = prof_args("proc-marker count=10", report);
+  args.insert(args.end(), {kWorkload, "--children", "2", "--seconds", "0.05", "--quiet"});
+  auto r = run_process(args);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string()));
+  const Markers m = markers_of(reader);
+  EXPECT_EQ(m.forked.size(), 2u) << r.describe();
+  for (int pid : m.forked) EXPECT_EQ(m.slices.count(pid), 0u); // forks do not restart plugins
+}
+
+TEST_F(AgentE2E, WhatAKilledApplicationEmittedReachesTheReport) {
+  const fs::path report = dir_ / "r.profrep";
+  auto args = prof_args("proc-marker count=5000", report);
+  args.insert(args.end(), {kWorkload, "--seconds", "0.05", "--signal", "9", "--quiet"});
+  auto r = run_process(args);
+  EXPECT_EQ(r.exit_code, 137) << r.describe();
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string()));
+  const Markers m = markers_of(reader);
+  ASSERT_EQ(m.slices.size(), 1u);
+  EXPECT_EQ(m.slices.begin()->second, 5000u);
+  ASSERT_TRUE(reader.footer().has_value());
+  EXPECT_TRUE(reader.footer()->killed_by_signal);
+}
+
+TEST_F(AgentE2E, KillingProfLeavesTheApplicationAndItsExitCodeAlone) {
+  const fs::path status = dir_ / "status";
+  // The application emits far more than its rings hold once prof is gone.
+  const std::string script = kWorkload + " --seconds 1.2 --exit-code 3 --quiet; echo $? > '" +
+                             status.string() + "'";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    execl(kProf.c_str(), kProf.c_str(), "--plugin-path", PROF_AGENT_FIXTURE_DIR, "--plugin",
+          "proc-marker count=100", "sh", "-c", script.c_str(), nullptr);
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  for (int i = 0; i < 60 && !fs::exists(status); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_TRUE(fs::exists(status));
+  std::ifstream in(status);
+  int code = -1;
+  in >> code;
+  EXPECT_EQ(code, 3);
+}
+
+TEST_F(AgentE2E, WithoutProfTheAgentDoesNothing) {
+  // Preloaded with no region named, the agent stays out of the way.
+  const std::string agent = (fs::path(PROF_BUILD_DIR) / "lib/prof/libprof-agent.so").string();
+  auto r = run_process({"/usr/bin/env", "LD_PRELOAD=" + agent, "PROF_AGENT_SHM=", kWorkload,
+                        "--seconds", "0.05", "--exit-code", "4"});
+  EXPECT_EQ(r.exit_code, 4) << r.describe();
+  EXPECT_EQ(r.err, "");
+  auto bad = run_process({"/usr/bin/env", "LD_PRELOAD=" + agent, "PROF_AGENT_SHM=/prof-nonexistent",
+                          kWorkload, "--seconds", "0.05", "--exit-code", "5"});
+  EXPECT_EQ(bad.exit_code, 5) << bad.describe();
+  EXPECT_NE(bad.err.find("this process is not profiled"), std::string::npos) << bad.err;
+}
+
+} // namespace

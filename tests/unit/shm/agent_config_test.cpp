@@ -1,0 +1,37 @@
+#include "core/agent_config.hpp"
+
+#include <gtest/gtest.h>
+
+using prof::core::AgentConfig;
+
+TEST(AgentConfig, RoundTripsEveryFieldWhateverItHolds) {
+  AgentConfig config;
+  config.session = "run 1";
+  config.target_pid = 4242;
+  config.command = "python3 -c 'print(\"a b\")'\n100%";
+  config.host = "node-7";
+  config.plugins.push_back({"osrt", "/opt/prof/lib/libprof-osrt.so", {{"threshold", "500"}, {"x", ""}}});
+  config.plugins.push_back({"other", "/p a/t.so", {}});
+  std::string error;
+  auto back = AgentConfig::decode(config.encode(), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->session, config.session);
+  EXPECT_EQ(back->target_pid, 4242);
+  EXPECT_EQ(back->command, config.command);
+  EXPECT_EQ(back->host, config.host);
+  ASSERT_EQ(back->plugins.size(), 2u);
+  EXPECT_EQ(back->plugins[0].options, config.plugins[0].options);
+  EXPECT_EQ(back->plugins[1].path, "/p a/t.so");
+}
+
+TEST(AgentConfig, RefusesWhatItDoesNotUnderstand) {
+  std::string error;
+  EXPECT_FALSE(AgentConfig::decode("", &error));
+  EXPECT_EQ(error, "agent configuration is empty");
+  EXPECT_FALSE(AgentConfig::decode("prof-agent-config 9\n", &error));
+  EXPECT_EQ(error, "agent configuration has an unknown format");
+  EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nsession a b\n", &error));
+  EXPECT_EQ(error, "agent configuration line 2 is malformed");
+  EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\noption p k v\n", &error));
+  EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nhost %4\n", &error));
+}

@@ -1,0 +1,146 @@
+// The shared event path across real processes: children attach to the region
+// by name, define strings and tracks, emit from several threads, and die;
+// prof's side reads everything they wrote, ids translated.
+#include "core/shm_catalog_writer.hpp"
+#include "core/shm_event_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <map>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace prof::core;
+
+namespace {
+ShmRegionConfig small_region() {
+  ShmRegionConfig config;
+  config.ring_count = 8;
+  config.ring_bytes = 1 << 20;
+  config.watermark_bytes = 1 << 19;
+  config.catalog_bytes = 1 << 16;
+  return config;
+}
+
+// In a child: attach, define, emit `per_thread` events from `threads` threads.
+[[noreturn]] void child_emits(const std::string &name, int threads, int per_thread, bool hang) {
+  ShmRegion region;
+  std::string error;
+  if (!region.attach(name, &error)) _exit(10);
+  ShmHeader &h = *region.header();
+  RingPool pool(region.rings(), h.ring_stride, h.slots, h.ring_count, h.ring_capacity,
+                h.watermark_events, &h.no_ring_drops, false);
+  ShmCatalogWriter catalog(region);
+  const std::string process_name = "child " + std::to_string(getpid());
+  prof_track_desc process{sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, process_name.c_str(),
+                          getpid(), 0, -1, nullptr, 0};
+  const prof_track_id process_track = catalog.declare_track(process);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      const std::string thread_name = "worker " + std::to_string(t);
+      prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, process_track,
+                             thread_name.c_str(), getpid(), 1000 + t, -1, nullptr, 0};
+      const prof_track_id track = catalog.declare_track(thread);
+      const prof_string_id name = catalog.intern_string("work " + std::to_string(t));
+      for (int i = 0; i < per_thread; ++i)
+        pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, track, name, 0, uint64_t(i), 1, uint64_t(i), 0});
+    });
+  for (auto &w : workers) w.join();
+  if (hang) pause(); // killed while holding its rings
+  _exit(0);
+}
+} // namespace
+
+TEST(ShmRegion, AttachChecksWhatItMaps) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "config text");
+  ShmRegion other;
+  std::string error;
+  ASSERT_TRUE(other.attach(name, &error)) << error;
+  EXPECT_EQ(other.config_text(), "config text");
+  EXPECT_EQ(other.header()->ring_count, 8u);
+  EXPECT_FALSE(other.attach("/prof-no-such-region", &error));
+  EXPECT_EQ(error.rfind("cannot open shared memory '/prof-no-such-region': ", 0), 0u) << error;
+  region.header()->version = 99;
+  ShmRegion third;
+  EXPECT_FALSE(third.attach(name, &error));
+  EXPECT_EQ(error, "shared memory '" + name + "' is not a prof region of version 1");
+  region.unlink();
+}
+
+TEST(ShmEventPath, EventsOfKilledProcessesAreAllReadWithTheirNames) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+
+  std::vector<pid_t> children;
+  for (int c = 0; c < 2; ++c) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) child_emits(name, 3, 5000, true);
+    children.push_back(pid);
+  }
+  // Let them emit, then kill them without warning.
+  std::map<std::pair<int32_t, std::string>, uint64_t> seen;
+  auto consume = [&](prof_event *events, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      const TrackEntry *track = catalog.tracks.find(events[i].track);
+      ASSERT_NE(track, nullptr);
+      ++seen[{track->desc.pid, catalog.strings.text(events[i].name)}];
+    }
+  };
+  for (int i = 0; i < 200 && seen.size() < 6; ++i) {
+    source.drain(consume, true);
+    usleep(5000);
+  }
+  for (pid_t pid : children) kill(pid, SIGKILL);
+  for (pid_t pid : children) waitpid(pid, nullptr, 0);
+  source.drain(consume, true);
+
+  ASSERT_EQ(seen.size(), 6u);
+  for (const auto &[key, count] : seen) EXPECT_EQ(count, 5000u) << key.first << " " << key.second;
+  EXPECT_EQ(source.dropped(), 0u);
+  // The dead children's rings were handed back.
+  for (uint32_t i = 0; i < region.header()->ring_count; ++i)
+    EXPECT_EQ(region.header()->slots[i].state.load(), RingPool::kFree) << i;
+  region.unlink();
+}
+
+TEST(ShmEventPath, ALockLeftByADeadProcessIsTakenOver) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  region.header()->catalog_lock.store(dead); // as if it died inside the lock
+  ShmCatalogWriter writer(region);
+  EXPECT_EQ(writer.intern_string("after"), 1u);
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.sync_catalog();
+  EXPECT_EQ(catalog.strings.text(1), "after");
+  region.unlink();
+}
+
+TEST(ShmEventPath, AFullCatalogIsCountedNotCorrupted) {
+  const std::string name = new_shm_name();
+  ShmRegionConfig config = small_region();
+  config.catalog_bytes = 4096;
+  ShmRegion region = ShmRegion::create(name, config, "");
+  ShmCatalogWriter writer(region);
+  int accepted = 0;
+  for (int i = 0; i < 1000; ++i)
+    if (writer.intern_string("string number " + std::to_string(i))) ++accepted;
+  EXPECT_GT(accepted, 50);
+  EXPECT_LT(accepted, 1000);
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.sync_catalog();
+  EXPECT_EQ(catalog.strings.size(), size_t(accepted) + 1);
+  EXPECT_EQ(source.catalog_overflow(), uint64_t(1000 - accepted));
+  region.unlink();
+}

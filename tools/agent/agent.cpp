@@ -1,0 +1,134 @@
+// libprof-agent.so: preloaded into the profiled application and every
+// process it starts. When PROF_AGENT_SHM names a prof region, it maps it,
+// runs the capture's process-scope plugins, and gives each thread a ring in
+// the region. Without it, or when anything is wrong, it does nothing: the
+// application must never be harmed by prof.
+#include "core/descriptor_check.hpp"
+#include "tools/agent/agent_host.hpp"
+#include "tools/agent/agent_state.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <fstream>
+#include <pthread.h>
+#include <unistd.h>
+#include <vector>
+
+namespace prof::agent {
+
+namespace {
+
+AgentState *g_state = nullptr;
+std::vector<PluginHost *> g_plugins;
+
+void say(const std::string &text) {
+  std::fprintf(stderr, "prof-agent[%d]: %s\n", static_cast<int>(getpid()), text.c_str());
+}
+
+std::string process_command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  for (char &c : text)
+    if (c == '\0') c = ' ';
+  return text.size() > 256 ? text.substr(0, 256) + "..." : text;
+}
+
+void declare_process_track() {
+  const std::string name = process_command_line();
+  prof_track_desc desc{sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, name.c_str(),
+                       static_cast<int32_t>(getpid()), 0, -1, nullptr, PROF_CLOCK_SESSION};
+  g_state->catalog->declare_track(desc);
+}
+
+PluginHost *start_plugin(const core::AgentPlugin &plugin) {
+  // Process-scope plugins are preloaded too, so this finds the loaded copy.
+  void *library = dlopen(plugin.path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!library) {
+    say("cannot load plugin " + plugin.name + ": " + dlerror());
+    return nullptr;
+  }
+  auto entry = reinterpret_cast<prof_plugin_entry_fn>(dlsym(library, PROF_PLUGIN_ENTRY_SYMBOL));
+  const prof_plugin_descriptor *descriptor = entry ? entry() : nullptr;
+  const std::string problem = core::check_descriptor(descriptor);
+  if (!problem.empty() || descriptor->kind != PROF_KIND_SOURCE) {
+    say("plugin " + plugin.name + " refused: " + (problem.empty() ? "not a source" : problem));
+    return nullptr;
+  }
+  auto *host = new PluginHost{plugin.name, descriptor, {}, nullptr, {}};
+  host->options.insert(plugin.options.begin(), plugin.options.end());
+  const prof_source_vtable &vtable = *descriptor->source;
+  host->instance = vtable.create(&agent_host_api(), host);
+  if (!host->instance || (vtable.configure && vtable.configure(host->instance) != PROF_OK) ||
+      vtable.start(host->instance) != PROF_OK) {
+    say("plugin " + plugin.name + " did not start" +
+        (host->last_error.empty() ? "" : ": " + host->last_error));
+    if (host->instance) vtable.destroy(host->instance);
+    delete host;
+    return nullptr;
+  }
+  return host;
+}
+
+void at_fork_child() {
+  // The forking thread's ring belongs to the parent: claim a new one.
+  core::RingPool::forget_thread_ring();
+}
+
+__attribute__((constructor)) void agent_start() {
+  const char *name = std::getenv("PROF_AGENT_SHM");
+  if (!name || !*name) return;
+  auto state = std::make_unique<AgentState>();
+  std::string error;
+  if (!state->region.attach(name, &error)) {
+    say(error + "; this process is not profiled");
+    return;
+  }
+  auto config = core::AgentConfig::decode(state->region.config_text(), &error);
+  if (!config) {
+    say(error + "; this process is not profiled");
+    return;
+  }
+  state->config = std::move(*config);
+  core::ShmHeader &h = *state->region.header();
+  state->pool = std::make_unique<core::RingPool>(state->region.rings(), h.ring_stride, h.slots,
+                                                 h.ring_count, h.ring_capacity, h.watermark_events,
+                                                 &h.no_ring_drops, false);
+  state->catalog = std::make_unique<core::ShmCatalogWriter>(state->region);
+  state->session = prof_session_info{sizeof(prof_session_info), state->config.session.c_str(),
+                                     state->config.target_pid, state->config.command.c_str(),
+                                     state->config.host.c_str()};
+  g_state = state.release();
+  declare_process_track();
+  pthread_atfork(nullptr, nullptr, &at_fork_child);
+  for (const core::AgentPlugin &plugin : g_state->config.plugins)
+    if (PluginHost *host = start_plugin(plugin)) g_plugins.push_back(host);
+}
+
+__attribute__((destructor)) void agent_stop() {
+  // Stopped in reverse order; the region stays mapped so late emits are harmless.
+  for (auto it = g_plugins.rbegin(); it != g_plugins.rend(); ++it) {
+    const prof_source_vtable &vtable = *(*it)->descriptor->source;
+    vtable.stop((*it)->instance);
+    if (vtable.flush) vtable.flush((*it)->instance);
+  }
+}
+
+} // namespace
+
+AgentState *agent_state() { return g_state; }
+
+void agent_emit(const prof_event &event) {
+  AgentState *state = g_state;
+  if (!state || state->orphaned.load(std::memory_order_relaxed)) return;
+  if (state->pool->emit(event)) return;
+  // A full ring: now and then, see whether prof still drains at all.
+  if (state->drops_since_check.fetch_add(1, std::memory_order_relaxed) % 1024 != 0) return;
+  const int32_t prof_pid = state->region.header()->prof_pid;
+  if (kill(prof_pid, 0) != 0 && errno == ESRCH) state->orphaned.store(true);
+}
+
+} // namespace prof::agent

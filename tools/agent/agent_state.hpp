@@ -1,0 +1,35 @@
+// The agent's process-wide state: the shared region it writes to, the ring
+// pool and catalog writer over it, and whether prof is still there.
+#pragma once
+
+#include "core/agent_config.hpp"
+#include "core/ring_pool.hpp"
+#include "core/shm_catalog_writer.hpp"
+#include "core/shm_region.hpp"
+
+#include <prof/plugin.h>
+
+#include <atomic>
+#include <memory>
+
+namespace prof::agent {
+
+struct AgentState {
+  core::ShmRegion region;
+  core::AgentConfig config;
+  std::unique_ptr<core::RingPool> pool;
+  std::unique_ptr<core::ShmCatalogWriter> catalog;
+  prof_session_info session{};
+  /// Set when prof is found gone: emits stop at once.
+  std::atomic<bool> orphaned{false};
+  std::atomic<uint64_t> drops_since_check{0};
+};
+
+/// The state of this process, nullptr when the agent is not active.
+AgentState *agent_state();
+
+/// Emits into this thread's shared ring; on a full ring checks now and then
+/// whether prof is still draining, and stops emitting when it is not.
+void agent_emit(const prof_event &event);
+
+} // namespace prof::agent

@@ -1,0 +1,39 @@
+// What a capture with process-scope sources needs: the agent preloaded into
+// the application (and the plugins' own .so files, so they can interpose
+// functions by symbol), and the shared region the agent writes to.
+#pragma once
+
+#include "core/event_bus.hpp"
+#include "core/shm_region.hpp"
+#include "tools/prof/plugin_selection.hpp"
+
+#include <string>
+#include <vector>
+
+namespace prof::tool {
+
+class AgentSetup {
+public:
+  /// Names the region and builds the application's environment. Throws
+  /// std::runtime_error when the agent library is not installed.
+  explicit AgentSetup(const std::vector<SelectedPlugin> &process_sources);
+
+  /// "LD_PRELOAD=...", "PROF_AGENT_SHM=..." for AppLauncher::spawn.
+  const std::vector<std::string> &environment() const { return environment_; }
+  /// Creates the region, with the session facts the agent hands its plugins.
+  /// Throws std::runtime_error.
+  core::ShmRegion &create_region(const core::EventBusConfig &buffers, const prof_session_info &session);
+  /// Removes the region's name; mapped memory goes with the last process.
+  ~AgentSetup();
+
+  /// libprof-agent.so: PROF_AGENT_PATH, else ../lib/prof beside the executable.
+  static std::string agent_path();
+
+private:
+  std::vector<SelectedPlugin> sources_;
+  std::string name_;
+  std::vector<std::string> environment_;
+  core::ShmRegion region_;
+};
+
+} // namespace prof::tool
