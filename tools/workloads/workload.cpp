@@ -4,7 +4,9 @@
 //
 //   prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N]
 //                 [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG]
-//                 [--print TEXT] [--quiet]
+//                 [--print TEXT] [--quiet] [--spawn N] [--vfork N]
+// --spawn and --vfork start N copies of itself (--seconds S --quiet) with
+// posix_spawn and with vfork+exec, and wait for them.
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -19,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
+#include <spawn.h>
 #include <unistd.h>
 #include <vector>
 
@@ -29,6 +32,8 @@ struct Options {
   double seconds = 0.5;
   long alloc_mb = 0;
   long children = 0;
+  long spawned = 0; ///< children started with posix_spawn
+  long vforked = 0; ///< children started with vfork + exec
   bool wait_children = true;
   long orphan_ms = -1;
   std::string marker;
@@ -43,7 +48,7 @@ struct Options {
   std::fprintf(stderr,
                "usage: prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N] "
                "[--orphan] [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG] "
-               "[--print TEXT] [--quiet]\n");
+               "[--print TEXT] [--quiet] [--spawn N] [--vfork N]\n");
   std::exit(2);
 }
 
@@ -82,6 +87,8 @@ Options parse(int argc, char **argv) {
     else if (arg == "--alloc-mb") o.alloc_mb = parse_long(arg, value(), 0, 1 << 16);
     else if (arg == "--children") o.children = parse_long(arg, value(), 0, 64);
     else if (arg == "--orphan") o.wait_children = false;
+    else if (arg == "--spawn") o.spawned = parse_long(arg, value(), 0, 64);
+    else if (arg == "--vfork") o.vforked = parse_long(arg, value(), 0, 64);
     else if (arg == "--orphan-ms") o.orphan_ms = parse_long(arg, value(), 0, 600000);
     else if (arg == "--marker") o.marker = value();
     else if (arg == "--exit-code") o.exit_code = parse_long(arg, value(), 0, 255);
@@ -137,6 +144,17 @@ void write_marker(const std::string &path) {
   std::fclose(f);
 }
 
+// vfork + exec in a frame of its own, so nothing of the caller's can be
+// clobbered while the child borrows the stack.
+__attribute__((noinline)) pid_t vfork_exec(char **argv) {
+  const pid_t pid = vfork();
+  if (pid == 0) {
+    execve("/proc/self/exe", argv, environ);
+    _exit(127);
+  }
+  return pid;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -172,6 +190,18 @@ int main(int argc, char **argv) {
       _exit(0);
     }
   }
+
+  // Copies of this program, started the two ways that bypass fork().
+  const std::string seconds = std::to_string(o.seconds);
+  char *copy_argv[] = {argv[0], const_cast<char *>("--seconds"), const_cast<char *>(seconds.c_str()),
+                       const_cast<char *>("--quiet"), nullptr};
+  for (long c = 0; c < o.spawned; ++c) {
+    pid_t pid = 0;
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, copy_argv, environ) == 0)
+      children.push_back(pid);
+  }
+  for (long c = 0; c < o.vforked; ++c)
+    if (const pid_t pid = vfork_exec(copy_argv); pid > 0) children.push_back(pid);
 
   work(o.threads, o.seconds, o.alloc_mb);
 

@@ -92,6 +92,19 @@ TEST_F(AgentE2E, EveryExecutedProcessRunsThePluginOnItsOwnTrack) {
   EXPECT_EQ(reader.total_dropped(), 0u);
 }
 
+TEST_F(AgentE2E, PosixSpawnAndVforkExecAreFollowed) {
+  const fs::path report = dir_ / "r.profrep";
+  auto args = prof_args("proc-marker count=100", report);
+  args.insert(args.end(), {kWorkload, "--spawn", "2", "--vfork", "2", "--seconds", "0.05", "--quiet"});
+  auto r = run_process(args);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string()));
+  const Markers m = markers_of(reader);
+  EXPECT_EQ(m.slices.size(), 5u) << r.describe(); // the workload and its four copies
+  for (const auto &[pid, count] : m.slices) EXPECT_EQ(count, 100u) << "pid " << pid;
+}
+
 TEST_F(AgentE2E, ForkedChildrenGetTheirOwnProcessTrack) {
   const fs::path report = dir_ / "r.profrep";
   auto args = prof_args("proc-marker count=10", report);
