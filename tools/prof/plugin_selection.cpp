@@ -3,10 +3,28 @@
 #include "core/config/option_validator.hpp"
 #include "tools/prof/cli/plugin_mapping.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/run_context.hpp"
 
+#include <filesystem>
 #include <map>
 
 namespace prof::tool {
+
+namespace {
+// An exporter's `path` is an output file (or a folder to write into): refuse
+// an existing file now, before anything runs, unless it may be overwritten.
+void check_output(const core::PluginInfo &plugin, const std::map<std::string, std::string> &values) {
+  auto path = values.find("path");
+  if (path == values.end() || path->second.empty() || path->second.back() == '/') return;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path->second, ec)) return;
+  auto overwrite = values.find("overwrite");
+  const bool force = overwrite != values.end() && overwrite->second == "true";
+  std::string problem;
+  if (!output_path_allowed(path->second, force, &problem))
+    throw cli::UsageError(plugin.name + ": " + problem);
+}
+} // namespace
 
 PluginSelection select_plugins(const cli::CommandLine &command,
                                const core::PluginRegistry &registry) {
@@ -28,6 +46,10 @@ PluginSelection select_plugins(const cli::CommandLine &command,
     if (!checked.ok())
       throw cli::UsageError(request.requested_by + ": " + checked.errors.front());
     std::map<std::string, std::string> values(checked.values.begin(), checked.values.end());
+    // --force-overwrite is the one switch for every file prof writes.
+    if (command.has("force-overwrite") && plugin->option("overwrite") && !values.count("overwrite"))
+      values["overwrite"] = "true";
+    if (plugin->kind == PROF_KIND_EXPORTER) check_output(*plugin, values);
     SelectedPlugin selected{plugin, core::OptionValues(*plugin, std::move(values)),
                             request.requested_by};
     (plugin->kind == PROF_KIND_SOURCE ? selection.sources : selection.exporters)
