@@ -8,6 +8,7 @@
 #include "tools/prof/cli/option_rules.hpp"
 #include "tools/prof/cli/profile_merge.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/export_command.hpp"
 #include "tools/prof/import_command.hpp"
 #include "tools/prof/plugin_listing.hpp"
 #include "tools/prof/query_command.hpp"
@@ -121,6 +122,10 @@ int main(int argc, char **argv) {
   core::Console console;
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args.front() == "export") {
+      setup_logging(cli::CommandLine{});
+      return tool::run_export({args.begin() + 1, args.end()}, console);
+    }
     cli::CommandLine command = cli::parse_arguments(args);
     setup_logging(command);
     return dispatch(command, console);

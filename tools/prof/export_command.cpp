@@ -1,0 +1,90 @@
+#include "tools/prof/export_command.hpp"
+
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/import_command.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace prof::tool {
+
+namespace {
+// File name extension each exporter's output gets when -o is not given.
+std::string extension_for(const std::string &type) {
+  if (type == "perfetto") return ".perfetto-trace";
+  if (type == "chrome-json") return ".json";
+  if (type == "sqlite") return ".sqlite";
+  if (type == "folded") return ".folded";
+  return "." + type;
+}
+
+// Exporters that write a file: they take a `path` option.
+std::vector<std::string> file_exporters(const core::PluginRegistry &registry) {
+  std::vector<std::string> names;
+  for (const auto &p : registry.plugins())
+    if (p.kind == PROF_KIND_EXPORTER && p.option("path")) names.push_back(p.name);
+  return names;
+}
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string text;
+  for (const auto &n : names) text += (text.empty() ? "" : ", ") + n;
+  return text.empty() ? "none installed" : text;
+}
+} // namespace
+
+int run_export(const std::vector<std::string> &args, core::Console &console) {
+  po::options_description options("prof export [options] REPORT");
+  options.add_options()("type,t", po::value<std::string>()->default_value("perfetto"),
+                        "exporter: perfetto, chrome-json, csv, sqlite, folded, ...")(
+      "output,o", po::value<std::string>(), "output file (default: REPORT with the type's extension)")(
+      "force-overwrite,f", "replace an existing output file")(
+      "plugin-path", po::value<std::vector<std::string>>(), "also load plugins from DIR")(
+      "help,h", "this help")("report", po::value<std::vector<std::string>>(), "the .profrep");
+  po::positional_options_description positional;
+  positional.add("report", -1);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), values);
+  } catch (const po::error &e) {
+    throw cli::UsageError(std::string("export: ") + e.what());
+  }
+  if (values.count("help")) {
+    std::ostringstream text;
+    text << options;
+    std::fputs(text.str().c_str(), stdout);
+    return 0;
+  }
+  if (!values.count("report") || values["report"].as<std::vector<std::string>>().size() != 1)
+    throw cli::UsageError("export: give exactly one report to export (see prof export --help)");
+  const std::string report = values["report"].as<std::vector<std::string>>().front();
+  const std::string type = values["type"].as<std::string>();
+
+  cli::CommandLine command;
+  if (values.count("plugin-path")) command.plugin_paths = values["plugin-path"].as<std::vector<std::string>>();
+  std::vector<std::filesystem::path> extra(command.plugin_paths.begin(), command.plugin_paths.end());
+  core::PluginRegistry registry;
+  registry.scan(core::PluginRegistry::search_path(extra));
+  const auto types = file_exporters(registry);
+  if (std::find(types.begin(), types.end(), type) == types.end())
+    throw cli::UsageError("export: unknown type '" + type + "' (types: " + joined(types) + ")");
+  const std::string output = values.count("output")
+                                 ? values["output"].as<std::string>()
+                                 : std::filesystem::path(report).replace_extension(extension_for(type)).string();
+
+  command.set("import-profile", report);
+  command.set("quiet", "true"); // no summary: the export is the output
+  if (values.count("force-overwrite")) command.set("force-overwrite", "true");
+  command.plugins.push_back({type, false, {{"path", output}}, ""});
+  const int status = run_import(RunContext{command, registry, console});
+  if (status == 0) std::printf("Generated: %s\n", std::filesystem::absolute(output).c_str());
+  return status;
+}
+
+} // namespace prof::tool

@@ -1,0 +1,17 @@
+// `prof export [--type TYPE] [-o OUTPUT] [--force-overwrite] REPORT`: a saved
+// report through one file exporter (asys/nsys `export`).
+#pragma once
+
+#include "core/console.hpp"
+#include "core/plugin_registry.hpp"
+
+#include <string>
+#include <vector>
+
+namespace prof::tool {
+
+/// `args` are the words after "export". Returns the exit code; bad input is
+/// a cli::UsageError.
+int run_export(const std::vector<std::string> &args, core::Console &console);
+
+} // namespace prof::tool
