@@ -33,6 +33,7 @@ std::string help_text() {
       "Usage: prof [options] application [application-arguments]\n"
       "       prof profile [options] application [application-arguments]\n"
       "       prof plugins [--plugin-path DIR]\n"
+      "       prof export [--type TYPE] [-o FILE] [--force-overwrite] REPORT\n"
       "\n"
       "Options start with - or --; a value follows after a blank or '=' (--opt value,\n"
       "--opt=value, -opt value). prof's options end at the application's name or at\n"

@@ -76,7 +76,7 @@ constexpr OptionSpec kOptions[] = {
     // 2.4 input/output
     {"export-profile", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "write the report (.profrep)"},
     {"output", 'o', K::Text, G::InputOutput, "NAME", 0, 0, "",
-     "report name (asys -o; %p %h %q{ENV} %i %t expand)"},
+     "report name; .profrep is added without an extension (asys -o)"},
     {"export-visual-profiler", 0, K::Text, G::InputOutput, "DIR", 0, 0, "",
      "write a trace for a visual profiler (Perfetto)"},
     {"import-profile", 0, K::Text, G::InputOutput, "FILE", 0, 0, "",
