@@ -1,0 +1,237 @@
+#include "perfetto_exporter.hpp"
+
+#include "perfetto_fields.hpp"
+#include "trace_packet.hpp"
+
+#include <cmath>
+#include <unistd.h>
+
+namespace prof::perfetto {
+
+namespace {
+
+namespace f = field;
+
+/// iid of the name "flow", outside the range of prof string ids (uint32).
+constexpr uint64_t kFlowNameIid = 1ull << 32;
+/// The one synthetic mapping that holds every frame, and its path's iid.
+constexpr uint64_t kMappingIid = 1;
+constexpr uint64_t kMappingPathIid = 1;
+
+/// Frame and function-name iids: the string id plus one (iid 0 means unset).
+constexpr uint64_t frame_iid(prof_string_id function) { return uint64_t{function} + 1; }
+
+} // namespace
+
+bool PerfettoExporter::fail(const std::string &message) {
+  failed_ = true;
+  file_.discard();
+  host_.log(PROF_LOG_ERROR, message);
+  return false;
+}
+
+bool PerfettoExporter::begin() {
+  const auto path = host_.option("path");
+  if (!path || path->empty()) return fail("perfetto: option path is required");
+  int pid = host_.session().target_pid;
+  if (pid <= 0) pid = static_cast<int>(::getpid());
+  const std::string final_path = resolve_output_path(*path, pid);
+  if (!file_.open(final_path, host_.option_bool("overwrite", false))) return fail(file_.error());
+  out_.clear();
+  // First packet of the sequence: interned state starts empty here.
+  begin_packet(out_, f::packet::kSeqIncrementalStateCleared);
+  end_packet(out_);
+  return true;
+}
+
+bool PerfettoExporter::consume(const prof_event *events, size_t count) {
+  if (failed_) return false;
+  while (count > BatchOrder::kMaxBatch) { // never in practice; keeps indexes 32-bit
+    if (!consume(events, BatchOrder::kMaxBatch)) return false;
+    events += BatchOrder::kMaxBatch;
+    count -= BatchOrder::kMaxBatch;
+  }
+  for (const OrderedPacket &packet : order_.order(events, count)) {
+    write(events[packet.index], packet.end);
+    if (out_.size() >= kFlushBytes && !flush()) return false;
+  }
+  events_ += count;
+  return true;
+}
+
+bool PerfettoExporter::end() {
+  if (failed_) return false;
+  if (!flush()) return false;
+  if (!file_.commit()) return fail(file_.error());
+  if (skipped_ > 0)
+    host_.log(PROF_LOG_WARN, "perfetto: " + std::to_string(skipped_) +
+                                 " events left out (counter values off counter tracks, slices on "
+                                 "counter tracks, samples without a call stack)");
+  host_.log(PROF_LOG_INFO, "perfetto: wrote " + std::to_string(events_) + " events to '" +
+                               file_.final_path() + "'");
+  return true;
+}
+
+bool PerfettoExporter::flush() {
+  if (out_.size() == 0) return true;
+  if (!file_.write(out_.data(), out_.size())) return fail(file_.error());
+  out_.clear();
+  return true;
+}
+
+void PerfettoExporter::write(const prof_event &e, bool slice_end) {
+  switch (e.type) {
+  case PROF_EVENT_SLICE:
+  case PROF_EVENT_INSTANT:
+  case PROF_EVENT_FLOW: {
+    const uint64_t uuid = tracks_.use(e.track, out_);
+    if (e.track != 0 && tracks_.info(e.track).counter) {
+      if (!slice_end) ++skipped_;
+      return;
+    }
+    if (slice_end) {
+      begin_packet(out_, e.ts + e.duration, 0);
+      out_.begin_nested(f::packet::kTrackEvent);
+      out_.field_varint(f::track_event::kType, f::track_event::kTypeSliceEnd);
+      if (uuid != 0) out_.field_varint(f::track_event::kTrackUuid, uuid);
+      out_.end_nested();
+      end_packet(out_);
+      return;
+    }
+    const bool begin = e.type == PROF_EVENT_SLICE && e.duration > 0;
+    write_track_event(e, uuid,
+                      begin ? f::track_event::kTypeSliceBegin : f::track_event::kTypeInstant);
+    return;
+  }
+  case PROF_EVENT_COUNTER: {
+    const uint64_t uuid = tracks_.use(e.track, out_);
+    if (e.track == 0 || !tracks_.info(e.track).counter) {
+      ++skipped_;
+      return;
+    }
+    write_counter(e, uuid);
+    return;
+  }
+  case PROF_EVENT_SAMPLE:
+    write_sample(e);
+    return;
+  default:
+    ++skipped_;
+    return;
+  }
+}
+
+void PerfettoExporter::intern_entry(uint32_t field, uint64_t iid, std::string_view text) {
+  out_.begin_nested(field);
+  out_.field_varint(f::interned_entry::kIid, iid);
+  out_.field_bytes(f::interned_entry::kName, text);
+  out_.end_nested();
+}
+
+void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uint32_t type) {
+  const bool flow = e.type == PROF_EVENT_FLOW;
+  uint64_t name_iid = e.name;
+  bool new_name = e.name != 0 && names_.insert(e.name);
+  if (flow && e.name == 0) {
+    name_iid = kFlowNameIid;
+    new_name = !flow_name_written_;
+    flow_name_written_ = true;
+  }
+  const bool new_category = e.category != 0 && categories_.insert(e.category);
+
+  begin_packet(out_, e.ts, f::packet::kSeqNeedsIncrementalState);
+  if (new_name || new_category) {
+    out_.begin_nested(f::packet::kInternedData);
+    if (new_name)
+      intern_entry(f::interned_data::kEventNames, name_iid,
+                   name_iid == kFlowNameIid ? "flow" : host_.string(e.name));
+    if (new_category)
+      intern_entry(f::interned_data::kEventCategories, e.category, host_.string(e.category));
+    out_.end_nested();
+  }
+  out_.begin_nested(f::packet::kTrackEvent);
+  out_.field_varint(f::track_event::kType, type);
+  if (uuid != 0) out_.field_varint(f::track_event::kTrackUuid, uuid);
+  if (name_iid != 0) out_.field_varint(f::track_event::kNameIid, name_iid);
+  if (e.category != 0) out_.field_varint(f::track_event::kCategoryIids, e.category);
+  if (e.id != 0) {
+    const bool terminating = flow && e.flags == PROF_FLOW_END;
+    out_.field_fixed64(terminating ? f::track_event::kTerminatingFlowIds : f::track_event::kFlowIds,
+                       e.id);
+  }
+  out_.end_nested();
+  end_packet(out_);
+}
+
+void PerfettoExporter::write_counter(const prof_event &e, uint64_t uuid) {
+  begin_packet(out_, e.ts, 0);
+  out_.begin_nested(f::packet::kTrackEvent);
+  out_.field_varint(f::track_event::kType, f::track_event::kTypeCounter);
+  out_.field_varint(f::track_event::kTrackUuid, uuid);
+  // Integral values (bytes, counts) take a varint; others a double.
+  constexpr double kExactLimit = 9007199254740992.0; // 2^53
+  if (std::nearbyint(e.value) == e.value && std::fabs(e.value) < kExactLimit)
+    out_.field_int(f::track_event::kCounterValue, static_cast<int64_t>(e.value));
+  else
+    out_.field_double(f::track_event::kDoubleCounterValue, e.value);
+  out_.end_nested();
+  end_packet(out_);
+}
+
+void PerfettoExporter::write_sample(const prof_event &e) {
+  uint32_t count = 0;
+  const prof_string_id *frames =
+      e.id != 0 ? host_.api()->stack(host_.context(), static_cast<prof_stack_id>(e.id), &count)
+                : nullptr;
+  if (frames == nullptr || count == 0) {
+    ++skipped_;
+    return;
+  }
+  int32_t pid = 0, tid = 0;
+  if (e.track != 0) {
+    tracks_.use(e.track, out_); // names the thread in the UI
+    pid = tracks_.info(e.track).pid;
+    tid = tracks_.info(e.track).tid;
+  }
+
+  begin_packet(out_, e.ts, f::packet::kSeqNeedsIncrementalState);
+  if (stacks_.insert(e.id)) {
+    out_.begin_nested(f::packet::kInternedData);
+    if (!mapping_written_) {
+      mapping_written_ = true;
+      intern_entry(f::interned_data::kMappingPaths, kMappingPathIid, "[prof]");
+      out_.begin_nested(f::interned_data::kMappings);
+      out_.field_varint(f::mapping::kIid, kMappingIid);
+      out_.field_varint(f::mapping::kStart, 0);
+      out_.field_varint(f::mapping::kEnd, 1ull << 40);
+      out_.field_varint(f::mapping::kPathStringIds, kMappingPathIid);
+      out_.end_nested();
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint64_t iid = frame_iid(frames[i]);
+      if (!frames_.insert(iid)) continue;
+      intern_entry(f::interned_data::kFunctionNames, iid, host_.string(frames[i]));
+      out_.begin_nested(f::interned_data::kFrames);
+      out_.field_varint(f::frame::kIid, iid);
+      out_.field_varint(f::frame::kFunctionNameId, iid);
+      out_.field_varint(f::frame::kMappingId, kMappingIid);
+      out_.field_varint(f::frame::kRelPc, iid);
+      out_.end_nested();
+    }
+    // prof lists frames leaf first; Perfetto's Callstack wants the root first.
+    out_.begin_nested(f::interned_data::kCallstacks);
+    out_.field_varint(f::callstack::kIid, e.id);
+    for (uint32_t i = count; i-- > 0;)
+      out_.field_varint(f::callstack::kFrameIds, frame_iid(frames[i]));
+    out_.end_nested();
+    out_.end_nested();
+  }
+  out_.begin_nested(f::packet::kPerfSample);
+  if (pid != 0) out_.field_varint(f::perf_sample::kPid, static_cast<uint32_t>(pid));
+  if (tid != 0) out_.field_varint(f::perf_sample::kTid, static_cast<uint32_t>(tid));
+  out_.field_varint(f::perf_sample::kCallstackIid, e.id);
+  out_.end_nested();
+  end_packet(out_);
+}
+
+} // namespace prof::perfetto

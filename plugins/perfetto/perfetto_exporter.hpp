@@ -1,0 +1,79 @@
+// PerfettoExporter: writes a capture as a Perfetto protobuf trace
+// (https://perfetto.dev/docs/reference/synthetic-track-event), the format
+// ui.perfetto.dev and trace_processor open natively.
+//
+// Mapping of prof events (one packet sequence, names and categories interned):
+//   slice (duration > 0)  TrackEvent SLICE_BEGIN at ts + SLICE_END at ts+duration;
+//                         a nonzero correlation id becomes flow_ids on the BEGIN,
+//                         so an API call and the device work it launched (same
+//                         id) are joined by a flow arrow
+//   slice (duration 0)    TrackEvent INSTANT (a zero-length slice in Perfetto)
+//   instant               TrackEvent INSTANT
+//   counter               TrackEvent COUNTER (counter_value when integral, else
+//                         double_counter_value) on a CounterDescriptor track
+//   flow                  TrackEvent INSTANT named by the event (or "flow") with
+//                         flow_ids; PROF_FLOW_END uses terminating_flow_ids
+//   CPU sample            PerfSample{pid, tid, callstack_iid} with the stack
+//                         interned as function_names/frames/callstacks, so the
+//                         UI shows per-thread sample tracks and flame graphs.
+//                         Frames sit in one synthetic mapping "[prof]" (prof
+//                         has symbol names, not addresses); rel_pc is the
+//                         frame's iid.
+// Packet order: see batch_order.hpp. Timestamps are session nanoseconds
+// (CLOCK_MONOTONIC) written as TracePacket.timestamp without
+// timestamp_clock_id, i.e. on the trace processor's default trace clock; the
+// file holds no other clock, so no conversion (and no ClockSnapshot) is
+// needed. Merging with a BOOTTIME trace of the same machine would be off by
+// the time spent suspended.
+#ifndef PROF_PLUGINS_PERFETTO_EXPORTER_HPP
+#define PROF_PLUGINS_PERFETTO_EXPORTER_HPP
+
+#include "batch_order.hpp"
+#include "interned_set.hpp"
+#include "output_file.hpp"
+#include "proto_writer.hpp"
+#include "track_table.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace prof::perfetto {
+
+class PerfettoExporter {
+public:
+  explicit PerfettoExporter(ExportHost host) : host_(host), tracks_(host) {}
+
+  bool begin();
+  bool consume(const prof_event *events, size_t count);
+  bool end();
+
+  /// Buffered output is written to the file in blocks of about this size.
+  static constexpr size_t kFlushBytes = 1 << 20;
+
+private:
+  void write(const prof_event &e, bool slice_end);
+  void write_track_event(const prof_event &e, uint64_t track_uuid, uint32_t type);
+  void write_counter(const prof_event &e, uint64_t track_uuid);
+  void write_sample(const prof_event &e);
+  void intern_entry(uint32_t field, uint64_t iid, std::string_view text);
+  bool flush();
+  bool fail(const std::string &message);
+
+  ExportHost host_;
+  ProtoWriter out_;
+  TrackTable tracks_;
+  BatchOrder order_;
+  OutputFile file_;
+  InternedSet names_, categories_, frames_, stacks_;
+  bool flow_name_written_ = false;
+  bool mapping_written_ = false;
+  bool failed_ = false;
+  uint64_t events_ = 0;
+  uint64_t skipped_ = 0; // counters off counter tracks, slices on them, empty stacks
+};
+
+} // namespace prof::perfetto
+
+#endif

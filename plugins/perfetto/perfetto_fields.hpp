@@ -1,0 +1,154 @@
+// Field numbers and enum values of Perfetto's trace protos that the perfetto
+// exporter writes. Every number is copied from google/perfetto's public
+// protos/perfetto/trace/ definitions (proto2, package perfetto.protos); the
+// test schema tests/unit/perfetto/minimal_trace.proto repeats them.
+//
+//  message (file)                                    field                         no.
+//  Trace (trace.proto)                               packet                         1
+//  TracePacket (trace_packet.proto)                  timestamp                      8
+//                                                    trusted_packet_sequence_id    10
+//                                                    track_event                   11
+//                                                    interned_data                 12
+//                                                    sequence_flags                13
+//                                                    track_descriptor              60
+//                                                    perf_sample                   66
+//  TracePacket.SequenceFlags                         SEQ_INCREMENTAL_STATE_CLEARED  1
+//                                                    SEQ_NEEDS_INCREMENTAL_STATE    2
+//  TrackDescriptor (track_descriptor.proto)          uuid 1, name 2, process 3,
+//                                                    thread 4, parent_uuid 5, counter 8
+//  ProcessDescriptor (process_descriptor.proto)      pid 1, cmdline 2, process_name 6
+//  ThreadDescriptor (thread_descriptor.proto)        pid 1, tid 2, thread_name 5
+//  CounterDescriptor (counter_descriptor.proto)      unit 3, unit_name 6
+//  CounterDescriptor.Unit                            UNIT_TIME_NS 1, UNIT_COUNT 2,
+//                                                    UNIT_SIZE_BYTES 3
+//  TrackEvent (track_event.proto)                    category_iids 3, type 9,
+//                                                    name_iid 10, track_uuid 11,
+//                                                    counter_value 30,
+//                                                    double_counter_value 44,
+//                                                    flow_ids 47 (fixed64),
+//                                                    terminating_flow_ids 48 (fixed64)
+//  TrackEvent.Type                                   SLICE_BEGIN 1, SLICE_END 2,
+//                                                    INSTANT 3, COUNTER 4
+//  EventCategory, EventName (track_event.proto)      iid 1, name 2
+//  InternedData (interned_data/interned_data.proto)  event_categories 1, event_names 2,
+//                                                    function_names 5, frames 6,
+//                                                    callstacks 7, mapping_paths 17,
+//                                                    mappings 19
+//  InternedString (profiling/profile_common.proto)   iid 1, str 2
+//  Mapping (profiling/profile_common.proto)          iid 1, start 4, end 5,
+//                                                    path_string_ids 7
+//  Frame (profiling/profile_common.proto)            iid 1, function_name_id 2,
+//                                                    mapping_id 3, rel_pc 4
+//  Callstack (profiling/profile_common.proto)        iid 1, frame_ids 2 (root first)
+//  PerfSample (profiling/profile_packet.proto)       pid 2, tid 3, callstack_iid 4
+#ifndef PROF_PLUGINS_PERFETTO_FIELDS_HPP
+#define PROF_PLUGINS_PERFETTO_FIELDS_HPP
+
+#include <cstdint>
+
+namespace prof::perfetto::field {
+
+namespace trace {
+inline constexpr uint32_t kPacket = 1;
+}
+
+namespace packet {
+inline constexpr uint32_t kTimestamp = 8;
+inline constexpr uint32_t kTrustedPacketSequenceId = 10;
+inline constexpr uint32_t kTrackEvent = 11;
+inline constexpr uint32_t kInternedData = 12;
+inline constexpr uint32_t kSequenceFlags = 13;
+inline constexpr uint32_t kTrackDescriptor = 60;
+inline constexpr uint32_t kPerfSample = 66;
+inline constexpr uint32_t kSeqIncrementalStateCleared = 1;
+inline constexpr uint32_t kSeqNeedsIncrementalState = 2;
+} // namespace packet
+
+namespace track_descriptor {
+inline constexpr uint32_t kUuid = 1;
+inline constexpr uint32_t kName = 2;
+inline constexpr uint32_t kProcess = 3;
+inline constexpr uint32_t kThread = 4;
+inline constexpr uint32_t kParentUuid = 5;
+inline constexpr uint32_t kCounter = 8;
+} // namespace track_descriptor
+
+namespace process_descriptor {
+inline constexpr uint32_t kPid = 1;
+inline constexpr uint32_t kCmdline = 2;
+inline constexpr uint32_t kProcessName = 6;
+} // namespace process_descriptor
+
+namespace thread_descriptor {
+inline constexpr uint32_t kPid = 1;
+inline constexpr uint32_t kTid = 2;
+inline constexpr uint32_t kThreadName = 5;
+} // namespace thread_descriptor
+
+namespace counter_descriptor {
+inline constexpr uint32_t kUnit = 3;
+inline constexpr uint32_t kUnitName = 6;
+inline constexpr uint32_t kUnitTimeNs = 1;
+inline constexpr uint32_t kUnitCount = 2;
+inline constexpr uint32_t kUnitSizeBytes = 3;
+} // namespace counter_descriptor
+
+namespace track_event {
+inline constexpr uint32_t kCategoryIids = 3;
+inline constexpr uint32_t kType = 9;
+inline constexpr uint32_t kNameIid = 10;
+inline constexpr uint32_t kTrackUuid = 11;
+inline constexpr uint32_t kCounterValue = 30;
+inline constexpr uint32_t kDoubleCounterValue = 44;
+inline constexpr uint32_t kFlowIds = 47;
+inline constexpr uint32_t kTerminatingFlowIds = 48;
+inline constexpr uint32_t kTypeSliceBegin = 1;
+inline constexpr uint32_t kTypeSliceEnd = 2;
+inline constexpr uint32_t kTypeInstant = 3;
+inline constexpr uint32_t kTypeCounter = 4;
+} // namespace track_event
+
+namespace interned_data {
+inline constexpr uint32_t kEventCategories = 1;
+inline constexpr uint32_t kEventNames = 2;
+inline constexpr uint32_t kFunctionNames = 5;
+inline constexpr uint32_t kFrames = 6;
+inline constexpr uint32_t kCallstacks = 7;
+inline constexpr uint32_t kMappingPaths = 17;
+inline constexpr uint32_t kMappings = 19;
+} // namespace interned_data
+
+/// EventName, EventCategory and InternedString share {iid = 1, name/str = 2}.
+namespace interned_entry {
+inline constexpr uint32_t kIid = 1;
+inline constexpr uint32_t kName = 2;
+} // namespace interned_entry
+
+namespace mapping {
+inline constexpr uint32_t kIid = 1;
+inline constexpr uint32_t kStart = 4;
+inline constexpr uint32_t kEnd = 5;
+inline constexpr uint32_t kPathStringIds = 7;
+} // namespace mapping
+
+namespace frame {
+inline constexpr uint32_t kIid = 1;
+inline constexpr uint32_t kFunctionNameId = 2;
+inline constexpr uint32_t kMappingId = 3;
+inline constexpr uint32_t kRelPc = 4;
+} // namespace frame
+
+namespace callstack {
+inline constexpr uint32_t kIid = 1;
+inline constexpr uint32_t kFrameIds = 2;
+} // namespace callstack
+
+namespace perf_sample {
+inline constexpr uint32_t kPid = 2;
+inline constexpr uint32_t kTid = 3;
+inline constexpr uint32_t kCallstackIid = 4;
+} // namespace perf_sample
+
+} // namespace prof::perfetto::field
+
+#endif

@@ -1,0 +1,34 @@
+// Opening and closing one TracePacket of the exporter's single packet
+// sequence. Every packet carries trusted_packet_sequence_id, because
+// interned data (names, categories, call stacks) is scoped to a sequence.
+#ifndef PROF_PLUGINS_PERFETTO_TRACE_PACKET_HPP
+#define PROF_PLUGINS_PERFETTO_TRACE_PACKET_HPP
+
+#include "perfetto_fields.hpp"
+#include "proto_writer.hpp"
+
+namespace prof::perfetto {
+
+/// The one packet sequence the exporter writes.
+inline constexpr uint32_t kSequenceId = 1;
+
+/// Opens Trace.packet with the sequence id and, when nonzero, sequence_flags.
+inline void begin_packet(ProtoWriter &out, uint32_t sequence_flags = 0) {
+  out.begin_nested(field::trace::kPacket);
+  out.field_varint(field::packet::kTrustedPacketSequenceId, kSequenceId);
+  if (sequence_flags != 0) out.field_varint(field::packet::kSequenceFlags, sequence_flags);
+}
+
+/// Same, with a timestamp (nanoseconds on the trace clock).
+inline void begin_packet(ProtoWriter &out, uint64_t timestamp, uint32_t sequence_flags) {
+  out.begin_nested(field::trace::kPacket);
+  out.field_varint(field::packet::kTimestamp, timestamp);
+  out.field_varint(field::packet::kTrustedPacketSequenceId, kSequenceId);
+  if (sequence_flags != 0) out.field_varint(field::packet::kSequenceFlags, sequence_flags);
+}
+
+inline void end_packet(ProtoWriter &out) { out.end_nested(); }
+
+} // namespace prof::perfetto
+
+#endif

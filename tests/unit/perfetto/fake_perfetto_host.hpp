@@ -1,0 +1,169 @@
+// A stand-in for the prof core on the exporter side, with what the perfetto
+// exporter reads beyond the shared fake: pid/tid of tracks, call stacks,
+// session facts, and log lines by level.
+#ifndef PROF_TESTS_PERFETTO_FAKE_PERFETTO_HOST_HPP
+#define PROF_TESTS_PERFETTO_FAKE_PERFETTO_HOST_HPP
+
+#include <prof/plugin.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prof::testing {
+
+class FakePerfettoHost {
+public:
+  FakePerfettoHost() {
+    session_.struct_size = sizeof session_;
+    session_.session_name = "test";
+    session_.command = command_.c_str();
+    session_.hostname = "host";
+  }
+
+  prof_string_id intern(const std::string &text) {
+    if (text.empty()) return 0;
+    for (const auto &[id, known] : strings_)
+      if (known == text) return id;
+    const auto id = static_cast<prof_string_id>(strings_.size() + 1);
+    strings_[id] = text;
+    return id;
+  }
+
+  prof_track_id add_track(prof_track_kind kind, const std::string &name, prof_track_id parent = 0,
+                          int pid = 0, int tid = 0, int index = -1,
+                          std::optional<std::string> unit = std::nullopt) {
+    const auto id = static_cast<prof_track_id>(tracks_.size() + 1);
+    Track &track = tracks_[id];
+    track.name = name;
+    track.unit = std::move(unit);
+    track.desc = prof_track_desc{sizeof(prof_track_desc),
+                                 kind,
+                                 parent,
+                                 track.name.c_str(),
+                                 pid,
+                                 tid,
+                                 index,
+                                 track.unit ? track.unit->c_str() : nullptr,
+                                 PROF_CLOCK_SESSION};
+    return id;
+  }
+
+  prof_stack_id add_stack(const std::vector<std::string> &leaf_first) {
+    std::vector<prof_string_id> frames;
+    for (const auto &name : leaf_first)
+      frames.push_back(intern(name));
+    stacks_.push_back(std::move(frames));
+    return static_cast<prof_stack_id>(stacks_.size());
+  }
+
+  prof_event slice(prof_track_id track, const std::string &name, uint64_t ts, uint64_t duration,
+                   const std::string &category = "", uint64_t correlation = 0) {
+    prof_event e{};
+    e.type = PROF_EVENT_SLICE;
+    e.track = track;
+    e.name = intern(name);
+    e.category = intern(category);
+    e.ts = ts;
+    e.duration = duration;
+    e.id = correlation;
+    return e;
+  }
+  prof_event instant(prof_track_id track, const std::string &name, uint64_t ts) {
+    prof_event e{};
+    e.type = PROF_EVENT_INSTANT;
+    e.track = track;
+    e.name = intern(name);
+    e.ts = ts;
+    return e;
+  }
+  prof_event counter(prof_track_id track, uint64_t ts, double value) {
+    prof_event e{};
+    e.type = PROF_EVENT_COUNTER;
+    e.track = track;
+    e.ts = ts;
+    e.value = value;
+    return e;
+  }
+  prof_event flow(prof_track_id track, uint64_t ts, uint64_t id, prof_flow_phase phase) {
+    prof_event e{};
+    e.type = PROF_EVENT_FLOW;
+    e.flags = static_cast<uint8_t>(phase);
+    e.track = track;
+    e.ts = ts;
+    e.id = id;
+    return e;
+  }
+  prof_event sample(prof_track_id track, uint64_t ts, prof_stack_id stack) {
+    prof_event e{};
+    e.type = PROF_EVENT_SAMPLE;
+    e.track = track;
+    e.ts = ts;
+    e.id = stack;
+    return e;
+  }
+
+  void set_option(const std::string &name, const std::string &value) { options_[name] = value; }
+  void set_target(int pid, const std::string &command) {
+    command_ = command;
+    session_.command = command_.c_str();
+    session_.target_pid = pid;
+  }
+  const std::vector<std::string> &errors() const { return logs_[PROF_LOG_ERROR]; }
+  const std::vector<std::string> &warnings() const { return logs_[PROF_LOG_WARN]; }
+
+  ExportHost host() { return ExportHost(&kApi, this); }
+
+private:
+  struct Track {
+    prof_track_desc desc;
+    std::string name;
+    std::optional<std::string> unit;
+  };
+  static FakePerfettoHost &self(void *host) { return *static_cast<FakePerfettoHost *>(host); }
+
+  static const char *string(void *host, prof_string_id id) {
+    auto found = self(host).strings_.find(id);
+    return found == self(host).strings_.end() ? "" : found->second.c_str();
+  }
+  static const prof_track_desc *track(void *host, prof_track_id id) {
+    auto found = self(host).tracks_.find(id);
+    return found == self(host).tracks_.end() ? nullptr : &found->second.desc;
+  }
+  static const prof_string_id *stack(void *host, prof_stack_id id, uint32_t *count) {
+    auto &stacks = self(host).stacks_;
+    if (id == 0 || id > stacks.size()) {
+      *count = 0;
+      return nullptr;
+    }
+    *count = static_cast<uint32_t>(stacks[id - 1].size());
+    return stacks[id - 1].data();
+  }
+  static const prof_session_info *session_info(void *host) { return &self(host).session_; }
+  static void print(void *, const char *) {}
+  static void log(void *host, prof_log_level level, const char *message) {
+    self(host).logs_[level].emplace_back(message);
+  }
+  static const char *get_option(void *host, const char *name) {
+    auto found = self(host).options_.find(name);
+    return found == self(host).options_.end() ? nullptr : found->second.c_str();
+  }
+  static uint64_t dropped_events(void *) { return 0; }
+
+  static constexpr prof_export_api kApi{sizeof(prof_export_api), &string, &track, &stack,
+                                        &session_info,           &print,  &log,   &get_option,
+                                        &dropped_events};
+
+  std::map<prof_string_id, std::string> strings_;
+  std::map<prof_track_id, Track> tracks_; // map nodes keep desc.name pointers valid
+  std::vector<std::vector<prof_string_id>> stacks_;
+  std::map<std::string, std::string> options_;
+  std::vector<std::string> logs_[4];
+  std::string command_;
+  prof_session_info session_{};
+};
+
+} // namespace prof::testing
+
+#endif

@@ -1,0 +1,388 @@
+// The perfetto exporter driven through a fake export host; its output is
+// decoded with protoc against minimal_trace.proto and checked field by field.
+#include "perfetto_exporter.hpp"
+
+#include "decoded_trace.hpp"
+#include "fake_perfetto_host.hpp"
+#include "trace_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace prof::perfetto {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakePerfettoHost;
+using testing::ModelSlice;
+using testing::TextNode;
+using testing::TraceModel;
+
+class PerfettoExporterTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("prof-perfetto-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    path_ = (dir_ / "out.perfetto-trace").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  /// Exports `batches` to path_; returns whether every call succeeded.
+  bool run(FakePerfettoHost &host, const std::vector<std::vector<prof_event>> &batches) {
+    if (!host_has_path_) host.set_option("path", path_);
+    PerfettoExporter exporter(host.host());
+    if (!exporter.begin()) return false;
+    for (const auto &batch : batches)
+      if (!exporter.consume(batch.data(), batch.size())) return false;
+    return exporter.end();
+  }
+
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    for (const auto &entry : fs::directory_iterator(dir_))
+      names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  fs::path dir_;
+  std::string path_;
+  bool host_has_path_ = false;
+};
+
+/// The capture the tests share: a process and thread on the host, a device
+/// with cluster > engine > index, two counters, slices joined by a
+/// correlation id, flows, an instant and a CPU sample.
+struct Capture {
+  FakePerfettoHost host;
+  prof_track_id process, thread, device, cluster, engine, index, memory, utilization;
+  prof_stack_id stack;
+  std::vector<std::vector<prof_event>> batches;
+
+  Capture() {
+    host.set_target(4242, "python train.py --epochs 1");
+    process = host.add_track(PROF_TRACK_PROCESS, "python", 0, 4242);
+    thread = host.add_track(PROF_TRACK_THREAD, "main", process, 4242, 4243);
+    device = host.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0);
+    cluster = host.add_track(PROF_TRACK_CLUSTER, "Cluster 0", device, 0, 0, 0);
+    engine = host.add_track(PROF_TRACK_ENGINE, "SIP", cluster, 0, 0, 0);
+    index = host.add_track(PROF_TRACK_ENGINE, "SIP 1", engine, 0, 0, 1);
+    memory = host.add_track(PROF_TRACK_COUNTER, "GCU memory", device, 0, 0, -1, "bytes");
+    utilization = host.add_track(PROF_TRACK_COUNTER, "CPU utilization", 0, 0, 0, -1, "%");
+    stack = host.add_stack({"matmul_impl", "run", "main"});
+    // Device work first: batches are not ordered across producers.
+    batches.push_back({host.slice(index, "matmul", 2000, 500, "kernel", 7),
+                       host.counter(memory, 2000, 8192), host.flow(index, 2000, 9, PROF_FLOW_END)});
+    batches.push_back({host.slice(thread, "inner", 1000, 100, "api"),
+                       host.slice(thread, "topsLaunchKernel", 1000, 300, "api", 7),
+                       host.flow(thread, 1100, 9, PROF_FLOW_BEGIN),
+                       host.sample(thread, 1200, stack), host.instant(thread, "marker", 1500),
+                       host.counter(memory, 1000, 4096), host.counter(utilization, 1000, 12.5)});
+  }
+};
+
+const TextNode *track_event_named(const TraceModel &model, const TextNode &trace,
+                                  const std::string &name, const std::string &type) {
+  for (const TextNode *p : trace.all("packet")) {
+    const TextNode *e = p->first("track_event");
+    if (e != nullptr && e->get("type") == type && model.event_names.count(e->get("name_iid")) &&
+        model.event_names.at(e->get("name_iid")) == name)
+      return p;
+  }
+  return nullptr;
+}
+
+TEST_F(PerfettoExporterTest, WritesTracksWithNestingAndDescriptors) {
+  Capture c;
+  ASSERT_TRUE(run(c.host, c.batches)) << ::testing::PrintToString(c.host.errors());
+  const TextNode trace = testing::decode_trace(path_);
+  const TraceModel model(trace);
+  const auto packets = trace.all("packet");
+  ASSERT_FALSE(packets.empty());
+
+  EXPECT_EQ(packets.front()->get("sequence_flags"), "1"); // SEQ_INCREMENTAL_STATE_CLEARED
+  for (const TextNode *p : packets)
+    EXPECT_EQ(p->get("trusted_packet_sequence_id"), "1");
+  EXPECT_EQ(model.duplicate_descriptors, 0);
+  EXPECT_EQ(model.descriptor_packet.size(), 8u);
+
+  // device > cluster > engine > index, each parent described before its child.
+  const std::string device = model.uuid_of("GCU 0"), cluster = model.uuid_of("Cluster 0"),
+                    engine = model.uuid_of("SIP"), index = model.uuid_of("SIP 1");
+  ASSERT_FALSE(device.empty());
+  EXPECT_FALSE(model.descriptor("GCU 0")->has("parent_uuid"));
+  EXPECT_EQ(model.descriptor("Cluster 0")->get("parent_uuid"), device);
+  EXPECT_EQ(model.descriptor("SIP")->get("parent_uuid"), cluster);
+  EXPECT_EQ(model.descriptor("SIP 1")->get("parent_uuid"), engine);
+  EXPECT_LT(model.descriptor_packet.at(device), model.descriptor_packet.at(cluster));
+  EXPECT_LT(model.descriptor_packet.at(cluster), model.descriptor_packet.at(engine));
+  EXPECT_LT(model.descriptor_packet.at(engine), model.descriptor_packet.at(index));
+  std::set<std::string> uuids{device, cluster, engine, index};
+  EXPECT_EQ(uuids.size(), 4u);
+  EXPECT_EQ(uuids.count("0"), 0u);
+
+  // Process and thread descriptors.
+  const TextNode *process = model.descriptor("python")->first("process");
+  ASSERT_NE(process, nullptr);
+  EXPECT_EQ(process->get("pid"), "4242");
+  EXPECT_EQ(process->get("process_name"), "python");
+  std::vector<std::string> cmdline;
+  for (const TextNode *arg : process->all("cmdline"))
+    cmdline.push_back(arg->value);
+  EXPECT_EQ(cmdline, (std::vector<std::string>{"python", "train.py", "--epochs", "1"}));
+  const TextNode *thread = model.descriptor("main")->first("thread");
+  ASSERT_NE(thread, nullptr);
+  EXPECT_EQ(thread->get("pid"), "4242");
+  EXPECT_EQ(thread->get("tid"), "4243");
+  EXPECT_EQ(thread->get("thread_name"), "main");
+  EXPECT_LT(model.descriptor_packet.at(model.uuid_of("python")),
+            model.descriptor_packet.at(model.uuid_of("main")));
+
+  // Counter tracks: a known unit and a free-text one.
+  EXPECT_EQ(model.descriptor("GCU memory")->first("counter")->get("unit"), "UNIT_SIZE_BYTES");
+  EXPECT_EQ(model.descriptor("GCU memory")->get("parent_uuid"), device);
+  EXPECT_EQ(model.descriptor("CPU utilization")->first("counter")->get("unit_name"), "%");
+}
+
+TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
+  Capture c;
+  ASSERT_TRUE(run(c.host, c.batches)) << ::testing::PrintToString(c.host.errors());
+  const TextNode trace = testing::decode_trace(path_);
+  const TraceModel model(trace);
+  EXPECT_EQ(model.unmatched_ends, 0);
+  EXPECT_EQ(model.duplicate_iids, 0);
+
+  // What trace_processor rebuilds: names, timestamps, durations and nesting.
+  const std::vector<ModelSlice> expected{
+      {"SIP 1", "matmul", 2000, 500, 0},
+      {"SIP 1", "flow", 2000, 0, 1},
+      {"main", "topsLaunchKernel", 1000, 300, 0},
+      {"main", "inner", 1000, 100, 1},
+      {"main", "flow", 1100, 0, 1},
+      {"main", "marker", 1500, 0, 0},
+  };
+  const auto by_order = [](std::vector<ModelSlice> v) {
+    std::sort(v.begin(), v.end(), [](const ModelSlice &a, const ModelSlice &b) {
+      return std::tie(a.track, a.ts, a.depth, a.name) < std::tie(b.track, b.ts, b.depth, b.name);
+    });
+    return v;
+  };
+  EXPECT_EQ(model.sorted_slices(), by_order(expected));
+
+  // The API call and the kernel it launched share flow id 7; categories interned.
+  const TextNode *api = track_event_named(model, trace, "topsLaunchKernel", "TYPE_SLICE_BEGIN");
+  const TextNode *kernel = track_event_named(model, trace, "matmul", "TYPE_SLICE_BEGIN");
+  ASSERT_NE(api, nullptr);
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(api->get("timestamp"), "1000");
+  EXPECT_EQ(api->get("sequence_flags"), "2"); // SEQ_NEEDS_INCREMENTAL_STATE
+  EXPECT_EQ(api->first("track_event")->get("track_uuid"), model.uuid_of("main"));
+  EXPECT_EQ(api->first("track_event")->get("flow_ids"), "7");
+  EXPECT_EQ(kernel->first("track_event")->get("flow_ids"), "7");
+  EXPECT_EQ(kernel->first("track_event")->get("track_uuid"), model.uuid_of("SIP 1"));
+  EXPECT_EQ(model.categories.at(api->first("track_event")->get("category_iids")), "api");
+  EXPECT_EQ(model.categories.at(kernel->first("track_event")->get("category_iids")), "kernel");
+  EXPECT_FALSE(track_event_named(model, trace, "inner", "TYPE_SLICE_BEGIN")
+                   ->first("track_event")
+                   ->has("flow_ids")); // no correlation id, no flow
+
+  // Flow events: begin on the thread, terminating end on the device.
+  int begins = 0, ends = 0;
+  std::map<std::string, std::string> counters; // "track@ts" -> value
+  for (const TextNode *p : trace.all("packet")) {
+    const TextNode *e = p->first("track_event");
+    if (e == nullptr) continue;
+    if (e->get("flow_ids") == "9") {
+      ++begins;
+      EXPECT_EQ(p->get("timestamp"), "1100");
+    }
+    if (e->get("terminating_flow_ids") == "9") {
+      ++ends;
+      EXPECT_EQ(p->get("timestamp"), "2000");
+    }
+    if (e->get("type") == "TYPE_COUNTER") {
+      EXPECT_FALSE(e->has("name_iid"));
+      const std::string value =
+          e->has("counter_value") ? e->get("counter_value") : e->get("double_counter_value");
+      counters[model.track_name_by_uuid.at(e->get("track_uuid")) + "@" + p->get("timestamp")] =
+          value;
+    }
+  }
+  EXPECT_EQ(begins, 1);
+  EXPECT_EQ(ends, 1);
+  EXPECT_EQ(counters, (std::map<std::string, std::string>{{"GCU memory@1000", "4096"},
+                                                          {"GCU memory@2000", "8192"},
+                                                          {"CPU utilization@1000", "12.5"}}));
+
+  // The CPU sample: PerfSample with an interned call stack, root first.
+  const TextNode *sample_packet = nullptr;
+  for (const TextNode *p : trace.all("packet"))
+    if (p->has("perf_sample")) sample_packet = p;
+  ASSERT_NE(sample_packet, nullptr);
+  EXPECT_EQ(sample_packet->get("timestamp"), "1200");
+  EXPECT_EQ(sample_packet->get("sequence_flags"), "2");
+  const TextNode *sample = sample_packet->first("perf_sample");
+  EXPECT_EQ(sample->get("pid"), "4242");
+  EXPECT_EQ(sample->get("tid"), "4243");
+  const TextNode *interned = sample_packet->first("interned_data");
+  ASSERT_NE(interned, nullptr);
+  std::map<std::string, std::string> functions, frame_function;
+  for (const TextNode *n : interned->all("function_names"))
+    functions[n->get("iid")] = n->get("str");
+  for (const TextNode *fr : interned->all("frames")) {
+    EXPECT_EQ(fr->get("mapping_id"), "1");
+    frame_function[fr->get("iid")] = functions[fr->get("function_name_id")];
+  }
+  ASSERT_EQ(interned->all("mappings").size(), 1u);
+  ASSERT_EQ(interned->all("callstacks").size(), 1u);
+  const TextNode *callstack = interned->first("callstacks");
+  EXPECT_EQ(callstack->get("iid"), sample->get("callstack_iid"));
+  std::vector<std::string> root_first;
+  for (const TextNode *id : callstack->all("frame_ids"))
+    root_first.push_back(frame_function[id->value]);
+  EXPECT_EQ(root_first, (std::vector<std::string>{"main", "run", "matmul_impl"}));
+}
+
+TEST_F(PerfettoExporterTest, NestingSurvivesTiesAndUnorderedBatches) {
+  FakePerfettoHost host;
+  const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "queue");
+  // Children before parents, equal begin and end times, back-to-back slices,
+  // a zero-length slice and identical intervals; the last batch is earliest.
+  const std::vector<std::vector<prof_event>> batches{
+      {host.slice(t, "child-same-begin", 100, 50), host.slice(t, "child-same-end", 150, 50),
+       host.slice(t, "parent", 100, 100), host.slice(t, "next", 200, 20),
+       host.slice(t, "zero", 210, 0), host.slice(t, "twin-a", 300, 10),
+       host.slice(t, "twin-b", 300, 10)},
+      {host.slice(t, "early", 10, 20), host.slice(t, "early-child", 10, 20)},
+  };
+  ASSERT_TRUE(run(host, batches));
+  const TraceModel model(testing::decode_trace(path_));
+  EXPECT_EQ(model.unmatched_ends, 0);
+  const std::vector<ModelSlice> expected{
+      {"queue", "early", 10, 20, 0},
+      {"queue", "early-child", 10, 20, 1},
+      {"queue", "parent", 100, 100, 0},
+      {"queue", "child-same-begin", 100, 50, 1},
+      {"queue", "child-same-end", 150, 50, 1},
+      {"queue", "next", 200, 20, 0},
+      {"queue", "zero", 210, 0, 1},
+      {"queue", "twin-a", 300, 10, 0},
+      {"queue", "twin-b", 300, 10, 1},
+  };
+  EXPECT_EQ(model.sorted_slices(), expected);
+}
+
+TEST_F(PerfettoExporterTest, NestingOfSlicesLongerThanASecond) {
+  // Durations past 2^30 ns leave the packed sort key; ties must still nest.
+  FakePerfettoHost host;
+  const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "step");
+  const uint64_t s = 1'000'000'000;
+  ASSERT_TRUE(
+      run(host, {{host.slice(t, "child", 5 * s, 2 * s), host.slice(t, "parent", 5 * s, 3 * s),
+                  host.slice(t, "tail", 7 * s, s), host.slice(t, "twin-a", 9 * s, 2 * s),
+                  host.slice(t, "twin-b", 9 * s, 2 * s)}}));
+  const TraceModel model(testing::decode_trace(path_));
+  EXPECT_EQ(model.unmatched_ends, 0);
+  const std::vector<ModelSlice> expected{
+      {"step", "parent", 5 * s, 3 * s, 0}, {"step", "child", 5 * s, 2 * s, 1},
+      {"step", "tail", 7 * s, s, 1},       {"step", "twin-a", 9 * s, 2 * s, 0},
+      {"step", "twin-b", 9 * s, 2 * s, 1},
+  };
+  EXPECT_EQ(model.sorted_slices(), expected);
+}
+
+TEST_F(PerfettoExporterTest, CountersOffCounterTracksAreLeftOutWithAWarning) {
+  FakePerfettoHost host;
+  const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
+  const prof_track_id counter = host.add_track(PROF_TRACK_COUNTER, "load", 0, 0, 0, -1, "%");
+  ASSERT_TRUE(run(host, {{host.counter(queue, 5, 1.0), host.slice(counter, "bad", 1, 2),
+                          host.sample(queue, 3, 0)}}));
+  ASSERT_EQ(host.warnings().size(), 1u);
+  EXPECT_NE(host.warnings()[0].find("3 events left out"), std::string::npos) << host.warnings()[0];
+  const TextNode trace = testing::decode_trace(path_);
+  for (const TextNode *p : trace.all("packet"))
+    EXPECT_FALSE(p->has("track_event"));
+}
+
+TEST_F(PerfettoExporterTest, RequiresPath) {
+  FakePerfettoHost host;
+  host_has_path_ = true; // no path option at all
+  EXPECT_FALSE(run(host, {}));
+  EXPECT_EQ(host.errors(), (std::vector<std::string>{"perfetto: option path is required"}));
+  EXPECT_TRUE(files().empty());
+}
+
+TEST_F(PerfettoExporterTest, RefusesExistingFileUnlessOverwrite) {
+  { std::ofstream(path_) << "keep me"; }
+  FakePerfettoHost host;
+  const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "queue");
+  EXPECT_FALSE(run(host, {{host.slice(t, "a", 1, 2)}}));
+  EXPECT_EQ(host.errors(), (std::vector<std::string>{"perfetto: '" + path_ + "' already exists"}));
+  std::ifstream kept(path_);
+  std::string text;
+  std::getline(kept, text);
+  EXPECT_EQ(text, "keep me");
+  EXPECT_EQ(files(), (std::vector<std::string>{"out.perfetto-trace"}));
+
+  FakePerfettoHost again;
+  const prof_track_id t2 = again.add_track(PROF_TRACK_CUSTOM, "queue");
+  again.set_option("overwrite", "true");
+  ASSERT_TRUE(run(again, {{again.slice(t2, "a", 1, 2)}}));
+  EXPECT_EQ(testing::decode_trace(path_).all("packet").size(), 4u); // clear, descriptor, begin, end
+  EXPECT_EQ(files(), (std::vector<std::string>{"out.perfetto-trace"}));
+}
+
+TEST_F(PerfettoExporterTest, FolderPathGetsPidNamedFile) {
+  FakePerfettoHost host;
+  host.set_target(777, "app");
+  host.set_option("path", dir_.string()); // an existing folder, no trailing '/'
+  host_has_path_ = true;
+  ASSERT_TRUE(run(host, {}));
+  EXPECT_EQ(files(), (std::vector<std::string>{"prof-777.perfetto-trace"}));
+
+  FakePerfettoHost nested;
+  nested.set_target(778, "app");
+  nested.set_option("path", (dir_ / "vp").string() + "/"); // created on demand
+  ASSERT_TRUE(run(nested, {}));
+  EXPECT_TRUE(fs::exists(dir_ / "vp" / "prof-778.perfetto-trace"));
+  EXPECT_EQ(resolve_output_path("x.pftrace", 1), "x.pftrace");
+}
+
+TEST_F(PerfettoExporterTest, AbandonedOrFailedExportLeavesNothing) {
+  FakePerfettoHost host;
+  const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "queue");
+  host.set_option("path", path_);
+  host_has_path_ = true;
+  {
+    PerfettoExporter exporter(host.host());
+    ASSERT_TRUE(exporter.begin());
+    const prof_event e = host.slice(t, "a", 1, 2);
+    ASSERT_TRUE(exporter.consume(&e, 1));
+    EXPECT_EQ(files().size(), 1u); // the temporary file
+  }                                // destroyed without end()
+  EXPECT_TRUE(files().empty());
+
+  // The final name turns into a non-empty folder before end(): rename fails.
+  PerfettoExporter exporter(host.host());
+  ASSERT_TRUE(exporter.begin());
+  fs::create_directories(fs::path(path_) / "in-the-way");
+  EXPECT_FALSE(exporter.end());
+  ASSERT_EQ(host.errors().size(), 1u);
+  EXPECT_NE(host.errors()[0].find("perfetto: cannot rename"), std::string::npos)
+      << host.errors()[0];
+  EXPECT_EQ(files(), (std::vector<std::string>{"out.perfetto-trace"})); // the folder only
+  EXPECT_TRUE(fs::is_directory(path_));
+}
+
+} // namespace
+} // namespace prof::perfetto
