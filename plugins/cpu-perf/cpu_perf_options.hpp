@@ -1,0 +1,49 @@
+// The options of the cpu-perf source, read and checked from the host.
+#ifndef PROF_PLUGINS_CPU_PERF_OPTIONS_HPP
+#define PROF_PLUGINS_CPU_PERF_OPTIONS_HPP
+
+#include <prof/plugin.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prof::cpu_perf {
+
+enum class Backtrace { FramePointer, Dwarf, None };
+enum class Scope { ProcessTree, SystemWide, None };
+
+/// One requested hardware counter: its option name and PERF_COUNT_HW_* id.
+struct HardwareCounter {
+  std::string name;
+  uint64_t config = 0;
+};
+
+struct CpuPerfOptions {
+  bool callstack = true;
+  bool kernel = false;
+  int frequency = 100;  ///< Hz, used when period == 0
+  uint64_t period = 0;  ///< events (ns of CPU clock) between samples, 0: use frequency
+  Backtrace backtrace = Backtrace::FramePointer;
+  int depth = 24;
+  Scope scope = Scope::ProcessTree;
+  bool switches = true;
+  std::vector<HardwareCounter> counters;
+  uint32_t stack_dump_bytes = 16384; ///< user stack copied per sample (dwarf)
+};
+
+/// Reads every option; on a bad value logs one error line and returns nullopt.
+/// Warnings (a clamped frequency) go to the host log.
+std::optional<CpuPerfOptions> read_options(const Host &host);
+
+/// Parses "cycles,instructions,cache-misses"; nullopt and `bad` set on an unknown name.
+std::optional<std::vector<HardwareCounter>> parse_counter_list(const std::string &text,
+                                                               std::string &bad);
+
+/// An integer from a /proc/sys file, nullopt when unreadable.
+std::optional<long long> read_proc_int(const char *path);
+
+} // namespace prof::cpu_perf
+
+#endif
