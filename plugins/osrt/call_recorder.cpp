@@ -1,0 +1,86 @@
+#include "call_recorder.hpp"
+
+#include "call_clock.hpp"
+#include "interpose_runtime.hpp"
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <mutex>
+
+namespace prof::osrt {
+
+CallRecorder::CallRecorder(const Host &host, const OsrtSettings &settings)
+    : host_(host), settings_(settings), symbolizer_(host) {
+  for (std::size_t i = 0; i < kOsrtFunctionCount; ++i)
+    names_[i] = host_.intern(kOsrtFunctionNames[i]);
+  category_ = host_.intern("osrt");
+}
+
+void CallRecorder::record(OsrtFunction function, uint64_t t0, uint64_t t1, void *caller) {
+  const uint64_t end = CallClock::monotonic_ns();
+  const uint64_t duration = CallClock::to_ns(t1 - t0);
+  const uint64_t begin = end - duration;
+  const prof_track_id track = thread_track();
+  if (track == 0) return;
+  host_.slice(track, begin, duration, names_[static_cast<unsigned>(function)], category_, 0);
+  if (duration >= settings_.backtrace_threshold_ns) {
+    const prof_stack_id id = stack(function, caller);
+    if (id != 0) host_.api()->emit_sample(host_.context(), track, begin, id);
+  }
+}
+
+prof_track_id CallRecorder::thread_track() {
+  ThreadState &state = t_thread;
+  const uint32_t epoch = g_epoch.load(std::memory_order_acquire);
+  if (state.epoch == epoch && state.track != 0) return state.track;
+  const int pid = getpid();
+  const int tid = gettid();
+  char name[17] = {};
+  if (prctl(PR_GET_NAME, name) != 0) name[0] = '\0';
+  const prof_track_id parent = process_track(pid);
+  state.track = host_.track(PROF_TRACK_THREAD, name, parent, pid, tid);
+  state.epoch = epoch;
+  return state.track;
+}
+
+prof_track_id CallRecorder::process_track(int pid) {
+  std::lock_guard guard(process_lock_);
+  if (process_pid_ != pid || process_track_ == 0) {
+    process_track_ = host_.track(PROF_TRACK_PROCESS, program_invocation_short_name, 0, pid);
+    process_pid_ = pid;
+  }
+  return process_track_;
+}
+
+prof_stack_id CallRecorder::stack(OsrtFunction function, void *caller) {
+  // Room for this recorder's own frames above the call site.
+  constexpr int kOwnFrames = 16;
+  uintptr_t addresses[128 + kOwnFrames];
+  const int count = capture_return_addresses(addresses, settings_.backtrace_depth + kOwnFrames);
+  // Frames start at the application's call site; if it is not found (a
+  // tail call), skip only record_call's own frames.
+  int first = count;
+  for (int i = 0; i < count; ++i) {
+    if (addresses[i] == reinterpret_cast<uintptr_t>(caller)) {
+      first = i;
+      break;
+    }
+  }
+  if (first == count) first = count < 3 ? count : 3;
+
+  prof_string_id frames[128];
+  uint32_t depth = 0;
+  frames[depth++] = names_[static_cast<unsigned>(function)]; // the leaf: the OS runtime function
+  for (int i = first; i < count && depth < static_cast<uint32_t>(settings_.backtrace_depth); ++i)
+    frames[depth++] = symbolizer_.frame(addresses[i]);
+  return host_.api()->intern_stack(host_.context(), frames, depth);
+}
+
+void CallRecorder::reset_locks_after_fork() noexcept {
+  process_lock_.reset();
+  symbolizer_.reset_lock();
+}
+
+} // namespace prof::osrt

@@ -1,0 +1,48 @@
+// Turns one long call into events: a slice named after the function on the
+// calling thread's track, and for calls past the backtrace threshold a CPU
+// sample at the slice's begin carrying the call stack (the SDK's emit_slice
+// has no stack argument; an exporter pairs the two by track and timestamp).
+#ifndef PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
+#define PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
+
+#include "osrt_functions.hpp"
+#include "osrt_settings.hpp"
+#include "spin_lock.hpp"
+#include "stack_symbolizer.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <array>
+#include <cstdint>
+
+namespace prof::osrt {
+
+class CallRecorder {
+public:
+  /// Interns every function name and the category up front.
+  CallRecorder(const Host &host, const OsrtSettings &settings);
+
+  /// Records a call of `function` that ran [t0, t1) CallClock ticks, called
+  /// from `caller`. Runs on the calling thread under its reentrancy guard.
+  void record(OsrtFunction function, uint64_t t0, uint64_t t1, void *caller);
+  /// After fork, in the child: the parent's other threads are gone.
+  void reset_locks_after_fork() noexcept;
+
+private:
+  prof_track_id thread_track();
+  prof_track_id process_track(int pid);
+  prof_stack_id stack(OsrtFunction function, void *caller);
+
+  Host host_;
+  OsrtSettings settings_;
+  std::array<prof_string_id, kOsrtFunctionCount> names_{};
+  prof_string_id category_ = 0;
+  SpinLock process_lock_;
+  int process_pid_ = 0;
+  prof_track_id process_track_ = 0;
+  StackSymbolizer symbolizer_;
+};
+
+} // namespace prof::osrt
+
+#endif

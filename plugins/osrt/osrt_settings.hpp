@@ -1,0 +1,18 @@
+// The osrt options, read and checked once in configure().
+#ifndef PROF_PLUGINS_OSRT_OSRT_SETTINGS_HPP
+#define PROF_PLUGINS_OSRT_OSRT_SETTINGS_HPP
+
+#include <cstdint>
+
+namespace prof::osrt {
+
+struct OsrtSettings {
+  uint64_t threshold_ns = 1000;            ///< shorter calls are not recorded
+  uint64_t backtrace_threshold_ns = 80000; ///< calls at least this long carry a stack
+  int backtrace_depth = 24;                ///< most frames per stack, 1..127
+  bool allow_tsc = true;                   ///< time calls with the TSC where reliable
+};
+
+} // namespace prof::osrt
+
+#endif

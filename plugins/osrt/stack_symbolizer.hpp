@@ -1,0 +1,42 @@
+// Call stacks of slow calls: return addresses from the unwinder, turned into
+// interned function names (dladdr + demangling) through a fixed-size cache.
+#ifndef PROF_PLUGINS_OSRT_STACK_SYMBOLIZER_HPP
+#define PROF_PLUGINS_OSRT_STACK_SYMBOLIZER_HPP
+
+#include "spin_lock.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace prof::osrt {
+
+/// Return addresses of the calling thread, innermost first; returns their number.
+int capture_return_addresses(uintptr_t *addresses, int capacity) noexcept;
+
+/// Readable name of the code at `address`: the demangled symbol, else
+/// "module+0xoffset", else "[unknown] 0xaddress".
+std::string describe_address(uintptr_t address);
+
+class StackSymbolizer {
+public:
+  explicit StackSymbolizer(const Host &host) : host_(host) {}
+  /// String id of the function holding return address `address`.
+  prof_string_id frame(uintptr_t address);
+  void reset_lock() noexcept { lock_.reset(); }
+
+private:
+  struct Entry {
+    uintptr_t address;
+    prof_string_id name;
+  };
+  static constexpr std::size_t kCapacity = 4096; // a power of two
+  Host host_;
+  SpinLock lock_;
+  Entry entries_[kCapacity] = {};
+};
+
+} // namespace prof::osrt
+
+#endif
