@@ -6,6 +6,10 @@
 
 namespace prof::core {
 
+std::string with_plugin_name(const std::string &name, const std::string &text) {
+  return text.rfind(name + ": ", 0) == 0 ? text : name + ": " + text;
+}
+
 Console::Console() : out_(stdout) {}
 
 Console::~Console() {

@@ -8,6 +8,10 @@
 
 namespace prof::core {
 
+/// "NAME: TEXT", unless TEXT already starts with "NAME: " (plugins often
+/// name themselves in their messages).
+std::string with_plugin_name(const std::string &name, const std::string &text);
+
 class Console {
 public:
   Console();

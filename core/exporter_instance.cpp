@@ -28,7 +28,7 @@ struct ExportHostApi {
     switch (level) {
     case PROF_LOG_DEBUG: spdlog::debug("[{}] {}", s.plugin_.name, text); break;
     case PROF_LOG_INFO: spdlog::info("[{}] {}", s.plugin_.name, text); break;
-    case PROF_LOG_WARN: s.console_.warning(s.plugin_.name + ": " + text); break;
+    case PROF_LOG_WARN: s.console_.warning(with_plugin_name(s.plugin_.name, text)); break;
     default: s.last_logged_error_ = text; break;
     }
   }

@@ -72,11 +72,11 @@ struct SourceHostApi {
     switch (level) {
     case PROF_LOG_DEBUG: spdlog::debug("[{}] {}", name, text); break;
     case PROF_LOG_INFO: spdlog::info("[{}] {}", name, text); break;
-    case PROF_LOG_WARN: s.context_.console.warning(name + ": " + text); break;
+    case PROF_LOG_WARN: s.context_.console.warning(with_plugin_name(name, text)); break;
     default:
       // Inside a call the error explains its failure; otherwise show it now.
       if (s.in_call_) s.last_logged_error_ = text;
-      else s.context_.console.warning(name + ": " + text);
+      else s.context_.console.warning(with_plugin_name(name, text));
       break;
     }
   }

@@ -130,6 +130,11 @@ void SummaryExporter::print_counters() {
     if (desc != nullptr) {
       if (desc->name != nullptr && desc->name[0] != '\0') row.name = desc->name;
       if (desc->unit != nullptr) row.unit = desc->unit;
+      // Counters of a device, an interface or a thread repeat across them
+      // ("RX rate" per NIC): name the owner too.
+      const prof_track_desc *owner = desc->parent ? host_.track(desc->parent) : nullptr;
+      if (owner && owner->name && owner->kind != PROF_TRACK_PROCESS && owner->kind != PROF_TRACK_CUSTOM)
+        row.name = std::string(owner->name) + " / " + row.name;
     }
     rows.push_back(std::move(row));
   }
