@@ -41,13 +41,14 @@ bool CpuUtilSource::configure() {
   if (options.ticks_per_second <= 0) options.ticks_per_second = 100;
   if (options.page_size <= 0) options.page_size = 4096;
 
-  std::string process_name = "process " + std::to_string(options.target_pid);
+  // The target is held before exec when sources start, so its comm is still
+  // prof's: the session's command line names it.
+  const char *command = host_.session().command;
+  std::string process_name = command && *command ? std::string(command)
+                                                 : "process " + std::to_string(options.target_pid);
   if (options.target_pid > 0) {
     const auto text = fs_.read(std::to_string(options.target_pid) + "/stat");
-    const auto stat = text ? parse_pid_stat(*text) : std::nullopt;
-    if (stat)
-      process_name = stat->comm;
-    else
+    if (!text || !parse_pid_stat(*text))
       host_.log(PROF_LOG_WARN, "cpu-util: target process " + std::to_string(options.target_pid) +
                                    " is not running; no process counters until it appears");
   }
