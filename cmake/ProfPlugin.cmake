@@ -27,3 +27,15 @@ macro(prof_without_sanitizers)
     set_property(DIRECTORY PROPERTY ${property} "${options}")
   endforeach()
 endmacro()
+
+# prof_target_without_sanitizers(TARGET): the same for one target, e.g. a
+# process-scope plugin whose sources are also linked, instrumented, into tests.
+function(prof_target_without_sanitizers target)
+  foreach(property COMPILE_OPTIONS LINK_OPTIONS)
+    get_target_property(options ${target} ${property})
+    if(options)
+      list(FILTER options EXCLUDE REGEX "sanitize")
+      set_target_properties(${target} PROPERTIES ${property} "${options}")
+    endif()
+  endforeach()
+endfunction()
