@@ -4,7 +4,7 @@
 //
 //   prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N]
 //                 [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG]
-//                 [--print TEXT] [--quiet] [--spawn N] [--vfork N]
+//                 [--print TEXT] [--quiet] [--spawn N] [--vfork N] [--lock-wait-ms MS]
 // --spawn and --vfork start N copies of itself (--seconds S --quiet) with
 // posix_spawn and with vfork+exec, and wait for them.
 #include <atomic>
@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
+#include <pthread.h>
 #include <spawn.h>
 #include <unistd.h>
 #include <vector>
@@ -29,6 +30,7 @@ namespace {
 
 struct Options {
   long threads = 1;
+  long lock_wait_ms = 0; ///< main blocks this long on a mutex another thread holds
   double seconds = 0.5;
   long alloc_mb = 0;
   long children = 0;
@@ -48,7 +50,7 @@ struct Options {
   std::fprintf(stderr,
                "usage: prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N] "
                "[--orphan] [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG] "
-               "[--print TEXT] [--quiet] [--spawn N] [--vfork N]\n");
+               "[--print TEXT] [--quiet] [--spawn N] [--vfork N] [--lock-wait-ms MS]\n");
   std::exit(2);
 }
 
@@ -83,6 +85,7 @@ Options parse(int argc, char **argv) {
       return argv[++i];
     };
     if (arg == "--threads") o.threads = parse_long(arg, value(), 0, 256);
+    else if (arg == "--lock-wait-ms") o.lock_wait_ms = parse_long(arg, value(), 0, 60000);
     else if (arg == "--seconds") o.seconds = parse_seconds(arg, value());
     else if (arg == "--alloc-mb") o.alloc_mb = parse_long(arg, value(), 0, 1 << 16);
     else if (arg == "--children") o.children = parse_long(arg, value(), 0, 64);
@@ -155,6 +158,23 @@ __attribute__((noinline)) pid_t vfork_exec(char **argv) {
   return pid;
 }
 
+// Blocks the calling thread for `ms` on a mutex a helper thread holds: a wait
+// of known length for OS runtime tracing to see.
+void wait_on_held_mutex(long ms) {
+  pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+  std::atomic<bool> held{false};
+  std::thread holder([&] {
+    pthread_mutex_lock(&mutex);
+    held = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    pthread_mutex_unlock(&mutex);
+  });
+  while (!held) std::this_thread::yield();
+  pthread_mutex_lock(&mutex);
+  pthread_mutex_unlock(&mutex);
+  holder.join();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -203,6 +223,7 @@ int main(int argc, char **argv) {
   for (long c = 0; c < o.vforked; ++c)
     if (const pid_t pid = vfork_exec(copy_argv); pid > 0) children.push_back(pid);
 
+  if (o.lock_wait_ms > 0) wait_on_held_mutex(o.lock_wait_ms);
   work(o.threads, o.seconds, o.alloc_mb);
 
   if (o.wait_children) {

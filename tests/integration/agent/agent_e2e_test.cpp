@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
@@ -158,6 +160,25 @@ TEST_F(AgentE2E, KillingProfLeavesTheApplicationAndItsExitCodeAlone) {
   int code = -1;
   in >> code;
   EXPECT_EQ(code, 3);
+}
+
+TEST_F(AgentE2E, OsRuntimeTracingShowsAKnownMutexWait) {
+  const fs::path report = dir_ / "r.profrep";
+  auto r = run_process({kProf, "-t", "osrt", "--export-profile", report.string(), kWorkload,
+                        "--lock-wait-ms", "150", "--seconds", "0", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("OS runtime:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pthread_mutex_lock"), std::string::npos) << r.out;
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string()));
+  uint64_t longest = 0;
+  for (const prof_event &e : reader.read_all_events())
+    if (e.type == PROF_EVENT_SLICE && reader.string(e.name) == "pthread_mutex_lock" &&
+        reader.string(e.category) == "osrt")
+      longest = std::max(longest, e.duration);
+  // The helper holds the mutex 150 ms after main starts waiting: within 5%.
+  EXPECT_GT(longest, 142'500'000u);
+  EXPECT_LT(longest, 157'500'000u);
 }
 
 TEST_F(AgentE2E, WithoutProfTheAgentDoesNothing) {
