@@ -10,6 +10,10 @@ const char *group_title(ActivityGroup group) {
     return "API calls:";
   case ActivityGroup::OsRuntime:
     return "OS runtime:";
+  case ActivityGroup::ThreadStates:
+    return "Thread states:";
+  case ActivityGroup::CpuSchedule:
+    return "CPU schedule:";
   case ActivityGroup::Ranges:
     return "Ranges:";
   }
@@ -46,6 +50,10 @@ ActivityGroup SummaryAggregator::host_group(prof_string_id category) {
     group = ActivityGroup::Api;
   else if (text == "osrt")
     group = ActivityGroup::OsRuntime;
+  else if (text == "thread-state")
+    group = ActivityGroup::ThreadStates;
+  else if (text == "cpu-schedule")
+    group = ActivityGroup::CpuSchedule;
   category_groups_.emplace(category, group);
   return group;
 }

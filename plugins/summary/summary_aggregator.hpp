@@ -18,7 +18,9 @@ enum class ActivityGroup : uint8_t {
   Device = 0,    ///< slices on device, cluster and engine tracks
   Api = 1,       ///< host slices with category "api"
   OsRuntime = 2, ///< host slices with category "osrt"
-  Ranges = 3     ///< every other slice
+  ThreadStates = 3, ///< host slices with category "thread-state" (cpu-perf)
+  CpuSchedule = 4,  ///< host slices with category "cpu-schedule": threads on CPU rows
+  Ranges = 5        ///< every other slice
 };
 
 /// Title printed in the Type column on a group's first row.

@@ -3,6 +3,7 @@
 #include "summary_tables.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 
@@ -58,8 +59,13 @@ bool SummaryExporter::begin() {
 
 bool SummaryExporter::consume(const prof_event *events, size_t count) {
   if (!aggregator_) aggregator_.emplace(host_);
-  for (size_t i = 0; i < count; ++i)
+  for (size_t i = 0; i < count; ++i) {
     aggregator_->add(events[i]);
+    // CPU samples only: a stack with a category belongs to something else
+    // (e.g. a blocking call's slice).
+    if (events[i].type == PROF_EVENT_SAMPLE && events[i].id != 0 && events[i].category == 0)
+      functions_.add(static_cast<prof_stack_id>(events[i].id));
+  }
   return true;
 }
 
@@ -69,7 +75,10 @@ bool SummaryExporter::end() {
     host_.print("======== Profiling result: no events were collected");
   } else {
     print_activities();
-    if (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) print_counters();
+    if (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) {
+      print_counters();
+      print_functions();
+    }
   }
   if (const uint64_t dropped = host_.dropped_events(); dropped > 0) {
     host_.print("Warning: " + std::to_string(dropped) +
@@ -139,6 +148,33 @@ void SummaryExporter::print_counters() {
     rows.push_back(std::move(row));
   }
   print_section("======== Counters:", format_counter_table(std::move(rows)));
+}
+
+void SummaryExporter::print_functions() {
+  const std::string_view which = host_.option("functions").value_or("all");
+  if (functions_.samples() == 0 || which == "none") return;
+  const auto resolve = [this](prof_stack_id id) {
+    std::vector<std::string> names;
+    const auto [frames, count] = host_.stack(id);
+    for (uint32_t i = 0; i < count; ++i) names.emplace_back(host_.string(frames[i]));
+    return names;
+  };
+  const std::string samples = std::to_string(functions_.samples()) + " samples";
+  const auto rows = static_cast<size_t>(
+      std::strtoul(std::string(host_.option("function-rows").value_or("20")).c_str(), nullptr, 10));
+  const double min_percent =
+      std::strtod(std::string(host_.option("tree-min-percent").value_or("2")).c_str(), nullptr);
+  const std::string pruned = " (" + samples + ", nodes under " +
+                             std::string(host_.option("tree-min-percent").value_or("2")) +
+                             "% left out):";
+  if (which == "all" || which == "flat")
+    print_section("======== CPU functions (" + samples + "):", functions_.flat_table(resolve, rows));
+  if (which == "all" || which == "top-down")
+    print_section("======== CPU call tree, top-down" + pruned,
+                  functions_.call_tree(resolve, true, min_percent));
+  if (which == "all" || which == "bottom-up")
+    print_section("======== CPU call tree, bottom-up" + pruned,
+                  functions_.call_tree(resolve, false, min_percent));
 }
 
 void SummaryExporter::print_section(const std::string &title,

@@ -3,6 +3,7 @@
 #ifndef PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 #define PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 
+#include "function_view.hpp"
 #include "summary_aggregator.hpp"
 
 #include <prof/plugin.hpp>
@@ -35,12 +36,14 @@ public:
 private:
   void print_activities();
   void print_counters();
+  void print_functions();
   void print_section(const std::string &title, const std::vector<std::string> &table);
   std::string device_label(prof_track_id device) const;
 
   ExportHost host_;
   SummaryMode mode_ = SummaryMode::Summary;
   std::optional<SummaryAggregator> aggregator_;
+  FunctionView functions_;
 };
 
 } // namespace prof::summary

@@ -15,14 +15,14 @@ using console::Align;
 using console::format_duration;
 using console::TextTable;
 
+} // namespace
+
 std::string format_percent(uint64_t part, uint64_t whole) {
   const double percent = whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / whole;
   char text[32];
   std::snprintf(text, sizeof text, "%.2f%%", percent);
   return text;
 }
-
-} // namespace
 
 std::vector<std::string> format_activity_table(std::vector<ActivityGroupRows> groups) {
   std::sort(groups.begin(), groups.end(),

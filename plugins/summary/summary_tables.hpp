@@ -11,6 +11,9 @@
 
 namespace prof::summary {
 
+/// "12.34%": `part` of `whole` with two decimals (0.00% when whole is 0).
+std::string format_percent(uint64_t part, uint64_t whole);
+
 struct ActivityRow {
   std::string name;
   DurationStats stats;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace prof {
 
@@ -115,6 +116,12 @@ public:
   ExportHost(const prof_export_api *api, void *host) : api_(api), host_(host) {}
   std::string_view string(prof_string_id id) const { return api_->string(host_, id); }
   const prof_track_desc *track(prof_track_id id) const { return api_->track(host_, id); }
+  /// Frames of a call stack, function-name string ids, leaf first.
+  std::pair<const prof_string_id *, uint32_t> stack(prof_stack_id id) const {
+    uint32_t count = 0;
+    const prof_string_id *frames = api_->stack(host_, id, &count);
+    return {frames, frames ? count : 0};
+  }
   const prof_session_info &session() const { return *api_->session_info(host_); }
   void print(const std::string &line) const { api_->print(host_, line.c_str()); }
   void log(prof_log_level level, const std::string &message) const {
