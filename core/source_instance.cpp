@@ -50,6 +50,10 @@ struct SourceHostApi {
   static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
     bus(host).emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, ts, 0, stack, 0});
   }
+  static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
+                         prof_string_id category) {
+    bus(host).emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, category, ts, 0, stack, 0});
+  }
   static void emit_flow(void *host, prof_track_id track, uint64_t ts, uint64_t flow_id,
                         prof_flow_phase phase) {
     bus(host).emit(prof_event{PROF_EVENT_FLOW, static_cast<uint8_t>(phase), 0, track, 0, 0, ts,
@@ -94,7 +98,7 @@ const prof_host_api SourceInstance::host_api_ = {
     &SourceHostApi::emit_flow,       &SourceHostApi::register_clock_domain,
     &SourceHostApi::add_calibration, &SourceHostApi::now,
     &SourceHostApi::log,             &SourceHostApi::get_option,
-    &SourceHostApi::session_info,
+    &SourceHostApi::session_info,    &SourceHostApi::emit_stack,
 };
 
 SourceInstance::SourceInstance(const PluginInfo &plugin, OptionValues options,

@@ -27,7 +27,7 @@ void CallRecorder::record(OsrtFunction function, uint64_t t0, uint64_t t1, void 
   host_.slice(track, begin, duration, names_[static_cast<unsigned>(function)], category_, 0);
   if (duration >= settings_.backtrace_threshold_ns) {
     const prof_stack_id id = stack(function, caller);
-    if (id != 0) host_.api()->emit_sample(host_.context(), track, begin, id);
+    if (id != 0) host_.stack(track, begin, id, category_);
   }
 }
 

@@ -1,7 +1,8 @@
 // Turns one long call into events: a slice named after the function on the
-// calling thread's track, and for calls past the backtrace threshold a CPU
-// sample at the slice's begin carrying the call stack (the SDK's emit_slice
-// has no stack argument; an exporter pairs the two by track and timestamp).
+// calling thread's track, and for calls past the backtrace threshold the
+// call stack at the slice's begin (emit_stack, category "osrt": exporters
+// pair it with the slice by track and timestamp, and keep it out of CPU
+// function views).
 #ifndef PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
 #define PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
 

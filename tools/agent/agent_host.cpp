@@ -57,6 +57,10 @@ void emit_counter(void *, prof_track_id track, uint64_t ts, double value) {
 void emit_sample(void *, prof_track_id track, uint64_t ts, prof_stack_id stack) {
   agent_emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, ts, 0, stack, 0});
 }
+void emit_stack(void *, prof_track_id track, uint64_t ts, prof_stack_id stack,
+                prof_string_id category) {
+  agent_emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, category, ts, 0, stack, 0});
+}
 void emit_flow(void *, prof_track_id track, uint64_t ts, uint64_t flow, prof_flow_phase phase) {
   agent_emit(prof_event{PROF_EVENT_FLOW, static_cast<uint8_t>(phase), 0, track, 0, 0, ts, 0, flow,
                         0});
@@ -90,7 +94,7 @@ const prof_host_api kApi = {
     sizeof(prof_host_api), &intern_string, &declare_track,         &intern_stack,
     &emit_slice,           &emit_instant,  &emit_counter,          &emit_sample,
     &emit_flow,            &register_clock_domain, &add_calibration, &now,
-    &log,                  &get_option,    &session_info,
+    &log,                  &get_option,    &session_info,          &emit_stack,
 };
 
 } // namespace

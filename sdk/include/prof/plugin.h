@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.1.
+/* prof plugin ABI, version 1.2.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -19,8 +19,9 @@ extern "C" {
 
 /// Major ABI version: a host refuses plugins with another major.
 #define PROF_ABI_MAJOR 1
-/// Minor ABI version: 1.1 added prof_plugin_descriptor::vendor.
-#define PROF_ABI_MINOR 1
+/// Minor ABI version: 1.1 added prof_plugin_descriptor::vendor, 1.2
+/// prof_host_api::emit_stack.
+#define PROF_ABI_MINOR 2
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
@@ -122,6 +123,12 @@ typedef struct prof_host_api {
   const char *(*get_option)(void *host, const char *name);
   /// Capture facts (target pid, command, host name).
   const prof_session_info *(*session_info)(void *host);
+  /* ABI 1.2: check struct_size before calling. */
+  /// Emits the call stack of something else on `track` at `ts` (the slice of
+  /// a blocking call, say), not a CPU sample; `category` says what it
+  /// belongs to (e.g. "osrt"). Exporters keep it out of CPU function views.
+  void (*emit_stack)(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
+                     prof_string_id category);
 } prof_host_api;
 
 /// The instance functions of a source plugin.

@@ -5,6 +5,7 @@
 
 #include <prof/plugin.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -43,6 +44,14 @@ public:
   }
   void counter(prof_track_id t, uint64_t ts, double value) const {
     api_->emit_counter(host_, t, ts, value);
+  }
+  /// A call stack belonging to something on `t` at `ts` (category says
+  /// what); on hosts older than ABI 1.2, a plain sample.
+  void stack(prof_track_id t, uint64_t ts, prof_stack_id stack, prof_string_id category) const {
+    if (api_->struct_size >= offsetof(prof_host_api, emit_stack) + sizeof(api_->emit_stack))
+      api_->emit_stack(host_, t, ts, stack, category);
+    else
+      api_->emit_sample(host_, t, ts, stack);
   }
   uint64_t now() const { return api_->now(host_); }
   void log(prof_log_level level, const std::string &message) const {

@@ -5,6 +5,7 @@
 // sampling thread used (from /proc/self/task/TID/schedstat).
 #include "nic_sampler.hpp"
 
+#include <cstddef>
 #include <prof/plugin.h>
 
 #include <benchmark/benchmark.h>
@@ -123,7 +124,7 @@ struct CountingHost {
     return nullptr;
   }
   static const prof_session_info *info(void *host) { return &self(host).session; }
-  static constexpr prof_host_api kApi{sizeof(prof_host_api),
+  static constexpr prof_host_api kApi{offsetof(prof_host_api, emit_stack), // an ABI 1.1 host
                                       &intern,
                                       &track,
                                       &stack,

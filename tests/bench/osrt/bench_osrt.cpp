@@ -46,12 +46,14 @@ void host_log(void *, prof_log_level, const char *message) {
   std::fprintf(stderr, "%s\n", message);
 }
 const char *get_option(void *, const char *) { return nullptr; }
+void emit_stack(void *, prof_track_id, uint64_t, prof_stack_id, prof_string_id) {}
 const prof_session_info session{sizeof(prof_session_info), "bench", 0, "", "localhost"};
 const prof_session_info *session_info(void *) { return &session; }
 const prof_host_api kDiscardHost{
     sizeof(prof_host_api), intern_string, declare_track, intern_stack, emit_slice,
     emit_instant,          emit_counter,  emit_sample,   emit_flow,    register_clock_domain,
-    add_calibration,       host_now,      host_log,      get_option,   session_info};
+    add_calibration,       host_now,      host_log,      get_option,   session_info,
+    emit_stack};
 
 double workload(int fd, int writes, int locks) {
   static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;

@@ -135,7 +135,8 @@ private:
                          &now,
                          &log,
                          &get_option,
-                         &session_info};
+                         &session_info,
+                         &emit_stack};
   }
   static SharedFakeHost &self(void *host) { return *static_cast<SharedFakeHost *>(host); }
   const char *text_locked(prof_string_id id) const {
@@ -188,6 +189,10 @@ private:
       return;
     }
     h.samples_[h.sample_count_++] = Sample{track, ts, stack};
+  }
+  static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
+                         prof_string_id) {
+    emit_sample(host, track, ts, stack);
   }
   static void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
   static void emit_counter(void *, prof_track_id, uint64_t, double) {}

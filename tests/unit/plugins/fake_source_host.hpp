@@ -3,6 +3,7 @@
 #ifndef PROF_TESTS_PLUGINS_FAKE_SOURCE_HOST_HPP
 #define PROF_TESTS_PLUGINS_FAKE_SOURCE_HOST_HPP
 
+#include <cstddef>
 #include <prof/plugin.h>
 
 #include <ctime>
@@ -105,7 +106,8 @@ private:
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
 
   static constexpr prof_host_api kApi{
-      sizeof(prof_host_api), &intern_string, &declare_track, &intern_stack, &emit_slice,
+      offsetof(prof_host_api, emit_stack), &intern_string, // an ABI 1.1 host
+      &declare_track, &intern_stack, &emit_slice,
       &emit_instant,         &emit_counter,  &emit_sample,   &emit_flow,    &register_clock_domain,
       &add_calibration,      &now,           &log,           &get_option,   &session_info};
 
