@@ -158,8 +158,9 @@ __attribute__((noinline)) pid_t vfork_exec(char **argv) {
   return pid;
 }
 
-// Blocks the calling thread for `ms` on a mutex a helper thread holds: a wait
-// of known length for OS runtime tracing to see.
+// Blocks the calling thread for about `ms` on a mutex a helper thread holds,
+// and prints how long the lock call really waited ("lock wait: NS ns"): a
+// wait of known length for OS runtime tracing to see.
 void wait_on_held_mutex(long ms) {
   pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
   std::atomic<bool> held{false};
@@ -170,9 +171,13 @@ void wait_on_held_mutex(long ms) {
     pthread_mutex_unlock(&mutex);
   });
   while (!held) std::this_thread::yield();
+  const auto begin = std::chrono::steady_clock::now();
   pthread_mutex_lock(&mutex);
+  const auto waited = std::chrono::steady_clock::now() - begin;
   pthread_mutex_unlock(&mutex);
   holder.join();
+  std::printf("lock wait: %lld ns\n",
+              static_cast<long long>(std::chrono::nanoseconds(waited).count()));
 }
 
 } // namespace
