@@ -107,11 +107,12 @@ void ShmEventSource::translate(prof_event *events, size_t count) const {
 }
 
 size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &consume, bool all) {
-  // Ids in the rings were defined before the events were emitted: reading
-  // the log first resolves them all.
-  sync_catalog();
+  // A definition is published before any event that uses it is pushed, so
+  // reading the log after popping a batch resolves every id in it (reading
+  // it before the pop would miss what was defined in between).
   return pool_->drain(
       [&](prof_event *events, size_t count) {
+        sync_catalog();
         translate(events, count);
         consume(events, count);
       },
