@@ -16,7 +16,7 @@ bool CpuUtilSource::check_readable(const char *file) {
 }
 
 bool CpuUtilSource::configure() {
-  if (thread_.joinable()) {
+  if (thread_.running()) {
     host_.error("cpu-util: configure while sampling; stop first");
     return false;
   }
@@ -65,35 +65,26 @@ bool CpuUtilSource::start() {
     host_.error("cpu-util: start before a successful configure");
     return false;
   }
-  if (thread_.joinable()) {
+  if (thread_.running()) {
     host_.error("cpu-util: already started");
     return false;
-  }
-  {
-    std::lock_guard lock(state_mutex_);
-    stopping_ = false;
   }
   {
     std::lock_guard lock(sample_mutex_);
     sampler_->reset();
   }
-  thread_ = std::thread([this] { run(); });
+  thread_.start(std::chrono::nanoseconds(1'000'000'000LL / frequency_hz_),
+                [this] { sample_and_emit(); });
   return true;
 }
 
 bool CpuUtilSource::stop() {
-  {
-    std::lock_guard lock(state_mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  thread_.stop();
   return true;
 }
 
 bool CpuUtilSource::suspend() {
-  std::lock_guard lock(state_mutex_);
-  paused_ = true;
+  thread_.set_paused(true);
   return true;
 }
 
@@ -103,8 +94,7 @@ bool CpuUtilSource::resume() {
     std::lock_guard lock(sample_mutex_);
     if (sampler_) sampler_->reset();
   }
-  std::lock_guard lock(state_mutex_);
-  paused_ = false;
+  thread_.set_paused(false);
   return true;
 }
 
@@ -117,26 +107,6 @@ void CpuUtilSource::sample_and_emit() {
   std::lock_guard lock(sample_mutex_);
   const uint64_t now = host_.now();
   tracks_->emit(sampler_->take(now), now);
-}
-
-void CpuUtilSource::run() {
-  using clock = std::chrono::steady_clock;
-  const auto period = std::chrono::nanoseconds(1'000'000'000LL / frequency_hz_);
-  auto deadline = clock::now();
-  std::unique_lock lock(state_mutex_);
-  while (!stopping_) {
-    if (!paused_) {
-      lock.unlock();
-      sample_and_emit();
-      lock.lock();
-    }
-    // Absolute deadlines keep the rate from drifting; ticks missed while
-    // the machine was busy are skipped rather than run in a burst.
-    deadline += period;
-    const auto now = clock::now();
-    if (deadline < now) deadline += ((now - deadline) / period + 1) * period;
-    wake_.wait_until(lock, deadline, [this] { return stopping_; });
-  }
 }
 
 } // namespace prof::cpu_util

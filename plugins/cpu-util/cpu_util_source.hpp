@@ -7,6 +7,7 @@
 #include "proc_fs.hpp"
 #include "system_sampler.hpp"
 
+#include <prof/periodic_thread.hpp>
 #include <prof/plugin.hpp>
 
 #include <condition_variable>
@@ -29,7 +30,6 @@ public:
   bool flush();
 
 private:
-  void run();
   void sample_and_emit();
   bool check_readable(const char *file);
 
@@ -40,11 +40,7 @@ private:
   std::unique_ptr<CounterTracks> tracks_;
   std::mutex sample_mutex_; ///< sampler_ and tracks_: the thread and flush() share them
 
-  std::mutex state_mutex_; ///< guards the flags below; wake_ waits on it
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  bool paused_ = false;
-  std::thread thread_;
+  PeriodicThread thread_;
 };
 
 } // namespace prof::cpu_util

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <sys/prctl.h>
 #include <variant>
@@ -82,7 +83,7 @@ void NicSource::cap_frequency(int64_t &frequency) {
 }
 
 bool NicSource::configure() {
-  if (thread_.joinable()) {
+  if (thread_.running()) {
     host_.error("nic: configure while sampling; stop first");
     return false;
   }
@@ -100,35 +101,39 @@ bool NicSource::start() {
     host_.error("nic: start before a successful configure");
     return false;
   }
-  if (thread_.joinable()) {
+  if (thread_.running()) {
     host_.error("nic: already started");
     return false;
-  }
-  {
-    std::lock_guard lock(state_mutex_);
-    stopping_ = false;
   }
   {
     std::lock_guard lock(sample_mutex_);
     sampler_->reset();
   }
-  thread_ = std::thread([this] { run(); });
+  const auto period = std::chrono::nanoseconds(1'000'000'000LL / frequency_hz_);
+  auto cpu_begin = std::make_shared<double>(0);
+  PeriodicThread::Hooks hooks;
+  hooks.on_start = [period, cpu_begin] {
+    // The default 50 us timer slack is half a period at 10 kHz: wake on time.
+    prctl(PR_SET_TIMERSLACK, std::clamp<unsigned long>(period.count() / 20, 1, 50'000), 0, 0, 0);
+    *cpu_begin = thread_cpu_seconds();
+  };
+  hooks.on_exit = [this, cpu_begin] {
+    host_.log(PROF_LOG_INFO, "nic: " + std::to_string(thread_.ticks()) + " samples at " +
+                                 std::to_string(frequency_hz_) + " Hz, " +
+                                 std::to_string(thread_.missed()) + " missed, " +
+                                 format_us(thread_cpu_seconds() - *cpu_begin) + " us of CPU");
+  };
+  thread_.start(period, [this] { sample_and_emit(); }, std::move(hooks));
   return true;
 }
 
 bool NicSource::stop() {
-  {
-    std::lock_guard lock(state_mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  thread_.stop();
   return true;
 }
 
 bool NicSource::suspend() {
-  std::lock_guard lock(state_mutex_);
-  paused_ = true;
+  thread_.set_paused(true);
   return true;
 }
 
@@ -138,8 +143,7 @@ bool NicSource::resume() {
     std::lock_guard lock(sample_mutex_);
     if (sampler_) sampler_->reset();
   }
-  std::lock_guard lock(state_mutex_);
-  paused_ = false;
+  thread_.set_paused(false);
   return true;
 }
 
@@ -154,40 +158,6 @@ void NicSource::sample_and_emit() {
   sampler_->take(now, metrics_);
   for (const DeviceMetrics &device : metrics_)
     tracks_->emit(device, now);
-}
-
-void NicSource::run() {
-  using clock = std::chrono::steady_clock;
-  const auto period = std::chrono::nanoseconds(1'000'000'000LL / frequency_hz_);
-  // The default 50 us timer slack is half a period at 10 kHz: wake on time.
-  prctl(PR_SET_TIMERSLACK, std::clamp<unsigned long>(period.count() / 20, 1, 50'000), 0, 0, 0);
-  const double cpu_begin = thread_cpu_seconds();
-  uint64_t ticks = 0, missed = 0;
-  auto deadline = clock::now();
-  std::unique_lock lock(state_mutex_);
-  while (!stopping_) {
-    if (!paused_) {
-      lock.unlock();
-      sample_and_emit();
-      ++ticks;
-      lock.lock();
-    }
-    // Absolute deadlines keep the rate from drifting; ticks missed while
-    // the machine was busy are skipped (and counted) rather than run in a burst.
-    deadline += period;
-    const auto now = clock::now();
-    if (deadline < now) {
-      const auto behind = (now - deadline) / period + 1;
-      missed += static_cast<uint64_t>(behind);
-      deadline += behind * period;
-    }
-    wake_.wait_until(lock, deadline, [this] { return stopping_; });
-  }
-  lock.unlock();
-  host_.log(PROF_LOG_INFO, "nic: " + std::to_string(ticks) + " samples at " +
-                               std::to_string(frequency_hz_) + " Hz, " + std::to_string(missed) +
-                               " missed, " + format_us(thread_cpu_seconds() - cpu_begin) +
-                               " us of CPU");
 }
 
 } // namespace prof::nic

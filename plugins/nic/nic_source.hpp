@@ -6,6 +6,7 @@
 #include "nic_sampler.hpp"
 #include "nic_tracks.hpp"
 
+#include <prof/periodic_thread.hpp>
 #include <prof/plugin.hpp>
 
 #include <condition_variable>
@@ -32,7 +33,6 @@ private:
   bool make_sampler(int64_t &frequency);
   /// Lowers `frequency` to what one tick's measured cost sustains, with a warning.
   void cap_frequency(int64_t &frequency);
-  void run();
   void sample_and_emit();
 
   Host host_;
@@ -42,11 +42,7 @@ private:
   std::vector<DeviceMetrics> metrics_;
   std::mutex sample_mutex_; ///< sampler_, tracks_, metrics_: the thread and flush() share them
 
-  std::mutex state_mutex_; ///< guards the flags below; wake_ waits on it
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  bool paused_ = false;
-  std::thread thread_;
+  PeriodicThread thread_;
 };
 
 } // namespace prof::nic

@@ -2,14 +2,11 @@
 // interval, emits a "tick" slice on its own track and a counter of ticks so
 // far. Everything a real source needs is here: options, tracks, emits,
 // start/stop and an error through the host.
+#include <prof/periodic_thread.hpp>
 #include <prof/plugin.hpp>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace {
 
@@ -31,44 +28,34 @@ public:
     return track_ != 0 && counter_ != 0;
   }
   bool start() {
-    thread_ = std::thread([this] { run(); });
-    return true;
+    return thread_.start(interval_, [this] {
+      const uint64_t now = host_.now();
+      host_.slice(track_, now, 1000, name_, category_, ++ticks_);
+      host_.counter(counter_, now, static_cast<double>(ticks_));
+    });
   }
   bool stop() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    thread_.stop();
     return true;
   }
-  bool suspend() { return paused_ = true; }
-  bool resume() { return !(paused_ = false); }
+  bool suspend() {
+    thread_.set_paused(true);
+    return true;
+  }
+  bool resume() {
+    thread_.set_paused(false);
+    return true;
+  }
   bool flush() { return true; }
 
 private:
-  void run() {
-    std::unique_lock lock(mutex_);
-    uint64_t ticks = 0;
-    while (!wake_.wait_for(lock, interval_, [this] { return stopping_; })) {
-      if (paused_) continue;
-      const uint64_t now = host_.now();
-      host_.slice(track_, now, 1000, name_, category_, ++ticks);
-      host_.counter(counter_, now, static_cast<double>(ticks));
-    }
-  }
-
   prof::Host host_;
   std::chrono::milliseconds interval_{10};
   std::string label_;
   prof_track_id track_ = 0, counter_ = 0;
   prof_string_id name_ = 0, category_ = 0;
-  std::thread thread_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
-  std::atomic<bool> paused_{false};
+  uint64_t ticks_ = 0;
+  prof::PeriodicThread thread_; // last: stops before the members it uses go
 };
 
 constexpr prof_option_desc kOptions[] = {
