@@ -14,19 +14,19 @@ namespace prof::perfetto {
 
 namespace fs = std::filesystem;
 
-std::string resolve_output_path(std::string_view path, int pid) {
+std::string resolve_output_path(std::string_view path, int pid, std::string_view extension) {
   std::string result(path);
   std::error_code ec;
   const bool folder = (!result.empty() && result.back() == '/') || fs::is_directory(result, ec);
   if (!folder) return result;
   if (result.back() != '/') result += '/';
-  return result + "prof-" + std::to_string(pid) + ".perfetto-trace";
+  return result + "prof-" + std::to_string(pid) + std::string(extension);
 }
 
 OutputFile::~OutputFile() { discard(); }
 
 bool OutputFile::fail(const std::string &what, int error_number) {
-  error_ = "perfetto: " + what;
+  error_ = owner_ + ": " + what;
   if (error_number != 0) error_ += ": " + std::string(std::strerror(error_number));
   return false;
 }

@@ -12,14 +12,16 @@
 
 namespace prof::perfetto {
 
-/// Final file name for the `path` option: `path` itself, or
-/// `<path>/prof-<pid>.perfetto-trace` when `path` is an existing folder or
-/// ends with '/'.
-std::string resolve_output_path(std::string_view path, int pid);
+/// Final file name for a file exporter's `path` option: `path` itself, or
+/// `<path>/prof-<pid><extension>` when `path` is an existing folder or ends
+/// with '/'. Shared by the file exporters.
+std::string resolve_output_path(std::string_view path, int pid,
+                                std::string_view extension = ".perfetto-trace");
 
 class OutputFile {
 public:
-  OutputFile() = default;
+  /// `owner` starts every error message ("perfetto: ...").
+  explicit OutputFile(std::string owner = "perfetto") : owner_(std::move(owner)) {}
   OutputFile(const OutputFile &) = delete;
   OutputFile &operator=(const OutputFile &) = delete;
   ~OutputFile(); ///< removes the temporary file unless commit() succeeded
@@ -42,6 +44,7 @@ public:
 private:
   bool fail(const std::string &what, int error_number);
 
+  std::string owner_;
   int fd_ = -1;
   std::string final_path_;
   std::string temp_path_;

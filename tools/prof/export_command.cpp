@@ -15,12 +15,14 @@ namespace po = boost::program_options;
 namespace prof::tool {
 
 namespace {
-// File name extension each exporter's output gets when -o is not given.
+// What follows the report's name, less its extension, in the output's name
+// when -o is not given.
 std::string extension_for(const std::string &type) {
   if (type == "perfetto") return ".perfetto-trace";
   if (type == "chrome-json") return ".json";
   if (type == "sqlite") return ".sqlite";
   if (type == "folded") return ".folded";
+  if (type == "csv") return "-csv/"; // a folder: one CSV per table
   return "." + type;
 }
 
@@ -76,12 +78,15 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
     throw cli::UsageError("export: unknown type '" + type + "' (types: " + joined(types) + ")");
   const std::string output = values.count("output")
                                  ? values["output"].as<std::string>()
-                                 : std::filesystem::path(report).replace_extension(extension_for(type)).string();
+                                 : std::filesystem::path(report).replace_extension().string() +
+                                       extension_for(type);
 
   command.set("import-profile", report);
   command.set("quiet", "true"); // no summary: the export is the output
   if (values.count("force-overwrite")) command.set("force-overwrite", "true");
-  command.plugins.push_back({type, false, {{"path", output}}, ""});
+  std::vector<std::pair<std::string, std::string>> plugin_options{{"path", output}};
+  if (type == "csv") plugin_options.emplace_back("mode", "tables"); // for pandas users
+  command.plugins.push_back({type, false, std::move(plugin_options), ""});
   const int status = run_import(RunContext{command, registry, console});
   if (status == 0) std::printf("Generated: %s\n", std::filesystem::absolute(output).c_str());
   return status;

@@ -1,0 +1,86 @@
+// ChromeJsonExporter: writes a capture in the Chrome Trace Event Format
+// (https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU),
+// which chrome://tracing, ui.perfetto.dev and speedscope open. Streamed: each
+// event is written as it arrives through a bounded buffer, never kept.
+//
+//   {"displayTimeUnit":"ns","traceEvents":[ <one event per line> ],
+//    "otherData":{"base_ns":B,"events":N,"skipped_events":K,"dropped_events":D,...}}
+//
+// Times: ts/dur are microseconds with three decimals (exact nanoseconds)
+// relative to base_ns, the session timestamp of the first event received.
+// Batches are not time-ordered across producers, so a ts may be negative.
+//
+// Mapping of prof events (track placement: chrome_track_map.hpp):
+//   slice        "X" with ts and dur; a correlation id N adds
+//                args.correlation_id and a flow event (cat "correlation",
+//                id N, "bp":"e"): "s" on the first slice seen with N, "f" on
+//                every later one, so an API call and the device work it
+//                launched are joined by an arrow
+//   instant      "i" with thread scope ("s":"t")
+//   counter      "C" named by its counter track, args {"value": v}
+//   flow         "s" (BEGIN), "t" (STEP), "f" (END) with cat "flow", "bp":"e"
+//   sample       "i" named by the leaf frame, args.stack = frames root-first
+//                joined by ";"; cat "sample" for CPU samples, the event's
+//                category for stacks of other things (e.g. "osrt")
+// Flow ids are written as hex strings ("0x1f") so 64-bit ids survive
+// JavaScript numbers. Left out and counted in skipped_events: slices,
+// instants and flows on counter tracks, counters off counter tracks or not
+// finite, samples without a call stack.
+#ifndef PROF_PLUGINS_CHROME_JSON_CHROME_JSON_EXPORTER_HPP
+#define PROF_PLUGINS_CHROME_JSON_CHROME_JSON_EXPORTER_HPP
+
+#include "chrome_track_map.hpp"
+#include "output_file.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+
+namespace prof::chrome_json {
+
+/// Final file name for the `path` option: `path` itself, or
+/// `<path>/prof-<pid>.json` when `path` is an existing folder or ends in '/'.
+std::string resolve_output_path(std::string_view path, int pid);
+
+class ChromeJsonExporter {
+public:
+  explicit ChromeJsonExporter(ExportHost host);
+
+  bool begin();
+  bool consume(const prof_event *events, size_t count);
+  bool end();
+
+  /// Buffered output is written to the file in blocks of about this size.
+  static constexpr size_t kFlushBytes = 1 << 20;
+
+private:
+  void write(const prof_event &e);
+  void write_slice(const prof_event &e, const ChromePlace &place);
+  void write_sample(const prof_event &e, const ChromePlace &place);
+  void write_flow(const char *phase, const char *category, std::string_view name, uint64_t id,
+                  uint64_t ts, const ChromePlace &place);
+  /// Starts an event object: separator, "ph", "pid", "tid" and "ts".
+  void open_event(const char *phase, const ChromePlace &place, uint64_t ts);
+  void append_name(std::string_view name, std::string_view category);
+  void emit_record(const std::string &record);
+  bool flush();
+  bool fail(std::string message);
+
+  ExportHost host_;
+  ChromeTrackMap tracks_;
+  perfetto::OutputFile file_{"chrome-json"};
+  std::string out_;
+  std::unordered_set<uint64_t> correlations_; // ids whose "s" is written
+  bool first_record_ = true;
+  bool have_base_ = false;
+  bool failed_ = false;
+  uint64_t base_ns_ = 0;
+  uint64_t events_ = 0;
+  uint64_t skipped_ = 0;
+};
+
+} // namespace prof::chrome_json
+
+#endif

@@ -1,0 +1,315 @@
+// The csv exporter: exact files for a small capture in both modes, the
+// error texts users read, temporary-file cleanup, and the built .so.
+#include "../plugins/fake_export_host.hpp"
+#include "../plugins/loaded_plugin.hpp"
+#include "csv_exporter.hpp"
+#include "csv_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+
+namespace prof::csv {
+namespace {
+
+namespace fs = std::filesystem;
+using prof::testing::FakeExportHost;
+
+std::string read_file(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::set<std::string> files_in(const fs::path &folder) {
+  std::set<std::string> names;
+  for (const auto &entry : fs::directory_iterator(folder))
+    names.insert(entry.path().filename().string());
+  return names;
+}
+
+/// A fresh folder per test, removed afterwards.
+class CsvExporterTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("prof-csv-test-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // The fake host has no stacks; answer them here, for one stack [a <- b].
+    api_ = *fake_.api();
+    api_.stack = &stack;
+    frames_[0] = fake_.intern("b"); // leaf
+    frames_[1] = fake_.intern("a"); // root
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static const prof_string_id *stack(void *, prof_stack_id id, uint32_t *count) {
+    *count = id == 1 ? 2 : 0;
+    return id == 1 ? frames_ : nullptr;
+  }
+
+  ExportHost host() { return ExportHost(&api_, &fake_); }
+
+  /// begin, consume, end; returns whether all three succeeded.
+  bool run(const std::vector<prof_event> &events) {
+    CsvExporter exporter(host());
+    return exporter.begin() && exporter.consume(events.data(), events.size()) && exporter.end();
+  }
+
+  /// GCU 0 > SIP 0, app > main, eth0 > RX rate.
+  void add_tracks() {
+    device_ = fake_.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0);
+    engine_ = fake_.add_track(PROF_TRACK_ENGINE, "SIP 0", device_);
+    process_ = fake_.add_track(PROF_TRACK_PROCESS, "app");
+    thread_ = fake_.add_track(PROF_TRACK_THREAD, "main", process_);
+    nic_ = fake_.add_track(PROF_TRACK_NETWORK, "eth0");
+    rx_ = fake_.add_track(PROF_TRACK_COUNTER, "RX rate", nic_, -1, "bytes/s");
+  }
+
+  fs::path dir_;
+  FakeExportHost fake_;
+  prof_export_api api_{};
+  static inline prof_string_id frames_[2];
+  prof_track_id device_ = 0, engine_ = 0, process_ = 0, thread_ = 0, nic_ = 0, rx_ = 0;
+};
+
+TEST(CsvFieldTest, QuotesPerRfc4180) {
+  const auto quoted = [](std::string_view field) {
+    std::string line;
+    append_field(line, field);
+    return line;
+  };
+  EXPECT_EQ(quoted("plain name"), "plain name");
+  EXPECT_EQ(quoted(""), "");
+  EXPECT_EQ(quoted("a,b"), "\"a,b\"");
+  EXPECT_EQ(quoted("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(quoted("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(quoted("cr\r"), "\"cr\r\"");
+  EXPECT_EQ(format_double(2.5), "2.5");
+  EXPECT_EQ(format_double(2), "2");
+  EXPECT_EQ(format_double(0.1), "0.1");
+}
+
+TEST_F(CsvExporterTest, SummaryModeWritesTheSummaryTables) {
+  add_tracks();
+  const fs::path out = dir_ / "summary.csv";
+  fake_.set_option("path", out.string());
+  const std::vector<prof_event> events{
+      fake_.slice(engine_, "dot, \"fast\"", 0, 3000, "kernel"),
+      fake_.slice(engine_, "copy", 10, 1000, "kernel"),
+      fake_.slice(thread_, "topsMalloc", 0, 500, "api"),
+      fake_.slice(thread_, "topsMalloc", 600, 1500, "api"),
+      fake_.slice(thread_, "read", 0, 7, "osrt"),
+      fake_.slice(thread_, "step", 0, 2000),
+      fake_.counter(rx_, 0, 1.5),
+      fake_.counter(rx_, 10, 2.5),
+      fake_.instant(thread_, "mark", 3),
+  };
+  ASSERT_TRUE(run(events)) << ::testing::PrintToString(fake_.errors());
+  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
+                            "GCU activities,75.00,3000,1,3000,3000,3000,\"dot, \"\"fast\"\"\"\n"
+                            "GCU activities,25.00,1000,1,1000,1000,1000,copy\n"
+                            "API calls,100.00,2000,2,1000,500,1500,topsMalloc\n"
+                            "OS runtime,100.00,7,1,7,7,7,read\n"
+                            "Ranges,100.00,2000,1,2000,2000,2000,step\n"
+                            "\n"
+                            "Counter,Unit,Min,Avg,Max\n"
+                            "eth0 / RX rate,bytes/s,1.5,2,2.5\n");
+  EXPECT_EQ(files_in(dir_), std::set<std::string>{"summary.csv"});
+  EXPECT_EQ(fake_.printed(),
+            std::vector<std::string>{"csv: summary of 6 rows written to " + out.string()});
+}
+
+TEST_F(CsvExporterTest, SummaryModeWithoutEventsWritesTheHeader) {
+  const fs::path out = dir_ / "empty.csv";
+  fake_.set_option("path", out.string());
+  fake_.set_option("mode", "summary");
+  ASSERT_TRUE(run({}));
+  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n");
+}
+
+TEST_F(CsvExporterTest, TablesModeWritesOneFilePerTable) {
+  add_tracks();
+  const fs::path out = dir_ / "new" / "tables"; // created, parents too
+  fake_.set_option("path", out.string());
+  fake_.set_option("mode", "tables");
+  prof_event slice = fake_.slice(engine_, "dot, \"fast\"", 0, 3000, "kernel");
+  slice.id = 7;
+  prof_event sample{};
+  sample.type = PROF_EVENT_SAMPLE;
+  sample.track = thread_;
+  sample.ts = 20;
+  sample.id = 1;
+  prof_event flow{};
+  flow.type = PROF_EVENT_FLOW;
+  flow.flags = PROF_FLOW_END;
+  flow.track = engine_;
+  flow.ts = 30;
+  flow.id = 7;
+  const std::vector<prof_event> events{slice,
+                                       fake_.instant(thread_, "two\nlines", 5),
+                                       fake_.counter(rx_, 10, 2.5),
+                                       sample,
+                                       sample, // the stack is written once
+                                       flow};
+  ASSERT_TRUE(run(events)) << ::testing::PrintToString(fake_.errors());
+
+  EXPECT_EQ(files_in(out), (std::set<std::string>{"tracks.csv", "slices.csv", "instants.csv",
+                                                   "counters.csv", "samples.csv", "stacks.csv",
+                                                   "flows.csv"}));
+  EXPECT_EQ(read_file(out / "tracks.csv"), "id,parent,kind,name,pid,tid,index,unit\n"
+                                           "1,0,device,GCU 0,0,0,0,\n"
+                                           "2,1,engine,SIP 0,0,0,-1,\n"
+                                           "3,0,process,app,0,0,-1,\n"
+                                           "4,3,thread,main,0,0,-1,\n"
+                                           "5,0,network,eth0,0,0,-1,\n"
+                                           "6,5,counter,RX rate,0,0,-1,bytes/s\n");
+  EXPECT_EQ(read_file(out / "slices.csv"), "track,ts_ns,dur_ns,name,category,correlation\n"
+                                           "2,0,3000,\"dot, \"\"fast\"\"\",kernel,7\n");
+  EXPECT_EQ(read_file(out / "instants.csv"), "track,ts_ns,name,category\n"
+                                             "4,5,\"two\nlines\",\n");
+  EXPECT_EQ(read_file(out / "counters.csv"), "track,ts_ns,value\n6,10,2.5\n");
+  EXPECT_EQ(read_file(out / "samples.csv"), "track,ts_ns,stack,category\n4,20,1,\n4,20,1,\n");
+  EXPECT_EQ(read_file(out / "stacks.csv"), "stack,depth,frame\n1,0,a\n1,1,b\n");
+  EXPECT_EQ(read_file(out / "flows.csv"), "track,ts_ns,flow,phase\n2,30,7,end\n");
+  EXPECT_EQ(fake_.printed(),
+            std::vector<std::string>{"csv: 6 events written to " + out.string() + "/"});
+}
+
+TEST_F(CsvExporterTest, RefusesAnExistingFileWithoutOverwrite) {
+  const fs::path out = dir_ / "taken.csv";
+  std::ofstream(out) << "keep me\n";
+  fake_.set_option("path", out.string());
+  CsvExporter exporter(host());
+  EXPECT_FALSE(exporter.begin());
+  EXPECT_EQ(fake_.errors(), std::vector<std::string>{"csv: " + out.string() +
+                                                     " already exists; set overwrite=true to "
+                                                     "replace it"});
+  EXPECT_EQ(read_file(out), "keep me\n");
+  EXPECT_EQ(files_in(dir_), std::set<std::string>{"taken.csv"});
+
+  fake_.set_option("overwrite", "true");
+  ASSERT_TRUE(run({}));
+  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n");
+}
+
+TEST_F(CsvExporterTest, TablesModeRefusesExistingTablesWithoutOverwrite) {
+  std::ofstream(dir_ / "slices.csv") << "keep me\n";
+  fake_.set_option("path", dir_.string());
+  fake_.set_option("mode", "tables");
+  CsvExporter exporter(host());
+  EXPECT_FALSE(exporter.begin());
+  EXPECT_EQ(fake_.errors(),
+            std::vector<std::string>{"csv: " + (dir_ / "slices.csv").string() +
+                                     " already exists; set overwrite=true to replace it"});
+  EXPECT_EQ(files_in(dir_), std::set<std::string>{"slices.csv"}); // no temporaries left
+}
+
+TEST_F(CsvExporterTest, TablesModeRefusesAFileAsFolder) {
+  const fs::path out = dir_ / "file.csv";
+  std::ofstream(out) << "x\n";
+  fake_.set_option("path", out.string());
+  fake_.set_option("mode", "tables");
+  CsvExporter exporter(host());
+  EXPECT_FALSE(exporter.begin());
+  EXPECT_EQ(fake_.errors(),
+            std::vector<std::string>{"csv: " + out.string() +
+                                     " exists and is not a folder (mode=tables writes a "
+                                     "folder of CSV files)"});
+}
+
+TEST_F(CsvExporterTest, MissingPathIsAnError) {
+  CsvExporter exporter(host());
+  EXPECT_FALSE(exporter.begin());
+  EXPECT_EQ(fake_.errors(), std::vector<std::string>{
+                                "csv: option 'path' is required, e.g. --plugin \"csv "
+                                "path=out.csv\""});
+}
+
+TEST_F(CsvExporterTest, UnknownModeIsAnError) {
+  fake_.set_option("path", (dir_ / "x.csv").string());
+  fake_.set_option("mode", "json");
+  CsvExporter exporter(host());
+  EXPECT_FALSE(exporter.begin());
+  EXPECT_EQ(fake_.errors(), std::vector<std::string>{
+                                "csv: unknown mode 'json' (choose summary or tables)"});
+}
+
+TEST_F(CsvExporterTest, UnwritablePathFailsAtBegin) {
+  const fs::path out = dir_ / "missing" / "x.csv";
+  fake_.set_option("path", out.string());
+  CsvExporter exporter(host());
+  EXPECT_FALSE(exporter.begin());
+  EXPECT_EQ(fake_.errors(),
+            std::vector<std::string>{"csv: cannot write " + out.string() + ".tmp." +
+                                     std::to_string(getpid()) + ": No such file or directory"});
+}
+
+TEST_F(CsvExporterTest, TemporaryFilesAreRemovedWhenTheExportIsAbandoned) {
+  add_tracks();
+  fake_.set_option("path", (dir_ / "summary.csv").string());
+  {
+    CsvExporter exporter(host());
+    ASSERT_TRUE(exporter.begin());
+    EXPECT_EQ(files_in(dir_).size(), 1u); // the temporary file
+    const prof_event e = fake_.slice(engine_, "k", 0, 1);
+    ASSERT_TRUE(exporter.consume(&e, 1));
+  } // destroyed without end()
+  EXPECT_TRUE(files_in(dir_).empty());
+
+  fake_.set_option("path", (dir_ / "tables").string());
+  fake_.set_option("mode", "tables");
+  {
+    CsvExporter exporter(host());
+    ASSERT_TRUE(exporter.begin());
+    EXPECT_EQ(files_in(dir_ / "tables").size(), 7u);
+    const prof_event e = fake_.slice(engine_, "k", 0, 1);
+    ASSERT_TRUE(exporter.consume(&e, 1));
+  }
+  EXPECT_TRUE(files_in(dir_ / "tables").empty());
+}
+
+TEST_F(CsvExporterTest, BuiltPluginDescriptorAndExport) {
+  prof::testing::LoadedPlugin plugin("csv");
+  ASSERT_NE(plugin.descriptor(), nullptr);
+  const prof_plugin_descriptor &d = *plugin.descriptor();
+  prof::testing::expect_common_fields(d, "csv", PROF_KIND_EXPORTER);
+  const prof_option_desc *path = prof::testing::find_option(d, "path");
+  ASSERT_NE(path, nullptr);
+  EXPECT_EQ(path->type, PROF_OPTION_STRING);
+  EXPECT_EQ(path->default_value, nullptr);
+  const prof_option_desc *overwrite = prof::testing::find_option(d, "overwrite");
+  ASSERT_NE(overwrite, nullptr);
+  EXPECT_EQ(overwrite->type, PROF_OPTION_BOOL);
+  EXPECT_STREQ(overwrite->default_value, "false");
+  const prof_option_desc *mode = prof::testing::find_option(d, "mode");
+  ASSERT_NE(mode, nullptr);
+  EXPECT_EQ(mode->type, PROF_OPTION_ENUM);
+  EXPECT_STREQ(mode->default_value, "summary");
+  EXPECT_STREQ(mode->choices, "summary,tables");
+
+  add_tracks();
+  const fs::path out = dir_ / "plugin.csv";
+  fake_.set_option("path", out.string());
+  const std::vector<prof_event> events{fake_.slice(engine_, "dot_dtu", 0, 1220000),
+                                       fake_.slice(engine_, "dot_dtu", 5, 0)};
+  const prof_exporter_vtable &v = *d.exporter;
+  void *instance = v.create(fake_.api(), &fake_);
+  ASSERT_NE(instance, nullptr);
+  EXPECT_EQ(v.begin(instance), PROF_OK);
+  EXPECT_EQ(v.consume(instance, events.data(), events.size()), PROF_OK);
+  EXPECT_EQ(v.end(instance), PROF_OK);
+  v.destroy(instance);
+  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
+                            "GCU activities,100.00,1220000,2,610000,0,1220000,dot_dtu\n");
+}
+
+} // namespace
+} // namespace prof::csv
