@@ -1,5 +1,6 @@
 #include "csv_summary.hpp"
 
+#include "counter_name.hpp"
 #include "natural_order.hpp"
 #include "summary_tables.hpp"
 
@@ -56,18 +57,6 @@ uint64_t write_activities(const ExportHost &host, const summary::SummaryAggregat
 
 } // namespace
 
-std::string counter_name(const ExportHost &host, prof_track_id track) {
-  const prof_track_desc *desc = host.track(track);
-  std::string name = "track " + std::to_string(track);
-  if (desc == nullptr) return name;
-  if (desc->name != nullptr && desc->name[0] != '\0') name = desc->name;
-  const prof_track_desc *owner = desc->parent ? host.track(desc->parent) : nullptr;
-  if (owner && owner->name && owner->kind != PROF_TRACK_PROCESS &&
-      owner->kind != PROF_TRACK_CUSTOM)
-    name = std::string(owner->name) + " / " + name;
-  return name;
-}
-
 uint64_t write_summary(const ExportHost &host, const summary::SummaryAggregator &aggregator,
                        CsvFile &out) {
   uint64_t rows = write_activities(host, aggregator, out);
@@ -80,7 +69,7 @@ uint64_t write_summary(const ExportHost &host, const summary::SummaryAggregator 
   std::vector<CounterRow> counters;
   for (const auto &[track, stats] : aggregator.counters()) {
     const prof_track_desc *desc = host.track(track);
-    counters.push_back({counter_name(host, track),
+    counters.push_back({summary::counter_name(host, track),
                         desc && desc->unit ? std::string(desc->unit) : std::string(), stats});
   }
   std::sort(counters.begin(), counters.end(), [](const CounterRow &a, const CounterRow &b) {

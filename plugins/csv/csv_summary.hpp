@@ -12,10 +12,6 @@
 
 namespace prof::csv {
 
-/// Name of a counter track as the summary prints it: "owner / name" when the
-/// parent is a device, interface, thread... (not a process or custom track).
-std::string counter_name(const ExportHost &host, prof_track_id track);
-
 /// Writes the activity table (header "Type,Time(%),Time(ns),Calls,Avg(ns),
 /// Min(ns),Max(ns),Name") and, when there are counters, a blank line and the
 /// counter table ("Counter,Unit,Min,Avg,Max"). Returns the rows written.

@@ -1,5 +1,6 @@
 #include "summary_exporter.hpp"
 
+#include "counter_name.hpp"
 #include "summary_tables.hpp"
 
 #include <algorithm>
@@ -135,16 +136,8 @@ void SummaryExporter::print_counters() {
   std::vector<CounterRow> rows;
   for (const auto &[track, stats] : aggregator_->counters()) {
     const prof_track_desc *desc = host_.track(track);
-    CounterRow row{"track " + std::to_string(track), "", stats};
-    if (desc != nullptr) {
-      if (desc->name != nullptr && desc->name[0] != '\0') row.name = desc->name;
-      if (desc->unit != nullptr) row.unit = desc->unit;
-      // Counters of a device, an interface or a thread repeat across them
-      // ("RX rate" per NIC): name the owner too.
-      const prof_track_desc *owner = desc->parent ? host_.track(desc->parent) : nullptr;
-      if (owner && owner->name && owner->kind != PROF_TRACK_PROCESS && owner->kind != PROF_TRACK_CUSTOM)
-        row.name = std::string(owner->name) + " / " + row.name;
-    }
+    CounterRow row{counter_name(host_, track), "", stats};
+    if (desc != nullptr && desc->unit != nullptr) row.unit = desc->unit;
     rows.push_back(std::move(row));
   }
   print_section("======== Counters:", format_counter_table(std::move(rows)));
