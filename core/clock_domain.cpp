@@ -61,7 +61,7 @@ namespace {
 double measure_tsc_hz() {
   if (!has_tsc()) return 1e9;
   uint64_t t0 = tsc_now(), n0 = session_now_ns();
-  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(2)); // later pairs correct the rate
   uint64_t t1 = tsc_now(), n1 = session_now_ns();
   return static_cast<double>(t1 - t0) * 1e9 / static_cast<double>(n1 - n0);
 }
