@@ -50,21 +50,31 @@ void ShmRegion::release() {
 
 ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &config,
                             std::string_view config_text) {
-  const uint32_t count = std::min<uint32_t>(std::max<uint32_t>(config.ring_count, 1), kMaxShmRings);
+  uint32_t count = std::min<uint32_t>(std::max<uint32_t>(config.ring_count, 1), kMaxShmRings);
   const uint64_t capacity = RingBuffer::capacity_for(config.ring_bytes / sizeof(prof_event));
   const size_t stride = page_round(RingBuffer::bytes_for(capacity));
   const size_t config_offset = page_round(sizeof(ShmHeader));
   const size_t catalog_offset = config_offset + page_round(config_text.size() + 1);
   const size_t rings_offset = catalog_offset + page_round(config.catalog_bytes);
-  const size_t total = rings_offset + stride * count;
+  size_t total = rings_offset + stride * count;
 
   const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw failure("cannot create", name);
-  // tmpfs commits pages only when touched: idle rings cost nothing.
-  if (ftruncate(fd, static_cast<off_t>(total)) != 0) {
+  // The memory is reserved now: a tmpfs page that cannot be had when a ring
+  // first touches it would kill the application with SIGBUS. Where the
+  // shared-memory mount is small (containers), fewer rings are made.
+  int error = 0;
+  while ((error = posix_fallocate(fd, 0, static_cast<off_t>(total))) == ENOSPC && count > 2) {
+    count /= 2;
+    total = rings_offset + stride * count;
+    (void)!ftruncate(fd, static_cast<off_t>(total));
+  }
+  if (error == 0 && ftruncate(fd, static_cast<off_t>(total)) != 0) error = errno;
+  if (error != 0) {
     close(fd);
     shm_unlink(name.c_str());
-    throw failure("cannot size", name);
+    errno = error;
+    throw failure("cannot reserve", name);
   }
   void *memory = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);

@@ -23,8 +23,9 @@ public:
   ShmRegion(ShmRegion &&other) noexcept;
   ShmRegion &operator=(ShmRegion &&other) noexcept;
 
-  /// prof: creates `name` ("/prof-..."), formats rings and writes `config`.
-  /// Throws std::runtime_error with the reason.
+  /// prof: creates `name` ("/prof-..."), reserves its memory, formats rings
+  /// and writes `config`. With too little shared memory it makes fewer rings
+  /// (header()->ring_count says how many). Throws std::runtime_error.
   static ShmRegion create(const std::string &name, const ShmRegionConfig &config,
                           std::string_view config_text);
   /// agent: maps an existing region; false with `error` set when it is not

@@ -43,7 +43,7 @@ core::ShmRegion &AgentSetup::create_region(const core::EventBusConfig &buffers,
     config.plugins.push_back(std::move(plugin));
   }
   core::ShmRegionConfig region;
-  region.ring_count = buffers.ring_count;
+  region.ring_count = ring_count_for(buffers);
   region.ring_bytes = buffers.ring_bytes;
   region.watermark_bytes = buffers.watermark_bytes;
   region_ = core::ShmRegion::create(name_, region, config.encode());

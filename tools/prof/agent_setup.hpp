@@ -26,6 +26,14 @@ public:
   /// Removes the region's name; mapped memory goes with the last process.
   ~AgentSetup();
 
+  /// Rings for the application's threads: the host buffer shared out as for
+  /// prof's own threads, at most kMaxRings since the region's memory is
+  /// reserved up front (a thread gives its ring back when it exits).
+  static constexpr uint32_t kMaxRings = 16;
+  static uint32_t ring_count_for(const core::EventBusConfig &buffers) {
+    return buffers.ring_count < kMaxRings ? buffers.ring_count : kMaxRings;
+  }
+
   /// libprof-agent.so: PROF_AGENT_PATH, else ../lib/prof beside the executable.
   static std::string agent_path();
 

@@ -138,8 +138,13 @@ int run_capture(const RunContext &context) {
   std::unique_ptr<core::ShmEventSource> shared_events;
   if (agent) {
     try {
-      shared_events = std::make_unique<core::ShmEventSource>(
-          agent->create_region(buffers, capture.session), catalog);
+      core::ShmRegion &region = agent->create_region(buffers, capture.session);
+      if (const uint32_t wanted = AgentSetup::ring_count_for(buffers);
+          region.header()->ring_count < wanted)
+        console.warning("shared memory holds only " + std::to_string(region.header()->ring_count) +
+                        " rings for the application's threads (asked for " +
+                        std::to_string(wanted) + "); lower --host-ringbuffer-size");
+      shared_events = std::make_unique<core::ShmEventSource>(region, catalog);
     } catch (const std::exception &e) {
       discard_held_app(app);
       print_error(e.what());
