@@ -106,6 +106,14 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
     if (command.has(control))
       throw cli::UsageError(std::string("--") + control +
                             " is not available: this prof has no session control channel yet");
+  // Parsed topsprof options whose machinery is not built yet: say so rather
+  // than capture as if they were not given.
+  if (command.value_or("profile-from-start", "on") == "off")
+    throw cli::UsageError("--profile-from-start off is not available: collection that starts "
+                          "later needs session control (--start), which this prof has not yet");
+  if (command.has("visual-profiler-merge-from"))
+    throw cli::UsageError("--visual-profiler-merge-from is not available: merging reports is "
+                          "not in this prof yet");
   if (command.has("reset")) {
     std::printf("prof keeps no state between runs: nothing to reset\n");
     return tool::kExitOk;

@@ -423,7 +423,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ImportNotAReport", {"--import-profile", "@D/notes.txt"}, "notes.txt"},
         BadInput{"ImportMissingFile", {"--import-profile", "@D/missing.profrep"}, "missing.profrep"},
         BadInput{"ImportFolder", {"--import-profile", "@D/"}, "folder"},
-        BadInput{"NothingToDo", {"--cpu-utilization"}, "application"}),
+        BadInput{"NothingToDo", {"--cpu-utilization"}, "application"},
+        BadInput{"ProfileFromStartOff",
+                 with_out({"--profile-from-start", "off", "--cpu-utilization", "@W", "--print", "APP-RAN"}),
+                 "--profile-from-start off is not available"},
+        BadInput{"MergeNotYet",
+                 {"--visual-profiler-merge-from", "@D/", "--visual-profiler-merge-to", "@D/m.trace"},
+                 "--visual-profiler-merge-from is not available"}),
     [](const ::testing::TestParamInfo<BadInput> &info) { return std::string(info.param.name); });
 
 TEST_F(CaptureE2E, ConflictMessageNamesBothOptions) {
