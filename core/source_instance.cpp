@@ -47,6 +47,10 @@ struct SourceHostApi {
   static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
     bus(host).emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, 0, value});
   }
+  static void emit_counter_for(void *host, prof_track_id track, uint64_t ts, double value,
+                               uint64_t correlation) {
+    bus(host).emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, correlation, value});
+  }
   static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
     bus(host).emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, ts, 0, stack, 0});
   }
@@ -99,6 +103,7 @@ const prof_host_api SourceInstance::host_api_ = {
     &SourceHostApi::add_calibration, &SourceHostApi::now,
     &SourceHostApi::log,             &SourceHostApi::get_option,
     &SourceHostApi::session_info,    &SourceHostApi::emit_stack,
+    &SourceHostApi::emit_counter_for,
 };
 
 SourceInstance::SourceInstance(const PluginInfo &plugin, OptionValues options,
@@ -150,8 +155,16 @@ bool SourceInstance::flush() { return call("flush", plugin_.source->flush); }
 
 bool SourceInstance::query(const std::string &what, void (*print)(void *, const char *),
                            void *ctx) {
+  error_.clear();
   if (!instance_ || !plugin_.source->query) return false;
-  return plugin_.source->query(instance_, what.c_str(), print, ctx) == PROF_OK;
+  last_logged_error_.clear();
+  in_call_ = true;
+  const prof_status status = plugin_.source->query(instance_, what.c_str(), print, ctx);
+  in_call_ = false;
+  if (status == PROF_OK) return true;
+  // A plugin that does not know the query says nothing; one that failed at it says why.
+  if (!last_logged_error_.empty()) error_ = "plugin '" + plugin_.name + "': " + last_logged_error_;
+  return false;
 }
 
 } // namespace prof::core

@@ -38,7 +38,8 @@ public:
   bool suspend();
   bool resume();
   bool flush();
-  /// Prints the answer to a query through `print`; false when unsupported.
+  /// Prints the answer to a query through `print`; false when unsupported
+  /// (error() then says why if the plugin failed at it).
   bool query(const std::string &what, void (*print)(void *, const char *), void *ctx);
 
   const PluginInfo &plugin() const { return plugin_; }

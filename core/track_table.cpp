@@ -39,6 +39,15 @@ prof_track_id TrackTable::declare(const prof_track_desc *desc) {
     process_threads_.emplace(key, id);
     return id;
   }
+  if (copy.kind == PROF_TRACK_DEVICE || copy.kind == PROF_TRACK_CLUSTER ||
+      copy.kind == PROF_TRACK_ENGINE) {
+    auto key = std::make_tuple(static_cast<int>(copy.kind), copy.parent, copy.index, copy.clock,
+                               std::string(copy.name));
+    if (auto it = device_parts_.find(key); it != device_parts_.end()) return it->second;
+    prof_track_id id = add_locked(copy);
+    device_parts_.emplace(std::move(key), id);
+    return id;
+  }
   return add_locked(copy);
 }
 

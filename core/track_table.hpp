@@ -50,6 +50,10 @@ private:
   StringTable &strings_;
   tbb::concurrent_vector<TrackEntry> entries_; // [0] is the unused "no track"
   std::map<std::tuple<int, int32_t, int32_t>, prof_track_id> process_threads_;
+  // Device, cluster and engine tracks are shared by the sources that declare
+  // them (gcu and sip-pmc both place tracks under "GCU 0").
+  std::map<std::tuple<int, prof_track_id, int32_t, prof_clock_id, std::string>, prof_track_id>
+      device_parts_;
   mutable std::mutex mutex_;
   std::string last_error_;
   std::atomic<size_t> published_{1};

@@ -2,17 +2,29 @@
 
 #include "core/report/byte_codec.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace prof::report {
 namespace {
 
-enum Column : size_t { kType, kTrack, kTs, kDuration, kName, kCategory, kId, kFlags, kValue };
+enum Column : size_t {
+  kType, kTrack, kTs, kDuration, kName, kCategory, kId, kFlags, kValue, kCounterId
+};
 
-enum FieldBit : uint8_t { kHasDuration = 1, kHasId = 2, kHasFlags = 4, kHasValue = 8 };
+// Payloads of the first format have no counter-id column.
+constexpr size_t kFirstColumnCount = 9;
+
+enum FieldBit : uint8_t {
+  kHasDuration = 1,
+  kHasId = 2,
+  kHasFlags = 4,
+  kHasValue = 8,
+  kHasCounterId = 16
+};
 
 // Worst-case encoded bytes per event in each column.
-constexpr std::array<size_t, kEventColumnCount> kMaxBytes = {1, 5, 10, 10, 5, 5, 10, 1, 8};
+constexpr std::array<size_t, kEventColumnCount> kMaxBytes = {1, 5, 10, 10, 5, 5, 10, 1, 8, 10};
 
 constexpr std::array<uint8_t, 256> make_field_table() {
   std::array<uint8_t, 256> t{};
@@ -20,7 +32,7 @@ constexpr std::array<uint8_t, 256> make_field_table() {
     fields = kHasDuration | kHasId | kHasFlags | kHasValue; // unknown types keep all
   t[PROF_EVENT_SLICE] = kHasDuration | kHasId;
   t[PROF_EVENT_INSTANT] = 0;
-  t[PROF_EVENT_COUNTER] = kHasValue;
+  t[PROF_EVENT_COUNTER] = kHasValue | kHasCounterId;
   t[PROF_EVENT_SAMPLE] = kHasId;
   t[PROF_EVENT_FLOW] = kHasId | kHasFlags;
   return t;
@@ -55,6 +67,7 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
   uint8_t *ids = columns_[kId].end;
   uint8_t *flags = columns_[kFlags].end;
   uint8_t *values = columns_[kValue].end;
+  uint8_t *counter_ids = columns_[kCounterId].end;
   uint32_t prev_track = prev_track_;
   uint64_t prev_ts = prev_ts_;
   uint64_t prev_id = prev_id_;
@@ -79,6 +92,7 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
       std::memcpy(values, &e.value, 8);
       values += 8;
     }
+    if (fields & kHasCounterId) counter_ids = put_varint(counter_ids, e.id);
   }
 
   columns_[kType].end = types;
@@ -88,6 +102,7 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
   columns_[kName].end = names;
   columns_[kCategory].end = categories;
   columns_[kId].end = ids;
+  columns_[kCounterId].end = counter_ids;
   columns_[kFlags].end = flags;
   columns_[kValue].end = values;
   prev_track_ = prev_track;
@@ -140,15 +155,16 @@ bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_eve
   ByteReader in(payload);
   const uint64_t count = in.varint();
   const uint64_t column_count = in.varint();
-  if (!in.ok() || column_count < kEventColumnCount || column_count > in.remaining()) return false;
+  if (!in.ok() || column_count < kFirstColumnCount || column_count > in.remaining()) return false;
+  const size_t known = std::min<uint64_t>(column_count, kEventColumnCount);
   std::array<uint64_t, kEventColumnCount> lengths{};
-  for (auto &length : lengths)
-    length = in.varint();
-  for (uint64_t c = kEventColumnCount; c < column_count; ++c)
+  for (size_t c = 0; c < known; ++c)
+    lengths[c] = in.varint();
+  for (uint64_t c = known; c < column_count; ++c)
     in.varint(); // later columns: skipped below
   if (!in.ok()) return false;
   std::array<ByteReader, kEventColumnCount> col;
-  for (size_t c = 0; c < kEventColumnCount; ++c) {
+  for (size_t c = 0; c < known; ++c) {
     if (lengths[c] > in.remaining()) return false;
     col[c] = ByteReader(in.bytes(static_cast<size_t>(lengths[c])));
   }
@@ -177,6 +193,7 @@ bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_eve
     }
     if (fields & kHasFlags) e.flags = col[kFlags].u8();
     if (fields & kHasValue) e.value = col[kValue].f64();
+    if ((fields & kHasCounterId) && known > kCounterId) e.id = col[kCounterId].varint();
   }
   for (const auto &c : col)
     if (!c.ok() || !c.at_end()) return false;

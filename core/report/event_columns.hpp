@@ -13,6 +13,8 @@
 //   id        zigzag varint of the delta from the previous id (slices, samples, flows)
 //   flags     u8                                       (flows)
 //   value     8 raw bytes of the double, NaN bits kept (counters)
+//   counter id varint of the id as is (counters; absent in the first format,
+//             where counters read back with id 0)
 // Deltas restart at zero in every payload. `reserved` is not stored (always 0).
 // A reader ignores columns after the ones it knows.
 #pragma once
@@ -28,7 +30,7 @@
 
 namespace prof::report {
 
-inline constexpr size_t kEventColumnCount = 9;
+inline constexpr size_t kEventColumnCount = 10;
 
 /// Encodes events into reused column buffers; no allocation after construction.
 class EventColumnEncoder {

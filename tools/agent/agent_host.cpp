@@ -54,6 +54,9 @@ void emit_instant(void *, prof_track_id track, uint64_t ts, prof_string_id name,
 void emit_counter(void *, prof_track_id track, uint64_t ts, double value) {
   agent_emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, 0, value});
 }
+void emit_counter_for(void *, prof_track_id track, uint64_t ts, double value, uint64_t id) {
+  agent_emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, id, value});
+}
 void emit_sample(void *, prof_track_id track, uint64_t ts, prof_stack_id stack) {
   agent_emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, ts, 0, stack, 0});
 }
@@ -95,6 +98,7 @@ const prof_host_api kApi = {
     &emit_slice,           &emit_instant,  &emit_counter,          &emit_sample,
     &emit_flow,            &register_clock_domain, &add_calibration, &now,
     &log,                  &get_option,    &session_info,          &emit_stack,
+    &emit_counter_for,
 };
 
 } // namespace

@@ -78,7 +78,7 @@ typedef struct prof_event {
   prof_string_id category;///< its category ("api", "kernel", ...), may be 0
   uint64_t ts;            ///< begin (slice) or time (others)
   uint64_t duration;      ///< slice length in the same unit as ts, else 0
-  uint64_t id;            ///< correlation id (slice), flow id (flow), stack id (sample)
+  uint64_t id;            ///< correlation id (slice, counter), flow id (flow), stack id (sample)
   double value;           ///< counter value, else 0
 } prof_event;
 

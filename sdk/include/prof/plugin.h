@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.2.
+/* prof plugin ABI, version 1.3.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -20,8 +20,8 @@ extern "C" {
 /// Major ABI version: a host refuses plugins with another major.
 #define PROF_ABI_MAJOR 1
 /// Minor ABI version: 1.1 added prof_plugin_descriptor::vendor, 1.2
-/// prof_host_api::emit_stack.
-#define PROF_ABI_MINOR 2
+/// prof_host_api::emit_stack, 1.3 prof_host_api::emit_counter_for.
+#define PROF_ABI_MINOR 3
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
@@ -129,6 +129,11 @@ typedef struct prof_host_api {
   /// belongs to (e.g. "osrt"). Exporters keep it out of CPU function views.
   void (*emit_stack)(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
                      prof_string_id category);
+  /* ABI 1.3: check struct_size before calling. */
+  /// Emits a counter value measured over the work with correlation id
+  /// `correlation_id` (a device operator, say), so exporters can tie the two.
+  void (*emit_counter_for)(void *host, prof_track_id track, uint64_t ts, double value,
+                           uint64_t correlation_id);
 } prof_host_api;
 
 /// The instance functions of a source plugin.

@@ -45,6 +45,15 @@ public:
   void counter(prof_track_id t, uint64_t ts, double value) const {
     api_->emit_counter(host_, t, ts, value);
   }
+  /// A counter value measured over the work `correlation` (ABI 1.3); on
+  /// older hosts the value without the tie.
+  void counter(prof_track_id t, uint64_t ts, double value, uint64_t correlation) const {
+    if (api_->struct_size >=
+        offsetof(prof_host_api, emit_counter_for) + sizeof(api_->emit_counter_for))
+      api_->emit_counter_for(host_, t, ts, value, correlation);
+    else
+      api_->emit_counter(host_, t, ts, value);
+  }
   /// A call stack belonging to something on `t` at `ts` (category says
   /// what); on hosts older than ABI 1.2, a plain sample.
   void stack(prof_track_id t, uint64_t ts, prof_stack_id stack, prof_string_id category) const {
@@ -89,9 +98,14 @@ private:
   void *host_;
 };
 
+/// Prints one line of a query answer.
+using QueryPrinter = void (*)(void *ctx, const char *line);
+
 /// Builds a prof_source_vtable from a class T with a constructor T(Host) and
 /// member functions configure/start/stop/suspend/resume/flush returning bool
-/// (false after logging the reason). Exceptions never cross the boundary.
+/// (false after logging the reason). A T that also has
+/// `bool query(std::string_view what, QueryPrinter print, void *ctx)` answers
+/// queries (--query-activities). Exceptions never cross the boundary.
 template <class T> struct SourceAdapter {
   static void *create(const prof_host_api *api, void *host) noexcept {
     try {
@@ -111,9 +125,25 @@ template <class T> struct SourceAdapter {
       return PROF_ERROR;
     }
   }
+  static prof_status query(void *self, const char *what, QueryPrinter print, void *ctx) noexcept {
+    try {
+      return static_cast<T *>(self)->query(std::string_view(what ? what : ""), print, ctx)
+                 ? PROF_OK
+                 : PROF_ERROR;
+    } catch (...) {
+      return PROF_ERROR;
+    }
+  }
+  static constexpr auto query_function() {
+    using Fn = prof_status (*)(void *, const char *, QueryPrinter, void *);
+    if constexpr (requires(T &t, QueryPrinter p) { t.query(std::string_view(), p, nullptr); })
+      return static_cast<Fn>(&query);
+    else
+      return static_cast<Fn>(nullptr);
+  }
   static constexpr prof_source_vtable vtable() {
     return prof_source_vtable{
-        sizeof(prof_source_vtable), &create,          &destroy,        nullptr,
+        sizeof(prof_source_vtable), &create,          &destroy,        query_function(),
         &call<&T::configure>,       &call<&T::start>, &call<&T::stop>, &call<&T::suspend>,
         &call<&T::resume>,          &call<&T::flush>};
   }

@@ -143,7 +143,7 @@ TEST(EventColumns, ExtraColumnsFromALaterWriterAreIgnored) {
   EventColumnEncoder encoder(1);
   encoder.add(events.data(), 1);
   const auto pieces = encoder.payload_pieces();
-  // Rebuild the directory with a tenth column of 2 bytes appended.
+  // Rebuild the directory with one more column of 2 bytes appended.
   std::vector<uint8_t> payload;
   ByteWriter w(payload);
   w.varint(1);
@@ -157,6 +157,35 @@ TEST(EventColumns, ExtraColumnsFromALaterWriterAreIgnored) {
   std::vector<prof_event> out;
   ASSERT_TRUE(decode_event_columns(payload, out));
   EXPECT_TRUE(same_events(out, events));
+}
+
+TEST(EventColumns, CounterCarriesTheCorrelationIdOfItsWork) {
+  prof_event c = counter(3, 130, 42.5);
+  c.id = (uint64_t{1234} << 40) | 17;
+  const std::vector<prof_event> events = {slice(2, 100, 50, 3, 4, 77), c, counter(3, 140, 1.0)};
+  EXPECT_TRUE(same_events(round_trip(events), events));
+}
+
+TEST(EventColumns, FirstFormatPayloadWithoutCounterIdsReadsIdZero) {
+  // A writer of the first format: nine columns, counters without ids.
+  prof_event c = counter(3, 130, 42.5);
+  c.id = 99;
+  EventColumnEncoder encoder(1);
+  encoder.add(&c, 1);
+  const auto pieces = encoder.payload_pieces();
+  std::vector<uint8_t> payload;
+  ByteWriter w(payload);
+  w.varint(1);
+  w.varint(9);
+  for (size_t c = 1; c <= 9; ++c)
+    w.varint(pieces[c].size());
+  for (size_t c = 1; c <= 9; ++c)
+    w.bytes(pieces[c].data(), pieces[c].size());
+  std::vector<prof_event> out;
+  ASSERT_TRUE(decode_event_columns(payload, out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].id, 0u);
+  EXPECT_EQ(out[0].value, 42.5);
 }
 
 } // namespace

@@ -1,0 +1,62 @@
+// A small, strict JSON reader (RFC 8259) for the device-tree files users
+// edit: values keep where they start, errors say line and column, nesting is
+// bounded, and no input (truncated, garbage, huge) can crash it.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace prof::activity::json {
+
+enum class Type { Null, Bool, Number, String, Array, Object };
+
+struct Member;
+
+/// One parsed value.
+struct Value {
+  Type type = Type::Null;
+  bool boolean = false;
+  double number = 0;
+  std::string string;         ///< String: the decoded text (UTF-8)
+  std::vector<Value> array;   ///< Array: the elements
+  std::vector<Member> object; ///< Object: members in input order, keys unique
+  std::size_t offset = 0;     ///< byte offset of the value in the input
+
+  /// The member `key` of an object, nullptr when absent or not an object.
+  const Value *find(std::string_view key) const;
+};
+
+struct Member {
+  std::string key;
+  Value value;
+};
+
+/// A 1-based line and column (column counts characters, not bytes).
+struct TextPosition {
+  std::size_t line = 1;
+  std::size_t column = 1;
+};
+
+/// Where byte `offset` of `text` lies.
+TextPosition position_of(std::string_view text, std::size_t offset);
+
+/// Malformed input; what() is "expected ..." without the position.
+class SyntaxError : public std::runtime_error {
+public:
+  SyntaxError(TextPosition where, const std::string &message)
+      : std::runtime_error(message), position(where) {}
+  TextPosition position;
+};
+
+/// "object", "array", "string", "number", "true or false", "null".
+std::string_view type_name(Type type);
+
+/// Parses one JSON document (surrounding whitespace and a leading UTF-8 byte
+/// order mark allowed). Arrays and
+/// objects may nest `max_depth` deep. Throws SyntaxError.
+Value parse(std::string_view text, std::size_t max_depth = 64);
+
+} // namespace prof::activity::json

@@ -1,0 +1,96 @@
+#include "core/activity/json_reader.hpp"
+#include "core/activity/json_writer.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace prof::activity::json {
+namespace {
+
+using ::testing::HasSubstr;
+
+/// "LINE:COL: message" for malformed `text`, "" when it parses.
+std::string error_of(std::string_view text, std::size_t max_depth = 64) {
+  try {
+    parse(text, max_depth);
+  } catch (const SyntaxError &e) {
+    return std::to_string(e.position.line) + ":" + std::to_string(e.position.column) + ": " +
+           e.what();
+  }
+  return "";
+}
+
+TEST(JsonReader, Values) {
+  const Value v = parse(R"( {"a": [true, false, null, -0, 1.5e3, 0.25, 12],
+                             "s": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "o": {}} )");
+  ASSERT_EQ(v.type, Type::Object);
+  ASSERT_EQ(v.object.size(), 3u);
+  const Value *a = v.find("a");
+  ASSERT_TRUE(a && a->type == Type::Array && a->array.size() == 7u);
+  EXPECT_TRUE(a->array[0].boolean);
+  EXPECT_EQ(a->array[1].type, Type::Bool);
+  EXPECT_EQ(a->array[2].type, Type::Null);
+  EXPECT_EQ(a->array[4].number, 1500.0);
+  EXPECT_EQ(a->array[5].number, 0.25);
+  EXPECT_EQ(a->array[6].number, 12.0);
+  EXPECT_EQ(v.find("s")->string, "x\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_EQ(v.find("o")->type, Type::Object);
+  EXPECT_EQ(v.find("missing"), nullptr);
+  EXPECT_EQ(a->array[1].offset, 14u);
+}
+
+TEST(JsonReader, ErrorsSayLineAndColumn) {
+  EXPECT_EQ(error_of("[1,]"), "1:4: expected a value, found ']'");
+  EXPECT_EQ(error_of("01"), "1:2: expected end of input after the JSON value, found '1'");
+  EXPECT_EQ(error_of("\"abc"), "1:5: expected '\"' to close the string, found end of input");
+  EXPECT_THAT(error_of("\"\\x\""), HasSubstr("1:3: expected an escape"));
+  EXPECT_THAT(error_of("\"\\u12g4\""),
+              HasSubstr("1:6: expected 4 hex digits after \\u, found 'g'"));
+  EXPECT_THAT(error_of("\"\\ud800\""), HasSubstr("expected \\u and a low surrogate"));
+  EXPECT_THAT(error_of("\"\\ud800\\u0041\""), HasSubstr("expected a low surrogate"));
+  EXPECT_THAT(error_of("\"\\udc00\""), HasSubstr("1:2: expected a high surrogate"));
+  EXPECT_EQ(error_of("{\"a\": 1, \"a\": 2}"),
+            "1:10: expected each key once in an object, found \"a\" again");
+  EXPECT_THAT(error_of("1e999"), HasSubstr("1:1: expected a number a double can hold"));
+  EXPECT_THAT(error_of("\"a\nb\""),
+              HasSubstr("1:3: expected '\"' or an escaped control character"));
+  EXPECT_EQ(error_of("nul"), "1:1: expected a value, found 'n'");
+  EXPECT_EQ(error_of("-"), "1:2: expected a digit, found end of input");
+  EXPECT_EQ(error_of("1."), "1:3: expected a digit, found end of input");
+  EXPECT_EQ(error_of("{\"a\" 1}"), "1:6: expected ':' after the key, found '1'");
+  EXPECT_EQ(error_of("{\"a\": 1 \"b\": 2}"),
+            "1:9: expected ',' or '}' after an object member, found '\"'");
+  EXPECT_EQ(error_of("[1 2]"), "1:4: expected ',' or ']' after an array element, found '2'");
+  EXPECT_EQ(error_of("{1: 2}"), "1:2: expected a string key, found '1'");
+  EXPECT_EQ(error_of("\x01"), "1:1: expected a value, found byte 0x01");
+  EXPECT_EQ(error_of("[\n  \"\xc3\xa9\", x]"), "2:8: expected a value, found 'x'");
+}
+
+TEST(JsonReader, NestingIsBounded) {
+  const std::string ok = std::string(64, '[') + std::string(64, ']');
+  EXPECT_EQ(error_of(ok), "");
+  const std::string deep = std::string(65, '[') + std::string(65, ']');
+  EXPECT_EQ(error_of(deep), "1:65: expected at most 64 nested arrays and objects");
+  EXPECT_EQ(error_of("{\"a\": {\"b\": []}}", 2),
+            "1:13: expected at most 2 nested arrays and objects");
+}
+
+TEST(JsonWriter, QuotesAndIndents) {
+  EXPECT_EQ(quote("a\"b\\c\n\x1f/\xc3\xa9"), "\"a\\\"b\\\\c\\n\\u001f/\xc3\xa9\"");
+  Writer w;
+  w.begin_object();
+  w.key("a");
+  w.begin_array();
+  w.number(1);
+  w.value(true);
+  w.value("x");
+  w.end_array();
+  w.key("e");
+  w.begin_array();
+  w.end_array();
+  w.end_object();
+  EXPECT_EQ(w.finish(), "{\n  \"a\": [\n    1,\n    true,\n    \"x\"\n  ],\n  \"e\": []\n}\n");
+}
+
+} // namespace
+} // namespace prof::activity::json
