@@ -5,7 +5,7 @@ namespace prof::summary {
 const char *group_title(ActivityGroup group) {
   switch (group) {
   case ActivityGroup::Device:
-    return "GCU activities:";
+    return "GCU activites:"; // topsprof's spelling, which scripts parse
   case ActivityGroup::Api:
     return "API calls:";
   case ActivityGroup::OsRuntime:

@@ -4,6 +4,7 @@
 #define PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 
 #include "function_view.hpp"
+#include "sip_efficiency.hpp"
 #include "summary_aggregator.hpp"
 
 #include <prof/plugin.hpp>
@@ -37,6 +38,7 @@ private:
   void print_activities();
   void print_counters();
   void print_functions();
+  void print_metrics();
   void print_section(const std::string &title, const std::vector<std::string> &table);
   std::string device_label(prof_track_id device) const;
 
@@ -44,6 +46,7 @@ private:
   SummaryMode mode_ = SummaryMode::Summary;
   std::optional<SummaryAggregator> aggregator_;
   FunctionView functions_;
+  std::optional<SipEfficiency> sip_efficiency_; ///< with --metrics sip_busy_efficiency_per_op
 };
 
 } // namespace prof::summary

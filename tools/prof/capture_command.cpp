@@ -35,7 +35,11 @@ core::EventBusConfig bus_config(const cli::CommandLine &command) {
   core::EventBusConfig config;
   const uint64_t mib = 1ull << 20;
   config.ring_bytes = static_cast<uint64_t>(command.int_or("host-ringbuffer-size", 16)) * mib;
-  config.watermark_bytes = static_cast<uint64_t>(command.int_or("watermark-threshold", 15)) * mib;
+  // Without --watermark-threshold, the default (15 MB) follows a smaller ring.
+  config.watermark_bytes =
+      static_cast<uint64_t>(command.int_or("watermark-threshold",
+                                           std::min<long>(15, command.int_or("host-ringbuffer-size", 16) - 1))) *
+      mib;
   const uint64_t host_buffer = static_cast<uint64_t>(command.int_or("host-buffer-size", 1024)) * mib;
   // The host buffer is shared out as per-thread rings.
   config.ring_count = static_cast<uint32_t>(std::max<uint64_t>(2, host_buffer / config.ring_bytes));
@@ -77,6 +81,20 @@ std::string signal_text(int signal) {
   return std::to_string(signal) + (name ? std::string(" (SIG") + name + ": " + what + ")" : "");
 }
 
+// Process-scope sources run inside the application, where a bad option could
+// only be reported after it started: each is configured here first, so a bad
+// filter string stops prof before anything runs.
+void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
+                           core::EventBus &bus, core::Console &console) {
+  core::CaptureContext context{catalog, bus, console,
+                               prof_session_info{sizeof(prof_session_info), "check", 0, "", ""}};
+  for (const SelectedPlugin &selected : sources) {
+    core::SourceInstance source(*selected.plugin, selected.options, context);
+    if (!source.create()) throw std::runtime_error(source.error());
+    if (!source.configure()) throw cli::UsageError(source.error());
+  }
+}
+
 } // namespace
 
 std::string report_output_path(const cli::CommandLine &command) {
@@ -112,6 +130,7 @@ int run_capture(const RunContext &context) {
   core::Catalog catalog;
   const core::EventBusConfig buffers = bus_config(command);
   core::EventBus bus(buffers);
+  check_process_sources(process_sources, catalog, bus, console);
   std::unique_ptr<AgentSetup> agent;
   if (!process_sources.empty()) {
     try {

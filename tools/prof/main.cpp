@@ -16,12 +16,16 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 using namespace prof;
 
 namespace {
+
+constexpr const char *kDeviceSelections[] = {"enable-activities", "import-activities",
+                                             "enable-events", "import-events", "metrics"};
 
 core::PluginRegistry load_plugins(const cli::CommandLine &command) {
   std::vector<std::filesystem::path> extra(command.plugin_paths.begin(),
@@ -108,9 +112,13 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
                             " is not available: this prof has no session control channel yet");
   // Parsed topsprof options whose machinery is not built yet: say so rather
   // than capture as if they were not given.
-  if (command.value_or("profile-from-start", "on") == "off")
-    throw cli::UsageError("--profile-from-start off is not available: collection that starts "
-                          "later needs session control (--start), which this prof has not yet");
+  // Device sources hold their records back; host sources cannot yet.
+  if (command.value_or("profile-from-start", "on") == "off" &&
+      !std::any_of(std::begin(kDeviceSelections), std::end(kDeviceSelections),
+                   [&](const char *option) { return command.has(option); }))
+    throw cli::UsageError("--profile-from-start off holds back device records only: give "
+                          "--enable-activities, --import-activities, --enable-events, "
+                          "--import-events or --metrics");
   if (command.has("visual-profiler-merge-from"))
     throw cli::UsageError("--visual-profiler-merge-from is not available: merging reports is "
                           "not in this prof yet");

@@ -15,6 +15,8 @@ constexpr std::pair<const char *, const char *> kQueries[] = {
     {"query-activities", "activities"},
     {"query-events", "events"},
     {"query-trace", "trace"},
+    {"export-activities", "export-activities"},
+    {"export-events", "export-events"},
 };
 } // namespace
 
@@ -41,6 +43,10 @@ int run_query(const RunContext &context) {
     }
     auto print = [](void *, const char *line) { std::printf("%s\n", line ? line : ""); };
     if (source.query(what, print, nullptr)) return kExitOk;
+    if (!source.error().empty()) {
+      print_error(source.error());
+      return kExitUsage;
+    }
   }
   throw cli::UsageError("--" + option + " is not available: no installed source answers it");
 }

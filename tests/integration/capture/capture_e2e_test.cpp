@@ -426,7 +426,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"NothingToDo", {"--cpu-utilization"}, "application"},
         BadInput{"ProfileFromStartOff",
                  with_out({"--profile-from-start", "off", "--cpu-utilization", "@W", "--print", "APP-RAN"}),
-                 "--profile-from-start off is not available"},
+                 "--profile-from-start off holds back device records only"},
         BadInput{"MergeNotYet",
                  {"--visual-profiler-merge-from", "@D/", "--visual-profiler-merge-to", "@D/m.trace"},
                  "--visual-profiler-merge-from is not available"}),

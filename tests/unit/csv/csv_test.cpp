@@ -114,8 +114,8 @@ TEST_F(CsvExporterTest, SummaryModeWritesTheSummaryTables) {
   };
   ASSERT_TRUE(run(events)) << ::testing::PrintToString(fake_.errors());
   EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
-                            "GCU activities,75.00,3000,1,3000,3000,3000,\"dot, \"\"fast\"\"\"\n"
-                            "GCU activities,25.00,1000,1,1000,1000,1000,copy\n"
+                            "GCU activites,75.00,3000,1,3000,3000,3000,\"dot, \"\"fast\"\"\"\n"
+                            "GCU activites,25.00,1000,1,1000,1000,1000,copy\n"
                             "API calls,100.00,2000,2,1000,500,1500,topsMalloc\n"
                             "OS runtime,100.00,7,1,7,7,7,read\n"
                             "Ranges,100.00,2000,1,2000,2000,2000,step\n"
@@ -308,7 +308,7 @@ TEST_F(CsvExporterTest, BuiltPluginDescriptorAndExport) {
   EXPECT_EQ(v.end(instance), PROF_OK);
   v.destroy(instance);
   EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
-                            "GCU activities,100.00,1220000,2,610000,0,1220000,dot_dtu\n");
+                            "GCU activites,100.00,1220000,2,610000,0,1220000,dot_dtu\n");
 }
 
 } // namespace

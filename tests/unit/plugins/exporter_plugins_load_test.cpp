@@ -50,8 +50,8 @@ TEST(ExporterPluginLoadTest, SummaryExporter) {
       d, fake, {fake.slice(engine, "dot_dtu", 0, 1220000), fake.slice(engine, "dot_dtu", 5, 0)});
   const std::vector<std::string> expected{
       "======== Profiling result:",
-      "           Type  Time(%)    Time  Calls       Avg     Min     Max  Name",
-      "GCU activities:  100.00%  1.22ms      2  610.00us  0.00ns  1.22ms  dot_dtu"};
+      "          Type  Time(%)    Time  Calls       Avg     Min     Max  Name",
+      "GCU activites:  100.00%  1.22ms      2  610.00us  0.00ns  1.22ms  dot_dtu"};
   EXPECT_EQ(printed, expected);
 }
 

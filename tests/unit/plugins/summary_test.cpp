@@ -55,12 +55,12 @@ protected:
 TEST_F(SummaryTest, PrintsStatisticsTableAndCounters) {
   const Lines expected{
       "======== Profiling result:",
-      "           Type  Time(%)     Time  Calls      Avg     Min      Max  Name",
-      "GCU activities:   99.67%   6.00ms      3   2.00ms  1.00ms   3.00ms  conv",
-      "                   0.33%  20.00us      2  10.00us  4.38us  15.62us  copy",
-      "     API calls:  100.00%  12.00us      2   6.00us  5.00us   7.00us  topsLaunchKernel",
-      "    OS runtime:  100.00%   1.00ms      1   1.00ms  1.00ms   1.00ms  read",
-      "        Ranges:  100.00%    1.20s      1    1.20s   1.20s    1.20s  step",
+      "          Type  Time(%)     Time  Calls      Avg     Min      Max  Name",
+      "GCU activites:   99.67%   6.00ms      3   2.00ms  1.00ms   3.00ms  conv",
+      "                  0.33%  20.00us      2  10.00us  4.38us  15.62us  copy",
+      "    API calls:  100.00%  12.00us      2   6.00us  5.00us   7.00us  topsLaunchKernel",
+      "   OS runtime:  100.00%   1.00ms      1   1.00ms  1.00ms   1.00ms  read",
+      "       Ranges:  100.00%    1.20s      1    1.20s   1.20s    1.20s  step",
       "======== Counters:",
       "    Min      Avg      Max  Unit   Name",
       "1.00MiB  2.00MiB  3.00MiB  bytes  Process tree RSS",
@@ -73,9 +73,9 @@ TEST_F(SummaryTest, PrintsStatisticsTableAndCounters) {
 TEST_F(SummaryTest, GcuModePrintsDeviceActivitiesOnly) {
   const Lines expected{
       "======== Profiling result:",
-      "           Type  Time(%)     Time  Calls      Avg     Min      Max  Name",
-      "GCU activities:   99.67%   6.00ms      3   2.00ms  1.00ms   3.00ms  conv",
-      "                   0.33%  20.00us      2  10.00us  4.38us  15.62us  copy",
+      "          Type  Time(%)     Time  Calls      Avg     Min      Max  Name",
+      "GCU activites:   99.67%   6.00ms      3   2.00ms  1.00ms   3.00ms  conv",
+      "                  0.33%  20.00us      2  10.00us  4.38us  15.62us  copy",
   };
   EXPECT_EQ(run("gcu"), expected);
 }
@@ -92,13 +92,13 @@ TEST_F(SummaryTest, ApiModePrintsApiCallsOnly) {
 TEST_F(SummaryTest, PerGcuModeSplitsDevices) {
   const Lines expected{
       "======== Profiling result (GCU 0):",
-      "           Type  Time(%)     Time  Calls      Avg      Min      Max  Name",
-      "GCU activities:   99.48%   3.00ms      2   1.50ms   1.00ms   2.00ms  conv",
-      "                   0.52%  15.62us      1  15.62us  15.62us  15.62us  copy",
+      "          Type  Time(%)     Time  Calls      Avg      Min      Max  Name",
+      "GCU activites:   99.48%   3.00ms      2   1.50ms   1.00ms   2.00ms  conv",
+      "                  0.52%  15.62us      1  15.62us  15.62us  15.62us  copy",
       "======== Profiling result (GCU 1):",
-      "           Type  Time(%)    Time  Calls     Avg     Min     Max  Name",
-      "GCU activities:   99.85%  3.00ms      1  3.00ms  3.00ms  3.00ms  conv",
-      "                   0.15%  4.38us      1  4.38us  4.38us  4.38us  copy",
+      "          Type  Time(%)    Time  Calls     Avg     Min     Max  Name",
+      "GCU activites:   99.85%  3.00ms      1  3.00ms  3.00ms  3.00ms  conv",
+      "                  0.15%  4.38us      1  4.38us  4.38us  4.38us  copy",
       "======== Profiling result (host):",
       "       Type  Time(%)     Time  Calls     Avg     Min     Max  Name",
       " API calls:  100.00%  12.00us      2  6.00us  5.00us  7.00us  topsLaunchKernel",
@@ -123,9 +123,9 @@ TEST_F(SummaryTest, EqualNamesOnDifferentEnginesMergeAndTiesSortByName) {
   ASSERT_TRUE(exporter.end());
   const Lines expected{
       "======== Profiling result:",
-      "           Type  Time(%)      Time  Calls       Avg       Min       Max  Name",
-      "GCU activities:   50.00%  500.00ns      2  250.00ns  250.00ns  250.00ns  a",
-      "                  50.00%  500.00ns      1  500.00ns  500.00ns  500.00ns  b",
+      "          Type  Time(%)      Time  Calls       Avg       Min       Max  Name",
+      "GCU activites:   50.00%  500.00ns      2  250.00ns  250.00ns  250.00ns  a",
+      "                 50.00%  500.00ns      1  500.00ns  500.00ns  500.00ns  b",
   };
   EXPECT_EQ(fake.printed(), expected);
 }

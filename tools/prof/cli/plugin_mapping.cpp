@@ -8,22 +8,34 @@ namespace {
 using R = MappingRole;
 
 constexpr OptionMapping kMappings[] = {
-    // GCU sources (future "gcu" plugin)
-    {"enable-events", "gcu", "events", "", R::Enables},
+    // GCU sources: activities and the API trace (gcu), SIP counters (sip-pmc)
     {"enable-activities", "gcu", "activities", "", R::Enables},
-    {"import-events", "gcu", "import-events", "", R::Enables},
     {"import-activities", "gcu", "import-activities", "", R::Enables},
-    {"export-events", "gcu", "export-events", "", R::Enables},
     {"export-activities", "gcu", "export-activities", "", R::Enables},
-    {"query-events", "gcu", "query", "events", R::Enables},
     {"query-activities", "gcu", "query", "activities", R::Enables},
     {"query-trace", "gcu", "query", "trace", R::Enables},
-    {"metrics", "gcu", "metrics", "", R::Enables},
     {"gcu-utilization", "gcu", "utilization", "true", R::Enables},
-    {"devices", "gcu", "devices", "", R::Modifies},
     {"gcu-utilization-frequency", "gcu", "utilization-frequency", "", R::Modifies},
+    {"enable-events", "sip-pmc", "events", "", R::Enables},
+    {"import-events", "sip-pmc", "import-events", "", R::Enables},
+    {"export-events", "sip-pmc", "export-events", "", R::Enables},
+    {"query-events", "sip-pmc", "query", "events", R::Enables},
+    // A metric needs activities, counters and the table that shows it.
+    {"metrics", "gcu", "metrics", "", R::Enables},
+    {"metrics", "sip-pmc", "metrics", "", R::Enables},
+    {"metrics", "summary", "metrics", "", R::Enables},
+    {"devices", "gcu", "devices", "", R::Modifies},
+    {"devices", "sip-pmc", "devices", "", R::Modifies},
+    {"profile-from-start", "gcu", "from-start", "", R::Modifies},
+    {"profile-from-start", "sip-pmc", "from-start", "", R::Modifies},
     {"buffer", "gcu", "buffer", "", R::Modifies},
+    {"buffer", "sip-pmc", "buffer", "", R::Modifies},
     {"device-buffer-size", "gcu", "device-buffer-size", "", R::Modifies},
+    {"device-buffer-size", "sip-pmc", "device-buffer-size", "", R::Modifies},
+    {"host-ringbuffer-size", "gcu", "host-ringbuffer-size", "", R::Modifies},
+    {"host-ringbuffer-size", "sip-pmc", "host-ringbuffer-size", "", R::Modifies},
+    {"watermark-threshold", "gcu", "watermark-threshold", "", R::Modifies},
+    {"watermark-threshold", "sip-pmc", "watermark-threshold", "", R::Modifies},
     // CPU sources
     {"cpu-utilization", "cpu-util", "cpu", "true", R::Enables},
     {"memory-utilization", "cpu-util", "memory", "true", R::Enables},

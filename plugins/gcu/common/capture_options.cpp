@@ -1,0 +1,88 @@
+#include "capture_options.hpp"
+
+#include "core/activity/device_list.hpp"
+#include "core/activity/filter.hpp"
+#include "core/activity/tree_json.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace prof::gcu {
+namespace {
+
+constexpr uint64_t kMiB = 1ull << 20;
+
+std::string read_file(const std::string &path, const std::string &option) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("--" + option + " " + path + ": cannot read the file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+} // namespace
+
+CaptureOptions read_capture_options(const Host &host, const prof_gcu_topology &topology,
+                                    activity::ItemKind kind, const std::string &default_filter) {
+  const bool activities = kind == activity::ItemKind::Activity;
+  const char *filter_key = activities ? "activities" : "events";
+  const char *import_key = activities ? "import-activities" : "import-events";
+  const std::string filter_option = activities ? "--enable-activities" : "--enable-events";
+  CaptureOptions options;
+  const std::string filter(host.option(filter_key).value_or(""));
+  const std::string import(host.option(import_key).value_or(""));
+  try {
+    if (!import.empty())
+      options.selection = activity::import_tree_json(topology, kind,
+                                                     read_file(import, import_key), import);
+    else if (!filter.empty())
+      options.selection = activity::parse_filter(topology, kind, filter);
+    else if (!default_filter.empty())
+      options.selection = activity::parse_filter(topology, kind, default_filter);
+    const std::string devices(host.option("devices").value_or(""));
+    if (!devices.empty()) {
+      options.devices = activity::parse_device_list(topology, devices);
+      if (!options.selection.empty())
+        options.selection = activity::restrict_to_devices(
+            topology, kind, import.empty() ? (filter.empty() ? default_filter : filter) : "all",
+            options.selection, options.devices,
+            import.empty() ? filter_option : "--" + std::string(import_key));
+    }
+  } catch (const activity::SelectionError &e) {
+    throw std::runtime_error(e.what());
+  }
+  options.buffer = host.option("buffer").value_or("device") == "host" ? PROF_GCU_BUFFER_HOST
+                                                                       : PROF_GCU_BUFFER_DEVICE;
+  options.device_buffer_bytes = static_cast<uint64_t>(host.option_int("device-buffer-size", 64)) * kMiB;
+  options.host_ring_bytes = static_cast<uint64_t>(host.option_int("host-ringbuffer-size", 16)) * kMiB;
+  options.watermark_bytes = static_cast<uint64_t>(host.option_int("watermark-threshold", 15)) * kMiB;
+  // The default watermark (15 MB) follows a smaller ring; a chosen one must fit.
+  if (options.watermark_bytes >= options.host_ring_bytes && host.option("watermark-threshold") == "15")
+    options.watermark_bytes = options.host_ring_bytes - kMiB;
+  if (options.watermark_bytes >= options.host_ring_bytes)
+    throw std::runtime_error("--watermark-threshold " + std::to_string(options.watermark_bytes / kMiB) +
+                             " must be below --host-ringbuffer-size " +
+                             std::to_string(options.host_ring_bytes / kMiB) + " (1 to " +
+                             std::to_string(options.host_ring_bytes / kMiB - 1) + " MB)");
+  options.from_start = host.option_bool("from-start", true);
+  return options;
+}
+
+prof_gcu_capture_config make_capture_config(const CaptureOptions &options) {
+  prof_gcu_capture_config config{};
+  config.struct_size = sizeof config;
+  config.buffer = options.buffer;
+  config.device_buffer_bytes = options.device_buffer_bytes;
+  config.host_ring_bytes = options.host_ring_bytes;
+  config.watermark_bytes = options.watermark_bytes;
+  config.flush_period_ms = 200;
+  config.items = options.selection.items.data();
+  config.item_count = static_cast<uint32_t>(options.selection.items.size());
+  config.apis = options.selection.apis.data();
+  config.api_count = static_cast<uint32_t>(options.selection.apis.size());
+  config.collecting = options.from_start ? 1 : 0;
+  return config;
+}
+
+} // namespace prof::gcu

@@ -1,0 +1,59 @@
+// Tracks of the GCU device tree (device > cluster > engine > instance, and
+// streams under device-level engines) and one clock domain per device, made
+// on first use. Shared by the gcu and sip-pmc sources.
+#pragma once
+
+#include <prof/gcu_driver.h>
+#include <prof/plugin.hpp>
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace prof::gcu {
+
+class DeviceTracks {
+public:
+  DeviceTracks(const Host &host, const prof_gcu_driver &driver);
+
+  /// The clock domain of `device`'s clock, registered and calibrated on first use.
+  prof_clock_id clock(uint32_t device);
+  /// Adds a fresh calibration pair to every registered device clock.
+  void calibrate();
+
+  prof_track_id device(uint32_t device);
+  /// A cluster ("Cluster 1"), or the device itself for group -1.
+  prof_track_id group(uint32_t device, int32_t group, uint32_t group_index);
+  /// The engine instance a record belongs to, on the device clock.
+  prof_track_id engine_instance(uint32_t device, int32_t group, uint32_t group_index,
+                                uint32_t engine, uint32_t engine_index);
+  /// A stream's row under a device-level engine ("General" > "Stream 3"), device clock.
+  prof_track_id stream(uint32_t device, uint32_t engine, uint32_t stream);
+  /// A counter of an engine instance ("SIPPMC 2" > "sip_busy_with_wait"), device clock.
+  prof_track_id counter(uint32_t device, int32_t group, uint32_t group_index, uint32_t engine,
+                        uint32_t engine_index, uint32_t event);
+  /// A utilization counter in percent on the session clock, under `parent`.
+  prof_track_id utilization(prof_track_id parent, const std::string &name);
+
+private:
+  prof_clock_id clock_locked(uint32_t device);
+  prof_track_id engine_kind_locked(uint32_t device, int32_t group, uint32_t group_index,
+                                   uint32_t engine);
+  prof_track_id instance_locked(uint32_t device, int32_t group, uint32_t group_index,
+                                uint32_t engine, uint32_t engine_index);
+  prof_track_id group_locked(uint32_t device, int32_t group, uint32_t group_index);
+  prof_track_id device_locked(uint32_t device);
+
+  const Host &host_;
+  const prof_gcu_driver &driver_;
+  const prof_gcu_topology &topology_;
+  std::mutex mutex_;
+  std::map<uint32_t, prof_clock_id> clocks_;
+  // (device, group, group index, engine, engine index, what): what is -1 for
+  // the engine kind, -2 for the instance, -3 - stream, >= 0 an event.
+  std::map<std::tuple<uint32_t, int32_t, uint32_t, int64_t, int64_t, int64_t>, prof_track_id> tracks_;
+};
+
+} // namespace prof::gcu

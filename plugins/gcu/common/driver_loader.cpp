@@ -1,0 +1,48 @@
+#include "driver_loader.hpp"
+
+#include <dlfcn.h>
+
+namespace prof::gcu {
+namespace {
+
+const prof_gcu_driver *checked(prof_gcu_driver_entry_fn entry, const std::string &where,
+                               std::string &error) {
+  const prof_gcu_driver *driver = entry ? entry() : nullptr;
+  if (driver == nullptr || driver->struct_size < sizeof(prof_gcu_driver)) {
+    error = "GCU driver " + where + " returned no usable driver table";
+    return nullptr;
+  }
+  if (driver->major != PROF_GCU_DRIVER_MAJOR) {
+    error = "GCU driver " + where + " speaks driver interface " + std::to_string(driver->major) +
+            "." + std::to_string(driver->minor) + ", this plugin needs " +
+            std::to_string(PROF_GCU_DRIVER_MAJOR) + ".x";
+    return nullptr;
+  }
+  return driver;
+}
+
+} // namespace
+
+const prof_gcu_driver *load_gcu_driver(const std::string &library, std::string &error) {
+  // An application linked against a runtime already holds its driver: use
+  // that one, so records come from the devices it drives.
+  if (auto entry = reinterpret_cast<prof_gcu_driver_entry_fn>(
+          dlsym(RTLD_DEFAULT, PROF_GCU_DRIVER_ENTRY_SYMBOL)))
+    return checked(entry, "in the application", error);
+  // The handle is kept for the life of the process: records and labels point into it.
+  void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (handle == nullptr) {
+    const char *why = dlerror();
+    error = "cannot load GCU driver '" + library + "': " + (why ? why : "unknown error");
+    return nullptr;
+  }
+  auto entry = reinterpret_cast<prof_gcu_driver_entry_fn>(dlsym(handle, PROF_GCU_DRIVER_ENTRY_SYMBOL));
+  if (entry == nullptr) {
+    error = "'" + library + "' is not a GCU driver: it does not export " +
+            PROF_GCU_DRIVER_ENTRY_SYMBOL;
+    return nullptr;
+  }
+  return checked(entry, "'" + library + "'", error);
+}
+
+} // namespace prof::gcu

@@ -1,0 +1,50 @@
+#include "tree_queries.hpp"
+
+#include "core/activity/tree_json.hpp"
+#include "core/activity/tree_text.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace prof::gcu {
+
+void print_tree(const prof_gcu_topology &topology, activity::ItemKind kind, QueryPrinter print,
+                void *ctx) {
+  for (const std::string &line : activity::format_tree(topology, kind))
+    print(ctx, line.c_str());
+}
+
+void print_api_domains(const prof_gcu_topology &topology, QueryPrinter print, void *ctx) {
+  for (const std::string &line : activity::format_api_domains(topology))
+    print(ctx, line.c_str());
+}
+
+bool write_tree_file(const prof_gcu_topology &topology, activity::ItemKind kind,
+                     const std::string &path, bool overwrite, std::string &error) {
+  std::error_code ec;
+  if (!overwrite && std::filesystem::exists(path, ec)) {
+    error = path + " already exists; use --force-overwrite to replace it";
+    return false;
+  }
+  const std::string temporary = path + ".tmp-" + std::to_string(getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << activity::export_tree_json(topology, kind);
+    out.flush();
+    if (!out) {
+      std::remove(temporary.c_str());
+      error = "cannot write " + path;
+      return false;
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+} // namespace prof::gcu

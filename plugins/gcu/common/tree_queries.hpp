@@ -1,0 +1,24 @@
+// The standalone actions the gcu and sip-pmc sources answer through the
+// query call: print the device tree, write it as JSON.
+#pragma once
+
+#include "core/activity/selection.hpp"
+
+#include <prof/gcu_driver.h>
+#include <prof/plugin.hpp>
+
+#include <string>
+
+namespace prof::gcu {
+
+/// Prints the tree of `kind` in topsprof's --query-activities layout.
+void print_tree(const prof_gcu_topology &topology, activity::ItemKind kind, QueryPrinter print,
+                void *ctx);
+/// Prints only the API trace domains (--query-trace).
+void print_api_domains(const prof_gcu_topology &topology, QueryPrinter print, void *ctx);
+/// Writes the tree of `kind` as JSON to `path` (through a temporary file,
+/// renamed when complete). False with `error` set when it cannot.
+bool write_tree_file(const prof_gcu_topology &topology, activity::ItemKind kind,
+                     const std::string &path, bool overwrite, std::string &error);
+
+} // namespace prof::gcu

@@ -1,0 +1,60 @@
+// The gcu source (process scope): device activities and the runtime API
+// trace of a GCU, through the vendor-driver interface.
+#pragma once
+
+#include "capture_options.hpp"
+#include "device_tracks.hpp"
+#include "utilization_sampler.hpp"
+
+#include <prof/gcu_driver.h>
+#include <prof/periodic_thread.hpp>
+#include <prof/plugin.hpp>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace prof::gcu {
+
+class GcuSource {
+public:
+  explicit GcuSource(Host host);
+  ~GcuSource();
+
+  bool query(std::string_view what, QueryPrinter print, void *ctx);
+  bool configure();
+  bool start();
+  bool stop();
+  bool suspend();
+  bool resume();
+  bool flush();
+
+private:
+  static void on_records(void *self, const prof_gcu_record *records, size_t count);
+  static void on_api(void *self, const prof_gcu_api_record *record);
+  void emit_activity(const prof_gcu_record &record);
+  prof_string_id label(uint32_t id);
+  void report_drops();
+
+  Host host_;
+  const prof_gcu_driver *driver_ = nullptr;
+  const prof_gcu_topology *topology_ = nullptr;
+  CaptureOptions options_;
+  std::unique_ptr<DeviceTracks> tracks_;
+  std::unique_ptr<UtilizationSampler> utilization_;
+  PeriodicThread calibration_;
+  uint32_t handle_ = 0;
+  bool subscribed_ = false;
+  int pid_ = 0;
+  bool flows_ = false;
+  // Interned names, filled on the driver's delivery thread only.
+  std::vector<std::vector<prof_string_id>> activity_names_; // [engine][activity]
+  std::vector<std::vector<prof_string_id>> api_names_;      // [domain][function]
+  std::unordered_map<uint32_t, prof_string_id> labels_;
+  prof_string_id api_category_ = 0;
+  prof_string_id operator_ = 0;
+  prof_string_id copy_ = 0;
+};
+
+} // namespace prof::gcu

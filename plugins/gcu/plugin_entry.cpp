@@ -1,0 +1,50 @@
+// ABI glue of the gcu source: option table, vtable and entry symbol.
+#include "gcu_source.hpp"
+
+#include <prof/plugin.hpp>
+
+namespace {
+
+constexpr prof_option_desc kOptions[] = {
+    {"activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "activities to record, topsprof's filter string (e.g. \"*/general/operator|Api "
+     "Trace/RUNTIME/*\"); --enable-activities"},
+    {"import-activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "JSON tree of activities (isCheck leaves) to record; --import-activities"},
+    {"export-activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "write the activity tree as JSON to this file and stop; --export-activities"},
+    {"query", PROF_OPTION_ENUM, "activities", 0, -1, "activities,trace",
+     "what --query-activities / --query-trace print"},
+    {"devices", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "record only these devices, e.g. \"0,2\"; must agree with the filter; --devices"},
+    {"metrics", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "a metric whose default activities apply when none are selected; --metrics"},
+    {"utilization", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "sample device and cluster utilization; --gcu-utilization"},
+    {"utilization-frequency", PROF_OPTION_INT, "100", 1, 1000, nullptr,
+     "utilization samples per second (Hz); --gcu-utilization-frequency"},
+    {"buffer", PROF_OPTION_ENUM, "device", 0, -1, "device,host",
+     "where the device writes records first; --buffer"},
+    {"device-buffer-size", PROF_OPTION_INT, "64", 1, 64, nullptr,
+     "device buffer per device in MB; --device-buffer-size"},
+    {"host-ringbuffer-size", PROF_OPTION_INT, "16", 2, 64, nullptr,
+     "host ring per device in MB; --host-ringbuffer-size"},
+    {"watermark-threshold", PROF_OPTION_INT, "15", 1, 63, nullptr,
+     "MB in the host ring that trigger delivery, below the ring size; --watermark-threshold"},
+    {"from-start", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "record device activities from the start; off holds them until started; "
+     "--profile-from-start"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "replace an existing --export-activities file; --force-overwrite"},
+    {"driver", PROF_OPTION_STRING, "libgcusim.so", 0, -1, nullptr,
+     "driver library used when the application has not loaded one (gcusim by default)"},
+};
+
+constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::gcu::GcuSource>(
+    "gcu", "1.0.0",
+    "GCU device activities (kernels, DMA, SIP, TS), the runtime API trace and utilization",
+    PROF_SCOPE_PROCESS, kOptions);
+
+} // namespace
+
+PROF_PLUGIN_ENTRY(kDescriptor)

@@ -1,0 +1,89 @@
+#include "topology.hpp"
+
+namespace prof::gcusim {
+namespace {
+
+const char *const kDmaActivities[] = {"DMA VC Execution", "DMA Busy"};
+const char *const kCqmActivities[] = {"CQM Step Debug Packet",  "CQM Op Debug Packet",
+                                      "CQM Command Packet",     "CQM Loop Task",
+                                      "CQM Executable Execute", "CQM Sleep"};
+const char *const kSipActivities[] = {"SIP Busy"};
+const char *const kSipPmcEvents[] = {"sip_busy_without_wait", "sip_busy_with_wait",
+                                     "sip_instructions", "sip_stall_cycles"};
+const char *const kGeneralActivities[] = {"Task Pipeline", "Launch Kernel", "Operator"};
+const char *const kTsActivities[] = {"TS Record Stream",
+                                     "TS Wait Stream",
+                                     "TS VDEC Executable Launch",
+                                     "TS HCVG Executable Launch",
+                                     "TS CQM Executable Launch",
+                                     "TS Parse EDMA",
+                                     "TS VG Config",
+                                     "TS Memory Wait",
+                                     "TS Register Wait",
+                                     "TS Memory Write",
+                                     "TS Register Write",
+                                     "TS ISR",
+                                     "TS Parse GDMA",
+                                     "TS Read Packet",
+                                     "TS Command Packet"};
+
+const char *const kRuntimeFunctions[] = {"gcuInit",
+                                         "gcuGetDeviceCount",
+                                         "gcuSetDevice",
+                                         "gcuGetDevice",
+                                         "gcuMalloc",
+                                         "gcuFree",
+                                         "gcuMemcpyH2D",
+                                         "gcuMemcpyD2H",
+                                         "gcuMemcpyD2D",
+                                         "gcuMemcpyH2DAsync",
+                                         "gcuMemcpyD2HAsync",
+                                         "gcuMemcpyD2DAsync",
+                                         "gcuMemset",
+                                         "gcuMemsetAsync",
+                                         "gcuLaunchKernel",
+                                         "gcuStreamCreate",
+                                         "gcuStreamDestroy",
+                                         "gcuStreamSynchronize",
+                                         "gcuStreamWaitEvent",
+                                         "gcuEventCreate",
+                                         "gcuEventDestroy",
+                                         "gcuEventRecord",
+                                         "gcuEventSynchronize",
+                                         "gcuEventElapsedTime",
+                                         "gcuDeviceSynchronize",
+                                         "gcuProfilerStart",
+                                         "gcuProfilerStop"};
+static_assert(sizeof(kRuntimeFunctions) / sizeof(kRuntimeFunctions[0]) == kApiFunctionCount);
+
+template <size_t N> constexpr uint32_t count_of(const char *const (&)[N]) { return N; }
+
+const prof_gcu_group_desc kGroups[] = {{"Cluster", kClusterCount},
+                                       {"ClusterLite", kClusterLiteCount}};
+
+const prof_gcu_engine_desc kEngines[] = {
+    {"CDMA", kCluster, kCdmaPerCluster, kDmaActivities, count_of(kDmaActivities), nullptr, 0},
+    {"CQM", kCluster, 1, kCqmActivities, count_of(kCqmActivities), nullptr, 0},
+    {"SDMA", kCluster, kSdmaPerCluster, kDmaActivities, count_of(kDmaActivities), nullptr, 0},
+    {"SIP", kCluster, kSipsPerCluster, kSipActivities, count_of(kSipActivities), nullptr, 0},
+    {"SIPPMC", kCluster, kSipsPerCluster, nullptr, 0, kSipPmcEvents, count_of(kSipPmcEvents)},
+    {"CDMA_LITE", kClusterLite, 2, kDmaActivities, count_of(kDmaActivities), nullptr, 0},
+    {"SDMA_LITE", kClusterLite, 1, kDmaActivities, count_of(kDmaActivities), nullptr, 0},
+    {"SIP_LITE", kClusterLite, 1, kSipActivities, count_of(kSipActivities), nullptr, 0},
+    {"General", kDeviceLevel, 1, kGeneralActivities, count_of(kGeneralActivities), nullptr, 0},
+    {"TS", kDeviceLevel, 1, kTsActivities, count_of(kTsActivities), nullptr, 0},
+};
+static_assert(sizeof(kEngines) / sizeof(kEngines[0]) == kEngineCount);
+
+const prof_gcu_api_domain kApiDomains[] = {
+    {"RUNTIME", kRuntimeFunctions, count_of(kRuntimeFunctions)}};
+
+} // namespace
+
+const prof_gcu_topology &build_topology(uint32_t device_count) {
+  static const prof_gcu_topology topology = {
+      sizeof(prof_gcu_topology), device_count, kGroups, 2, kEngines, kEngineCount, kApiDomains, 1};
+  return topology;
+}
+
+} // namespace prof::gcusim

@@ -1,0 +1,118 @@
+#include "sip_pmc_source.hpp"
+
+#include "correlation.hpp"
+#include "driver_loader.hpp"
+#include "metrics.hpp"
+#include "tree_queries.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace prof::gcu {
+
+SipPmcSource::SipPmcSource(Host host) : host_(host) {
+  std::string error;
+  driver_ = load_gcu_driver(std::string(host_.option("driver").value_or("libgcusim.so")), error);
+  if (driver_ == nullptr) throw std::runtime_error(error);
+  topology_ = driver_->topology();
+  if (topology_ == nullptr || topology_->struct_size < sizeof(prof_gcu_topology))
+    throw std::runtime_error(std::string("GCU driver ") + driver_->name + " has no device tree");
+}
+
+SipPmcSource::~SipPmcSource() {
+  if (subscribed_) driver_->unsubscribe(handle_);
+}
+
+bool SipPmcSource::query(std::string_view what, QueryPrinter print, void *ctx) {
+  if (what == "events") {
+    print_tree(*topology_, activity::ItemKind::Event, print, ctx);
+    return true;
+  }
+  if (what == "export-events") {
+    const std::string path(host_.option("export-events").value_or(""));
+    std::string error;
+    if (path.empty() || !write_tree_file(*topology_, activity::ItemKind::Event, path,
+                                         host_.option_bool("overwrite", false), error)) {
+      host_.error("--export-events: " + (path.empty() ? "no file given" : error));
+      return false;
+    }
+    print(ctx, ("events exported to " + path).c_str());
+    return true;
+  }
+  return false;
+}
+
+bool SipPmcSource::configure() {
+  try {
+    std::string defaults;
+    if (auto metrics = host_.option("metrics"); metrics && !metrics->empty())
+      defaults = std::string(metric_defaults(*metrics).events);
+    options_ = read_capture_options(host_, *topology_, activity::ItemKind::Event, defaults);
+  } catch (const std::exception &e) {
+    host_.error(e.what());
+    return false;
+  }
+  if (options_.selection.empty()) {
+    host_.error("nothing to record: give --enable-events, --import-events or --metrics");
+    return false;
+  }
+  return true;
+}
+
+bool SipPmcSource::start() {
+  pid_ = getpid();
+  tracks_ = std::make_unique<DeviceTracks>(host_, *driver_);
+  prof_gcu_capture_config config = make_capture_config(options_);
+  config.on_records = &SipPmcSource::on_records;
+  config.user = this;
+  char error[256] = {};
+  if (driver_->subscribe(&config, &handle_, error, sizeof error) != 0) {
+    host_.error(std::string("GCU driver refused the capture: ") + error);
+    return false;
+  }
+  subscribed_ = true;
+  calibration_.start(std::chrono::milliseconds(100), [this] { tracks_->calibrate(); });
+  return true;
+}
+
+bool SipPmcSource::stop() {
+  if (subscribed_) {
+    driver_->unsubscribe(handle_);
+    subscribed_ = false;
+  }
+  calibration_.stop();
+  if (tracks_) tracks_->calibrate();
+  return true;
+}
+
+bool SipPmcSource::suspend() {
+  if (subscribed_) driver_->set_collecting(handle_, 0);
+  return true;
+}
+
+bool SipPmcSource::resume() {
+  if (subscribed_) driver_->set_collecting(handle_, 1);
+  return true;
+}
+
+bool SipPmcSource::flush() {
+  if (subscribed_) driver_->flush(handle_);
+  return true;
+}
+
+void SipPmcSource::on_records(void *self, const prof_gcu_record *records, size_t count) {
+  auto &source = *static_cast<SipPmcSource *>(self);
+  for (size_t i = 0; i < count; ++i) {
+    const prof_gcu_record &r = records[i];
+    if (r.kind != PROF_GCU_RECORD_COUNTER) continue;
+    const prof_track_id track = source.tracks_->counter(r.device, r.group, r.group_index, r.engine,
+                                                        r.engine_index, r.item);
+    if (track == 0) continue;
+    // The value covers [start, end): it is known at the end.
+    source.host_.counter(track, r.end, static_cast<double>(r.value),
+                         session_correlation(source.pid_, r.correlation_id));
+  }
+}
+
+} // namespace prof::gcu

@@ -1,0 +1,44 @@
+// The sip-pmc source (process scope): per-SIP performance counters of a GCU
+// (busy cycles with and without waits, instructions, stalls), one value per
+// operator and SIP, tied to the operator by its correlation id.
+#pragma once
+
+#include "capture_options.hpp"
+#include "device_tracks.hpp"
+
+#include <prof/gcu_driver.h>
+#include <prof/periodic_thread.hpp>
+#include <prof/plugin.hpp>
+
+#include <memory>
+
+namespace prof::gcu {
+
+class SipPmcSource {
+public:
+  explicit SipPmcSource(Host host);
+  ~SipPmcSource();
+
+  bool query(std::string_view what, QueryPrinter print, void *ctx);
+  bool configure();
+  bool start();
+  bool stop();
+  bool suspend();
+  bool resume();
+  bool flush();
+
+private:
+  static void on_records(void *self, const prof_gcu_record *records, size_t count);
+
+  Host host_;
+  const prof_gcu_driver *driver_ = nullptr;
+  const prof_gcu_topology *topology_ = nullptr;
+  CaptureOptions options_;
+  std::unique_ptr<DeviceTracks> tracks_;
+  PeriodicThread calibration_;
+  uint32_t handle_ = 0;
+  bool subscribed_ = false;
+  int pid_ = 0;
+};
+
+} // namespace prof::gcu
