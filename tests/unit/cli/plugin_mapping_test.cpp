@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace prof::cli {
 namespace {
 
@@ -55,6 +57,37 @@ TEST(PluginMapping, GcuOptions) {
   ASSERT_EQ(query.size(), 1u);
   EXPECT_EQ(query[0].plugin, "gcu");
   EXPECT_EQ(query[0].options, (Pairs{{"query", "activities"}, {"utilization", "false"}}));
+}
+
+TEST(PluginMapping, EventsAndMetricsReachTheCounterSource) {
+  auto requests = plugin_requests(parse({"--enable-events", "*/*/sippmc/sip_busy_with_wait",
+                                         "--devices", "1", "--buffer", "host", "app"}));
+  const PluginRequest *pmc = find(requests, "sip-pmc");
+  ASSERT_NE(pmc, nullptr);
+  EXPECT_EQ(pmc->options, (Pairs{{"events", "*/*/sippmc/sip_busy_with_wait"},
+                                 {"devices", "1"},
+                                 {"buffer", "host"}}));
+  EXPECT_EQ(find(requests, "gcu"), nullptr);
+
+  // A metric needs the operators, the counters and the table.
+  requests = plugin_requests(parse({"--metrics", "sip_busy_efficiency_per_op",
+                                    "--profile-from-start", "off", "app"}));
+  for (const char *plugin : {"gcu", "sip-pmc"}) {
+    const PluginRequest *request = find(requests, plugin);
+    ASSERT_NE(request, nullptr) << plugin;
+    EXPECT_EQ(request->requested_by, "--metrics");
+    EXPECT_EQ(request->options.front(), (std::pair<std::string, std::string>{
+                                            "metrics", "sip_busy_efficiency_per_op"}));
+    EXPECT_NE(std::find(request->options.begin(), request->options.end(),
+                        std::pair<std::string, std::string>{"from-start", "off"}),
+              request->options.end())
+        << plugin;
+  }
+  const PluginRequest *summary = find(requests, "summary");
+  ASSERT_NE(summary, nullptr);
+  EXPECT_NE(std::find(summary->options.begin(), summary->options.end(),
+                      std::pair<std::string, std::string>{"metrics", "sip_busy_efficiency_per_op"}),
+            summary->options.end());
 }
 
 TEST(PluginMapping, Exporters) {
