@@ -71,7 +71,8 @@ std::vector<std::string> SipEfficiency::table() {
   for (const auto &[id, op] : operators_)
     if (values_.count(id)) order.emplace_back(op.ts, id);
   if (order.empty())
-    return {"no operator carried SIP counters: capture with --metrics sip_busy_efficiency_per_op"};
+    return {"no operator carried SIP counters: the metric needs the Operator activities "
+            "(*/general/operator) and the SIPPMC busy events"};
   std::sort(order.begin(), order.end());
 
   using console::Align;

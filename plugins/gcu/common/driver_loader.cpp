@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <filesystem>
+
 namespace prof::gcu {
 namespace {
 
@@ -31,9 +33,21 @@ const prof_gcu_driver *load_gcu_driver(const std::string &library, std::string &
     return checked(entry, "in the application", error);
   // The handle is kept for the life of the process: records and labels point into it.
   void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  const char *why = handle ? nullptr : dlerror();
+  const std::string first_error = why ? why : "unknown error";
+  if (handle == nullptr && library.find('/') == std::string::npos) {
+    // A bare name is also looked up in the install's lib folder, two above
+    // this plugin: the plugin's RUNPATH says so too, but a dlopen wrapper
+    // (a sanitizer's, say) hides it.
+    Dl_info self{};
+    if (dladdr(reinterpret_cast<void *>(&load_gcu_driver), &self) != 0 && self.dli_fname) {
+      const std::filesystem::path beside =
+          std::filesystem::path(self.dli_fname).parent_path() / ".." / ".." / library;
+      handle = dlopen(beside.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    }
+  }
   if (handle == nullptr) {
-    const char *why = dlerror();
-    error = "cannot load GCU driver '" + library + "': " + (why ? why : "unknown error");
+    error = "cannot load GCU driver '" + library + "': " + first_error;
     return nullptr;
   }
   auto entry = reinterpret_cast<prof_gcu_driver_entry_fn>(dlsym(handle, PROF_GCU_DRIVER_ENTRY_SYMBOL));

@@ -231,6 +231,19 @@ TEST_F(GcuE2E, PerOpSipEfficiencyTableForTheElementwiseAdd) {
   EXPECT_EQ(sips.size(), 6u);
 }
 
+TEST_F(GcuE2E, ExplicitActivitiesReplaceTheMetricsDefaults) {
+  // topsprof rule 4.5: --enable-activities overrides the metric's operators.
+  const RunResult r = prof({"--metrics", "sip_busy_efficiency_per_op", "--enable-activities",
+                            "*/*/sip/SIP Busy", "-o", "r", kAdd});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const GcuReport rep = read_gcu_report(report());
+  ASSERT_FALSE(rep.device.empty());
+  for (const DeviceSlice &s : rep.device) EXPECT_EQ(s.activity, "SIP Busy") << s.path;
+  EXPECT_TRUE(std::any_of(rep.counters.begin(), rep.counters.end(),
+                          [](const CounterSample &c) { return c.name == "sip_busy_with_wait"; }));
+  EXPECT_THAT(r.out, HasSubstr("no operator carried SIP counters"));
+}
+
 TEST_F(GcuE2E, PerGcuSummarySplitsDevices) {
   const RunResult r = prof({"--enable-activities", "*/general/operator", "--print-summary-per-gcu",
                             kTrain, "--steps", "1", "--devices", "2", "--quiet"});
