@@ -22,14 +22,7 @@ bool ends_flow(std::string_view activity) {
 
 } // namespace
 
-GcuSource::GcuSource(Host host) : host_(host) {
-  std::string error;
-  driver_ = load_gcu_driver(std::string(host_.option("driver").value_or("libgcusim.so")), error);
-  if (driver_ == nullptr) throw std::runtime_error(error);
-  topology_ = driver_->topology();
-  if (topology_ == nullptr || topology_->struct_size < sizeof(prof_gcu_topology))
-    throw std::runtime_error(std::string("GCU driver ") + driver_->name + " has no device tree");
-}
+GcuSource::GcuSource(Host host) : host_(host), driver_(&open_gcu_driver(host_, topology_)) {}
 
 GcuSource::~GcuSource() {
   if (subscribed_) driver_->unsubscribe(handle_);

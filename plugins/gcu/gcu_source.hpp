@@ -38,8 +38,9 @@ private:
   void report_drops();
 
   Host host_;
-  const prof_gcu_driver *driver_ = nullptr;
+  // Set while driver_ is initialized, so declared before it.
   const prof_gcu_topology *topology_ = nullptr;
+  const prof_gcu_driver *driver_ = nullptr;
   CaptureOptions options_;
   std::unique_ptr<DeviceTracks> tracks_;
   std::unique_ptr<UtilizationSampler> utilization_;

@@ -11,14 +11,7 @@
 
 namespace prof::gcu {
 
-SipPmcSource::SipPmcSource(Host host) : host_(host) {
-  std::string error;
-  driver_ = load_gcu_driver(std::string(host_.option("driver").value_or("libgcusim.so")), error);
-  if (driver_ == nullptr) throw std::runtime_error(error);
-  topology_ = driver_->topology();
-  if (topology_ == nullptr || topology_->struct_size < sizeof(prof_gcu_topology))
-    throw std::runtime_error(std::string("GCU driver ") + driver_->name + " has no device tree");
-}
+SipPmcSource::SipPmcSource(Host host) : host_(host), driver_(&open_gcu_driver(host_, topology_)) {}
 
 SipPmcSource::~SipPmcSource() {
   if (subscribed_) driver_->unsubscribe(handle_);

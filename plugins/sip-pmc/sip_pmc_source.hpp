@@ -31,8 +31,9 @@ private:
   static void on_records(void *self, const prof_gcu_record *records, size_t count);
 
   Host host_;
-  const prof_gcu_driver *driver_ = nullptr;
+  // Set while driver_ is initialized, so declared before it.
   const prof_gcu_topology *topology_ = nullptr;
+  const prof_gcu_driver *driver_ = nullptr;
   CaptureOptions options_;
   std::unique_ptr<DeviceTracks> tracks_;
   PeriodicThread calibration_;

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <filesystem>
+#include <stdexcept>
 
 namespace prof::gcu {
 namespace {
@@ -57,6 +58,17 @@ const prof_gcu_driver *load_gcu_driver(const std::string &library, std::string &
     return nullptr;
   }
   return checked(entry, "'" + library + "'", error);
+}
+
+const prof_gcu_driver &open_gcu_driver(const Host &host, const prof_gcu_topology *&topology) {
+  std::string error;
+  const prof_gcu_driver *driver =
+      load_gcu_driver(std::string(host.option("driver").value_or("libgcusim.so")), error);
+  if (driver == nullptr) throw std::runtime_error(error);
+  topology = driver->topology();
+  if (topology == nullptr || topology->struct_size < sizeof(prof_gcu_topology))
+    throw std::runtime_error(std::string("GCU driver ") + driver->name + " has no device tree");
+  return *driver;
 }
 
 } // namespace prof::gcu

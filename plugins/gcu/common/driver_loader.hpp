@@ -3,6 +3,7 @@
 #pragma once
 
 #include <prof/gcu_driver.h>
+#include <prof/plugin.hpp>
 
 #include <string>
 
@@ -10,5 +11,9 @@ namespace prof::gcu {
 
 /// The driver table, or nullptr with `error` set to a one-line reason.
 const prof_gcu_driver *load_gcu_driver(const std::string &library, std::string &error);
+
+/// The driver named by the source's `driver` option and its device tree;
+/// throws std::runtime_error with the reason when there is none.
+const prof_gcu_driver &open_gcu_driver(const Host &host, const prof_gcu_topology *&topology);
 
 } // namespace prof::gcu
