@@ -15,9 +15,12 @@
 namespace prof::gcu {
 namespace {
 
-// Device work that ends the flow from the API call that queued it.
-bool ends_flow(std::string_view activity) {
-  return activity == "Operator" || activity == "DMA VC Execution";
+// The record of a call's work that ends the flow from the call: one per call
+// (a kernel's Operator, a copy's DMA execution, a memset, a stream's TS work).
+bool ends_flow(std::string_view activity, uint32_t label) {
+  return activity == "Operator" || activity == "DMA VC Execution" ||
+         (activity == "SIP Busy" && label != 0) || activity == "TS Record Stream" ||
+         activity == "TS Wait Stream" || activity == "TS Memory Wait";
 }
 
 } // namespace
@@ -81,7 +84,7 @@ bool GcuSource::start() {
     for (uint32_t f = 0; f < topology_->api_domains[d].function_count; ++f)
       api_names_[d].push_back(host_.intern(topology_->api_domains[d].functions[f]));
   api_category_ = host_.intern("api");
-  flows_ = !options_.selection.apis.empty();
+  api_traced_ = !options_.selection.apis.empty();
 
   if (!options_.selection.empty()) {
     prof_gcu_capture_config config = make_capture_config(options_);
@@ -191,8 +194,8 @@ void GcuSource::emit_activity(const prof_gcu_record &r) {
   const prof_string_id name = r.label != 0 ? label(r.label) : category;
   const uint64_t correlation = session_correlation(pid_, r.correlation_id);
   host_.slice(track, r.start, r.end - r.start, name, category, correlation);
-  if (flows_ && correlation != 0 && ends_flow(engine.activities[r.item]))
-    host_.api()->emit_flow(host_.context(), track, r.start, correlation, PROF_FLOW_END);
+  if (api_traced_ && correlation != 0 && ends_flow(engine.activities[r.item], r.label))
+    flows_.work(correlation, track, r.start);
 }
 
 void GcuSource::on_api(void *self, const prof_gcu_api_record *record) {
@@ -208,9 +211,7 @@ void GcuSource::on_api(void *self, const prof_gcu_api_record *record) {
   source.host_.slice(track, record->begin_ns, record->end_ns - record->begin_ns,
                      source.api_names_[record->domain][record->function], source.api_category_,
                      correlation);
-  if (correlation != 0)
-    source.host_.api()->emit_flow(source.host_.context(), track, record->begin_ns, correlation,
-                                  PROF_FLOW_BEGIN);
+  if (correlation != 0) source.flows_.call(correlation, track, record->begin_ns);
 }
 
 } // namespace prof::gcu

@@ -4,6 +4,7 @@
 
 #include "capture_options.hpp"
 #include "device_tracks.hpp"
+#include "flow_matcher.hpp"
 #include "utilization_sampler.hpp"
 
 #include <prof/gcu_driver.h>
@@ -48,7 +49,8 @@ private:
   uint32_t handle_ = 0;
   bool subscribed_ = false;
   int pid_ = 0;
-  bool flows_ = false;
+  bool api_traced_ = false;
+  FlowMatcher flows_{host_};
   // Interned names, filled on the driver's delivery thread only.
   std::vector<std::vector<prof_string_id>> activity_names_; // [engine][activity]
   std::vector<std::vector<prof_string_id>> api_names_;      // [domain][function]

@@ -15,7 +15,12 @@ public:
       : simulator_(Simulator::instance()), function_(function), begin_ns_(host_now_ns()),
         correlation_id_(simulator_.next_correlation_id()) {}
 
-  uint64_t correlation_id() const noexcept { return correlation_id_; }
+  /// The id the device work this call queues carries; asking for it marks
+  /// that the call queued work, so its report ties to that work.
+  uint64_t work_correlation_id() noexcept {
+    queued_work_ = true;
+    return correlation_id_;
+  }
   /// The device the call addresses (-1, the default, for none).
   void set_device(int32_t device) noexcept { device_ = device; }
   /// Reports the call to the captures that selected it; returns `result`.
@@ -30,7 +35,7 @@ public:
       record.result = result;
       record.begin_ns = begin_ns_;
       record.end_ns = host_now_ns();
-      record.correlation_id = correlation_id_;
+      record.correlation_id = queued_work_ ? correlation_id_ : 0;
       captures.emit_api(record);
     }
     return result;
@@ -42,6 +47,7 @@ private:
   const uint64_t begin_ns_;
   const uint64_t correlation_id_;
   int32_t device_ = -1;
+  bool queued_work_ = false;
 };
 
 } // namespace prof::gcusim

@@ -23,7 +23,7 @@ gcuError_t queue_copy(ApiCall &call, void *dst, const void *src, size_t bytes, C
       (device_dst && !state.memory().find(dst, bytes)))
     return gcuErrorInvalidValue;
   Device &device = state.simulator().device(stream->device());
-  WorkOrigin origin{stream->id(), call.correlation_id(), 0};
+  WorkOrigin origin{stream->id(), call.work_correlation_id(), 0};
   stream->enqueue(
       [&device, dst, src, bytes, kind, origin] { device.run_copy(dst, src, bytes, kind, origin); });
   if (wait) stream->synchronize();
@@ -40,7 +40,7 @@ gcuError_t queue_memset(ApiCall &call, void *dst, int value, size_t bytes, gcuSt
   if (bytes == 0) return gcuSuccess;
   if (!state.memory().find(dst, bytes)) return gcuErrorInvalidValue;
   Device &device = state.simulator().device(stream->device());
-  WorkOrigin origin{stream->id(), call.correlation_id(), 0};
+  WorkOrigin origin{stream->id(), call.work_correlation_id(), 0};
   stream->enqueue(
       [&device, dst, value, bytes, origin] { device.run_memset(dst, value, bytes, origin); });
   if (wait) stream->synchronize();

@@ -16,7 +16,7 @@ GCUSIM_EXPORT gcuError_t gcuLaunchKernel(const char *name, gcuKernelFn body, voi
   Simulator &sim = state.simulator();
   uint32_t label = sim.labels().intern(name);
   Device &device = sim.device(stream->device());
-  WorkOrigin origin{stream->id(), call.correlation_id(), sim.next_op_id()};
+  WorkOrigin origin{stream->id(), call.work_correlation_id(), sim.next_op_id()};
   stream->enqueue(
       [&device, body, args, label, origin] { device.run_kernel(body, args, label, origin); });
   return call.finish(gcuSuccess);
@@ -52,7 +52,7 @@ GCUSIM_EXPORT gcuError_t gcuStreamSynchronize(gcuStream_t handle) {
   stream->synchronize();
   state.simulator()
       .device(stream->device())
-      .record_ts(kTsMemoryWait, start_ns, host_now_ns(), {stream->id(), call.correlation_id(), 0});
+      .record_ts(kTsMemoryWait, start_ns, host_now_ns(), {stream->id(), call.work_correlation_id(), 0});
   return call.finish(gcuSuccess);
 }
 
@@ -66,7 +66,7 @@ GCUSIM_EXPORT gcuError_t gcuStreamWaitEvent(gcuStream_t handle, gcuEvent_t event
   uint64_t generation = event->latest();
   if (generation == 0) return call.finish(gcuSuccess); // never recorded: nothing to wait for
   Device &device = state.simulator().device(stream->device());
-  WorkOrigin origin{stream->id(), call.correlation_id(), 0};
+  WorkOrigin origin{stream->id(), call.work_correlation_id(), 0};
   stream->enqueue([&device, event, generation, origin] {
     uint64_t start_ns = host_now_ns();
     event->wait(generation);
@@ -98,7 +98,7 @@ GCUSIM_EXPORT gcuError_t gcuEventRecord(gcuEvent_t event_handle, gcuStream_t han
   call.set_device(static_cast<int32_t>(stream->device()));
   uint64_t generation = event->add_record(stream->device(), stream->id());
   Device &device = state.simulator().device(stream->device());
-  WorkOrigin origin{stream->id(), call.correlation_id(), 0};
+  WorkOrigin origin{stream->id(), call.work_correlation_id(), 0};
   stream->enqueue([&device, event, generation, origin] {
     uint64_t start_ns = host_now_ns();
     event->complete(generation, start_ns);
@@ -120,7 +120,7 @@ GCUSIM_EXPORT gcuError_t gcuEventSynchronize(gcuEvent_t event_handle) {
   state.simulator()
       .device(recorded.device)
       .record_ts(kTsMemoryWait, start_ns, host_now_ns(),
-                 {recorded.stream_id, call.correlation_id(), 0});
+                 {recorded.stream_id, call.work_correlation_id(), 0});
   return call.finish(gcuSuccess);
 }
 
@@ -149,6 +149,6 @@ GCUSIM_EXPORT gcuError_t gcuDeviceSynchronize(void) {
   uint64_t start_ns = host_now_ns();
   state.synchronize_device(device);
   state.simulator().device(device).record_ts(kTsMemoryWait, start_ns, host_now_ns(),
-                                             {0, call.correlation_id(), 0});
+                                             {0, call.work_correlation_id(), 0});
   return call.finish(gcuSuccess);
 }

@@ -119,7 +119,7 @@ typedef struct prof_gcu_api_record {
   int32_t result;           ///< the call's return code
   uint64_t begin_ns;        ///< CLOCK_MONOTONIC
   uint64_t end_ns;          ///< CLOCK_MONOTONIC
-  uint64_t correlation_id;  ///< unique per call; device records it queued carry it
+  uint64_t correlation_id;  ///< what the device records it queued carry; 0 if it queued none
 } prof_gcu_api_record;
 
 /// Where the device writes records first.

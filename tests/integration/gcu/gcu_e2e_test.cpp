@@ -162,6 +162,13 @@ TEST_F(GcuE2E, ApiCallsAndTheirKernelsAreTiedAndInOrderDespiteClockDrift) {
     ++checked;
   }
   EXPECT_GT(checked, 10);
+  // Flows exist only where both ends were recorded: calls that queued no
+  // work (gcuMalloc) or whose work was not selected (copies) have none.
+  EXPECT_EQ(rep.flow_begins.size(), rep.flow_ends.size());
+  for (const auto &[flow, count] : rep.flow_begins) {
+    EXPECT_EQ(count, 1) << flow;
+    EXPECT_EQ(rep.flow_ends.count(flow), 1u) << flow;
+  }
 }
 
 TEST_F(GcuE2E, KernelDurationsMatchTheTimeTheirBodiesTook) {

@@ -133,7 +133,9 @@ TEST(Capture, CorrelationIdsTieApiCallsToDeviceRecords) {
   std::set<uint64_t> ids;
   const prof_gcu_api_record *launch = nullptr, *h2d = nullptr;
   for (const prof_gcu_api_record &api : apis) {
-    EXPECT_TRUE(ids.insert(api.correlation_id).second) << "correlation ids are unique";
+    // Calls that queue device work carry unique ids; the others carry 0.
+    if (api.correlation_id != 0)
+      EXPECT_TRUE(ids.insert(api.correlation_id).second) << "correlation ids are unique";
     EXPECT_EQ(api.struct_size, sizeof(prof_gcu_api_record));
     EXPECT_EQ(api.result, 0);
     EXPECT_LE(api.begin_ns, api.end_ns);
@@ -145,6 +147,11 @@ TEST(Capture, CorrelationIdsTieApiCallsToDeviceRecords) {
   ASSERT_NE(launch, nullptr);
   ASSERT_NE(h2d, nullptr);
   EXPECT_EQ(launch->device, 0);
+  EXPECT_NE(launch->correlation_id, 0u);
+  EXPECT_NE(h2d->correlation_id, 0u);
+  for (const prof_gcu_api_record &api : apis)
+    if (topology().api_domains[0].functions[api.function] == std::string_view("gcuMalloc"))
+      EXPECT_EQ(api.correlation_id, 0u) << "gcuMalloc queues no device work";
 
   std::vector<prof_gcu_record> operators = collector.records_named("Operator");
   ASSERT_EQ(operators.size(), 1u);
