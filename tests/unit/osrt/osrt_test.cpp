@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -81,13 +83,15 @@ protected:
     return out;
   }
   /// Expects one slice `name` on this thread within [begin, end] whose
-  /// length is within 5% of that outer measurement.
+  /// length is within 5% of that outer measurement, or 10 ms on a loaded
+  /// machine, where the thread may be preempted between the outer clock
+  /// reads and the call.
   void expect_one_call(const std::string &name, uint64_t begin, uint64_t end) {
     const auto found = mine(name);
     ASSERT_EQ(found.size(), 1u) << name;
     const auto &slice = found[0];
     const double outer = static_cast<double>(end - begin);
-    EXPECT_NEAR(static_cast<double>(slice.duration), outer, outer * 0.05) << name;
+    EXPECT_NEAR(static_cast<double>(slice.duration), outer, std::max(outer * 0.05, 10e6)) << name;
     EXPECT_GE(slice.begin + 2000, begin) << name;
     EXPECT_LE(slice.begin + slice.duration, end + 2000) << name;
     EXPECT_EQ(host_->string(slice.category), "osrt");
