@@ -1,5 +1,6 @@
 #include "core/report/mapped_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -51,6 +52,15 @@ int MappedFile::open(const std::string &path) {
   data_ = copy_.data();
   size_ = copy_.size();
   return 0;
+}
+
+void MappedFile::release(uint64_t offset, uint64_t size) const {
+  if (mapping_ == nullptr || offset >= size_) return;
+  static const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t begin = offset / page * page;
+  const uint64_t end = std::min<uint64_t>(size_, offset + size);
+  // Read-only and never written, so the pages are clean: dropping them loses nothing.
+  ::madvise(const_cast<uint8_t *>(data_) + begin, static_cast<size_t>(end - begin), MADV_DONTNEED);
 }
 
 void MappedFile::close() {

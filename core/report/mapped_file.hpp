@@ -20,6 +20,11 @@ public:
   int open(const std::string &path);
   void close();
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  /// Drops the mapped pages around [offset, offset + size) from the process's
+  /// memory; touched again, they read back from the page cache. Lets a
+  /// reader stream a report much larger than its memory. Safe while other
+  /// threads read the same bytes; nothing happens for a file read into memory.
+  void release(uint64_t offset, uint64_t size) const;
 
 private:
   const uint8_t *data_ = nullptr;

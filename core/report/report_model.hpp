@@ -38,6 +38,9 @@ struct Header {
   std::vector<PluginRecord> plugins;
   ClockAnchor clock_anchor;
   uint64_t session_start_ns = 0;
+  /// The launcher's rank of the profiled process (RANK, OMPI_COMM_WORLD_RANK,
+  /// PMI_RANK or SLURM_PROCID in prof's environment), "" when none.
+  std::string rank;
   bool operator==(const Header &) const = default;
 };
 

@@ -13,12 +13,16 @@ namespace prof::report {
 namespace {
 
 constexpr uint8_t kReportMagic[4] = {'P', 'R', 'O', 'F'};
+// Read bytes are released from memory this many at a time, so that reading
+// a report takes memory for its records, not for its events.
+constexpr uint64_t kReleaseBytes = 4 << 20;
 
 } // namespace
 
-bool ReportReader::open(const std::string &path) {
+bool ReportReader::open(const std::string &path, ReadOptions options) {
   reset();
   path_ = path;
+  options_ = options;
   if (const int error = file_.open(path); error != 0) {
     fail(ReportStatus::cannot_open,
          "cannot open report " + quoted_path() + ": " + std::strerror(error));
@@ -82,8 +86,13 @@ void ReportReader::read_chunks() {
     problems_.push_back("report " + quoted_path() + ": chunk at offset " + std::to_string(offset) +
                         " is corrupted (" + what + ")");
   };
+  uint64_t released = 0; // the bytes before this have been read and let go
   while (auto chunk = scanner.next()) {
     report_damage();
+    if (chunk->end() - released >= kReleaseBytes) {
+      file_.release(released, chunk->offset - released);
+      released = chunk->offset;
+    }
     const bool known_type = chunk_type_name(chunk->type) != "unknown";
     if (known_type && chunk->flags != 0) {
       // Format 1 defines no flags; one would change how the payload reads.
@@ -98,6 +107,7 @@ void ReportReader::read_chunks() {
     if (stopped_) return;
   }
   report_damage();
+  file_.release(released, file_size_ - released);
   last_whole_chunk_end_ = scanner.last_whole_chunk_end();
   // A file that ends right after a whole chunk but lacks END was cut too.
   const bool ends_on_whole_chunk = last_whole_chunk_end_ == file_size_ && !footer_;
@@ -200,9 +210,16 @@ bool ReportReader::apply_strings(std::span<const uint8_t> payload) {
 }
 
 bool ReportReader::apply_events(std::span<const uint8_t> payload, uint64_t payload_offset) {
-  if (!decode_event_columns(payload, scratch_)) return false;
-  event_chunks_.push_back({payload_offset, static_cast<uint32_t>(payload.size())});
-  event_count_ += scratch_.size();
+  uint64_t events = 0;
+  if (options_.check_events) {
+    if (!decode_event_columns(payload, scratch_)) return false;
+    events = scratch_.size();
+  } else if (!peek_event_count(payload, events) || events > payload.size()) {
+    return false; // every event takes at least its type byte
+  }
+  event_chunks_.push_back(
+      {payload_offset, static_cast<uint32_t>(payload.size()), static_cast<uint32_t>(events)});
+  event_count_ += events;
   return true;
 }
 
@@ -240,13 +257,23 @@ std::vector<prof_event> ReportReader::read_all_events() const {
 void ReportReader::for_each_event_batch(
     const std::function<void(const prof_event *, size_t)> &visit) const {
   std::vector<prof_event> batch;
-  const auto bytes = file_.bytes();
   for (const auto &chunk : event_chunks_) {
     // Validated at open(), so decoding cannot fail here.
-    if (!decode_event_columns(bytes.subspan(chunk.payload_offset, chunk.payload_size), batch))
-      continue;
+    if (!decode_events(chunk, batch)) continue;
     if (!batch.empty()) visit(batch.data(), batch.size());
   }
+}
+
+bool ReportReader::decode_events(const EventChunk &chunk, std::vector<prof_event> &out) const {
+  const auto bytes = file_.bytes();
+  if (chunk.payload_offset > bytes.size() ||
+      chunk.payload_size > bytes.size() - chunk.payload_offset)
+    return false;
+  const bool ok =
+      decode_event_columns(bytes.subspan(chunk.payload_offset, chunk.payload_size), out);
+  if (chunk.payload_size >= kReleaseBytes / 16)
+    file_.release(chunk.payload_offset, chunk.payload_size);
+  return ok;
 }
 
 } // namespace prof::report

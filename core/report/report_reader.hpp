@@ -29,6 +29,15 @@ enum class ReportStatus {
   no_header,           ///< no readable HEADER chunk
 };
 
+/// How ReportReader::open() reads a report.
+struct ReadOptions {
+  /// Decode every EVENTS payload at open() to check it. Off, a payload whose
+  /// checksum holds is only counted, and a malformed one shows when
+  /// decode_events() fails on it (for_each_event_batch() skips it): for
+  /// callers that decode every chunk anyway and say which failed.
+  bool check_events = true;
+};
+
 /// Reads a whole report: records at open(), events on demand. Never throws
 /// for what a file contains and never reads outside it; every problem is a
 /// line in problems(), written for the user.
@@ -40,7 +49,7 @@ enum class ReportStatus {
 class ReportReader {
 public:
   /// Reads `path`. Returns false when the status is an error.
-  bool open(const std::string &path);
+  bool open(const std::string &path, ReadOptions options = {});
 
   ReportStatus status() const { return status_; }
   bool is_error() const { return status_ >= ReportStatus::cannot_open; }
@@ -82,11 +91,20 @@ public:
   /// a time so that a huge report need not fit in memory.
   void for_each_event_batch(const std::function<void(const prof_event *, size_t)> &visit) const;
 
-private:
+  /// Where a valid EVENTS chunk's payload lies in the file.
   struct EventChunk {
     uint64_t payload_offset;
     uint32_t payload_size;
+    uint32_t events; ///< how many it holds
   };
+  /// The valid EVENTS chunks, in file order: for decoding them apart.
+  const std::vector<EventChunk> &event_chunks() const { return event_chunks_; }
+  /// Decodes one of event_chunks() into `out` (replacing its contents). Reads
+  /// the file only, so several threads may decode chunks at once. The chunk's
+  /// bytes are then released from memory (MappedFile::release).
+  bool decode_events(const EventChunk &chunk, std::vector<prof_event> &out) const;
+
+private:
   void reset();
   void read_chunks();
   /// Applies one valid chunk; false when its payload is malformed.
@@ -98,6 +116,7 @@ private:
   std::string quoted_path() const { return "'" + path_ + "'"; }
 
   std::string path_;
+  ReadOptions options_;
   MappedFile file_;
   ReportStatus status_ = ReportStatus::cannot_open;
   bool truncated_ = false;

@@ -1,8 +1,8 @@
 #include "csv_summary.hpp"
 
-#include "counter_name.hpp"
-#include "natural_order.hpp"
-#include "summary_tables.hpp"
+#include "core/stats/counter_name.hpp"
+#include "core/stats/natural_order.hpp"
+#include "core/stats/summary_tables.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,8 +1,8 @@
 #include "sip_efficiency.hpp"
 
+#include "core/stats/text_table.hpp"
+#include "core/stats/time_format.hpp"
 #include "correlation.hpp"
-#include "text_table.hpp"
-#include "time_format.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,8 @@
 #include "summary_exporter.hpp"
 
-#include "counter_name.hpp"
-#include "summary_tables.hpp"
+#include "core/stats/activity_rows.hpp"
+#include "core/stats/counter_name.hpp"
+#include "core/stats/summary_tables.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,17 +13,6 @@ namespace prof::summary {
 namespace {
 
 constexpr const char *kResultTitle = "======== Profiling result:";
-
-/// Rows of one group keyed by resolved name, so equal names merge even
-/// when they were interned apart (e.g. in merged reports).
-using NamedStats = std::map<std::string, DurationStats>;
-
-ActivityGroupRows to_rows(ActivityGroup group, const NamedStats &stats) {
-  ActivityGroupRows rows{group, {}};
-  for (const auto &[name, s] : stats)
-    rows.rows.push_back({name, s});
-  return rows;
-}
 
 const char *empty_noun(SummaryMode mode) {
   switch (mode) {
@@ -100,24 +90,22 @@ bool SummaryExporter::end() {
 
 void SummaryExporter::print_activities() {
   const bool split_devices = mode_ == SummaryMode::PerGcu;
-  std::map<ActivityGroup, NamedStats> host_groups;
-  std::map<prof_track_id, NamedStats> devices;
-  for (const auto &[key, stats] : aggregator_->activities()) {
-    if (mode_ == SummaryMode::Gcu && key.group != ActivityGroup::Device) continue;
-    if (mode_ == SummaryMode::Api && key.group != ActivityGroup::Api) continue;
-    const std::string name(host_.string(key.name));
-    NamedStats &target = key.group == ActivityGroup::Device && split_devices
-                             ? devices[key.device]
-                             : host_groups[key.group];
-    target[name].merge(stats);
-  }
+  // Rows keyed by resolved name, so equal names merge even when they were
+  // interned apart (e.g. in merged reports).
+  const auto host_groups = activities_by_group(*aggregator_, host_, [&](ActivityGroup group) {
+    if (mode_ == SummaryMode::Gcu) return group == ActivityGroup::Device;
+    if (mode_ == SummaryMode::Api) return group == ActivityGroup::Api;
+    return !(split_devices && group == ActivityGroup::Device);
+  });
+  auto devices = split_devices ? device_activities(*aggregator_, host_)
+                               : std::map<prof_track_id, NamedStats>();
 
   bool printed = false;
   if (split_devices) {
     std::vector<std::pair<std::string, prof_track_id>> order;
     order.reserve(devices.size());
     for (const auto &[device, stats] : devices)
-      order.emplace_back(device_label(device), device);
+      order.emplace_back(device_label(host_, device), device);
     std::sort(order.begin(), order.end());
     for (const auto &[label, device] : order) {
       print_section("======== Profiling result (" + label + "):",
@@ -158,7 +146,8 @@ void SummaryExporter::print_functions() {
   const auto resolve = [this](prof_stack_id id) {
     std::vector<std::string> names;
     const auto [frames, count] = host_.stack(id);
-    for (uint32_t i = 0; i < count; ++i) names.emplace_back(host_.string(frames[i]));
+    for (uint32_t i = 0; i < count; ++i)
+      names.emplace_back(host_.string(frames[i]));
     return names;
   };
   const std::string samples = std::to_string(functions_.samples()) + " samples";
@@ -170,7 +159,8 @@ void SummaryExporter::print_functions() {
                              std::string(host_.option("tree-min-percent").value_or("2")) +
                              "% left out):";
   if (which == "all" || which == "flat")
-    print_section("======== CPU functions (" + samples + "):", functions_.flat_table(resolve, rows));
+    print_section("======== CPU functions (" + samples + "):",
+                  functions_.flat_table(resolve, rows));
   if (which == "all" || which == "top-down")
     print_section("======== CPU call tree, top-down" + pruned,
                   functions_.call_tree(resolve, true, min_percent));
@@ -180,7 +170,8 @@ void SummaryExporter::print_functions() {
 }
 
 void SummaryExporter::print_metrics() {
-  if (sip_efficiency_) print_section("======== Sip busy efficiency(Per-op Mode)", sip_efficiency_->table());
+  if (sip_efficiency_)
+    print_section("======== Sip busy efficiency(Per-op Mode)", sip_efficiency_->table());
 }
 
 void SummaryExporter::print_section(const std::string &title,
@@ -189,13 +180,6 @@ void SummaryExporter::print_section(const std::string &title,
   host_.print(title);
   for (const std::string &line : table)
     host_.print(line);
-}
-
-std::string SummaryExporter::device_label(prof_track_id device) const {
-  const prof_track_desc *desc = device == 0 ? nullptr : host_.track(device);
-  if (desc == nullptr) return "unknown device";
-  if (desc->name != nullptr && desc->name[0] != '\0') return desc->name;
-  return "GCU " + std::to_string(desc->index);
 }
 
 } // namespace prof::summary

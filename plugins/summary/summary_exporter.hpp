@@ -3,9 +3,9 @@
 #ifndef PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 #define PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 
-#include "function_view.hpp"
+#include "core/stats/function_view.hpp"
+#include "core/stats/summary_aggregator.hpp"
 #include "sip_efficiency.hpp"
-#include "summary_aggregator.hpp"
 
 #include <prof/plugin.hpp>
 
@@ -40,7 +40,6 @@ private:
   void print_functions();
   void print_metrics();
   void print_section(const std::string &title, const std::vector<std::string> &table);
-  std::string device_label(prof_track_id device) const;
 
   ExportHost host_;
   SummaryMode mode_ = SummaryMode::Summary;

@@ -1,7 +1,7 @@
 #include "trace_exporter.hpp"
 
-#include "text_table.hpp"
-#include "time_format.hpp"
+#include "core/stats/text_table.hpp"
+#include "core/stats/time_format.hpp"
 
 namespace prof::trace {
 

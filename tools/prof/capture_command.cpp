@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -81,6 +82,12 @@ report::Header report_header(const cli::CommandLine &command, const std::string 
   const uint64_t after = core::session_now_ns();
   header.clock_anchor.monotonic_ns = before + (after - before) / 2;
   header.session_start_ns = start_ns;
+  // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
+  for (const char *variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char *rank = std::getenv(variable); rank && *rank) {
+      header.rank = rank;
+      break;
+    }
   return header;
 }
 
@@ -115,6 +122,8 @@ void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Cat
 
 std::string report_output_path(const cli::CommandLine &command) {
   if (const std::string *path = command.value("export-profile")) return *path;
+  // topsprof's raw data is, in prof, the native report.
+  if (const std::string *path = command.value("export-rawdata")) return *path;
   if (const std::string *name = command.value("output")) {
     return std::filesystem::path(*name).has_extension() ? *name : *name + ".profrep";
   }

@@ -3,6 +3,7 @@
 #include "core/exporter_instance.hpp"
 #include "core/report_replay.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/merge_command.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/progress_bar.hpp"
 
@@ -11,11 +12,29 @@
 
 namespace prof::tool {
 
+namespace {
+
+// Removes a file when the import ends.
+struct TemporaryReport {
+  std::string path;
+  ~TemporaryReport() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove(path, ec);
+  }
+};
+
+} // namespace
+
 int run_import(const RunContext &context) {
-  const std::string path = context.command.value_or("import-profile", "");
+  // --import-rawdata names the same native report.
+  std::string path = context.command.value_or(
+      "import-profile", context.command.value_or("import-rawdata", ""));
+  // A folder holds the reports of several processes or ranks: they are read
+  // as one, merged on their realtime anchors.
+  TemporaryReport merged;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw cli::UsageError("--import-profile '" + path + "' is a folder: expected a .profrep file");
+    path = merged.path = merge_folder_to_temporary(path, context.console);
   PluginSelection selection = select_plugins(context.command, context.registry);
   if (!selection.sources.empty())
     throw cli::UsageError(selection.sources.front().requested_by +

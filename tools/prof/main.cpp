@@ -10,8 +10,10 @@
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/export_command.hpp"
 #include "tools/prof/import_command.hpp"
+#include "tools/prof/merge_command.hpp"
 #include "tools/prof/plugin_listing.hpp"
 #include "tools/prof/query_command.hpp"
+#include "tools/prof/stats_command.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -119,15 +121,13 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
     throw cli::UsageError("--profile-from-start off holds back device records only: give "
                           "--enable-activities, --import-activities, --enable-events, "
                           "--import-events or --metrics");
-  if (command.has("visual-profiler-merge-from"))
-    throw cli::UsageError("--visual-profiler-merge-from is not available: merging reports is "
-                          "not in this prof yet");
+  if (command.has("visual-profiler-merge-from")) return tool::run_visual_profiler_merge(context);
   if (command.has("reset")) {
     std::printf("prof keeps no state between runs: nothing to reset\n");
     return tool::kExitOk;
   }
   if (tool::is_query(command)) return tool::run_query(context);
-  if (command.has("import-profile")) return tool::run_import(context);
+  if (command.has("import-profile") || command.has("import-rawdata")) return tool::run_import(context);
   if (command.has_app()) return tool::run_capture(context);
   throw cli::UsageError("nothing to do: give an application to profile (see prof --help)");
 }
@@ -141,6 +141,14 @@ int main(int argc, char **argv) {
     if (!args.empty() && args.front() == "export") {
       setup_logging(cli::CommandLine{});
       return tool::run_export({args.begin() + 1, args.end()}, console);
+    }
+    if (!args.empty() && args.front() == "stats") {
+      setup_logging(cli::CommandLine{});
+      return tool::run_stats({args.begin() + 1, args.end()}, console);
+    }
+    if (!args.empty() && args.front() == "merge") {
+      setup_logging(cli::CommandLine{});
+      return tool::run_merge({args.begin() + 1, args.end()}, console);
     }
     cli::CommandLine command = cli::parse_arguments(args);
     setup_logging(command);

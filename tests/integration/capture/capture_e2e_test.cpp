@@ -271,6 +271,34 @@ TEST_F(CaptureE2E, ImportPrintsTheSameCountersAsTheCapture) {
   EXPECT_EQ(files_in(dir_), std::vector<std::string>{"R.profrep"}) << "an import writes nothing";
 }
 
+TEST_F(CaptureE2E, RawDataIsTheNativeReport) {
+  // topsprof's --export-rawdata / --import-rawdata: the collected data as
+  // prof keeps it, the .profrep.
+  const RunResult live = prof({"--cpu-utilization", "--export-rawdata", path("raw.profrep").string(),
+                               kWorkload, "--seconds", "0.2"});
+  ASSERT_EQ(live.exit_code, 0) << live.describe();
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(path("raw.profrep").string()));
+  EXPECT_GT(reader.event_count(), 0u);
+  const RunResult imported = prof({"--import-rawdata", path("raw.profrep").string()});
+  ASSERT_EQ(imported.exit_code, 0) << imported.describe();
+  EXPECT_EQ(counter_rows(imported.out), counter_rows(live.out));
+}
+
+TEST_F(CaptureE2E, ImportOfAFolderReadsItsReportsAsOne) {
+  fs::create_directories(path("ranks"));
+  for (const char *name : {"ranks/r0.profrep", "ranks/r1.profrep"}) {
+    const RunResult live = prof({"--cpu-utilization", "--export-profile", path(name).string(),
+                                 kWorkload, "--seconds", "0.1"});
+    ASSERT_EQ(live.exit_code, 0) << live.describe();
+  }
+  const RunResult imported = prof({"--import-profile", path("ranks").string(), "--print-summary"});
+  ASSERT_EQ(imported.exit_code, 0) << imported.describe();
+  EXPECT_THAT(imported.out, HasSubstr("======== Counters:"));
+  EXPECT_EQ(files_in(path("ranks")), (std::vector<std::string>{"r0.profrep", "r1.profrep"}))
+      << "the import leaves nothing behind";
+}
+
 // ---------------------------------------------------------------------------
 // The application's end.
 
@@ -427,9 +455,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"ProfileFromStartOff",
                  with_out({"--profile-from-start", "off", "--cpu-utilization", "@W", "--print", "APP-RAN"}),
                  "--profile-from-start off holds back device records only"},
-        BadInput{"MergeNotYet",
+        BadInput{"MergeFolderWithoutReports",
                  {"--visual-profiler-merge-from", "@D/", "--visual-profiler-merge-to", "@D/m.trace"},
-                 "--visual-profiler-merge-from is not available"}),
+                 "holds no .profrep reports"}),
     [](const ::testing::TestParamInfo<BadInput> &info) { return std::string(info.param.name); });
 
 TEST_F(CaptureE2E, ConflictMessageNamesBothOptions) {

@@ -1,9 +1,9 @@
 // The console formatting shared by the summary and trace exporters, and the
 // summary's counter value formatting and natural order.
-#include "natural_order.hpp"
-#include "text_table.hpp"
-#include "time_format.hpp"
-#include "value_format.hpp"
+#include "core/stats/natural_order.hpp"
+#include "core/stats/text_table.hpp"
+#include "core/stats/time_format.hpp"
+#include "core/stats/value_format.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "function_view.hpp"
+#include "core/stats/function_view.hpp"
 
 #include <gtest/gtest.h>
 

@@ -108,6 +108,7 @@ Header sample_header() {
                {"console", "0.1", {}}};
   h.clock_anchor = {1'700'000'000'123'456'789ull, 987'654'321ull};
   h.session_start_ns = 987'000'000ull;
+  h.rank = "3";
   return h;
 }
 

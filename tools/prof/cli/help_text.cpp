@@ -34,6 +34,8 @@ std::string help_text() {
       "       prof profile [options] application [application-arguments]\n"
       "       prof plugins [--plugin-path DIR]\n"
       "       prof export [--type TYPE] [-o FILE] [--force-overwrite] REPORT\n"
+      "       prof merge -o FILE [--force-overwrite] REPORT|FOLDER...\n"
+      "       prof stats [--report NAMES] [--format table|csv|json] [-o FILE] REPORT\n"
       "\n"
       "Options start with - or --; a value follows after a blank or '=' (--opt value,\n"
       "--opt=value, -opt value). prof's options end at the application's name or at\n"

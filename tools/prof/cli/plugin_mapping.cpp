@@ -66,10 +66,6 @@ constexpr OptionMapping kMappings[] = {
     {"print-trace", "trace", "scope", "all", R::Enables},
     {"export-csv", "csv", "path", "", R::Enables},
     {"export-visual-profiler", "perfetto", "path", "", R::Enables},
-    {"visual-profiler-merge-from", "perfetto", "merge-from", "", R::Enables},
-    {"visual-profiler-merge-to", "perfetto", "merge-to", "", R::Modifies},
-    {"export-rawdata", "sqlite", "path", "", R::Enables},
-    {"import-rawdata", "sqlite", "import", "", R::Enables},
 };
 
 constexpr std::string_view kPrintOptions[] = {"print-summary",         "print-gcu-summary",

@@ -1,0 +1,378 @@
+#include "core/report/report_merge.hpp"
+
+#include "core/report/report_writer.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string_view>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace prof::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string in_quotes(const std::string &path) { return "'" + path + "'"; }
+
+bool has_anchor(const Header &header) { return header.clock_anchor.realtime_ns != 0; }
+
+// The realtime at which the capture's monotonic clock read 0 (its boot time).
+int64_t clock_origin(const ClockAnchor &anchor) {
+  return static_cast<int64_t>(anchor.realtime_ns) - static_cast<int64_t>(anchor.monotonic_ns);
+}
+
+uint64_t shifted(uint64_t ts, int64_t shift) {
+  if (shift >= 0) return ts + static_cast<uint64_t>(shift);
+  const uint64_t back = static_cast<uint64_t>(-(shift + 1)) + 1; // -shift without overflow
+  return ts > back ? ts - back : 0;
+}
+
+// The launcher's rank when the capture recorded one, else the input's position.
+std::string label_of(const Header &header, size_t index) {
+  const std::string rank = "rank " + (header.rank.empty() ? std::to_string(index) : header.rank);
+  return header.host_name.empty() ? rank : header.host_name + " " + rank;
+}
+
+std::string labelled(const std::string &name, const std::string &label) {
+  return name.empty() ? "[" + label + "]" : name + " [" + label + "]";
+}
+
+// Where a cut or damaged input stopped, in one line.
+std::string damage_line(const ReportReader &reader, const std::string &path) {
+  const std::string events = " (" + std::to_string(reader.event_count()) + " events)";
+  const std::string cut = "cut at byte " + std::to_string(reader.file_size());
+  const std::string last =
+      "its last whole chunk, which ends at byte " + std::to_string(reader.last_whole_chunk_end());
+  if (!reader.corrupted())
+    return in_quotes(path) + " is " + cut + ": merged up to " + last + events;
+  const size_t damaged = reader.corrupted_offsets().size();
+  std::string line = in_quotes(path) + " has " + std::to_string(damaged) +
+                     (damaged == 1 ? " damaged chunk" : " damaged chunks") +
+                     ", the first at offset " + std::to_string(reader.corrupted_offsets().front());
+  if (reader.truncated()) line += ", and is " + cut + " after " + last;
+  return line + ": merged the rest" + events;
+}
+
+void open_input(ReportReader &reader, const std::string &path) {
+  if (!reader.open(path))
+    throw MergeInputError(reader.problems().empty() ? "cannot read report " + in_quotes(path)
+                                                    : reader.problems().back());
+}
+
+Header merged_header(const std::vector<Header> &headers, const MergePlan &plan) {
+  Header out;
+  out.session_name = "merged";
+  out.argv = headers.front().argv;
+  out.command_display = headers.front().command_display + " [merged from " +
+                        std::to_string(headers.size()) +
+                        (headers.size() == 1 ? " report]" : " reports]");
+  std::vector<std::string> hosts;
+  out.session_start_ns = std::numeric_limits<uint64_t>::max();
+  for (size_t i = 0; i < headers.size(); ++i) {
+    const Header &h = headers[i];
+    out.pids.insert(out.pids.end(), h.pids.begin(), h.pids.end());
+    if (!h.host_name.empty() && std::find(hosts.begin(), hosts.end(), h.host_name) == hosts.end())
+      hosts.push_back(h.host_name);
+    for (const PluginRecord &plugin : h.plugins)
+      if (std::find(out.plugins.begin(), out.plugins.end(), plugin) == out.plugins.end())
+        out.plugins.push_back(plugin);
+    out.session_start_ns =
+        std::min(out.session_start_ns, shifted(h.session_start_ns, plan.inputs[i].shift_ns));
+  }
+  for (const std::string &host : hosts)
+    out.host_name += (out.host_name.empty() ? "" : ",") + host;
+  out.clock_anchor = headers[plan.reference].clock_anchor;
+  return out;
+}
+
+// Maps the ids of each input in turn onto the ids of the one output and
+// writes its records and events there.
+class MergeWriter {
+public:
+  explicit MergeWriter(ReportWriter &writer) : writer_(writer) { string_ids_.emplace("", 0); }
+
+  /// Writes one input: its records first, then its events batch by batch,
+  /// then its drops. `batch_done` gets the events of each batch.
+  void add(const ReportReader &reader, const MergeInput &input, size_t index,
+           const std::function<void(size_t)> &batch_done);
+  Footer footer() const;
+
+private:
+  uint32_t string_id(const std::string &text);
+  uint32_t mapped_string(uint32_t id) const { return id < strings_.size() ? strings_[id] : 0; }
+  uint32_t clock_id(uint32_t id);
+  uint32_t track_id(uint32_t id);
+  void write_strings(const ReportReader &reader);
+  void write_clocks(const ReportReader &reader);
+  void write_tracks(const ReportReader &reader);
+  void write_stacks(const ReportReader &reader);
+  void write_events(const ReportReader &reader, size_t index,
+                    const std::function<void(size_t)> &batch_done);
+  void write_drops(const ReportReader &reader);
+
+  ReportWriter &writer_;
+  std::unordered_map<std::string, uint32_t> string_ids_; // every text written, once
+  std::vector<std::string_view> new_texts_;              // added to string_ids_, not yet written
+  uint32_t next_string_ = 1, next_track_ = 1, next_stack_ = 1, next_clock_ = 1, next_ring_ = 0;
+
+  // The input being written: its ids to the output's.
+  std::string label_;
+  int64_t shift_ = 0;
+  std::vector<uint32_t> strings_;
+  std::unordered_map<uint32_t, uint32_t> tracks_, stacks_, clocks_;
+  std::vector<TrackRecord> undeclared_; // tracks met only in events, not yet written
+  std::vector<prof_event> batch_;
+
+  uint64_t end_ns_ = 0;
+  uint64_t dropped_ = 0;
+  std::optional<Footer> failed_; // the first input whose application failed
+};
+
+void MergeWriter::add(const ReportReader &reader, const MergeInput &input, size_t index,
+                      const std::function<void(size_t)> &batch_done) {
+  label_ = input.label;
+  shift_ = input.shift_ns;
+  tracks_.clear();
+  stacks_.clear();
+  clocks_.clear();
+  write_strings(reader);
+  write_clocks(reader);
+  write_tracks(reader);
+  write_stacks(reader);
+  write_events(reader, index, batch_done);
+  write_drops(reader);
+  if (const auto &footer = reader.footer()) {
+    end_ns_ = std::max(end_ns_, shifted(footer->end_ns, shift_));
+    if (!failed_ && (footer->exit_status != 0 || footer->killed_by_signal)) failed_ = footer;
+  }
+}
+
+Footer MergeWriter::footer() const {
+  Footer footer;
+  if (failed_) {
+    footer.exit_status = failed_->exit_status;
+    footer.killed_by_signal = failed_->killed_by_signal;
+    footer.signal = failed_->signal;
+  }
+  footer.end_ns = end_ns_;
+  footer.dropped = dropped_;
+  return footer;
+}
+
+uint32_t MergeWriter::string_id(const std::string &text) {
+  const auto [it, added] = string_ids_.try_emplace(text, next_string_);
+  if (added) {
+    ++next_string_;
+    new_texts_.push_back(it->first); // keys of an unordered_map never move
+  }
+  return it->second;
+}
+
+uint32_t MergeWriter::clock_id(uint32_t id) {
+  if (id == PROF_CLOCK_SESSION) return PROF_CLOCK_SESSION;
+  const auto [it, added] = clocks_.try_emplace(id, next_clock_);
+  if (added) ++next_clock_;
+  return it->second;
+}
+
+uint32_t MergeWriter::track_id(uint32_t id) {
+  if (id == 0) return 0;
+  const auto [it, added] = tracks_.try_emplace(id, next_track_);
+  if (added) {
+    // Events on a track the report never declared keep a track of their own.
+    TrackRecord record;
+    record.id = next_track_++;
+    record.name = labelled("track " + std::to_string(id), label_);
+    undeclared_.push_back(std::move(record));
+  }
+  return it->second;
+}
+
+void MergeWriter::write_strings(const ReportReader &reader) {
+  const uint32_t first = next_string_;
+  strings_.assign(reader.strings().size(), 0);
+  for (size_t id = 1; id < reader.strings().size(); ++id)
+    strings_[id] = string_id(reader.strings()[id]);
+  if (!new_texts_.empty()) writer_.add_strings(first, new_texts_);
+  new_texts_.clear();
+}
+
+void MergeWriter::write_clocks(const ReportReader &reader) {
+  std::vector<ClockDomainRecord> records;
+  for (const auto &[id, clock] : reader.clock_domains()) {
+    if (id == PROF_CLOCK_SESSION) continue;
+    ClockDomainRecord record{clock_id(id), labelled(clock.name, label_), clock.frequency_hz, {}};
+    for (const ClockCalibration &pair : clock.calibration)
+      record.calibration.push_back({pair.domain_ticks, shifted(pair.session_ns, shift_)});
+    records.push_back(std::move(record));
+  }
+  if (!records.empty()) writer_.add_clock_domains(records);
+}
+
+void MergeWriter::write_tracks(const ReportReader &reader) {
+  for (const auto &[id, track] : reader.tracks())
+    if (id != 0) tracks_.emplace(id, next_track_++);
+  std::vector<TrackRecord> records;
+  records.reserve(reader.tracks().size());
+  for (const auto &[id, track] : reader.tracks()) {
+    if (id == 0) continue;
+    TrackRecord record = track;
+    record.id = tracks_.at(id);
+    const auto parent = tracks_.find(track.parent);
+    record.parent = parent == tracks_.end() ? 0 : parent->second;
+    record.clock = clock_id(track.clock);
+    // Each input's processes and devices stay its own, and say whose they are.
+    if (record.parent == 0 || track.kind == PROF_TRACK_PROCESS || track.kind == PROF_TRACK_DEVICE)
+      record.name = labelled(track.name, label_);
+    records.push_back(std::move(record));
+  }
+  if (!records.empty()) writer_.add_tracks(records);
+}
+
+void MergeWriter::write_stacks(const ReportReader &reader) {
+  stacks_.emplace(0, 0);
+  std::vector<StackRecord> records;
+  for (const auto &[id, stack] : reader.stacks()) {
+    if (id == 0) continue;
+    StackRecord record{next_stack_++, {}};
+    stacks_.emplace(id, record.id);
+    record.frames.reserve(stack.frames.size());
+    for (const uint32_t frame : stack.frames)
+      record.frames.push_back(mapped_string(frame));
+    records.push_back(std::move(record));
+  }
+  if (!records.empty()) writer_.add_stacks(records);
+}
+
+void MergeWriter::write_events(const ReportReader &reader, size_t index,
+                               const std::function<void(size_t)> &batch_done) {
+  const uint64_t tag = static_cast<uint64_t>(index) << 48;
+  reader.for_each_event_batch([&](const prof_event *events, size_t count) {
+    batch_.assign(events, events + count);
+    for (prof_event &e : batch_) {
+      e.track = track_id(e.track);
+      e.name = mapped_string(e.name);
+      e.category = mapped_string(e.category);
+      if (e.type == PROF_EVENT_SAMPLE) {
+        const auto stack = stacks_.find(static_cast<uint32_t>(e.id));
+        e.id = e.id <= UINT32_MAX && stack != stacks_.end() ? stack->second : 0;
+      } else if (e.id != 0) {
+        e.id ^= tag;
+      }
+      e.ts = shifted(e.ts, shift_);
+      end_ns_ = std::max(end_ns_, e.ts + e.duration);
+    }
+    if (!undeclared_.empty()) {
+      writer_.add_tracks(undeclared_);
+      undeclared_.clear();
+    }
+    writer_.add_events(batch_.data(), batch_.size());
+    if (batch_done) batch_done(count);
+  });
+}
+
+void MergeWriter::write_drops(const ReportReader &reader) {
+  std::vector<DropRecord> records;
+  for (const auto &[ring, drop] : reader.drops()) {
+    records.push_back({next_ring_++, drop.tid, drop.dropped});
+    dropped_ += drop.dropped;
+  }
+  if (!records.empty()) writer_.add_drops(records);
+}
+
+// A file removed at the end of the scope unless kept.
+struct TempFile {
+  std::string path;
+  bool keep = false;
+  ~TempFile() {
+    std::error_code ec;
+    if (!keep) fs::remove(path, ec);
+  }
+};
+
+} // namespace
+
+uint64_t MergePlan::events() const {
+  uint64_t total = 0;
+  for (const MergeInput &input : inputs)
+    total += input.events;
+  return total;
+}
+
+MergePlan plan_merge(const std::vector<std::string> &paths) {
+  if (paths.empty()) throw MergeInputError("no reports to merge");
+  MergePlan plan;
+  std::vector<Header> headers;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    ReportReader reader;
+    open_input(reader, paths[i]);
+    const Header &header = reader.header();
+    plan.inputs.push_back({paths[i], label_of(header, i), 0, has_anchor(header), reader.status(),
+                           reader.event_count(), reader.total_dropped()});
+    if (reader.truncated() || reader.corrupted())
+      plan.warnings.push_back(damage_line(reader, paths[i]));
+    if (!has_anchor(header))
+      plan.warnings.push_back(in_quotes(paths[i]) +
+                              " has no realtime clock anchor: its times are merged unaligned");
+    headers.push_back(header);
+  }
+  // The earliest-started monotonic clock: every other input moves forward onto it.
+  bool found = false;
+  for (size_t i = 0; i < headers.size(); ++i) {
+    if (!plan.inputs[i].has_anchor) continue;
+    if (!found ||
+        clock_origin(headers[i].clock_anchor) < clock_origin(headers[plan.reference].clock_anchor))
+      plan.reference = i;
+    found = true;
+  }
+  for (size_t i = 0; i < headers.size(); ++i)
+    if (found && plan.inputs[i].has_anchor)
+      plan.inputs[i].shift_ns = clock_origin(headers[i].clock_anchor) -
+                                clock_origin(headers[plan.reference].clock_anchor);
+  plan.header = merged_header(headers, plan);
+  return plan;
+}
+
+MergeResult write_merge(const MergePlan &plan, const std::string &output, bool force_overwrite,
+                        const MergeProgress &progress) {
+  std::error_code ec;
+  const auto refuse_existing = [&] {
+    if (!force_overwrite && fs::exists(fs::symlink_status(output, ec)))
+      throw ReportError("output file " + in_quotes(output) +
+                        " already exists (use --force-overwrite)");
+  };
+  refuse_existing();
+  TempFile temp{output + ".merge-" + std::to_string(::getpid()) + ".tmp"};
+  MergeResult result;
+  {
+    ReportWriter writer;
+    writer.open(temp.path, plan.header, true);
+    MergeWriter merge(writer);
+    const uint64_t total = plan.events();
+    uint64_t done = 0;
+    for (size_t i = 0; i < plan.inputs.size(); ++i) {
+      ReportReader reader;
+      open_input(reader, plan.inputs[i].path);
+      merge.add(reader, plan.inputs[i], i, [&](size_t count) {
+        done += count;
+        if (progress) progress(std::min(done, total), total);
+      });
+    }
+    const Footer footer = merge.footer();
+    result.events = writer.events_written();
+    result.dropped = footer.dropped;
+    writer.finish(footer);
+  }
+  refuse_existing();
+  fs::rename(temp.path, output, ec);
+  if (ec)
+    throw ReportError("cannot rename " + in_quotes(temp.path) + " to " + in_quotes(output) + ": " +
+                      ec.message());
+  temp.keep = true;
+  return result;
+}
+
+} // namespace prof::report

@@ -1,0 +1,82 @@
+// Merges the reports of several processes or ranks, possibly captured on
+// different hosts, into one report on one timeline (`prof merge`).
+#pragma once
+
+#include "core/report/report_error.hpp"
+#include "core/report/report_model.hpp"
+#include "core/report/report_reader.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace prof::report {
+
+/// An input that cannot be read at all; the message names it. Nothing has
+/// been written when a merge throws it.
+class MergeInputError : public ReportError {
+public:
+  using ReportError::ReportError;
+};
+
+/// One input as the merge takes it.
+struct MergeInput {
+  std::string path;
+  /// Added to the names of its top-level, process and device tracks and its
+  /// clock domains: "host1 rank 0".
+  std::string label;
+  /// Added to each of its timestamps: moves its session clock onto the
+  /// output's through the two realtime anchors.
+  int64_t shift_ns = 0;
+  bool has_anchor = true; ///< false: the report has no realtime anchor, shift_ns is 0
+  ReportStatus status = ReportStatus::complete;
+  uint64_t events = 0; ///< readable events
+  uint64_t dropped = 0;
+};
+
+/// What a merge will write: the header of the output and its inputs, in order.
+struct MergePlan {
+  Header header;
+  std::vector<MergeInput> inputs;
+  /// The input whose session clock the output keeps: the one whose
+  /// monotonic clock started earliest, so that no input's time goes below 0.
+  size_t reference = 0;
+  /// One line per cut or damaged input (where it stopped) and per input
+  /// without a realtime anchor.
+  std::vector<std::string> warnings;
+  uint64_t events() const;
+};
+
+/// Reads the records of each report in `paths` (one at a time) and works
+/// out the output's header and each input's label and clock shift. Throws
+/// MergeInputError when `paths` is empty or naming the first report that
+/// cannot be read at all; a cut or damaged one is taken up to its damage.
+MergePlan plan_merge(const std::vector<std::string> &paths);
+
+/// Called after each event batch with events done and events in all.
+using MergeProgress = std::function<void(uint64_t, uint64_t)>;
+
+/// What write_merge wrote.
+struct MergeResult {
+  uint64_t events = 0;
+  uint64_t dropped = 0;
+};
+
+/// Writes the merged report to `output`. Inputs are read one at a time and
+/// one event chunk at a time, so memory holds one input's records, the
+/// merged string table and one batch of events.
+///
+/// Ids: strings are deduplicated across inputs; tracks, stacks, clock
+/// domains and drop rings get fresh ids; correlation and flow ids of input
+/// i > 0 are tagged with i in bits 48..63 so that inputs never share a flow.
+/// Timestamps move by each input's shift_ns.
+///
+/// The report is written under a temporary name in the same folder and
+/// renamed to `output` only once whole; an existing `output` is refused
+/// unless `force_overwrite`. Throws ReportError (the output cannot be
+/// written) or MergeInputError (an input can no longer be read).
+MergeResult write_merge(const MergePlan &plan, const std::string &output, bool force_overwrite,
+                        const MergeProgress &progress = {});
+
+} // namespace prof::report

@@ -1,0 +1,12 @@
+// Natural ordering of names: digit runs compare as numbers, so "cpu2"
+// sorts before "cpu10".
+#pragma once
+
+#include <string_view>
+
+namespace prof::summary {
+
+/// True when `a` sorts before `b` in natural order.
+bool natural_less(std::string_view a, std::string_view b);
+
+} // namespace prof::summary

@@ -1,0 +1,69 @@
+// Everything `prof stats` computes in one pass over a report's events: the
+// summary's activity and counter statistics, memory-copy statistics, each
+// device's busy timeline and the CPU function view. One aggregator per
+// worker thread, merged at the end; keyed by ids, resolved only to print.
+#pragma once
+
+#include "core/stats/activity_stats.hpp"
+#include "core/stats/busy_timeline.hpp"
+#include "core/stats/function_view.hpp"
+#include "core/stats/summary_aggregator.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace prof::stats {
+
+/// What to keep beyond the activity and counter statistics.
+struct StatsScope {
+  bool memcpy = false;    ///< memory-copy statistics by name
+  bool timelines = false; ///< per-device busy timelines
+  bool functions = false; ///< the CPU function view
+  /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
+  /// them exact, as utilization needs.
+  uint64_t timeline_join_gap = 0;
+};
+
+class StatsAggregator {
+public:
+  StatsAggregator(const ExportHost &host, StatsScope scope)
+      : host_(host), scope_(scope), summary_(host) {}
+
+  void add(const prof_event *events, size_t count);
+  /// Adds what `other` has seen (its timelines are moved out).
+  void merge(StatsAggregator &other);
+
+  const StatsScope &scope() const { return scope_; }
+  const summary::SummaryAggregator &summary() const { return summary_; }
+  /// Device slices that are memory copies or sets, by name.
+  const std::unordered_map<prof_string_id, summary::DurationStats> &memcpy() const {
+    return memcpy_;
+  }
+  /// Busy timelines by enclosing DEVICE track (0: device slices outside one).
+  std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
+  const summary::FunctionView &functions() const { return functions_; }
+
+  /// Earliest timestamp and latest end over all events; first > last when none.
+  uint64_t first_ts() const { return first_ts_; }
+  uint64_t last_ts() const { return last_ts_; }
+
+private:
+  bool is_memcpy(const prof_event &slice);
+
+  ExportHost host_;
+  StatsScope scope_;
+  summary::SummaryAggregator summary_;
+  std::unordered_map<prof_string_id, summary::DurationStats> memcpy_;
+  std::unordered_map<prof_string_id, bool> memcpy_names_;      // cache by name id
+  std::unordered_map<prof_string_id, bool> memcpy_categories_; // cache by category id
+  std::map<prof_track_id, BusyTimeline> timelines_;
+  summary::FunctionView functions_;
+  uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
+  uint64_t last_ts_ = 0;
+};
+
+} // namespace prof::stats

@@ -1,0 +1,91 @@
+#include "catalog_rows.hpp"
+
+#include "sqlite_schema.hpp"
+
+namespace prof::sqlite {
+
+CatalogRows::CatalogRows(ExportHost host, Database &db)
+    : host_(host), insert_string_(db.prepare("INSERT INTO strings(id, value) VALUES(?1, ?2)")),
+      insert_track_(db.prepare("INSERT INTO tracks(id, parent_id, kind, name_id, pid, tid, idx, "
+                               "unit, device_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+      upsert_process_(db.prepare("INSERT INTO processes(pid, name) VALUES(?1, ?2) "
+                                 "ON CONFLICT(pid) DO UPDATE SET "
+                                 "name = COALESCE(processes.name, excluded.name)")),
+      upsert_thread_(db.prepare("INSERT INTO threads(tid, pid, name) VALUES(?1, ?2, ?3) "
+                                "ON CONFLICT(tid) DO UPDATE SET "
+                                "pid = COALESCE(threads.pid, excluded.pid), "
+                                "name = COALESCE(threads.name, excluded.name)")),
+      insert_frame_(db.prepare("INSERT INTO stacks(id, depth, frame_name_id) VALUES(?1, ?2, ?3)")) {
+}
+
+uint32_t CatalogRows::add_string(prof_string_id id) {
+  const uint32_t row = text_row(host_.string(id));
+  string_rows_.set(id, row);
+  return row;
+}
+
+uint32_t CatalogRows::text_row(std::string_view text) {
+  auto [found, added] =
+      text_rows_.try_emplace(std::string(text), static_cast<uint32_t>(text_rows_.size() + 1));
+  if (added) {
+    insert_string_.bind(1, int64_t{found->second});
+    insert_string_.bind(2, text);
+    insert_string_.run();
+  }
+  return found->second;
+}
+
+void CatalogRows::add_track(prof_track_id id, int depth) {
+  tracks_.set(id, TrackState{true, 0}); // first, so a cycle ends here
+  const prof_track_desc *desc = host_.track(id);
+  const prof_track_kind kind = desc != nullptr ? desc->kind : PROF_TRACK_CUSTOM;
+  prof_track_id parent = desc != nullptr ? desc->parent : 0;
+  if (depth >= kMaxTrackDepth) parent = 0;
+  if (parent != 0 && !tracks_.get(parent).written) add_track(parent, depth + 1);
+  const prof_track_id device = kind == PROF_TRACK_DEVICE ? id : tracks_.get(parent).device;
+  tracks_.set(id, TrackState{true, device});
+
+  const std::string_view name = desc != nullptr && desc->name != nullptr ? desc->name : "";
+  const int32_t pid = desc != nullptr ? desc->pid : 0;
+  const int32_t tid = desc != nullptr ? desc->tid : 0;
+  const int32_t index = desc != nullptr ? desc->index : -1;
+  Statement &row = insert_track_;
+  row.bind(1, int64_t{id});
+  row.bind_optional_id(2, parent);
+  row.bind(3, std::string_view(track_kind_name(kind)));
+  row.bind(4, int64_t{text_row(name)});
+  pid != 0 ? row.bind(5, int64_t{pid}) : row.bind_null(5);
+  tid != 0 ? row.bind(6, int64_t{tid}) : row.bind_null(6);
+  index >= 0 ? row.bind(7, int64_t{index}) : row.bind_null(7);
+  if (desc != nullptr && desc->unit != nullptr && desc->unit[0] != '\0')
+    row.bind(8, std::string_view(desc->unit));
+  else
+    row.bind_null(8);
+  row.bind_optional_id(9, device);
+  row.run();
+
+  if (pid != 0 && (kind == PROF_TRACK_PROCESS || kind == PROF_TRACK_THREAD)) {
+    upsert_process_.bind(1, int64_t{pid});
+    kind == PROF_TRACK_PROCESS ? upsert_process_.bind(2, name) : upsert_process_.bind_null(2);
+    upsert_process_.run();
+  }
+  if (tid != 0 && kind == PROF_TRACK_THREAD) {
+    upsert_thread_.bind(1, int64_t{tid});
+    pid != 0 ? upsert_thread_.bind(2, int64_t{pid}) : upsert_thread_.bind_null(2);
+    upsert_thread_.bind(3, name);
+    upsert_thread_.run();
+  }
+}
+
+void CatalogRows::add_stack(prof_stack_id id) {
+  stacks_.set(id, true);
+  const auto [frames, count] = host_.stack(id);
+  for (uint32_t depth = 0; depth < count; ++depth) {
+    insert_frame_.bind(1, int64_t{id});
+    insert_frame_.bind(2, int64_t{depth});
+    insert_frame_.bind(3, string(frames[depth]));
+    insert_frame_.run();
+  }
+}
+
+} // namespace prof::sqlite

@@ -1,0 +1,393 @@
+// Merging reports: one timeline through the realtime anchors, one id space,
+// each input's processes kept apart and labelled, damaged inputs merged up
+// to their damage, unreadable ones refused before anything is written.
+#include "core/report/chunk.hpp"
+#include "core/report/report_merge.hpp"
+#include "core/report/report_reader.hpp"
+#include "core/report/report_writer.hpp"
+#include "report_test_support.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace prof::report {
+namespace {
+
+using namespace prof::report::testing;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
+
+constexpr uint64_t kSecond = 1'000'000'000ull;
+constexpr uint64_t kDay = 86'400 * kSecond;
+// 2023-11-14 22:13:20 UTC
+constexpr uint64_t kRealtime = 1'700'000'000 * kSecond;
+
+// What one rank's report holds; ids are the rank's own.
+struct RankReport {
+  std::string host = "host1";
+  std::string rank; // the launcher's, "" when none
+  int32_t pid = 100;
+  ClockAnchor anchor;
+  uint64_t session_start = 0;
+  std::vector<std::string_view> strings; // ids 1, 2, ...
+  std::vector<TrackRecord> tracks;
+  std::vector<StackRecord> stacks;
+  std::vector<ClockDomainRecord> clocks;
+  std::vector<DropRecord> drops;
+  std::vector<prof_event> events;
+  size_t events_per_chunk = 65536;
+};
+
+std::vector<TrackRecord> process_tracks(int32_t pid) {
+  return {{1, PROF_TRACK_PROCESS, 0, "train.py", pid, 0, -1, "", PROF_CLOCK_SESSION},
+          {2, PROF_TRACK_THREAD, 1, "main", pid, pid + 1, -1, "", PROF_CLOCK_SESSION},
+          {3, PROF_TRACK_DEVICE, 0, "GCU 0", 0, 0, 0, "", 2},
+          {4, PROF_TRACK_ENGINE, 3, "SIP 0", 0, 0, 0, "", 2}};
+}
+
+void write_rank(const std::string &path, const RankReport &rank) {
+  Header header;
+  header.session_name = std::to_string(rank.pid);
+  header.argv = {"python", "train.py"};
+  header.command_display = "python train.py";
+  header.pids = {rank.pid};
+  header.host_name = rank.host;
+  header.rank = rank.rank;
+  header.plugins = {{"cpu-util", "1.0.0", {{"frequency", "100"}}}};
+  header.clock_anchor = rank.anchor;
+  header.session_start_ns = rank.session_start;
+  ReportWriter writer(WriterOptions{rank.events_per_chunk});
+  writer.open(path, header, true);
+  if (!rank.strings.empty()) writer.add_strings(1, rank.strings);
+  writer.add_tracks(rank.tracks);
+  writer.add_stacks(rank.stacks);
+  writer.add_events(rank.events.data(), rank.events.size());
+  writer.add_clock_domains(rank.clocks);
+  writer.add_drops(rank.drops);
+  uint64_t dropped = 0;
+  for (const auto &d : rank.drops)
+    dropped += d.dropped;
+  writer.finish(Footer{rank.session_start + 10 * kSecond, 0, dropped, 0, false, 0});
+}
+
+// Wall-clock time of a merged timestamp, through the merged report's anchor.
+uint64_t realtime_of(const ReportReader &merged, uint64_t ts) {
+  const ClockAnchor &a = merged.header().clock_anchor;
+  return a.realtime_ns + ts - a.monotonic_ns;
+}
+
+const TrackRecord *track_named(const ReportReader &reader, std::string_view name) {
+  for (const auto &[id, track] : reader.tracks())
+    if (track.name == name) return &track;
+  return nullptr;
+}
+
+std::vector<std::string> files_in(const std::string &folder) {
+  std::vector<std::string> names;
+  for (const auto &entry : std::filesystem::directory_iterator(folder))
+    names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+MergeResult merge(const std::vector<std::string> &inputs, const std::string &output) {
+  return write_merge(plan_merge(inputs), output, false);
+}
+
+// Rank 0 booted 3 days before rank 1; their anchors were read 1 s apart.
+struct TwoHosts {
+  RankReport early, late;
+  TwoHosts() {
+    early.host = "host1";
+    early.pid = 100;
+    early.anchor = {kRealtime, 3 * kDay + 5 * kSecond};
+    early.session_start = early.anchor.monotonic_ns - kSecond;
+    early.strings = {"step"};
+    early.tracks = process_tracks(100);
+    // 100 ms after its anchor, 200 ms long.
+    early.events = {slice(2, early.anchor.monotonic_ns + kSecond / 10, kSecond / 5, 1, 0, 0)};
+    late.host = "host2";
+    late.pid = 200;
+    late.anchor = {kRealtime + kSecond, 2 * 3600 * kSecond};
+    late.session_start = late.anchor.monotonic_ns - kSecond / 2;
+    late.strings = {"step"};
+    late.tracks = process_tracks(200);
+    // 50 ms after its anchor: 950 ms after rank 0's slice.
+    late.events = {slice(2, late.anchor.monotonic_ns + kSecond / 20, kSecond / 5, 1, 0, 0)};
+  }
+};
+
+TEST(ReportMerge, TimelinesMeetThroughTheRealtimeAnchors) {
+  ScratchDir dir;
+  TwoHosts ranks;
+  write_rank(dir.file("r0.profrep"), ranks.early);
+  write_rank(dir.file("r1.profrep"), ranks.late);
+
+  for (const bool late_first : {false, true}) {
+    SCOPED_TRACE(late_first ? "late host first" : "early host first");
+    const std::string out = dir.file(late_first ? "m10.profrep" : "m01.profrep");
+    const std::vector<std::string> inputs =
+        late_first ? std::vector<std::string>{dir.file("r1.profrep"), dir.file("r0.profrep")}
+                   : std::vector<std::string>{dir.file("r0.profrep"), dir.file("r1.profrep")};
+    const MergePlan plan = plan_merge(inputs);
+    // The clock that started first is kept: nothing moves below zero.
+    EXPECT_EQ(plan.reference, late_first ? 1u : 0u);
+    EXPECT_EQ(plan.inputs[late_first ? 1 : 0].shift_ns, 0);
+    EXPECT_EQ(plan.inputs[late_first ? 0 : 1].shift_ns,
+              static_cast<int64_t>(3 * kDay + 5 * kSecond + kSecond - 2 * 3600 * kSecond));
+    EXPECT_TRUE(plan.warnings.empty());
+    write_merge(plan, out, false);
+
+    ReportReader merged;
+    ASSERT_TRUE(merged.open(out)) << merged.problems().back();
+    EXPECT_EQ(merged.status(), ReportStatus::complete);
+    EXPECT_EQ(merged.header().clock_anchor, ranks.early.anchor);
+    // The earliest start, on the merged clock: rank 0 started 1 s before its anchor.
+    EXPECT_EQ(merged.header().session_start_ns, ranks.early.anchor.monotonic_ns - kSecond);
+    const auto events = merged.read_all_events();
+    ASSERT_EQ(events.size(), 2u);
+    std::map<int32_t, uint64_t> start_by_pid; // wall-clock start of each rank's slice
+    for (const prof_event &e : events) {
+      const TrackRecord *thread = merged.track(e.track);
+      ASSERT_NE(thread, nullptr);
+      start_by_pid[thread->pid] = realtime_of(merged, e.ts);
+      EXPECT_EQ(e.duration, kSecond / 5);
+    }
+    EXPECT_EQ(start_by_pid[100], kRealtime + kSecond / 10);
+    EXPECT_EQ(start_by_pid[200], kRealtime + kSecond + kSecond / 20);
+    EXPECT_EQ(merged.footer()->end_ns,
+              ranks.late.session_start + 10 * kSecond + plan.inputs[late_first ? 0 : 1].shift_ns);
+  }
+}
+
+TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
+  ScratchDir dir;
+  TwoHosts ranks;
+  ranks.early.strings = {"matmul", "kernel"};
+  ranks.early.stacks = {{5, {1, 2}}};
+  ranks.early.clocks = {{2, "gcu0", 1.0e9, {{0, 3 * kDay}}}};
+  ranks.early.drops = {{0, 101, 3}};
+  ranks.early.events = {slice(4, 3 * kDay + 10, 5, 1, 2, 77), sample(2, 3 * kDay + 20, 5),
+                        flow(2, 3 * kDay + 30, 9, PROF_FLOW_BEGIN)};
+  ranks.late.strings = {"kernel", "sync"};
+  ranks.late.stacks = {{5, {2, 1}}};
+  ranks.late.clocks = {{2, "gcu0", 1.0e9, {{0, 3600 * kSecond}}}};
+  ranks.late.drops = {{0, 201, 4}, {1, 202, 5}};
+  ranks.late.events = {slice(4, 3 * 3600 * kSecond, 5, 1, 2, 77), sample(2, 3 * 3600 * kSecond, 5),
+                       flow(2, 3 * 3600 * kSecond, 9, PROF_FLOW_END)};
+  write_rank(dir.file("r0.profrep"), ranks.early);
+  write_rank(dir.file("r1.profrep"), ranks.late);
+  const MergeResult result =
+      merge({dir.file("r0.profrep"), dir.file("r1.profrep")}, dir.file("m.profrep"));
+  EXPECT_EQ(result.events, 6u);
+  EXPECT_EQ(result.dropped, 12u);
+
+  ReportReader merged;
+  ASSERT_TRUE(merged.open(dir.file("m.profrep")));
+  // Equal texts share one id.
+  EXPECT_THAT(merged.strings(), ElementsAre("", "matmul", "kernel", "sync"));
+
+  const Header &h = merged.header();
+  EXPECT_EQ(h.session_name, "merged");
+  EXPECT_EQ(h.pids, (std::vector<int32_t>{100, 200}));
+  EXPECT_EQ(h.host_name, "host1,host2");
+  EXPECT_EQ(h.argv, (std::vector<std::string>{"python", "train.py"}));
+  EXPECT_EQ(h.command_display, "python train.py [merged from 2 reports]");
+  ASSERT_EQ(h.plugins.size(), 1u); // the same plugin record, once
+
+  // Each rank's tracks, labelled where they are the rank's own, under their own parents.
+  ASSERT_EQ(merged.tracks().size(), 8u);
+  const TrackRecord *p0 = track_named(merged, "train.py [host1 rank 0]");
+  const TrackRecord *p1 = track_named(merged, "train.py [host2 rank 1]");
+  const TrackRecord *d0 = track_named(merged, "GCU 0 [host1 rank 0]");
+  const TrackRecord *d1 = track_named(merged, "GCU 0 [host2 rank 1]");
+  ASSERT_TRUE(p0 && p1 && d0 && d1);
+  EXPECT_EQ(p0->pid, 100);
+  EXPECT_EQ(p1->pid, 200);
+  std::map<std::pair<std::string, uint32_t>, const TrackRecord *> by_name_parent;
+  for (const auto &[id, t] : merged.tracks())
+    by_name_parent[{t.name, t.parent}] = &t;
+  ASSERT_TRUE(by_name_parent.count({"main", p0->id}) && by_name_parent.count({"main", p1->id}));
+  ASSERT_TRUE(by_name_parent.count({"SIP 0", d0->id}) && by_name_parent.count({"SIP 0", d1->id}));
+  EXPECT_EQ((by_name_parent[{"main", p1->id}]->pid), 200);
+  // Device tracks keep their clock domain, each rank its own.
+  EXPECT_NE(d0->clock, d1->clock);
+  ASSERT_EQ(merged.clock_domains().size(), 2u);
+  EXPECT_EQ(merged.clock_domains().at(d0->clock).name, "gcu0 [host1 rank 0]");
+  EXPECT_EQ(merged.clock_domains().at(d1->clock).name, "gcu0 [host2 rank 1]");
+  const int64_t shift = static_cast<int64_t>(3 * kDay + 6 * kSecond - 2 * 3600 * kSecond);
+  EXPECT_EQ(merged.clock_domains().at(d1->clock).calibration.front().session_ns,
+            3600 * kSecond + shift);
+
+  // Events name the same texts, tracks and stacks as before.
+  const auto events = merged.read_all_events();
+  ASSERT_EQ(events.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    SCOPED_TRACE("event " + std::to_string(i));
+    const prof_event &e = events[i];
+    const bool rank1 = i >= 3;
+    const TrackRecord *track = merged.track(e.track);
+    ASSERT_NE(track, nullptr);
+    if (e.type == PROF_EVENT_SLICE) {
+      EXPECT_EQ(track->name, "SIP 0");
+      EXPECT_EQ(track->parent, (rank1 ? d1 : d0)->id);
+      EXPECT_EQ(merged.string(e.name), rank1 ? "kernel" : "matmul");
+      EXPECT_EQ(merged.string(e.category), rank1 ? "sync" : "kernel");
+      // Correlation ids of the second input are its own.
+      EXPECT_EQ(e.id, rank1 ? (uint64_t{1} << 48 | 77) : 77u);
+    } else if (e.type == PROF_EVENT_SAMPLE) {
+      const StackRecord *stack = merged.stack(static_cast<uint32_t>(e.id));
+      ASSERT_NE(stack, nullptr);
+      std::vector<std::string> frames;
+      for (uint32_t f : stack->frames)
+        frames.emplace_back(merged.string(f));
+      EXPECT_EQ(frames, rank1 ? (std::vector<std::string>{"sync", "kernel"})
+                              : (std::vector<std::string>{"matmul", "kernel"}));
+    } else {
+      EXPECT_EQ(e.type, PROF_EVENT_FLOW);
+      EXPECT_EQ(e.id, rank1 ? (uint64_t{1} << 48 | 9) : 9u);
+    }
+  }
+  // Drops: summed, and each ring of each input kept.
+  EXPECT_EQ(merged.total_dropped(), 12u);
+  EXPECT_EQ(merged.footer()->dropped, 12u);
+  std::vector<std::pair<int32_t, uint64_t>> drops;
+  for (const auto &[ring, d] : merged.drops())
+    drops.emplace_back(d.tid, d.dropped);
+  EXPECT_THAT(drops, UnorderedElementsAre(std::pair<int32_t, uint64_t>{101, 3},
+                                          std::pair<int32_t, uint64_t>{201, 4},
+                                          std::pair<int32_t, uint64_t>{202, 5}));
+}
+
+TEST(ReportMerge, CutInputIsMergedUpToItsDamageWithAWarning) {
+  ScratchDir dir;
+  TwoHosts ranks;
+  ranks.late.events.clear();
+  for (uint64_t i = 0; i < 30; ++i)
+    ranks.late.events.push_back(instant(2, ranks.late.anchor.monotonic_ns + i, 1, 0));
+  ranks.late.events_per_chunk = 10;
+  write_rank(dir.file("r0.profrep"), ranks.early);
+  write_rank(dir.file("whole.profrep"), ranks.late);
+  // Cut inside the third EVENTS chunk: two chunks (20 events) stay whole.
+  const auto spans = chunk_spans(dir.file("whole.profrep"));
+  std::vector<ChunkSpan> event_chunks;
+  for (const auto &s : spans)
+    if (s.type == static_cast<uint16_t>(ChunkType::events)) event_chunks.push_back(s);
+  ASSERT_EQ(event_chunks.size(), 3u);
+  const uint64_t cut = event_chunks[2].offset + 20;
+  auto bytes = read_bytes(dir.file("whole.profrep"));
+  bytes.resize(cut);
+  write_bytes(dir.file("r1.profrep"), bytes);
+
+  const MergePlan plan = plan_merge({dir.file("r0.profrep"), dir.file("r1.profrep")});
+  EXPECT_THAT(plan.warnings,
+              ElementsAre("'" + dir.file("r1.profrep") + "' is cut at byte " + std::to_string(cut) +
+                          ": merged up to its last whole chunk, which ends at byte " +
+                          std::to_string(event_chunks[1].end) + " (20 events)"));
+  EXPECT_EQ(plan.inputs[1].status, ReportStatus::truncated);
+  write_merge(plan, dir.file("m.profrep"), false);
+  ReportReader merged;
+  ASSERT_TRUE(merged.open(dir.file("m.profrep")));
+  EXPECT_EQ(merged.status(), ReportStatus::complete);
+  EXPECT_EQ(merged.event_count(), 21u);
+  const auto events = merged.read_all_events();
+  EXPECT_EQ(realtime_of(merged, events.back().ts), kRealtime + kSecond + 19);
+}
+
+TEST(ReportMerge, DamagedChunkIsSkippedWithOneLine) {
+  ScratchDir dir;
+  TwoHosts ranks;
+  ranks.late.events.clear();
+  for (uint64_t i = 0; i < 30; ++i)
+    ranks.late.events.push_back(instant(2, ranks.late.anchor.monotonic_ns + i, 1, 0));
+  ranks.late.events_per_chunk = 10;
+  write_rank(dir.file("r1.profrep"), ranks.late);
+  std::vector<ChunkSpan> event_chunks;
+  for (const auto &s : chunk_spans(dir.file("r1.profrep")))
+    if (s.type == static_cast<uint16_t>(ChunkType::events)) event_chunks.push_back(s);
+  ASSERT_EQ(event_chunks.size(), 3u);
+  auto bytes = read_bytes(dir.file("r1.profrep"));
+  bytes[event_chunks[1].offset + 20] ^= 0xff;
+  write_bytes(dir.file("r1.profrep"), bytes);
+
+  const MergePlan plan = plan_merge({dir.file("r1.profrep")});
+  ASSERT_EQ(plan.warnings.size(), 1u);
+  EXPECT_EQ(plan.warnings[0],
+            "'" + dir.file("r1.profrep") + "' has 1 damaged chunk, the first at offset " +
+                std::to_string(event_chunks[1].offset) + ": merged the rest (20 events)");
+  EXPECT_EQ(write_merge(plan, dir.file("m.profrep"), false).events, 20u);
+}
+
+TEST(ReportMerge, UnreadableInputIsAnErrorNamingItAndNothingIsWritten) {
+  ScratchDir dir;
+  TwoHosts ranks;
+  write_rank(dir.file("r0.profrep"), ranks.early);
+  write_bytes(dir.file("notes.profrep"), {'h', 'e', 'l', 'l', 'o'});
+  const std::string out = dir.file("m.profrep");
+  try {
+    merge({dir.file("r0.profrep"), dir.file("notes.profrep")}, out);
+    FAIL() << "merged a file that is not a report";
+  } catch (const MergeInputError &e) {
+    EXPECT_EQ(std::string(e.what()),
+              "'" + dir.file("notes.profrep") + "' is not a prof report (bad magic)");
+  }
+  try {
+    merge({dir.file("r0.profrep"), dir.file("missing.profrep")}, out);
+    FAIL() << "merged a missing file";
+  } catch (const MergeInputError &e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot open report '" + dir.file("missing.profrep") + "'"));
+  }
+  EXPECT_THROW(plan_merge({}), MergeInputError);
+  EXPECT_THAT(files_in(dir.file("")), ElementsAre("notes.profrep", "r0.profrep"));
+}
+
+TEST(ReportMerge, ExistingOutputIsReplacedOnlyWhenForcedAndNoTemporaryStays) {
+  ScratchDir dir;
+  TwoHosts ranks;
+  write_rank(dir.file("r0.profrep"), ranks.early);
+  write_bytes(dir.file("m.profrep"), {'o', 'l', 'd'});
+  const MergePlan plan = plan_merge({dir.file("r0.profrep")});
+  EXPECT_THROW(write_merge(plan, dir.file("m.profrep"), false), ReportError);
+  EXPECT_EQ(read_bytes(dir.file("m.profrep")), (std::vector<uint8_t>{'o', 'l', 'd'}));
+  write_merge(plan, dir.file("m.profrep"), true);
+  ReportReader merged;
+  ASSERT_TRUE(merged.open(dir.file("m.profrep")));
+  EXPECT_EQ(merged.track(1)->name, "train.py [host1 rank 0]");
+  EXPECT_THAT(files_in(dir.file("")), ElementsAre("m.profrep", "r0.profrep"));
+}
+
+TEST(ReportMerge, InputWithoutAnAnchorIsTakenAsItIsWithAWarning) {
+  ScratchDir dir;
+  TwoHosts ranks;
+  ranks.late.anchor = {};
+  write_rank(dir.file("r0.profrep"), ranks.early);
+  write_rank(dir.file("r1.profrep"), ranks.late);
+  const MergePlan plan = plan_merge({dir.file("r1.profrep"), dir.file("r0.profrep")});
+  EXPECT_EQ(plan.reference, 1u);
+  EXPECT_EQ(plan.inputs[0].shift_ns, 0);
+  EXPECT_FALSE(plan.inputs[0].has_anchor);
+  EXPECT_THAT(plan.warnings, ElementsAre("'" + dir.file("r1.profrep") +
+                                         "' has no realtime clock anchor: its times are merged "
+                                         "unaligned"));
+}
+
+TEST(ReportMerge, LabelsCarryTheLaunchersRankWhenRecorded) {
+  TwoHosts ranks;
+  ranks.early.rank = "7";
+  ScratchDir dir;
+  write_rank(dir.file("a.profrep"), ranks.early);
+  write_rank(dir.file("b.profrep"), ranks.late);
+  merge({dir.file("a.profrep"), dir.file("b.profrep")}, dir.file("m.profrep"));
+  ReportReader merged;
+  ASSERT_TRUE(merged.open(dir.file("m.profrep")));
+  EXPECT_NE(track_named(merged, "train.py [host1 rank 7]"), nullptr);
+  EXPECT_NE(track_named(merged, "train.py [host2 rank 1]"), nullptr);
+}
+
+} // namespace
+} // namespace prof::report

@@ -1,0 +1,157 @@
+// `prof stats` as a command, in-process: options, output files, errors with
+// the texts users read, and a cut report.
+#include "json_check.hpp"
+#include "stats_test_report.hpp"
+
+#include "core/console.hpp"
+#include "core/stats/stats_reports.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/stats_command.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace prof::stats {
+namespace {
+
+using prof::testing::JsonParser;
+
+std::string read_text(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class StatsCommand : public ::testing::Test {
+protected:
+  void SetUp() override {
+    report_ = dir_.file("r.profrep");
+    testing::known_report().write(report_, 4);
+  }
+  int run(std::vector<std::string> args) {
+    core::Console console;
+    return tool::run_stats(args, console);
+  }
+  /// The UsageError's text, "" when none was thrown.
+  std::string usage_error(std::vector<std::string> args) {
+    try {
+      run(std::move(args));
+    } catch (const cli::UsageError &e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  testing::ScratchDir dir_;
+  std::string report_;
+};
+
+TEST_F(StatsCommand, WritesTheDefaultReportsThatHaveData) {
+  const std::string out = dir_.file("out.txt");
+  ASSERT_EQ(run({report_, "-o", out}), 0);
+  const std::string text = read_text(out);
+  for (const char *title :
+       {"======== GCU activities:", "======== API calls:", "======== OS runtime:",
+        "======== Ranges:", "======== Counters:", "======== CPU functions (4 samples):"})
+    EXPECT_NE(text.find(title), std::string::npos) << title << " in\n" << text;
+  EXPECT_EQ(text.find("Device gaps"), std::string::npos);
+}
+
+TEST_F(StatsCommand, FormatsAndReportsAsAsked) {
+  const std::string json = dir_.file("out.json");
+  ASSERT_EQ(run({"--report", "gcu-activity, device-gaps", "--format", "json", "--gap-threshold",
+                 "1000", "-o", json, report_}),
+            0);
+  const auto parsed = JsonParser::parse(read_text(json));
+  ASSERT_EQ(parsed.members.size(), 2u);
+  EXPECT_EQ(parsed["device-gaps"]["rows"].items.size(), 2u);
+
+  const std::string csv = dir_.file("out.csv");
+  ASSERT_EQ(
+      run({"--report=device-utilization", "--interval", "2.5", "--format=csv", "-o", csv, report_}),
+      0);
+  const std::string text = read_text(csv);
+  EXPECT_EQ(
+      text.rfind("Device,Start(ns),End(ns),Busy(ns),Busy(%)\nGCU 0,0,2500000,2000000,80\n", 0), 0u)
+      << text;
+}
+
+TEST_F(StatsCommand, RefusesToOverwriteWithoutForce) {
+  const std::string out = dir_.file("out.txt");
+  std::ofstream(out) << "keep";
+  EXPECT_EQ(usage_error({report_, "-o", out}),
+            "prof: stats: output file '" + out + "' already exists (use --force-overwrite)");
+  EXPECT_EQ(read_text(out), "keep");
+  EXPECT_EQ(run({report_, "-o", out, "-f"}), 0);
+  EXPECT_NE(read_text(out), "keep");
+}
+
+TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
+  EXPECT_EQ(usage_error({}), "prof: stats: give exactly one report (see prof stats --help)");
+  EXPECT_EQ(usage_error({report_, "--report", "gcu,api"}),
+            "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
+            "api, osrt, ranges, memcpy-time, memcpy-size, counters, device-utilization, "
+            "device-gaps, cpu-functions)");
+  EXPECT_EQ(usage_error({report_, "--format", "xml"}),
+            "prof: stats: unknown format 'xml' (formats: table, csv, json)");
+  EXPECT_EQ(usage_error({report_, "--interval", "0"}),
+            "prof: stats: --interval '0' is not a positive number");
+  EXPECT_EQ(usage_error({report_, "--gap-threshold", "-3"}),
+            "prof: stats: --gap-threshold '-3' is not a number");
+  EXPECT_EQ(usage_error({report_, "--frobnicate"}).rfind("prof: stats: ", 0), 0u);
+  const std::string missing = dir_.file("missing.profrep");
+  EXPECT_EQ(usage_error({missing}),
+            "prof: stats: cannot open report '" + missing + "': No such file or directory");
+  std::ofstream(dir_.file("junk.profrep")) << "hello";
+  EXPECT_NE(usage_error({dir_.file("junk.profrep")}).find("is not a prof report"),
+            std::string::npos);
+}
+
+TEST_F(StatsCommand, HelpReportsListsEveryReportOnALine) {
+  ::testing::internal::CaptureStdout();
+  ASSERT_EQ(run({"--help-reports"}), 0);
+  const std::string text = ::testing::internal::GetCapturedStdout();
+  for (const auto &info : known_reports())
+    EXPECT_NE(text.find(std::string(info.name) + " "), std::string::npos) << info.name;
+}
+
+TEST_F(StatsCommand, ACutReportGivesWhatIsReadableAndOneWarning) {
+  // 23 events, 4 to a chunk: cut inside the last EVENTS chunk (the Memset).
+  testing::TestReport known = testing::known_report();
+  known.write(report_, 4, false); // no END: as a capture killed
+  std::filesystem::resize_file(report_, std::filesystem::file_size(report_) - 5);
+  const std::string out = dir_.file("out.csv");
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(run({report_, "--report", "memcpy-time", "--format", "csv", "-o", out}), 0);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("prof: warning: report '" + report_ + "' is cut at byte"), std::string::npos)
+      << err;
+  const std::string text = read_text(out);
+  EXPECT_NE(text.find("Memcpy HtoD"), std::string::npos);
+  EXPECT_EQ(text.find("Memset"), std::string::npos) << "the cut chunk held it";
+}
+
+TEST_F(StatsCommand, AMalformedEventsChunkIsLeftOutAndNamed) {
+  // Three events claimed, one type byte present: the checksum holds, the
+  // payload does not decode.
+  testing::TestReport known = testing::known_report();
+  known.raw_events_chunk({3, 1, 1});
+  known.write(report_, 4);
+  const std::string out = dir_.file("out.csv");
+  ::testing::internal::CaptureStderr();
+  ASSERT_EQ(run({report_, "--report", "gcu-activity", "--format", "csv", "-o", out}), 0);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_NE(err.find("is corrupted (malformed events payload); its events are left out"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(read_text(out).find("conv"), std::string::npos);
+}
+
+} // namespace
+} // namespace prof::stats

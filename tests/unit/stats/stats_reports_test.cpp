@@ -1,0 +1,349 @@
+// Every `prof stats` report on a report with known contents, and the
+// parallel scan against a sequential fold.
+#include "json_check.hpp"
+#include "stats_test_report.hpp"
+
+#include "core/report/report_reader.hpp"
+#include "core/stats/activity_rows.hpp"
+#include "core/stats/stats_reports.hpp"
+#include "core/stats/summary_tables.hpp"
+#include "tools/prof/report_export_host.hpp"
+#include "tools/prof/stats_scan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <sstream>
+
+namespace prof::stats {
+namespace {
+
+using prof::testing::Json;
+using prof::testing::JsonParser;
+using testing::kOrigin;
+using testing::kUs;
+using Lines = std::vector<std::string>;
+
+Lines split(const std::string &text) {
+  Lines lines;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+/// The value of column `key` in row `row` of `section`, as CSV writes it.
+std::string value(const StatsTable &table, size_t section, size_t row, const std::string &key) {
+  for (size_t c = 0; c < table.columns.size(); ++c) {
+    if (table.columns[c].key != key) continue;
+    const Cell &cell = table.sections.at(section).rows.at(row).at(c);
+    switch (cell.kind) {
+    case Cell::Kind::Integer:
+      return std::to_string(cell.integer);
+    case Cell::Kind::Real: {
+      std::ostringstream text;
+      text << cell.real;
+      return text.str();
+    }
+    case Cell::Kind::Text:
+      return cell.data;
+    }
+  }
+  return "no column " + key;
+}
+
+class StatsReports : public ::testing::Test {
+protected:
+  void SetUp() override { open(testing::known_report(), 3); }
+  void open(const testing::TestReport &report, size_t events_per_chunk) {
+    path_ = dir_.file("r.profrep");
+    report.write(path_, events_per_chunk);
+    host_.reset();
+    ASSERT_TRUE(reader_.open(path_)) << reader_.problems().back();
+    host_.emplace(reader_);
+  }
+  std::vector<StatsTable> run(const std::vector<std::string> &names, ReportOptions options = {},
+                              size_t threads = 0) {
+    StatsAggregator aggregator =
+        tool::scan_report(reader_, host_->host(), scope_for(names, options), {threads, {}})
+            .aggregator;
+    std::vector<StatsTable> tables;
+    for (const auto &name : names)
+      tables.push_back(build_report(name, aggregator, host_->host(), options));
+    return tables;
+  }
+  StatsTable one(const std::string &name, ReportOptions options = {}) {
+    return run({name}, options).front();
+  }
+
+  testing::ScratchDir dir_;
+  std::string path_;
+  report::ReportReader reader_;
+  std::optional<tool::ReportExportHost> host_;
+};
+
+TEST_F(StatsReports, GcuActivityIsTheSummarysDeviceTable) {
+  const StatsTable table = one("gcu-activity");
+  const Lines expected{
+      "======== GCU activities:",
+      "          Type  Time(%)      Time  Calls       Avg       Min       Max  Name",
+      "GCU activites:   87.59%    6.00ms      3    2.00ms    1.00ms    3.00ms  conv",
+      "                  7.30%  500.00us      1  500.00us  500.00us  500.00us  Memcpy DtoH",
+      "                  2.92%  200.00us      1  200.00us  200.00us  200.00us  relu",
+      "                  1.46%  100.00us      1  100.00us  100.00us  100.00us  Memcpy HtoD",
+      "                  0.73%   50.00us      1   50.00us   50.00us   50.00us  Memset",
+  };
+  EXPECT_EQ(split(render_table({table})), expected);
+
+  // The same text as the summary exporter's table for the device group.
+  const StatsAggregator aggregator =
+      tool::scan_report(reader_, host_->host(), scope_for({"gcu-activity"}, {})).aggregator;
+  const auto groups = summary::activities_by_group(
+      aggregator.summary(), host_->host(),
+      [](summary::ActivityGroup g) { return g == summary::ActivityGroup::Device; });
+  Lines summary = summary::format_activity_table(
+      {summary::to_rows(summary::ActivityGroup::Device, groups.begin()->second)});
+  summary.insert(summary.begin(), "======== GCU activities:");
+  EXPECT_EQ(split(render_table({table})), summary);
+
+  EXPECT_EQ(value(table, 0, 0, "Time(ns)"), "6000000");
+  EXPECT_EQ(value(table, 0, 0, "Calls"), "3");
+  EXPECT_EQ(value(table, 0, 0, "Avg(ns)"), "2000000");
+  EXPECT_EQ(value(table, 0, 0, "Min(ns)"), "1000000");
+  EXPECT_EQ(value(table, 0, 0, "Max(ns)"), "3000000");
+  EXPECT_EQ(value(table, 0, 0, "Time(%)"), "87.59");
+}
+
+TEST_F(StatsReports, PerDeviceSplitsTheDevices) {
+  const StatsTable table = one("gcu-activity-per-device");
+  ASSERT_EQ(table.sections.size(), 2u);
+  EXPECT_EQ(table.sections[0].label, "GCU 0");
+  EXPECT_EQ(table.sections[0].title, "======== GCU activities (GCU 0):");
+  ASSERT_EQ(table.sections[0].rows.size(), 4u);
+  EXPECT_EQ(value(table, 0, 0, "Name"), "conv");
+  EXPECT_EQ(value(table, 0, 0, "Calls"), "2");
+  EXPECT_EQ(value(table, 0, 0, "Time(ns)"), std::to_string(3000 * kUs));
+  EXPECT_EQ(table.sections[1].label, "GCU 1");
+  ASSERT_EQ(table.sections[1].rows.size(), 2u);
+  EXPECT_EQ(value(table, 1, 0, "Time(ns)"), std::to_string(3000 * kUs));
+  EXPECT_EQ(value(table, 1, 1, "Name"), "Memcpy DtoH");
+}
+
+TEST_F(StatsReports, HostGroupsByCategory) {
+  const auto tables = run({"api", "osrt", "ranges"});
+  ASSERT_EQ(tables[0].row_count(), 1u);
+  EXPECT_EQ(value(tables[0], 0, 0, "Name"), "gcuLaunchKernel");
+  EXPECT_EQ(value(tables[0], 0, 0, "Calls"), "2");
+  EXPECT_EQ(value(tables[0], 0, 0, "Time(ns)"), "12000");
+  EXPECT_EQ(value(tables[0], 0, 0, "Min(ns)"), "5000");
+  EXPECT_EQ(value(tables[0], 0, 0, "Max(ns)"), "7000");
+  EXPECT_EQ(split(render_table({tables[0]}))[2],
+            "API calls:  100.00%  12.00us      2  6.00us  5.00us  7.00us  gcuLaunchKernel");
+  ASSERT_EQ(tables[1].row_count(), 1u);
+  EXPECT_EQ(value(tables[1], 0, 0, "Name"), "read");
+  // Ranges: the nvtx slice; thread states are none of the three.
+  ASSERT_EQ(tables[2].row_count(), 1u);
+  EXPECT_EQ(value(tables[2], 0, 0, "Name"), "step");
+  EXPECT_EQ(value(tables[2], 0, 0, "Time(ns)"), std::to_string(10000 * kUs));
+}
+
+TEST_F(StatsReports, MemoryCopiesByNameAndDirection) {
+  const auto tables = run({"memcpy-time", "memcpy-size"});
+  const StatsTable &time = tables[0];
+  ASSERT_EQ(time.row_count(), 3u); // by category (HtoD) and by name (DtoH, Memset)
+  EXPECT_EQ(value(time, 0, 0, "Name"), "Memcpy DtoH");
+  EXPECT_EQ(value(time, 0, 1, "Name"), "Memcpy HtoD");
+  EXPECT_EQ(value(time, 0, 2, "Name"), "Memset");
+  EXPECT_EQ(value(time, 0, 0, "Time(%)"), "76.92"); // 500 of 650 us
+
+  const StatsTable &size = tables[1];
+  ASSERT_EQ(size.row_count(), 3u);
+  EXPECT_EQ(value(size, 0, 0, "Direction"), "DtoH");
+  EXPECT_EQ(value(size, 0, 1, "Direction"), "HtoD");
+  EXPECT_EQ(value(size, 0, 1, "Count"), "1");
+  EXPECT_EQ(value(size, 0, 1, "Total(ns)"), std::to_string(100 * kUs));
+  EXPECT_EQ(value(size, 0, 2, "Direction"), "Memset");
+  ASSERT_EQ(size.notes.size(), 1u);
+  EXPECT_NE(size.notes[0].find("bytes are not recorded"), std::string::npos);
+  EXPECT_EQ(split(render_table({size})).back(), size.notes[0]);
+}
+
+TEST_F(StatsReports, CountersAsInTheSummary) {
+  const StatsTable table = one("counters");
+  const Lines expected{
+      "======== Counters:",
+      "    Min      Avg      Max  Unit   Name",
+      "1.00MiB  2.00MiB  3.00MiB  bytes  RSS",
+      " 10.00%   30.00%   60.00%  %      cpu2 utilization",
+  };
+  EXPECT_EQ(split(render_table({table})), expected);
+  EXPECT_EQ(value(table, 0, 1, "Avg"), "30");
+  EXPECT_EQ(value(table, 0, 0, "Max"), "3.14573e+06");
+}
+
+TEST_F(StatsReports, DeviceUtilizationInWindows) {
+  ReportOptions options;
+  options.interval_ns = 1000 * kUs;
+  const StatsTable table = one("device-utilization", options);
+  ASSERT_EQ(table.sections.size(), 2u);
+  // GCU 0 is busy [0,2000) [2500,3600) [5000,5100) [9000,9050) us; the
+  // report spans [0, 10000) us.
+  const uint64_t busy0[] = {1000, 1000, 500, 600, 0, 100, 0, 0, 0, 50};
+  ASSERT_EQ(table.sections[0].rows.size(), 10u);
+  for (size_t w = 0; w < 10; ++w) {
+    EXPECT_EQ(value(table, 0, w, "Start(ns)"), std::to_string(w * 1000 * kUs));
+    EXPECT_EQ(value(table, 0, w, "Busy(ns)"), std::to_string(busy0[w] * kUs)) << "window " << w;
+  }
+  EXPECT_EQ(value(table, 0, 2, "Busy(%)"), "50");
+  // GCU 1: [1000, 4500) us, its two slices abutting.
+  const uint64_t busy1[] = {0, 1000, 1000, 1000, 500, 0, 0, 0, 0, 0};
+  for (size_t w = 0; w < 10; ++w)
+    EXPECT_EQ(value(table, 1, w, "Busy(ns)"), std::to_string(busy1[w] * kUs)) << "window " << w;
+  EXPECT_EQ(table.sections[1].title, "======== Device utilization (GCU 1, 1.00ms windows):");
+}
+
+TEST_F(StatsReports, DeviceGapsOverTheThreshold) {
+  ReportOptions options;
+  options.gap_threshold_ns = 1000 * kUs;
+  const StatsTable table = one("device-gaps", options);
+  ASSERT_EQ(table.sections.size(), 1u);         // GCU 1 has none
+  ASSERT_EQ(table.sections[0].rows.size(), 2u); // the 500 us one is under the threshold
+  EXPECT_EQ(value(table, 0, 0, "Start(ns)"), std::to_string(3600 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "End(ns)"), std::to_string(5000 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "Duration(ns)"), std::to_string(1400 * kUs));
+  EXPECT_EQ(value(table, 0, 1, "Duration(ns)"), std::to_string(3900 * kUs));
+  EXPECT_EQ(table.notes[0], "GCU 0: 2 gaps over 1.00ms, 5.30ms in all");
+  EXPECT_EQ(table.notes[1], "GCU 1: 0 gaps over 1.00ms, 0.00ns in all");
+
+  EXPECT_EQ(
+      split(render_table({table})),
+      (Lines{"======== Device gaps (GCU 0, over 1.00ms):", " Start     End  Duration",
+             "3.60ms  5.00ms    1.40ms", "5.10ms  9.00ms    3.90ms",
+             "GCU 0: 2 gaps over 1.00ms, 5.30ms in all", "GCU 1: 0 gaps over 1.00ms, 0.00ns in all",
+             "times count from the report's first event"}));
+  options.gap_threshold_ns = 4000 * kUs;
+  EXPECT_EQ(split(render_table({one("device-gaps", options)})).front(),
+            "======== Device gaps (over 4.00ms): none on any device");
+
+  options.gap_threshold_ns = 400 * kUs;
+  EXPECT_EQ(one("device-gaps", options).sections[0].rows.size(), 3u);
+  // With utilization too, the timeline is exact and the gaps the same.
+  const auto both = run({"device-gaps", "device-utilization"}, options);
+  EXPECT_EQ(both[0].sections[0].rows.size(), 3u);
+}
+
+TEST_F(StatsReports, CpuFunctionsFromSamplesOnly) {
+  const StatsTable table = one("cpu-functions");
+  const Lines expected{
+      "======== CPU functions (4 samples):",     "Self(%)  Self  Total(%)  Total  Function",
+      " 75.00%     3   100.00%      4  compute", " 25.00%     1    25.00%      1  helper",
+      "  0.00%     0   100.00%      4  main",
+  };
+  EXPECT_EQ(split(render_table({table})), expected);
+}
+
+TEST_F(StatsReports, EmptyReportsSayWhatIsMissing) {
+  testing::TestReport empty;
+  empty.track(PROF_TRACK_THREAD, 0, "main");
+  open(empty, 10);
+  const auto tables = run({"gcu-activity", "device-gaps", "cpu-functions", "counters"});
+  EXPECT_EQ(render_table(tables), "======== GCU activities: none in this report\n"
+                                  "======== Device gaps: no device activities in this report\n"
+                                  "======== CPU functions: no CPU samples in this report\n"
+                                  "======== Counters: none in this report\n");
+  const Json json = JsonParser::parse(render_json(tables));
+  EXPECT_TRUE(json["gcu-activity"]["rows"].items.empty());
+}
+
+TEST_F(StatsReports, JsonHasARowObjectPerRowWithNumbers) {
+  const std::vector<std::string> all = [] {
+    std::vector<std::string> names;
+    for (const auto &info : known_reports())
+      names.emplace_back(info.name);
+    return names;
+  }();
+  const auto tables = run(all);
+  const Json json = JsonParser::parse(render_json(tables));
+  ASSERT_EQ(json.members.size(), all.size());
+  for (size_t i = 0; i < all.size(); ++i)
+    EXPECT_EQ(json.members[i].first, all[i]);
+  const Json &conv = json["gcu-activity"]["rows"].items.at(0);
+  EXPECT_EQ(conv["Name"].text, "conv");
+  EXPECT_EQ(conv["Calls"].kind, Json::Kind::Number);
+  EXPECT_EQ(conv["Calls"].number, 3);
+  EXPECT_EQ(conv["Time(ns)"].number, 6e6);
+  EXPECT_DOUBLE_EQ(conv["Time(%)"].number, 87.59);
+  EXPECT_FALSE(conv.has("Type")); // console only
+  const Json &gpu1 = json["gcu-activity-per-device"]["rows"].items.at(4);
+  EXPECT_EQ(gpu1["Device"].text, "GCU 1");
+  EXPECT_EQ(json["counters"]["rows"].items.at(0)["Unit"].text, "bytes");
+  EXPECT_EQ(json["memcpy-size"]["notes"].items.size(), 1u);
+  EXPECT_EQ(json["device-gaps"]["rows"].items.at(0)["Duration(ns)"].number, 1.4e6);
+}
+
+TEST_F(StatsReports, CsvHasOneHeaderAndItsColumnsPerReport) {
+  const Lines single = split(render_csv(run({"gcu-activity"})));
+  ASSERT_EQ(single.size(), 6u);
+  EXPECT_EQ(single[0], "Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name");
+  EXPECT_EQ(single[1], "87.59,6000000,3,2000000,1000000,3000000,conv");
+
+  const Lines several = split(render_csv(run({"api", "device-gaps", "memcpy-size"})));
+  const Lines expected_start{"# report api",
+                             "Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name",
+                             "100,12000,2,6000,5000,7000,gcuLaunchKernel",
+                             "",
+                             "# report device-gaps",
+                             "Device,Start(ns),End(ns),Duration(ns)",
+                             "GCU 0,3600000,5000000,1400000",
+                             "GCU 0,5100000,9000000,3900000"};
+  ASSERT_GE(several.size(), expected_start.size());
+  EXPECT_EQ(Lines(several.begin(), several.begin() + expected_start.size()), expected_start);
+  // Every data row has as many fields as its header.
+  size_t fields = 0;
+  for (const std::string &line : several) {
+    if (line.empty() || line[0] == '#') {
+      fields = 0;
+      continue;
+    }
+    const size_t n = std::count(line.begin(), line.end(), ',') + 1;
+    if (fields == 0) fields = n;
+    EXPECT_EQ(n, fields) << line;
+  }
+}
+
+TEST(StatsCsv, QuotesFieldsThatNeedIt) {
+  StatsTable table{"x", "", {{"Name", "Name", console::Align::Left}}, {}, "", {}};
+  table.sections.push_back({"", "t", {{Cell::of_text("a,b")}, {Cell::of_text("say \"hi\"")}}});
+  EXPECT_EQ(render_csv({table}), "Name\n\"a,b\"\n\"say \"\"hi\"\"\"\n");
+  EXPECT_EQ(JsonParser::parse(render_json({table}))["x"]["rows"].items[1]["Name"].text,
+            "say \"hi\"");
+}
+
+// The parallel scan: any number of threads gives what one thread gives, and
+// what folding the batches one after the other gives.
+TEST_F(StatsReports, ParallelScanEqualsSequential) {
+  open(testing::random_report(60'000, 3), 500); // 120 chunks
+  ASSERT_EQ(reader_.event_chunks().size(), 120u);
+  std::vector<std::string> all;
+  for (const auto &info : known_reports())
+    all.emplace_back(info.name);
+  ReportOptions options;
+  options.interval_ns = 50'000'000;
+  options.gap_threshold_ns = 100;
+  const std::string one_thread = render_json(run(all, options, 1));
+  EXPECT_EQ(render_json(run(all, options, 4)), one_thread);
+  EXPECT_EQ(render_json(run(all, options, 16)), one_thread);
+
+  StatsAggregator sequential(host_->host(), scope_for(all, options));
+  reader_.for_each_event_batch(
+      [&](const prof_event *events, size_t count) { sequential.add(events, count); });
+  std::vector<StatsTable> tables;
+  for (const auto &name : all)
+    tables.push_back(build_report(name, sequential, host_->host(), options));
+  // Counter averages are sums of doubles in another order: compare the text,
+  // which rounds them.
+  EXPECT_EQ(render_table(tables), render_table(run(all, options, 4)));
+}
+
+} // namespace
+} // namespace prof::stats

@@ -1,0 +1,194 @@
+#include "stats_test_report.hpp"
+
+#include "core/report/chunk.hpp"
+#include "core/report/report_writer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <stdexcept>
+#include <string_view>
+
+namespace prof::stats::testing {
+
+ScratchDir::ScratchDir() {
+  std::string pattern = ::testing::TempDir() + "prof-stats-XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = pattern;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+uint32_t TestReport::string(const std::string &text) {
+  if (text.empty()) return 0;
+  for (uint32_t id = 1; id < strings_.size(); ++id)
+    if (strings_[id] == text) return id;
+  strings_.push_back(text);
+  return static_cast<uint32_t>(strings_.size() - 1);
+}
+
+uint32_t TestReport::track(prof_track_kind kind, uint32_t parent, const std::string &name,
+                           int index, const std::string &unit) {
+  report::TrackRecord t;
+  t.id = static_cast<uint32_t>(tracks_.size() + 1);
+  t.kind = kind;
+  t.parent = parent;
+  t.name = name;
+  t.index = index;
+  t.unit = unit;
+  tracks_.push_back(t);
+  return t.id;
+}
+
+uint32_t TestReport::stack(const std::vector<std::string> &frames) {
+  report::StackRecord s;
+  s.id = static_cast<uint32_t>(stacks_.size() + 1);
+  for (const auto &frame : frames)
+    s.frames.push_back(string(frame));
+  stacks_.push_back(s);
+  return s.id;
+}
+
+void TestReport::slice(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                       const std::string &category) {
+  prof_event e{};
+  e.type = PROF_EVENT_SLICE;
+  e.track = track;
+  e.ts = ts;
+  e.duration = duration;
+  e.name = string(name);
+  e.category = string(category);
+  events_.push_back(e);
+}
+
+void TestReport::counter(uint32_t track, uint64_t ts, double value) {
+  prof_event e{};
+  e.type = PROF_EVENT_COUNTER;
+  e.track = track;
+  e.ts = ts;
+  e.value = value;
+  events_.push_back(e);
+}
+
+void TestReport::sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category) {
+  prof_event e{};
+  e.type = PROF_EVENT_SAMPLE;
+  e.track = track;
+  e.ts = ts;
+  e.id = stack;
+  e.category = string(category);
+  events_.push_back(e);
+}
+
+void TestReport::instant(uint32_t track, uint64_t ts, const std::string &name) {
+  prof_event e{};
+  e.type = PROF_EVENT_INSTANT;
+  e.track = track;
+  e.ts = ts;
+  e.name = string(name);
+  events_.push_back(e);
+}
+
+void TestReport::write(const std::string &path, size_t events_per_chunk, bool finish) const {
+  report::ReportWriter writer(report::WriterOptions{events_per_chunk});
+  report::Header header;
+  header.session_name = "stats-test";
+  header.command_display = "app";
+  header.pids = {100};
+  header.host_name = "test";
+  header.session_start_ns = kOrigin;
+  writer.open(path, header, true);
+  std::vector<std::string_view> texts(strings_.begin() + 1, strings_.end());
+  writer.add_strings(1, texts);
+  writer.add_tracks(tracks_);
+  writer.add_stacks(stacks_);
+  writer.add_events(events_.data(), events_.size());
+  for (const auto &payload : raw_)
+    writer.add_raw_chunk(static_cast<uint16_t>(report::ChunkType::events), 0, payload);
+  if (finish) writer.finish(report::Footer{});
+}
+
+TestReport known_report() {
+  TestReport r;
+  const auto us = [](uint64_t t) { return kOrigin + t * kUs; };
+  const uint32_t process = r.track(PROF_TRACK_PROCESS, 0, "app");
+  const uint32_t main = r.track(PROF_TRACK_THREAD, process, "main");
+  const uint32_t gcu0 = r.track(PROF_TRACK_DEVICE, 0, "GCU 0", 0);
+  const uint32_t sip0 =
+      r.track(PROF_TRACK_ENGINE, r.track(PROF_TRACK_CLUSTER, gcu0, "Cluster 0", 0), "SIP 0", 0);
+  const uint32_t cdma0 = r.track(PROF_TRACK_ENGINE, gcu0, "CDMA 0", 0);
+  const uint32_t gcu1 = r.track(PROF_TRACK_DEVICE, 0, "GCU 1", 1);
+  const uint32_t sip1 = r.track(PROF_TRACK_ENGINE, gcu1, "SIP 0", 0);
+  const uint32_t cpu2 = r.track(PROF_TRACK_COUNTER, 0, "cpu2 utilization", 2, "%");
+  const uint32_t rss = r.track(PROF_TRACK_COUNTER, process, "RSS", -1, "bytes");
+  const uint32_t leaf = r.stack({"compute", "main"});
+  const uint32_t deep = r.stack({"helper", "compute", "main"});
+
+  r.slice(main, us(0), 10000 * kUs, "step", "nvtx");
+  r.slice(sip0, us(0), 2000 * kUs, "conv", "Operator");
+  r.slice(main, us(0), 5 * kUs, "gcuLaunchKernel", "api");
+  r.slice(sip1, us(1000), 3000 * kUs, "conv", "Operator");
+  r.slice(main, us(10), 7 * kUs, "gcuLaunchKernel", "api");
+  r.counter(cpu2, us(10), 10);
+  r.slice(main, us(20), 10 * kUs, "read", "osrt");
+  r.sample(main, us(100), leaf);
+  r.slice(sip0, us(2500), 1000 * kUs, "conv", "Operator");
+  r.slice(sip0, us(3400), 200 * kUs, "relu", "Operator");
+  r.counter(cpu2, us(2000), 20);
+  r.sample(main, us(200), leaf);
+  r.slice(sip1, us(4000), 500 * kUs, "Memcpy DtoH", "Operator");
+  r.counter(rss, us(3000), 1048576);
+  r.slice(cdma0, us(5000), 100 * kUs, "Memcpy HtoD", "DMA VC Execution");
+  r.slice(main, us(5000), 300 * kUs, "Running", "thread-state");
+  r.instant(main, us(6000), "mark");
+  r.sample(main, us(300), deep);
+  r.sample(main, us(400), leaf);
+  r.sample(main, us(500), deep, "osrt"); // a blocking call's stack, not a CPU sample
+  r.counter(cpu2, us(8000), 60);
+  r.counter(rss, us(8000), 3.0 * 1048576);
+  r.slice(cdma0, us(9000), 50 * kUs, "Memset", "DMA VC Execution");
+  return r;
+}
+
+TestReport random_report(uint64_t events, uint32_t seed, int devices) {
+  TestReport r;
+  std::mt19937 random(seed);
+  const uint32_t process = r.track(PROF_TRACK_PROCESS, 0, "app");
+  const uint32_t main = r.track(PROF_TRACK_THREAD, process, "main");
+  std::vector<uint32_t> engines;
+  for (int d = 0; d < devices; ++d) {
+    const uint32_t device = r.track(PROF_TRACK_DEVICE, 0, "GCU " + std::to_string(d), d);
+    for (int e = 0; e < 3; ++e)
+      engines.push_back(r.track(PROF_TRACK_ENGINE, device, "SIP " + std::to_string(e), e));
+  }
+  const uint32_t counter = r.track(PROF_TRACK_COUNTER, 0, "load", -1, "%");
+  std::vector<uint32_t> stacks;
+  for (int s = 0; s < 5; ++s)
+    stacks.push_back(r.stack({"f" + std::to_string(s), "main"}));
+  const char *const names[] = {"conv", "matmul", "Memcpy HtoD", "Memset", "relu", "softmax"};
+  const char *const host_categories[] = {"api", "osrt", "nvtx"};
+  for (uint64_t i = 0; i < events; ++i) {
+    const uint64_t ts = kOrigin + random() % 1'000'000'000; // out of order, within 1 s
+    switch (random() % 6) {
+    case 0:
+      r.slice(main, ts, random() % 100000, names[random() % 6], host_categories[random() % 3]);
+      break;
+    case 1:
+      r.counter(counter, ts, (random() % 10000) / 7.0);
+      break;
+    case 2:
+      r.sample(main, ts, stacks[random() % stacks.size()]);
+      break;
+    default:
+      r.slice(engines[random() % engines.size()], ts, random() % 2'000'000, names[random() % 6],
+              random() % 4 == 0 ? "DMA VC Execution" : "Operator");
+    }
+  }
+  return r;
+}
+
+} // namespace prof::stats::testing

@@ -1,0 +1,78 @@
+// Reports with known contents for the `prof stats` tests, written with the
+// real ReportWriter, and a scratch folder to put them in.
+#pragma once
+
+#include "core/report/report_model.hpp"
+
+#include <prof/event.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prof::stats::testing {
+
+/// A fresh folder under the test temp dir, removed with its files at the end.
+class ScratchDir {
+public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir &) = delete;
+  ScratchDir &operator=(const ScratchDir &) = delete;
+  std::string file(const std::string &name) const { return path_ + "/" + name; }
+
+private:
+  std::string path_;
+};
+
+/// Builds a report: strings, tracks and stacks are declared as they are
+/// first used; events are kept in the order added.
+class TestReport {
+public:
+  uint32_t string(const std::string &text);
+  uint32_t track(prof_track_kind kind, uint32_t parent, const std::string &name, int index = -1,
+                 const std::string &unit = "");
+  /// A stack of function names, leaf first.
+  uint32_t stack(const std::vector<std::string> &frames);
+
+  void slice(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+             const std::string &category = "");
+  void counter(uint32_t track, uint64_t ts, double value);
+  void sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category = "");
+  void instant(uint32_t track, uint64_t ts, const std::string &name);
+  /// An EVENTS chunk written as is after the events: its checksum holds
+  /// whatever the payload says.
+  void raw_events_chunk(std::vector<uint8_t> payload) { raw_.push_back(std::move(payload)); }
+
+  /// Writes the report, `events_per_chunk` events to an EVENTS chunk; without
+  /// `finish`, no END chunk (a capture cut short).
+  void write(const std::string &path, size_t events_per_chunk = 65536, bool finish = true) const;
+
+  const std::vector<prof_event> &events() const { return events_; }
+
+private:
+  std::vector<std::string> strings_{""};
+  std::vector<report::TrackRecord> tracks_;
+  std::vector<report::StackRecord> stacks_;
+  std::vector<prof_event> events_;
+  std::vector<std::vector<uint8_t>> raw_;
+};
+
+/// The report most tests use (times in us from 1 s on the session clock):
+///   GCU 0 / Cluster 0 / SIP 0: conv [0, 2000), conv [2500, 3500), relu [3400, 3600)
+///   GCU 0 / CDMA 0: "Memcpy HtoD" (category "DMA VC Execution") [5000, 5100),
+///                   "Memset" [9000, 9050)
+///   GCU 1 / SIP 0:  conv [1000, 4000), "Memcpy DtoH" [4000, 4500)
+///   thread main: api gcuLaunchKernel [0, 5) and [10, 17); osrt read [20, 30);
+///                nvtx range "step" [0, 10000); a thread-state slice; an instant
+///   counters: "cpu2 utilization" (%) 10, 20, 60; "RSS" (bytes) 1 MiB, 3 MiB
+///   samples: 3 x {compute, main}, 1 x {helper, compute, main}, and one
+///            stack with a category (not a CPU sample)
+TestReport known_report();
+inline constexpr uint64_t kOrigin = 1'000'000'000; ///< ns of the first event
+inline constexpr uint64_t kUs = 1000;
+
+/// A larger report of random events of every kind over `devices` devices.
+TestReport random_report(uint64_t events, uint32_t seed, int devices = 3);
+
+} // namespace prof::stats::testing
