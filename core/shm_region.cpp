@@ -3,6 +3,10 @@
 #include "core/ring_buffer.hpp"
 
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <random>
 #include <cstring>
 #include <fcntl.h>
 #include <new>
@@ -25,8 +29,29 @@ std::runtime_error failure(const std::string &what, const std::string &name) {
 } // namespace
 
 std::string new_shm_name() {
+  // A random part: a pid is reused, and a killed prof leaves its name behind.
   static std::atomic<unsigned> counter{0};
-  return "/prof-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  std::random_device random;
+  char tail[32];
+  std::snprintf(tail, sizeof tail, "%08x%u", random(), counter.fetch_add(1));
+  return "/prof-" + std::to_string(getpid()) + "-" + tail;
+}
+
+int remove_stale_regions() {
+  int removed = 0;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it("/dev/shm", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    int pid = 0;
+    char rest = 0;
+    if (std::sscanf(name.c_str(), "prof-%d-%c", &pid, &rest) != 2 || pid <= 0) continue;
+    struct stat st {};
+    if (stat(it->path().c_str(), &st) != 0 || st.st_uid != getuid()) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue; // its prof still runs
+    if (shm_unlink(("/" + name).c_str()) == 0) ++removed;
+  }
+  return removed;
 }
 
 ShmRegion::~ShmRegion() { release(); }

@@ -51,7 +51,13 @@ private:
   bool owner_ = false;
 };
 
-/// A fresh region name for this process: "/prof-PID-N".
+/// A fresh region name for this process: "/prof-PID-RANDOM".
 std::string new_shm_name();
+
+/// Unlinks the regions that prof processes now dead left in /dev/shm (a prof
+/// killed before it could): names "prof-PID-..." owned by this user whose
+/// PID no longer runs. An application still mapping one keeps its mapping.
+/// Returns how many were removed.
+int remove_stale_regions();
 
 } // namespace prof::core

@@ -1,6 +1,7 @@
 #include "tools/prof/agent_setup.hpp"
 
 #include "core/agent_config.hpp"
+#include "core/shm_region.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
@@ -19,6 +20,7 @@ std::string AgentSetup::agent_path() {
 
 AgentSetup::AgentSetup(const std::vector<SelectedPlugin> &process_sources)
     : sources_(process_sources), name_(core::new_shm_name()) {
+  core::remove_stale_regions();
   const std::string agent = agent_path();
   std::error_code ec;
   if (!std::filesystem::exists(agent, ec))
