@@ -3,6 +3,7 @@
 #include "core/report/chunk.hpp"
 #include "core/report/chunk_scanner.hpp"
 #include "core/report/event_columns.hpp"
+#include "core/report/payload_compression.hpp"
 #include "core/report/record_codec.hpp"
 
 #include <algorithm>
@@ -10,6 +11,14 @@
 #include <cstring>
 
 namespace prof::report {
+
+namespace {
+// Decompressed payloads, one buffer per thread (decode_events runs on many).
+std::vector<uint8_t> &thread_scratch() {
+  thread_local std::vector<uint8_t> buffer;
+  return buffer;
+}
+} // namespace
 namespace {
 
 constexpr uint8_t kReportMagic[4] = {'P', 'R', 'O', 'F'};
@@ -94,14 +103,18 @@ void ReportReader::read_chunks() {
       released = chunk->offset;
     }
     const bool known_type = chunk_type_name(chunk->type) != "unknown";
-    if (known_type && chunk->flags != 0) {
-      // Format 1 defines no flags; one would change how the payload reads.
+    const bool flags_known =
+        chunk->flags == 0 ||
+        (chunk->type == static_cast<uint16_t>(ChunkType::events) && chunk->flags == kChunkZstd);
+    if (known_type && !flags_known) {
+      // Only EVENTS chunks may be compressed; any other flag would change how
+      // the payload reads.
       char flags[8];
       std::snprintf(flags, sizeof flags, "0x%04x", unsigned{chunk->flags});
       report_malformed(chunk->offset, std::string("unknown flags ") + flags);
       continue;
     }
-    if (!apply_chunk(chunk->type, chunk->payload, chunk->offset))
+    if (!apply_chunk(chunk->type, chunk->flags, chunk->payload, chunk->offset))
       report_malformed(chunk->offset,
                        "malformed " + std::string(chunk_type_name(chunk->type)) + " payload");
     if (stopped_) return;
@@ -120,7 +133,8 @@ void ReportReader::read_chunks() {
   }
 }
 
-bool ReportReader::apply_chunk(uint16_t type, std::span<const uint8_t> payload, uint64_t offset) {
+bool ReportReader::apply_chunk(uint16_t type, uint16_t flags, std::span<const uint8_t> payload,
+                               uint64_t offset) {
   const uint64_t payload_offset = offset + kChunkHeaderSize;
   switch (static_cast<ChunkType>(type)) {
   case ChunkType::header:
@@ -128,7 +142,7 @@ bool ReportReader::apply_chunk(uint16_t type, std::span<const uint8_t> payload, 
   case ChunkType::strings:
     return apply_strings(payload);
   case ChunkType::events:
-    return apply_events(payload, payload_offset);
+    return apply_events(payload, flags, payload_offset);
   case ChunkType::tracks: {
     std::vector<TrackRecord> records;
     if (!decode_tracks(payload, records)) return false;
@@ -209,16 +223,29 @@ bool ReportReader::apply_strings(std::span<const uint8_t> payload) {
   return true;
 }
 
-bool ReportReader::apply_events(std::span<const uint8_t> payload, uint64_t payload_offset) {
+bool ReportReader::apply_events(std::span<const uint8_t> payload, uint16_t flags,
+                                uint64_t payload_offset) {
   uint64_t events = 0;
+  std::span<const uint8_t> columns = payload;
+  std::vector<uint8_t> &plain = thread_scratch();
+  if (flags == kChunkZstd && options_.check_events) {
+    if (!decompress_payload(payload, plain)) return false;
+    columns = plain;
+  }
   if (options_.check_events) {
-    if (!decode_event_columns(payload, scratch_)) return false;
+    if (!decode_event_columns(columns, scratch_)) return false;
     events = scratch_.size();
+  } else if (flags == kChunkZstd) {
+    // The count leads the payload: decompress only its first bytes.
+    uint8_t prefix[10] = {};
+    if (!peek_payload_prefix(payload, prefix, sizeof prefix) ||
+        !peek_event_count(prefix, events) || events > kMaxPayloadSize)
+      return false;
   } else if (!peek_event_count(payload, events) || events > payload.size()) {
     return false; // every event takes at least its type byte
   }
-  event_chunks_.push_back(
-      {payload_offset, static_cast<uint32_t>(payload.size()), static_cast<uint32_t>(events)});
+  event_chunks_.push_back({payload_offset, static_cast<uint32_t>(payload.size()),
+                           static_cast<uint32_t>(events), flags});
   event_count_ += events;
   return true;
 }
@@ -269,8 +296,14 @@ bool ReportReader::decode_events(const EventChunk &chunk, std::vector<prof_event
   if (chunk.payload_offset > bytes.size() ||
       chunk.payload_size > bytes.size() - chunk.payload_offset)
     return false;
-  const bool ok =
-      decode_event_columns(bytes.subspan(chunk.payload_offset, chunk.payload_size), out);
+  std::span<const uint8_t> payload = bytes.subspan(chunk.payload_offset, chunk.payload_size);
+  std::vector<uint8_t> &plain = thread_scratch();
+  bool ok = true;
+  if (chunk.flags == kChunkZstd) {
+    ok = decompress_payload(payload, plain);
+    payload = plain;
+  }
+  ok = ok && decode_event_columns(payload, out);
   if (chunk.payload_size >= kReleaseBytes / 16)
     file_.release(chunk.payload_offset, chunk.payload_size);
   return ok;

@@ -96,6 +96,7 @@ public:
     uint64_t payload_offset;
     uint32_t payload_size;
     uint32_t events; ///< how many it holds
+    uint16_t flags;  ///< kChunkZstd when the payload is compressed
   };
   /// The valid EVENTS chunks, in file order: for decoding them apart.
   const std::vector<EventChunk> &event_chunks() const { return event_chunks_; }
@@ -108,10 +109,11 @@ private:
   void reset();
   void read_chunks();
   /// Applies one valid chunk; false when its payload is malformed.
-  bool apply_chunk(uint16_t type, std::span<const uint8_t> payload, uint64_t offset);
+  bool apply_chunk(uint16_t type, uint16_t flags, std::span<const uint8_t> payload,
+                   uint64_t offset);
   bool apply_header(std::span<const uint8_t> payload);
   bool apply_strings(std::span<const uint8_t> payload);
-  bool apply_events(std::span<const uint8_t> payload, uint64_t payload_offset);
+  bool apply_events(std::span<const uint8_t> payload, uint16_t flags, uint64_t payload_offset);
   void fail(ReportStatus status, std::string message);
   std::string quoted_path() const { return "'" + path_ + "'"; }
 

@@ -23,7 +23,8 @@ void write_in_slices(std::span<const Record> records, Encode encode_slice) {
 } // namespace
 
 ReportWriter::ReportWriter(WriterOptions options)
-    : encoder_(clamp_events_per_chunk(options.events_per_chunk)) {}
+    : encoder_(clamp_events_per_chunk(options.events_per_chunk)),
+      compressor_(options.compress_events ? std::make_unique<PayloadCompressor>() : nullptr) {}
 
 ReportWriter::~ReportWriter() {
   try {
@@ -141,7 +142,12 @@ void ReportWriter::finish(Footer footer) {
 void ReportWriter::write_buffered_events() {
   if (encoder_.size() == 0) return;
   const auto pieces = encoder_.payload_pieces();
-  file_.write_chunk(static_cast<uint16_t>(ChunkType::events), 0, pieces);
+  if (compressor_ && compressor_->compress(pieces, compressed_)) {
+    const std::span<const uint8_t> frame[] = {compressed_};
+    file_.write_chunk(static_cast<uint16_t>(ChunkType::events), kChunkZstd, frame);
+  } else {
+    file_.write_chunk(static_cast<uint16_t>(ChunkType::events), 0, pieces);
+  }
   encoder_.clear();
 }
 

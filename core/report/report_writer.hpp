@@ -3,6 +3,7 @@
 
 #include "core/report/chunk_file_writer.hpp"
 #include "core/report/event_columns.hpp"
+#include "core/report/payload_compression.hpp"
 #include "core/report/report_error.hpp"
 #include "core/report/report_model.hpp"
 
@@ -20,6 +21,8 @@ namespace prof::report {
 struct WriterOptions {
   /// Events per EVENTS chunk (clamped to 1 .. kMaxEventsPerChunk).
   size_t events_per_chunk = 65536;
+  /// zstd-compress EVENTS payloads (level 1) when that makes them smaller.
+  bool compress_events = true;
 };
 
 inline constexpr size_t kMaxEventsPerChunk = size_t{1} << 22;
@@ -73,6 +76,8 @@ private:
 
   ChunkFileWriter file_;
   EventColumnEncoder encoder_;
+  std::unique_ptr<PayloadCompressor> compressor_; ///< null when not compressing
+  std::vector<uint8_t> compressed_;
   std::vector<uint8_t> payload_;
   uint64_t events_written_ = 0;
 };

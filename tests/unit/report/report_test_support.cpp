@@ -2,6 +2,7 @@
 
 #include "core/report/chunk_scanner.hpp"
 #include "core/report/event_columns.hpp"
+#include "core/report/payload_compression.hpp"
 #include "core/report/report_writer.hpp"
 
 #include <gtest/gtest.h>
@@ -125,8 +126,13 @@ std::vector<ChunkSpan> chunk_spans(const std::string &path) {
   std::vector<ChunkSpan> spans;
   while (auto chunk = scanner.next()) {
     uint64_t events = 0;
-    if (chunk->type == static_cast<uint16_t>(ChunkType::events))
-      peek_event_count(chunk->payload, events);
+    if (chunk->type == static_cast<uint16_t>(ChunkType::events)) {
+      std::vector<uint8_t> plain;
+      if (chunk->flags == kChunkZstd && decompress_payload(chunk->payload, plain))
+        peek_event_count(plain, events);
+      else
+        peek_event_count(chunk->payload, events);
+    }
     spans.push_back({chunk->offset, chunk->end(), chunk->type, events});
   }
   return spans;
