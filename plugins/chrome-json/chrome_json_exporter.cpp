@@ -173,11 +173,9 @@ void ChromeJsonExporter::write_slice(const prof_event &e, const ChromePlace &pla
     out_ += std::to_string(e.id);
     out_ += '}';
   }
+  // Arrows come from the flow events sources emit (PROF_EVENT_FLOW): a set
+  // of every correlation id seen grew with the report.
   out_ += '}';
-  if (e.id != 0) {
-    const bool first = correlations_.insert(e.id).second;
-    write_flow(first ? "s" : "f", "correlation", "correlation", e.id, e.ts, place);
-  }
 }
 
 void ChromeJsonExporter::write_flow(const char *phase, const char *category, std::string_view name,

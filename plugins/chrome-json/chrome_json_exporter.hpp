@@ -12,10 +12,8 @@
 //
 // Mapping of prof events (track placement: chrome_track_map.hpp):
 //   slice        "X" with ts and dur; a correlation id N adds
-//                args.correlation_id and a flow event (cat "correlation",
-//                id N, "bp":"e"): "s" on the first slice seen with N, "f" on
-//                every later one, so an API call and the device work it
-//                launched are joined by an arrow
+//                args.correlation_id (the arrows from an API call to the
+//                device work it launched are the source's flow events)
 //   instant      "i" with thread scope ("s":"t")
 //   counter      "C" named by its counter track, args {"value": v}
 //   flow         "s" (BEGIN), "t" (STEP), "f" (END) with cat "flow", "bp":"e"
@@ -36,7 +34,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 
 namespace prof::chrome_json {
 
@@ -72,7 +69,6 @@ private:
   ChromeTrackMap tracks_;
   perfetto::OutputFile file_{"chrome-json"};
   std::string out_;
-  std::unordered_set<uint64_t> correlations_; // ids whose "s" is written
   bool first_record_ = true;
   bool have_base_ = false;
   bool failed_ = false;

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Export throughput, output size and peak memory of every exporter on one
+# report of SLICES device slices (gen_stats_report, default 5,000,000),
+# beside the native report's own size: `prof export --type T` from the same
+# report, ROUNDS times each (default 3), medians.
+# Usage: run_bench_exporters.sh BUILD_DIR [SLICES] [ROUNDS]
+set -eu
+build=$(cd "${1:?build dir}" && pwd)
+slices=${2:-5000000}
+rounds=${3:-3}
+prof="$build/bin/prof"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+median() { sort -n "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+# It prints "N device slices, M events".
+events=$("$build/bench/gen_stats_report" "$tmp/r.profrep" "$slices" | sed -n 's/.*slices, \([0-9]*\) events.*/\1/p')
+printf '%-12s %10s %12s %10s %10s\n' type ms events/s bytes/event peak-MiB
+printf '%-12s %10s %12s %10.2f %10s\n' native - - \
+  "$(echo "$(stat -c %s "$tmp/r.profrep") $events" | awk '{print $1/$2}')" -
+for type in perfetto chrome-json csv folded sqlite; do
+  rm -f "$tmp/ms" "$tmp/rss"
+  i=0
+  while [ "$i" -lt "$rounds" ]; do
+    rm -rf "$tmp/out"
+    mkdir "$tmp/out"
+    t0=$(date +%s%N)
+    /usr/bin/time -v -o "$tmp/time.txt" "$prof" export --type "$type" -o "$tmp/out/x" "$tmp/r.profrep" > /dev/null
+    t1=$(date +%s%N)
+    echo $(((t1 - t0) / 1000000)) >> "$tmp/ms"
+    sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt" >> "$tmp/rss"
+    i=$((i + 1))
+  done
+  ms=$(median "$tmp/ms")
+  bytes=$(du -sb "$tmp/out" | cut -f1)
+  printf '%-12s %10d %12.0f %10.2f %10.1f\n' "$type" "$ms" \
+    "$(echo "$events $ms" | awk '{print $1 / ($2 / 1000)}')" \
+    "$(echo "$bytes $events" | awk '{print $1/$2}')" \
+    "$(echo "$(median "$tmp/rss")" | awk '{print $1/1024}')"
+done
