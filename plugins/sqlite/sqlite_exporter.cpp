@@ -1,5 +1,7 @@
 #include "sqlite_exporter.hpp"
 
+#include <cstddef>
+
 #include "sqlite_schema.hpp"
 
 #include <algorithm>
@@ -171,6 +173,13 @@ void SqliteExporter::write_session() {
   text("command", or_empty(session.command));
   text("hostname", or_empty(session.hostname));
   number("target_pid", session.target_pid);
+  if (session.struct_size >= offsetof(prof_session_info, start_ns) + sizeof(session.start_ns) &&
+      session.realtime_anchor_ns != 0) {
+    // ts + (realtime_anchor_ns - monotonic_anchor_ns) is wall-clock time.
+    number("realtime_anchor_ns", static_cast<int64_t>(session.realtime_anchor_ns));
+    number("monotonic_anchor_ns", static_cast<int64_t>(session.monotonic_anchor_ns));
+    number("session_start_ns", static_cast<int64_t>(session.start_ns));
+  }
   number("dropped_events", static_cast<int64_t>(host_.dropped_events()));
   number("events", static_cast<int64_t>(events_));
   number("skipped_events", static_cast<int64_t>(skipped_));

@@ -63,9 +63,20 @@ core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
   return config;
 }
 
+// CLOCK_REALTIME paired with the session clock read around it: what lets
+// reports of several hosts be merged.
+report::ClockAnchor read_clock_anchor() {
+  report::ClockAnchor anchor;
+  const uint64_t before = core::session_now_ns();
+  anchor.realtime_ns = core::realtime_now_ns();
+  const uint64_t after = core::session_now_ns();
+  anchor.monotonic_ns = before + (after - before) / 2;
+  return anchor;
+}
+
 report::Header report_header(const cli::CommandLine &command, const std::string &session,
                              int pid, const std::vector<SelectedPlugin> &plugins,
-                             uint64_t start_ns) {
+                             const prof_session_info &info) {
   report::Header header;
   header.session_name = session;
   header.argv = command.app;
@@ -77,11 +88,8 @@ report::Header report_header(const cli::CommandLine &command, const std::string 
     for (const auto &[key, value] : p.options.effective()) record.options.emplace_back(key, value);
     header.plugins.push_back(std::move(record));
   }
-  const uint64_t before = core::session_now_ns();
-  header.clock_anchor.realtime_ns = core::realtime_now_ns();
-  const uint64_t after = core::session_now_ns();
-  header.clock_anchor.monotonic_ns = before + (after - before) / 2;
-  header.session_start_ns = start_ns;
+  header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
+  header.session_start_ns = info.start_ns;
   // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
   for (const char *variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
     if (const char *rank = std::getenv(variable); rank && *rank) {
@@ -178,6 +186,9 @@ int run_capture(const RunContext &context) {
   core::CaptureContext capture{catalog, bus, console,
                                prof_session_info{sizeof(prof_session_info), session_name.c_str(),
                                                  app.pid(), display.c_str(), host.c_str()}};
+  const report::ClockAnchor anchor = read_clock_anchor();
+  capture.session.realtime_anchor_ns = anchor.realtime_ns;
+  capture.session.monotonic_anchor_ns = anchor.monotonic_ns;
 
   std::unique_ptr<core::ShmEventSource> shared_events;
   if (agent) {
@@ -219,7 +230,7 @@ int run_capture(const RunContext &context) {
     exporters.push_back(std::move(exporter));
   }
 
-  const uint64_t start_ns = core::session_now_ns();
+  capture.session.start_ns = core::session_now_ns();
   std::vector<SelectedPlugin> all_plugins = selection.sources;
   all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
   all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
@@ -227,7 +238,7 @@ int run_capture(const RunContext &context) {
   std::unique_ptr<core::ReportSink> report_sink;
   if (!report_path.empty()) {
     try {
-      writer.open(report_path, report_header(command, session_name, app.pid(), all_plugins, start_ns),
+      writer.open(report_path, report_header(command, session_name, app.pid(), all_plugins, capture.session),
                   force);
     } catch (const std::exception &e) {
       discard_held_app(app);

@@ -51,9 +51,14 @@ int run_import(const RunContext &context) {
   context.console.set_pid(header.pids.empty() ? 0 : header.pids.front());
   core::Catalog catalog;
   core::load_catalog(reader, catalog);
-  prof_session_info session{sizeof(prof_session_info), header.session_name.c_str(),
+  prof_session_info session{sizeof(prof_session_info),
+                            header.session_name.c_str(),
                             header.pids.empty() ? 0 : header.pids.front(),
-                            header.command_display.c_str(), header.host_name.c_str()};
+                            header.command_display.c_str(),
+                            header.host_name.c_str(),
+                            header.clock_anchor.realtime_ns,
+                            header.clock_anchor.monotonic_ns,
+                            header.session_start_ns};
 
   std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
   std::vector<core::EventSink *> sinks;

@@ -20,7 +20,8 @@ extern "C" {
 /// Major ABI version: a host refuses plugins with another major.
 #define PROF_ABI_MAJOR 1
 /// Minor ABI version: 1.1 added prof_plugin_descriptor::vendor, 1.2
-/// prof_host_api::emit_stack, 1.3 prof_host_api::emit_counter_for.
+/// prof_host_api::emit_stack, 1.3 prof_host_api::emit_counter_for and the
+/// clock anchor in prof_session_info.
 #define PROF_ABI_MINOR 3
 
 /// Name of the one symbol every plugin exports.
@@ -82,6 +83,10 @@ typedef struct prof_session_info {
   int32_t target_pid;       ///< root process of the profiled tree, 0 if none
   const char *command;      ///< command line of the application, "" if none
   const char *hostname;     ///< host name
+  /* ABI 1.3: check struct_size before reading. */
+  uint64_t realtime_anchor_ns;  ///< CLOCK_REALTIME at monotonic_anchor_ns; 0 when unknown
+  uint64_t monotonic_anchor_ns; ///< the session clock at that moment
+  uint64_t start_ns;            ///< when the session started, on the session clock
 } prof_session_info;
 
 /// Services the host offers a source plugin. Every function takes `host`,

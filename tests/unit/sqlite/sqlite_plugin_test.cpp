@@ -211,6 +211,14 @@ TEST_F(SqlitePluginTest, CaptureWritesTheSameRowsAsItsExport) {
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_GT(std::stoll(rows[0][0]), 0);
   EXPECT_EQ(export_db.query(counts), rows);
+  // Both know when the capture happened on the wall clock, and the same.
+  const std::string anchor =
+      "SELECT value FROM session WHERE key IN ('realtime_anchor_ns', 'monotonic_anchor_ns', "
+      "'session_start_ns') ORDER BY key";
+  ASSERT_EQ(live_db.query(anchor).size(), 3u);
+  EXPECT_EQ(export_db.query(anchor), live_db.query(anchor));
+  EXPECT_GT(std::stoll(live_db.value("SELECT value FROM session WHERE key = 'realtime_anchor_ns'")),
+            1'700'000'000'000'000'000LL);
   EXPECT_EQ(live_db.value("SELECT COUNT(*) FROM tracks WHERE kind = 'counter' AND unit = '%'") !=
                 "0",
             true);
