@@ -12,6 +12,7 @@
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/progress_bar.hpp"
+#include "tools/prof/session_control.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -182,6 +183,19 @@ int run_capture(const RunContext &context) {
   console.set_pid(app.pid());
   const std::string session_name = command.value_or("session-new", std::to_string(app.pid()));
   const std::string display = AppLauncher::display(command.app);
+  // Other prof processes see the session through its control socket.
+  std::unique_ptr<SessionControl> control;
+  try {
+    control = std::make_unique<SessionControl>(SessionFacts{
+        session_name, "", app.pid(), display,
+        report_path.empty() ? "-" : std::filesystem::absolute(report_path).string(), ""});
+  } catch (const std::exception &e) {
+    if (command.has("session-new")) {
+      discard_held_app(app);
+      throw cli::UsageError("--session-new " + session_name + ": " + e.what());
+    }
+    console.warning(std::string("the session cannot be listed: ") + e.what());
+  }
   const std::string host = host_name();
   core::CaptureContext capture{catalog, bus, console,
                                prof_session_info{sizeof(prof_session_info), session_name.c_str(),

@@ -13,6 +13,7 @@
 #include "tools/prof/merge_command.hpp"
 #include "tools/prof/plugin_listing.hpp"
 #include "tools/prof/query_command.hpp"
+#include "tools/prof/session_control.hpp"
 #include "tools/prof/stats_command.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
@@ -108,10 +109,12 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
     std::fputs(tool::plugin_help_text(*plugin).c_str(), stdout);
     return tool::kExitOk;
   }
-  for (const char *control : {"start", "stop", "suspend", "resume", "cancel", "session-list"})
+  if (command.has("session-list")) return tool::run_session_list(console);
+  for (const char *control : {"start", "stop", "suspend", "resume", "cancel"})
     if (command.has(control))
       throw cli::UsageError(std::string("--") + control +
-                            " is not available: this prof has no session control channel yet");
+                            " is not available yet: sessions can be listed (--session-list) "
+                            "but not controlled");
   // Parsed topsprof options whose machinery is not built yet: say so rather
   // than capture as if they were not given.
   // Device sources hold their records back; host sources cannot yet.
@@ -145,6 +148,12 @@ int main(int argc, char **argv) {
     if (!args.empty() && args.front() == "stats") {
       setup_logging(cli::CommandLine{});
       return tool::run_stats({args.begin() + 1, args.end()}, console);
+    }
+    if (!args.empty() && args.front() == "sessions") {
+      setup_logging(cli::CommandLine{});
+      if (args.size() != 2 || args[1] != "list")
+        throw cli::UsageError("prof sessions: expected 'prof sessions list'");
+      return tool::run_session_list(console);
     }
     if (!args.empty() && args.front() == "merge") {
       setup_logging(cli::CommandLine{});

@@ -1,0 +1,108 @@
+// A running capture is a session other prof processes can list; its socket
+// goes when it ends, and sockets of sessions that are gone are cleaned up.
+#include "process_runner.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
+
+class SessionList : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/prof-sessions-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    runtime_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(runtime_); }
+  std::vector<std::string> with_env(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"/usr/bin/env", "XDG_RUNTIME_DIR=" + runtime_.string(), kProf});
+    return args;
+  }
+  fs::path runtime_;
+};
+
+TEST_F(SessionList, ARunningCaptureIsListedUntilItEnds) {
+  // The capture runs in the background for a second.
+  const std::vector<std::string> args =
+      with_env({"--session-new", "train_run-1", "--cpu-utilization", "-o",
+                (runtime_ / "r").string(), kWorkload, "--seconds", "1.5", "--quiet"});
+  const pid_t capture = fork();
+  if (capture == 0) {
+    std::vector<char *> argv;
+    for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    freopen("/dev/null", "w", stdout);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  const fs::path socket = runtime_ / "prof" / "train_run-1.sock";
+  for (int i = 0; i < 100 && !fs::exists(socket); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(fs::exists(socket));
+
+  const RunResult listed = run_process(with_env({"--session-list"}));
+  ASSERT_EQ(listed.exit_code, 0) << listed.describe();
+  const auto lines = split_lines(listed.out);
+  ASSERT_EQ(lines.size(), 2u) << listed.out;
+  EXPECT_THAT(lines[0], HasSubstr("NAME"));
+  EXPECT_THAT(lines[0], HasSubstr("STATE"));
+  EXPECT_THAT(lines[1], HasSubstr("train_run-1"));
+  EXPECT_THAT(lines[1], HasSubstr("running"));
+  EXPECT_THAT(lines[1], HasSubstr("prof-workload --seconds 1.5"));
+  EXPECT_THAT(lines[1], HasSubstr((runtime_ / "r.profrep").string()));
+  const RunResult same = run_process(with_env({"sessions", "list"}));
+  EXPECT_EQ(same.out, listed.out);
+
+  // A second capture cannot take the name of a running one.
+  const RunResult clash =
+      run_process(with_env({"--session-new", "train_run-1", "--cpu-utilization", "true"}));
+  EXPECT_EQ(clash.exit_code, 2) << clash.describe();
+  EXPECT_THAT(clash.err, HasSubstr("train_run-1"));
+
+  int status = 0;
+  waitpid(capture, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_FALSE(fs::exists(socket));
+  EXPECT_EQ(run_process(with_env({"sessions", "list"})).out, "no sessions\n");
+}
+
+TEST_F(SessionList, SocketsOfSessionsThatAreGoneAreRemoved) {
+  fs::create_directory(runtime_ / "prof");
+  fs::permissions(runtime_ / "prof", fs::perms::owner_all, fs::perm_options::replace);
+  const fs::path ghost = runtime_ / "prof" / "ghost.sock";
+  const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strcpy(address.sun_path, ghost.c_str());
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+  close(fd); // bound, never answering: its session is gone
+  const RunResult listed = run_process(with_env({"--session-list"}));
+  EXPECT_EQ(listed.out, "no sessions\n") << listed.describe();
+  EXPECT_FALSE(fs::exists(ghost));
+}
+
+TEST_F(SessionList, ControlCommandsSayTheyAreNotAvailableYet) {
+  const RunResult r = run_process(with_env({"--stop"}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("not available yet"));
+}
+
+} // namespace
+} // namespace prof::e2e

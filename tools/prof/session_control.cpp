@@ -1,0 +1,133 @@
+#include "tools/prof/session_control.hpp"
+
+#include "core/control/control_client.hpp"
+#include "core/control/control_folder.hpp"
+#include "tools/prof/run_context.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <vector>
+
+namespace prof::tool {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char *kFields[] = {"name", "id", "pid", "state", "started", "command", "output"};
+
+std::string local_time_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &local);
+  return text;
+}
+
+// "ok key=value\tkey=value..." (values hold no tab or newline).
+std::string encode_fields(const std::vector<std::pair<std::string, std::string>> &fields) {
+  std::string text = "ok";
+  char separator = ' ';
+  for (const auto &[key, value] : fields) {
+    std::string clean = value;
+    std::replace_if(clean.begin(), clean.end(), [](char c) { return c == '\t' || c == '\n'; }, ' ');
+    text += separator + key + "=" + clean;
+    separator = '\t';
+  }
+  return text;
+}
+
+std::map<std::string, std::string> decode_fields(const std::string &text) {
+  std::map<std::string, std::string> fields;
+  if (text.rfind("ok ", 0) != 0) return fields;
+  size_t at = 3;
+  while (at <= text.size()) {
+    const size_t tab = std::min(text.find('\t', at), text.size());
+    const std::string item = text.substr(at, tab - at);
+    const size_t eq = item.find('=');
+    if (eq != std::string::npos) fields[item.substr(0, eq)] = item.substr(eq + 1);
+    at = tab + 1;
+  }
+  return fields;
+}
+
+} // namespace
+
+SessionControl::SessionControl(SessionFacts facts) : facts_(std::move(facts)) {
+  const fs::path folder = control::control_folder();
+  control::ensure_private_folder(folder);
+  if (facts_.id.empty()) {
+    std::random_device random;
+    char id[24];
+    std::snprintf(id, sizeof id, "%d-%04x", facts_.pid, random() & 0xffff);
+    facts_.id = id;
+  }
+  if (facts_.started.empty()) facts_.started = local_time_now();
+  server_ = std::make_unique<control::ControlServer>(
+      folder / (facts_.name + ".sock"),
+      [this](const control::Request &request) { return answer(request); });
+}
+
+std::string SessionControl::answer(const control::Request &request) const {
+  if (request.command == control::Command::Status)
+    return encode_fields({{"name", facts_.name},
+                          {"id", facts_.id},
+                          {"pid", std::to_string(facts_.pid)},
+                          {"state", "running"},
+                          {"started", facts_.started},
+                          {"command", facts_.command},
+                          {"output", facts_.output}});
+  return "error " + std::string(control::command_name(request.command)) +
+         " is not available in this prof yet: a session can only be listed";
+}
+
+int run_session_list(core::Console &) {
+  const fs::path folder = control::control_folder();
+  std::vector<std::map<std::string, std::string>> sessions;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path path = it->path();
+    if (path.extension() != ".sock") continue;
+    try {
+      auto fields = decode_fields(control::send_request(path, {control::Command::Status, ""},
+                                                        std::chrono::seconds(1)));
+      if (!fields.empty()) sessions.push_back(std::move(fields));
+    } catch (const std::exception &) {
+      // A socket nobody answers on belongs to a session that is gone.
+      if (!control::socket_alive(path)) fs::remove(path, ec);
+    }
+  }
+  if (sessions.empty()) {
+    std::printf("no sessions\n");
+    return kExitOk;
+  }
+  std::sort(sessions.begin(), sessions.end(),
+            [](auto &a, auto &b) { return a["started"] < b["started"]; });
+  std::vector<size_t> widths;
+  for (const char *field : kFields) {
+    size_t width = std::string(field).size();
+    for (auto &s : sessions) width = std::max(width, s[field].size());
+    widths.push_back(width);
+  }
+  const auto print_row = [&](auto cell) {
+    std::string line;
+    for (size_t i = 0; i < std::size(kFields); ++i) {
+      const std::string text = cell(kFields[i]);
+      line += text;
+      if (i + 1 < std::size(kFields)) line += std::string(widths[i] - text.size() + 2, ' ');
+    }
+    std::printf("%s\n", line.c_str());
+  };
+  print_row([](const char *field) {
+    std::string upper(field);
+    for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return upper;
+  });
+  for (auto &s : sessions) print_row([&](const char *field) { return s[field]; });
+  return kExitOk;
+}
+
+} // namespace prof::tool
