@@ -10,6 +10,7 @@
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/app_launcher.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/output_name.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/session_control.hpp"
@@ -18,6 +19,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 #include <sys/wait.h>
@@ -152,7 +154,9 @@ int run_capture(const RunContext &context) {
     process_sources.push_back(source);
     return true;
   });
-  const std::string report_path = report_output_path(command);
+  // A name with macros (%p: the application's pid) is known once it runs.
+  const std::string report_pattern = report_output_path(command);
+  std::string report_path = has_output_macros(report_pattern) ? "" : report_pattern;
   const bool force = command.has("force-overwrite");
   std::string problem;
   if (!report_path.empty() && !output_path_allowed(report_path, force, &problem))
@@ -181,6 +185,16 @@ int run_capture(const RunContext &context) {
     return kExitFailure;
   }
   console.set_pid(app.pid());
+  if (has_output_macros(report_pattern)) {
+    try {
+      report_path = expand_output_name(report_pattern, {app.pid(), host_name(), std::time(nullptr)},
+                                       ".profrep");
+      if (!output_path_allowed(report_path, force, &problem)) throw cli::UsageError(problem);
+    } catch (const cli::UsageError &) {
+      discard_held_app(app);
+      throw;
+    }
+  }
   const std::string session_name = command.value_or("session-new", std::to_string(app.pid()));
   const std::string display = AppLauncher::display(command.app);
   // Other prof processes see the session through its control socket.

@@ -271,6 +271,19 @@ TEST_F(CaptureE2E, ImportPrintsTheSameCountersAsTheCapture) {
   EXPECT_EQ(files_in(dir_), std::vector<std::string>{"R.profrep"}) << "an import writes nothing";
 }
 
+TEST_F(CaptureE2E, OutputNamesTakeMacros) {
+  const RunResult live = prof({"--cpu-utilization", "-o", path("run-%p-%i").string(), kWorkload,
+                               "--seconds", "0.1"});
+  ASSERT_EQ(live.exit_code, 0) << live.describe();
+  const int pid = profiled_pid(live.out);
+  EXPECT_TRUE(fs::exists(path("run-" + std::to_string(pid) + "-1.profrep"))) << live.describe();
+  const RunResult bad = prof({"--cpu-utilization", "-o", path("run-%z").string(), kWorkload,
+                              "--print", "APP-RAN"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_THAT(bad.err, HasSubstr("unknown macro '%z'"));
+  EXPECT_THAT(bad.out, Not(HasSubstr("APP-RAN"))) << "the application never ran";
+}
+
 TEST_F(CaptureE2E, RawDataIsTheNativeReport) {
   // topsprof's --export-rawdata / --import-rawdata: the collected data as
   // prof keeps it, the .profrep.

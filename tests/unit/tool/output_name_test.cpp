@@ -1,0 +1,53 @@
+#include "tools/prof/output_name.hpp"
+
+#include "tools/prof/cli/usage_error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace prof::tool {
+namespace {
+
+const OutputNameFacts kFacts{4242, "node-7", 1764412800};
+
+TEST(OutputName, MacrosExpand) {
+  setenv("PROF_TEST_RANK", "3", 1);
+  EXPECT_EQ(expand_output_name("run-%p-%h.profrep", kFacts, ".profrep"), "run-4242-node-7.profrep");
+  EXPECT_EQ(expand_output_name("rank%q{PROF_TEST_RANK}", kFacts, ".profrep"), "rank3");
+  EXPECT_EQ(expand_output_name("100%%-%p", kFacts, ".profrep"), "100%-4242");
+  const std::string t = expand_output_name("%t", kFacts, ".profrep");
+  EXPECT_EQ(t.size(), 15u) << t; // YYYYmmdd-HHMMSS
+  EXPECT_EQ(t[8], '-');
+  EXPECT_EQ(expand_output_name("plain", kFacts, ".profrep"), "plain");
+}
+
+TEST(OutputName, IndexIsTheFirstFreeName) {
+  char pattern[] = "/tmp/prof-name-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string dir = pattern;
+  EXPECT_EQ(expand_output_name(dir + "/r%i", kFacts, ".profrep"), dir + "/r1");
+  std::ofstream(dir + "/r1.profrep") << "x";
+  std::ofstream(dir + "/r2.profrep") << "x";
+  EXPECT_EQ(expand_output_name(dir + "/r%i", kFacts, ".profrep"), dir + "/r3");
+  EXPECT_EQ(expand_output_name(dir + "/r%i.profrep", kFacts, ".profrep"), dir + "/r3.profrep");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(OutputName, BadMacrosNameThePattern) {
+  unsetenv("PROF_TEST_UNSET");
+  for (const char *bad : {"r%x", "r%", "r%q", "r%qRANK", "r%q{PROF_TEST_UNSET}"}) {
+    try {
+      expand_output_name(bad, kFacts, ".profrep");
+      ADD_FAILURE() << bad;
+    } catch (const cli::UsageError &e) {
+      EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+    }
+  }
+}
+
+} // namespace
+} // namespace prof::tool

@@ -1,0 +1,78 @@
+#include "tools/prof/output_name.hpp"
+
+#include "tools/prof/cli/usage_error.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace prof::tool {
+namespace {
+
+std::string start_time(std::time_t start) {
+  std::tm local{};
+  localtime_r(&start, &local);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &local);
+  return text;
+}
+
+// Expands everything but %i, which is marked with '\0' for the caller.
+std::string expand_fixed(const std::string &pattern, const OutputNameFacts &facts) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%') {
+      out += pattern[i];
+      continue;
+    }
+    const char macro = i + 1 < pattern.size() ? pattern[i + 1] : '\0';
+    ++i;
+    switch (macro) {
+    case 'p': out += std::to_string(facts.pid); break;
+    case 'h': out += facts.host; break;
+    case 't': out += start_time(facts.start); break;
+    case 'i': out += '\0'; break;
+    case '%': out += '%'; break;
+    case 'q': {
+      const size_t close = pattern.find('}', i);
+      if (i + 1 >= pattern.size() || pattern[i + 1] != '{' || close == std::string::npos)
+        throw cli::UsageError("output name '" + pattern + "': %q needs a variable, as in %q{RANK}");
+      const std::string name = pattern.substr(i + 2, close - i - 2);
+      const char *value = std::getenv(name.c_str());
+      if (name.empty() || value == nullptr)
+        throw cli::UsageError("output name '" + pattern + "': environment variable '" + name +
+                              "' is not set");
+      out += value;
+      i = close;
+      break;
+    }
+    default:
+      throw cli::UsageError("output name '" + pattern + "': unknown macro '%" +
+                            std::string(macro ? 1 : 0, macro) +
+                            "' (known: %p %h %t %i %q{ENV} %%)");
+    }
+  }
+  return out;
+}
+
+std::string with_index(const std::string &name, unsigned index) {
+  std::string out;
+  for (char c : name) out += c == '\0' ? std::to_string(index) : std::string(1, c);
+  return out;
+}
+
+} // namespace
+
+std::string expand_output_name(const std::string &pattern, const OutputNameFacts &facts,
+                               const std::string &extension) {
+  const std::string name = expand_fixed(pattern, facts);
+  if (name.find('\0') == std::string::npos) return name;
+  for (unsigned index = 1;; ++index) {
+    const std::string candidate = with_index(name, index);
+    const bool has_extension = std::filesystem::path(candidate).has_extension();
+    std::error_code ec;
+    if (!std::filesystem::exists(has_extension ? candidate : candidate + extension, ec))
+      return candidate;
+  }
+}
+
+} // namespace prof::tool

@@ -1,0 +1,31 @@
+// Output names with nsys's macros, so each process or rank of a launcher
+// (mpirun, torchrun, srun) writes its own report:
+//   %p pid of the profiled process   %h host name   %t start time
+//   %i the lowest index 1, 2, ... for which the name is free
+//   %q{ENV} the value of environment variable ENV   %% a percent sign
+#pragma once
+
+#include <ctime>
+#include <string>
+
+namespace prof::tool {
+
+struct OutputNameFacts {
+  int pid = 0;
+  std::string host;
+  std::time_t start = 0;
+};
+
+/// The name `pattern` stands for; `extension` (".profrep") is what the file
+/// will end with, used when %i looks for a free name. Throws
+/// cli::UsageError naming the pattern for an unknown macro, %q without
+/// {NAME} or an unset variable.
+std::string expand_output_name(const std::string &pattern, const OutputNameFacts &facts,
+                               const std::string &extension);
+
+/// Whether `pattern` holds a macro (a '%').
+inline bool has_output_macros(const std::string &pattern) {
+  return pattern.find('%') != std::string::npos;
+}
+
+} // namespace prof::tool
