@@ -146,8 +146,8 @@ void ControlServer::serve(int connection) {
     response = std::string("error ") + e.what();
   }
   if (response.size() > kMaxFrame) response.resize(kMaxFrame);
+  ++answered_; // before the answer leaves: a client that has it sees the count
   send_all(connection, encode_frame(response));
-  ++answered_;
 }
 
 } // namespace prof::control
