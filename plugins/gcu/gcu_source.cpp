@@ -32,26 +32,11 @@ GcuSource::~GcuSource() {
 }
 
 bool GcuSource::query(std::string_view what, QueryPrinter print, void *ctx) {
-  if (what == "activities") {
-    print_tree(*topology_, activity::ItemKind::Activity, print, ctx);
-    return true;
-  }
   if (what == "trace") {
     print_api_domains(*topology_, print, ctx);
     return true;
   }
-  if (what == "export-activities") {
-    const std::string path(host_.option("export-activities").value_or(""));
-    std::string error;
-    if (path.empty() || !write_tree_file(*topology_, activity::ItemKind::Activity, path,
-                                         host_.option_bool("overwrite", false), error)) {
-      host_.error("--export-activities: " + (path.empty() ? "no file given" : error));
-      return false;
-    }
-    print(ctx, ("activities exported to " + path).c_str());
-    return true;
-  }
-  return false;
+  return answer_tree_query(host_, *topology_, activity::ItemKind::Activity, what, print, ctx);
 }
 
 bool GcuSource::configure() {

@@ -18,22 +18,7 @@ SipPmcSource::~SipPmcSource() {
 }
 
 bool SipPmcSource::query(std::string_view what, QueryPrinter print, void *ctx) {
-  if (what == "events") {
-    print_tree(*topology_, activity::ItemKind::Event, print, ctx);
-    return true;
-  }
-  if (what == "export-events") {
-    const std::string path(host_.option("export-events").value_or(""));
-    std::string error;
-    if (path.empty() || !write_tree_file(*topology_, activity::ItemKind::Event, path,
-                                         host_.option_bool("overwrite", false), error)) {
-      host_.error("--export-events: " + (path.empty() ? "no file given" : error));
-      return false;
-    }
-    print(ctx, ("events exported to " + path).c_str());
-    return true;
-  }
-  return false;
+  return answer_tree_query(host_, *topology_, activity::ItemKind::Event, what, print, ctx);
 }
 
 bool SipPmcSource::configure() {

@@ -10,6 +10,27 @@
 
 namespace prof::gcu {
 
+bool answer_tree_query(const Host &host, const prof_gcu_topology &topology,
+                       activity::ItemKind kind, std::string_view what, QueryPrinter print,
+                       void *ctx) {
+  const std::string noun = kind == activity::ItemKind::Activity ? "activities" : "events";
+  if (what == noun) {
+    print_tree(topology, kind, print, ctx);
+    return true;
+  }
+  const std::string option = "export-" + noun;
+  if (what != option) return false;
+  const std::string path(host.option(option.c_str()).value_or(""));
+  std::string error;
+  if (path.empty() ||
+      !write_tree_file(topology, kind, path, host.option_bool("overwrite", false), error)) {
+    host.error("--" + option + ": " + (path.empty() ? "no file given" : error));
+    return false;
+  }
+  print(ctx, (noun + " exported to " + path).c_str());
+  return true;
+}
+
 void print_tree(const prof_gcu_topology &topology, activity::ItemKind kind, QueryPrinter print,
                 void *ctx) {
   for (const std::string &line : activity::format_tree(topology, kind))

@@ -11,6 +11,14 @@
 
 namespace prof::gcu {
 
+/// Answers the tree queries of `kind`: "activities" (or "events") prints the
+/// tree, "export-activities" (or "export-events") writes it to the file in
+/// the option of that name. False for other queries, or after logging why
+/// the export failed.
+bool answer_tree_query(const Host &host, const prof_gcu_topology &topology,
+                       activity::ItemKind kind, std::string_view what, QueryPrinter print,
+                       void *ctx);
+
 /// Prints the tree of `kind` in topsprof's --query-activities layout.
 void print_tree(const prof_gcu_topology &topology, activity::ItemKind kind, QueryPrinter print,
                 void *ctx);
