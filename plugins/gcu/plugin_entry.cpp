@@ -13,8 +13,6 @@ constexpr prof_option_desc kOptions[] = {
      "JSON tree of activities (isCheck leaves) to record; --import-activities"},
     {"export-activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
      "write the activity tree as JSON to this file and stop; --export-activities"},
-    {"query", PROF_OPTION_ENUM, "activities", 0, -1, "activities,trace",
-     "what --query-activities / --query-trace print"},
     {"devices", PROF_OPTION_STRING, "", 0, -1, nullptr,
      "record only these devices, e.g. \"0,2\"; must agree with the filter; --devices"},
     {"metrics", PROF_OPTION_STRING, "", 0, -1, nullptr,

@@ -13,7 +13,6 @@ constexpr prof_option_desc kOptions[] = {
      "JSON tree of events (isCheck leaves) to record; --import-events"},
     {"export-events", PROF_OPTION_STRING, "", 0, -1, nullptr,
      "write the event tree as JSON to this file and stop; --export-events"},
-    {"query", PROF_OPTION_ENUM, "events", 0, -1, "events", "what --query-events prints"},
     {"devices", PROF_OPTION_STRING, "", 0, -1, nullptr,
      "record only these devices, e.g. \"0,2\"; must agree with the filter; --devices"},
     {"metrics", PROF_OPTION_STRING, "", 0, -1, nullptr,

@@ -61,7 +61,6 @@ core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
   if (command.has("host-ringbuffer-size")) return config;
   const uint64_t mib = 1ull << 20;
   config.ring_bytes = std::min<uint64_t>(buffers.ring_bytes, 4 * mib);
-  if (!command.has("watermark-threshold")) config.watermark_bytes = config.ring_bytes - mib;
   config.watermark_bytes = std::min(config.watermark_bytes, config.ring_bytes - mib);
   return config;
 }

@@ -56,7 +56,7 @@ TEST(PluginMapping, GcuOptions) {
   auto query = plugin_requests(parse({"--query-activities"}));
   ASSERT_EQ(query.size(), 1u);
   EXPECT_EQ(query[0].plugin, "gcu");
-  EXPECT_EQ(query[0].options, (Pairs{{"query", "activities"}, {"utilization", "false"}}));
+  EXPECT_EQ(query[0].options, (Pairs{{"utilization", "false"}}));
 }
 
 TEST(PluginMapping, EventsAndMetricsReachTheCounterSource) {

@@ -12,14 +12,15 @@ constexpr OptionMapping kMappings[] = {
     {"enable-activities", "gcu", "activities", "", R::Enables},
     {"import-activities", "gcu", "import-activities", "", R::Enables},
     {"export-activities", "gcu", "export-activities", "", R::Enables},
-    {"query-activities", "gcu", "query", "activities", R::Enables},
-    {"query-trace", "gcu", "query", "trace", R::Enables},
+    // Queries need the plugin only: the query itself reaches it by the query call.
+    {"query-activities", "gcu", "", "", R::Enables},
+    {"query-trace", "gcu", "", "", R::Enables},
     {"gcu-utilization", "gcu", "utilization", "true", R::Enables},
     {"gcu-utilization-frequency", "gcu", "utilization-frequency", "", R::Modifies},
     {"enable-events", "sip-pmc", "events", "", R::Enables},
     {"import-events", "sip-pmc", "import-events", "", R::Enables},
     {"export-events", "sip-pmc", "export-events", "", R::Enables},
-    {"query-events", "sip-pmc", "query", "events", R::Enables},
+    {"query-events", "sip-pmc", "", "", R::Enables},
     // A metric needs activities, counters and the table that shows it.
     {"metrics", "gcu", "metrics", "", R::Enables},
     {"metrics", "sip-pmc", "metrics", "", R::Enables},
