@@ -23,8 +23,10 @@ void EventPump::stop() {
   }
   wake_.notify_all();
   thread_.join();
+  if (before_drain_) before_drain_();
   while (drain_now(true) > 0) {
   }
+  if (before_drain_) before_drain_();
 }
 
 void EventPump::run() {
@@ -35,6 +37,7 @@ void EventPump::run() {
     wake_.wait_for(lock, tick_);
     lock.unlock();
     const bool all = ++ticks % full_every_ == 0;
+    if (before_drain_) before_drain_();
     drain_now(all);
     auto now = std::chrono::steady_clock::now();
     if (now - last_calibration > std::chrono::milliseconds(100)) {

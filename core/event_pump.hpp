@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -27,6 +28,10 @@ public:
 
   /// Drains `source` too; call before start().
   void add_source(EventSource &source) { sources_.push_back(&source); }
+  /// Runs on the drain thread before every drain (and once after the last):
+  /// where commands that must be ordered against drained events (collection
+  /// windows) take effect. Call before start().
+  void set_before_drain(std::function<void()> hook) { before_drain_ = std::move(hook); }
   void start();
   /// Stops the thread and drains what is left.
   void stop();
@@ -40,6 +45,7 @@ private:
   void publish_catalog();
 
   std::vector<EventSource *> sources_;
+  std::function<void()> before_drain_;
   Catalog &catalog_;
   std::vector<EventSink *> sinks_;
   std::chrono::microseconds tick_;

@@ -14,6 +14,7 @@ namespace prof::core {
 class ShmEventSource final : public EventSource {
 public:
   ShmEventSource(ShmRegion &region, Catalog &catalog);
+  ShmRegion &region() { return region_; }
 
   size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all) override;
   uint64_t dropped() const override;

@@ -12,8 +12,20 @@
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 1;
+constexpr uint32_t kShmVersion = 2;
+constexpr uint32_t kCaptureRequestSlots = 64;
 constexpr uint32_t kMaxShmRings = 1024;
+
+/// A capture request of the application (prof_start(), an annotation range
+/// prof --capture-range waits for): written by the agent, read by prof.
+struct CaptureRequestSlot {
+  std::atomic<uint64_t> sequence; ///< index + 1 once the slot is written
+  uint32_t kind;                  ///< prof_capture_request_kind
+  int32_t pid;
+  uint64_t ts;                    ///< session clock
+  char name[96];                  ///< NUL-terminated, cut to fit
+  char domain[32];
+};
 
 struct ShmHeader {
   uint64_t magic;
@@ -37,6 +49,9 @@ struct ShmHeader {
   uint32_t next_string, next_track, next_stack, next_clock; ///< under the lock
   std::atomic<uint64_t> catalog_overflow; ///< definitions refused: log full
   std::atomic<uint64_t> no_ring_drops;    ///< emits that found every ring taken
+  /// Capture requests: slot i % kCaptureRequestSlots holds request i.
+  std::atomic<uint64_t> capture_requests;
+  CaptureRequestSlot capture_request_slots[kCaptureRequestSlots];
   RingSlot slots[kMaxShmRings];
 };
 

@@ -3,9 +3,12 @@
 // runs the capture's process-scope plugins, and gives each thread a ring in
 // the region. Without it, or when anything is wrong, it does nothing: the
 // application must never be harmed by prof.
+#include "core/capture_requests.hpp"
 #include "core/descriptor_check.hpp"
+#include "core/session_clock.hpp"
 #include "tools/agent/agent_host.hpp"
 #include "tools/agent/agent_state.hpp"
+#include "tools/agent/dynamic_listener.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -13,6 +16,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
+#include <prof/profiler_api.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <vector>
@@ -76,22 +80,45 @@ PluginHost *start_plugin(const core::AgentPlugin &plugin) {
 void at_fork_child() {
   // The forking thread's ring belongs to the parent: claim a new one.
   core::RingPool::forget_thread_ring();
+  forget_dynamic_listener();
+}
+
+void stop_plugins() {
+  // Stopped in reverse order; the region stays mapped so late emits are harmless.
+  for (auto it = g_plugins.rbegin(); it != g_plugins.rend(); ++it) {
+    const prof_source_vtable &vtable = *(*it)->descriptor->source;
+    vtable.stop((*it)->instance);
+    if (vtable.flush) vtable.flush((*it)->instance);
+  }
 }
 
 __attribute__((constructor)) void agent_start() {
   const char *name = std::getenv("PROF_AGENT_SHM");
-  if (!name || !*name) return;
+  if (name && *name) {
+    std::string error;
+    if (!attach_region(name, &error)) say(error + "; this process is not profiled");
+    return;
+  }
+  // PROF_MODE=dynamic: wait, at no cost, for `prof --pid` to attach.
+  if (const char *mode = std::getenv("PROF_MODE"); mode && std::string(mode) == "dynamic") {
+    pthread_atfork(nullptr, nullptr, &forget_dynamic_listener);
+    std::string error;
+    if (!start_dynamic_listener(&error)) say(error + "; prof cannot attach to this process");
+  }
+}
+
+__attribute__((destructor)) void agent_stop() {
+  stop_dynamic_listener();
+  stop_plugins();
+}
+
+} // namespace
+
+bool attach_region(const char *name, std::string *error) {
   auto state = std::make_unique<AgentState>();
-  std::string error;
-  if (!state->region.attach(name, &error)) {
-    say(error + "; this process is not profiled");
-    return;
-  }
-  auto config = core::AgentConfig::decode(state->region.config_text(), &error);
-  if (!config) {
-    say(error + "; this process is not profiled");
-    return;
-  }
+  if (!state->region.attach(name, error)) return false;
+  auto config = core::AgentConfig::decode(state->region.config_text(), error);
+  if (!config) return false;
   state->config = std::move(*config);
   core::ShmHeader &h = *state->region.header();
   state->pool = std::make_unique<core::RingPool>(state->region.rings(), h.ring_stride, h.slots,
@@ -101,23 +128,30 @@ __attribute__((constructor)) void agent_start() {
   state->session = prof_session_info{sizeof(prof_session_info), state->config.session.c_str(),
                                      state->config.target_pid, state->config.command.c_str(),
                                      state->config.host.c_str()};
+  // A state of an earlier attach stays allocated: a thread may still hold it.
   g_state = state.release();
   declare_process_track();
-  pthread_atfork(nullptr, nullptr, &at_fork_child);
+  static bool fork_handler = false;
+  if (!fork_handler) pthread_atfork(nullptr, nullptr, &at_fork_child);
+  fork_handler = true;
+  g_plugins.clear();
   for (const core::AgentPlugin &plugin : g_state->config.plugins)
     if (PluginHost *host = start_plugin(plugin)) g_plugins.push_back(host);
-}
-
-__attribute__((destructor)) void agent_stop() {
-  // Stopped in reverse order; the region stays mapped so late emits are harmless.
-  for (auto it = g_plugins.rbegin(); it != g_plugins.rend(); ++it) {
-    const prof_source_vtable &vtable = *(*it)->descriptor->source;
-    vtable.stop((*it)->instance);
-    if (vtable.flush) vtable.flush((*it)->instance);
+  if (g_plugins.size() != g_state->config.plugins.size()) {
+    *error = std::to_string(g_state->config.plugins.size() - g_plugins.size()) +
+             " plugins did not start (see the application's stderr)";
+    return true; // the others run
   }
+  error->clear();
+  return true;
 }
 
-} // namespace
+void detach_region() {
+  stop_plugins();
+  for (PluginHost *host : g_plugins) host->descriptor->source->destroy(host->instance);
+  g_plugins.clear();
+  if (g_state) g_state->orphaned.store(true); // emits stop here; prof drains what came
+}
 
 AgentState *agent_state() { return g_state; }
 
@@ -132,3 +166,16 @@ void agent_emit(const prof_event &event) {
 }
 
 } // namespace prof::agent
+
+// prof_start()/prof_stop() and annotation ranges find this by name
+// (prof/profiler_api.h).
+extern "C" __attribute__((visibility("default"))) int
+prof_agent_capture_request(int kind, const char *name, const char *domain) {
+  prof::agent::AgentState *state = prof::agent::agent_state();
+  if (!state || kind < PROF_CAPTURE_START || kind > PROF_CAPTURE_RANGE_END) return -1;
+  prof::core::post_capture_request(
+      *state->region.header(),
+      {static_cast<uint32_t>(kind), static_cast<int32_t>(getpid()), prof::core::session_now_ns(),
+       name ? name : "", domain ? domain : ""});
+  return 0;
+}

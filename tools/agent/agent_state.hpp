@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 
 namespace prof::agent {
 
@@ -24,6 +25,13 @@ struct AgentState {
   std::atomic<bool> orphaned{false};
   std::atomic<uint64_t> drops_since_check{0};
 };
+
+/// Maps prof's region `name`, reads the capture's config and starts its
+/// process-scope plugins. False with `error` when nothing could start; true
+/// with a non-empty `error` when some plugins did not.
+bool attach_region(const char *name, std::string *error);
+/// Stops and destroys the plugins and stops emitting (prof detached).
+void detach_region();
 
 /// The state of this process, nullptr when the agent is not active.
 AgentState *agent_state();

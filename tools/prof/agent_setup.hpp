@@ -34,6 +34,9 @@ public:
     return buffers.ring_count < kMaxRings ? buffers.ring_count : kMaxRings;
   }
 
+  /// The shared region's name (what an attaching agent is sent).
+  const std::string &region_name() const { return name_; }
+
   /// libprof-agent.so: PROF_AGENT_PATH, else ../lib/prof beside the executable.
   static std::string agent_path();
 

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -65,9 +66,10 @@ std::string AppLauncher::display(const std::vector<std::string> &argv) {
 namespace {
 // The environment the application gets: prof's, with `overrides` replacing
 // or adding entries. Built before fork: the child may only exec.
-std::vector<std::string> environment_with(const std::vector<std::string> &overrides) {
+std::vector<std::string> environment_with(const std::vector<std::string> &overrides,
+                                          bool inherit) {
   std::vector<std::string> result;
-  for (char **entry = environ; *entry; ++entry) {
+  for (char **entry = environ; inherit && *entry; ++entry) {
     const std::string text = *entry;
     const std::string key = text.substr(0, text.find('='));
     bool replaced = false;
@@ -81,7 +83,7 @@ std::vector<std::string> environment_with(const std::vector<std::string> &overri
 } // namespace
 
 bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
-                        const std::vector<std::string> &environment) {
+                        const std::vector<std::string> &environment, bool inherit_environment) {
   int gate[2], exec_error[2];
   if (pipe2(gate, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
     error_ = std::string("cannot create pipes: ") + std::strerror(errno);
@@ -92,7 +94,7 @@ bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
   std::vector<char *> args;
   for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
-  const std::vector<std::string> env_text = environment_with(environment);
+  const std::vector<std::string> env_text = environment_with(environment, inherit_environment);
   std::vector<char *> env;
   for (const auto &e : env_text) env.push_back(const_cast<char *>(e.c_str()));
   env.push_back(nullptr);
@@ -145,34 +147,76 @@ bool AppLauncher::release() {
   return true;
 }
 
-AppExit AppLauncher::wait_all() {
+namespace {
+int child_pipe_write = -1;
+
+void child_exited(int) {
+  const int saved = errno;
+  (void)!write(child_pipe_write, "c", 1);
+  errno = saved;
+}
+
+bool readable(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+} // namespace
+
+AppExit AppLauncher::wait_all(WaitOptions options) {
   forward_to = pid_;
   struct sigaction forward {};
   forward.sa_handler = forward_signal;
   sigemptyset(&forward.sa_mask);
   forward.sa_flags = SA_RESTART;
-  struct sigaction old_term, old_hup, old_int, ignore {};
+  struct sigaction old_term, old_hup, old_int, old_child, ignore {}, child {};
   sigaction(SIGTERM, &forward, &old_term);
   sigaction(SIGHUP, &forward, &old_hup);
   // Ctrl-C reaches the application through the terminal's process group;
   // prof stays to write what was collected.
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGINT, &ignore, &old_int);
+  // A child's exit wakes the poll below through this pipe.
+  int child_pipe[2];
+  if (pipe2(child_pipe, O_CLOEXEC | O_NONBLOCK) != 0) child_pipe[0] = child_pipe[1] = -1;
+  child_pipe_write = child_pipe[1];
+  child.sa_handler = child_exited;
+  sigemptyset(&child.sa_mask);
+  child.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+  sigaction(SIGCHLD, &child, &old_child);
 
   AppExit result;
+  bool primary_ended = false;
   for (;;) {
     int status = 0;
-    const pid_t done = waitpid(-1, &status, 0);
-    if (done < 0) {
-      if (errno == EINTR) continue;
-      break; // ECHILD: the whole tree has ended
+    const pid_t done = waitpid(-1, &status, WNOHANG);
+    if (done < 0 && errno == EINTR) continue;
+    if (done < 0) break; // ECHILD: the whole tree has ended
+    if (done > 0) {
+      if (done != pid_) continue;
+      if (WIFEXITED(status)) result = {WEXITSTATUS(status), 0};
+      else if (WIFSIGNALED(status)) result = {128 + WTERMSIG(status), WTERMSIG(status)};
+      forward_to = 0;
+      primary_ended = true;
+      continue;
     }
-    if (done != pid_) continue;
-    if (WIFEXITED(status)) result = {WEXITSTATUS(status), 0};
-    else if (WIFSIGNALED(status)) result = {128 + WTERMSIG(status), WTERMSIG(status)};
-    forward_to = 0;
+    if (primary_ended && options.primary_only) break;
+    if (options.wake_fd >= 0 && readable(options.wake_fd)) {
+      result.running = !primary_ended;
+      break;
+    }
+    pollfd fds[2] = {{child_pipe[0], POLLIN, 0}, {options.wake_fd, POLLIN, 0}};
+    // Without the pipe, poll now and then.
+    if (poll(fds, options.wake_fd >= 0 ? 2 : 1, child_pipe[0] >= 0 ? -1 : 10) > 0) {
+      char bytes[64];
+      while (child_pipe[0] >= 0 && read(child_pipe[0], bytes, sizeof bytes) > 0) {
+      }
+    }
   }
   forward_to = 0;
+  sigaction(SIGCHLD, &old_child, nullptr);
+  child_pipe_write = -1;
+  for (int fd : child_pipe)
+    if (fd >= 0) close(fd);
   sigaction(SIGTERM, &old_term, nullptr);
   sigaction(SIGHUP, &old_hup, nullptr);
   sigaction(SIGINT, &old_int, nullptr);

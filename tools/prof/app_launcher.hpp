@@ -11,6 +11,13 @@ namespace prof::tool {
 struct AppExit {
   int code = 0;   ///< exit code, or 128+signal when killed
   int signal = 0; ///< signal that killed it, 0 if it exited
+  bool running = false; ///< prof stopped waiting while it still ran
+};
+
+/// What wait_all() waits for.
+struct WaitOptions {
+  bool primary_only = false; ///< --wait primary: the launched process, not its descendants
+  int wake_fd = -1;          ///< readable: stop waiting, the application runs on
 };
 
 class AppLauncher {
@@ -28,15 +35,16 @@ public:
 
   /// Forks the application, held before exec until release(). `show_output`
   /// false sends its stdout and stderr to /dev/null; `environment` holds
-  /// "KEY=VALUE" entries set (or replaced) in its environment. Returns false
-  /// with error() set when it cannot fork.
+  /// "KEY=VALUE" entries set (or replaced) in its environment, which starts
+  /// from prof's unless `inherit_environment` is false. Returns false with
+  /// error() set when it cannot fork.
   bool spawn(const std::vector<std::string> &argv, bool show_output,
-             const std::vector<std::string> &environment = {});
+             const std::vector<std::string> &environment = {}, bool inherit_environment = true);
   /// Lets the application exec; false with error() set when exec failed.
   bool release();
-  /// Waits for the application and all its descendants; forwards SIGTERM and
-  /// SIGHUP sent to prof to the application.
-  AppExit wait_all();
+  /// Waits for the application and all its descendants (or as `options`
+  /// say); forwards SIGTERM and SIGHUP sent to prof to the application.
+  AppExit wait_all(WaitOptions options = {});
   int pid() const { return pid_; }
   const std::string &error() const { return error_; }
 

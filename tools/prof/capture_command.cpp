@@ -9,11 +9,17 @@
 #include "core/shm_event_source.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/app_launcher.hpp"
+#include "tools/prof/capture_controller.hpp"
+#include "tools/prof/capture_parts.hpp"
+#include "tools/prof/capture_plan.hpp"
+#include "tools/prof/application_environment.hpp"
+#include "tools/prof/prompt.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/output_name.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/session_control.hpp"
+#include "tools/prof/window_reports.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -22,84 +28,13 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
+#include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace prof::tool {
 
 namespace {
-
-std::string host_name() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
-}
-
-core::EventBusConfig bus_config(const cli::CommandLine &command) {
-  core::EventBusConfig config;
-  const uint64_t mib = 1ull << 20;
-  config.ring_bytes = static_cast<uint64_t>(command.int_or("host-ringbuffer-size", 16)) * mib;
-  // Without --watermark-threshold, the default (15 MB) follows a smaller ring.
-  config.watermark_bytes =
-      static_cast<uint64_t>(command.int_or("watermark-threshold",
-                                           std::min<long>(15, command.int_or("host-ringbuffer-size", 16) - 1))) *
-      mib;
-  const uint64_t host_buffer = static_cast<uint64_t>(command.int_or("host-buffer-size", 1024)) * mib;
-  // The host buffer is shared out as per-thread rings.
-  config.ring_count = static_cast<uint32_t>(std::max<uint64_t>(2, host_buffer / config.ring_bytes));
-  return config;
-}
-
-// The application's threads get rings of their own in shared memory, which
-// is reserved up front (a full /dev/shm must not SIGBUS the application) and
-// costs time to reserve and unmap: 16 rings of 16 MB took 70 ms on a 2-core
-// VM. Drained every millisecond, 4 MB (87k events) per thread is ample unless
-// the user sizes the rings.
-core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
-                                      const core::EventBusConfig &buffers) {
-  core::EventBusConfig config = buffers;
-  if (command.has("host-ringbuffer-size")) return config;
-  const uint64_t mib = 1ull << 20;
-  config.ring_bytes = std::min<uint64_t>(buffers.ring_bytes, 4 * mib);
-  config.watermark_bytes = std::min(config.watermark_bytes, config.ring_bytes - mib);
-  return config;
-}
-
-// CLOCK_REALTIME paired with the session clock read around it: what lets
-// reports of several hosts be merged.
-report::ClockAnchor read_clock_anchor() {
-  report::ClockAnchor anchor;
-  const uint64_t before = core::session_now_ns();
-  anchor.realtime_ns = core::realtime_now_ns();
-  const uint64_t after = core::session_now_ns();
-  anchor.monotonic_ns = before + (after - before) / 2;
-  return anchor;
-}
-
-report::Header report_header(const cli::CommandLine &command, const std::string &session,
-                             int pid, const std::vector<SelectedPlugin> &plugins,
-                             const prof_session_info &info) {
-  report::Header header;
-  header.session_name = session;
-  header.argv = command.app;
-  header.command_display = AppLauncher::display(command.app);
-  header.pids = {pid};
-  header.host_name = host_name();
-  for (const SelectedPlugin &p : plugins) {
-    report::PluginRecord record{p.plugin->name, p.plugin->version, {}};
-    for (const auto &[key, value] : p.options.effective()) record.options.emplace_back(key, value);
-    header.plugins.push_back(std::move(record));
-  }
-  header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
-  header.session_start_ns = info.start_ns;
-  // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
-  for (const char *variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (const char *rank = std::getenv(variable); rank && *rank) {
-      header.rank = rank;
-      break;
-    }
-  return header;
-}
 
 // Ends an application still held at its gate: it never ran user code.
 void discard_held_app(AppLauncher &app) {
@@ -112,20 +47,6 @@ std::string signal_text(int signal) {
   const char *name = sigabbrev_np(signal);
   const char *what = strsignal(signal);
   return std::to_string(signal) + (name ? std::string(" (SIG") + name + ": " + what + ")" : "");
-}
-
-// Process-scope sources run inside the application, where a bad option could
-// only be reported after it started: each is configured here first, so a bad
-// filter string stops prof before anything runs.
-void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
-                           core::EventBus &bus, core::Console &console) {
-  core::CaptureContext context{catalog, bus, console,
-                               prof_session_info{sizeof(prof_session_info), "check", 0, "", ""}};
-  for (const SelectedPlugin &selected : sources) {
-    core::SourceInstance source(*selected.plugin, selected.options, context);
-    if (!source.create()) throw std::runtime_error(source.error());
-    if (!source.configure()) throw cli::UsageError(source.error());
-  }
 }
 
 } // namespace
@@ -145,6 +66,8 @@ int run_capture(const RunContext &context) {
   core::Console &console = context.console;
 
   // Everything that can be wrong with the input is found before anything starts.
+  const CapturePlan plan = capture_plan(command);
+  const ApplicationEnvironment app_environment = application_environment(command);
   PluginSelection selection = select_plugins(command, context.registry);
   // System-scope sources run here; process-scope ones inside the application.
   std::vector<SelectedPlugin> process_sources;
@@ -169,7 +92,8 @@ int run_capture(const RunContext &context) {
   core::EventBus bus(buffers);
   check_process_sources(process_sources, catalog, bus, console);
   std::unique_ptr<AgentSetup> agent;
-  if (!process_sources.empty()) {
+  // The agent also carries the application's prof_start()/prof_stop().
+  if (!process_sources.empty() || plan.range != CaptureRange::None) {
     try {
       agent = std::make_unique<AgentSetup>(process_sources);
     } catch (const std::exception &e) {
@@ -178,8 +102,10 @@ int run_capture(const RunContext &context) {
     }
   }
   AppLauncher app;
-  if (!app.spawn(command.app, command.value_or("show-output", "true") == "true",
-                 agent ? agent->environment() : std::vector<std::string>{})) {
+  std::vector<std::string> environment = app_environment.variables;
+  if (agent) environment.insert(environment.end(), agent->environment().begin(), agent->environment().end());
+  if (!app.spawn(command.app, command.value_or("show-output", "true") == "true", environment,
+                 app_environment.inherit)) {
     print_error(app.error());
     return kExitFailure;
   }
@@ -246,59 +172,96 @@ int run_capture(const RunContext &context) {
     session.add_source(std::move(source));
   }
   std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
-  for (const SelectedPlugin &selected : selection.exporters) {
-    auto exporter = std::make_unique<core::ExporterInstance>(*selected.plugin, selected.options,
-                                                             catalog, console, capture.session);
-    if (!exporter->open()) {
-      discard_held_app(app);
-      print_error(exporter->error());
-      return kExitFailure;
-    }
-    exporters.push_back(std::move(exporter));
+  try {
+    exporters = open_exporters(selection.exporters, catalog, console, capture.session);
+  } catch (const std::exception &e) {
+    discard_held_app(app);
+    print_error(e.what());
+    return kExitFailure;
   }
 
   capture.session.start_ns = core::session_now_ns();
   std::vector<SelectedPlugin> all_plugins = selection.sources;
   all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
   all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
-  report::ReportWriter writer;
-  std::unique_ptr<core::ReportSink> report_sink;
-  if (!report_path.empty()) {
-    try {
-      writer.open(report_path, report_header(command, session_name, app.pid(), all_plugins, capture.session),
-                  force);
-    } catch (const std::exception &e) {
-      discard_held_app(app);
-      print_error(e.what());
-      return kExitFailure;
-    }
-    report_sink = std::make_unique<core::ReportSink>(writer);
+  const WindowReports reports(plan.windowed() || report_path.empty() ? report_pattern : report_path, force,
+                              report_header(command, session_name, app.pid(), all_plugins,
+                                            capture.session),
+                              app.pid(), host);
+  if (plan.windowed() && report_pattern.empty())
+    console.line("no report will be written (give -o NAME, or name each window with "
+                 "'prof start -o NAME'); exporters see every window");
+  std::vector<core::EventSink *> shared_sinks;
+  for (auto &exporter : exporters) shared_sinks.push_back(exporter.get());
+  // Readable when the application should go on unprofiled while prof ends.
+  const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  const int app_pid = app.pid();
+  core::EventPump *pump_ptr = nullptr;
+  CaptureController controller(
+      plan, catalog, shared_sinks,
+      [&reports](const core::WindowFacts &facts, std::string *error) {
+        return reports.open(facts, error);
+      },
+      console,
+      [app_pid, detach_fd](int signal) {
+        if (signal != 0) {
+          kill(app_pid, signal);
+          return;
+        }
+        const uint64_t one = 1;
+        (void)!write(detach_fd, &one, sizeof one);
+      },
+      [&] {
+        core::CaptureEnd progress{core::session_now_ns(), pump_ptr ? pump_ptr->events() : 0,
+                                  bus.dropped(), bus.drops(), 0, 0};
+        if (shared_events) progress.dropped += shared_events->dropped();
+        return progress;
+      });
+  if (shared_events) controller.add_requests(*shared_events->region().header());
+  try {
+    controller.launched(capture.session.start_ns);
+  } catch (const std::exception &e) {
+    discard_held_app(app);
+    print_error(e.what());
+    return kExitFailure;
   }
-  std::vector<core::EventSink *> sinks;
-  if (report_sink) sinks.push_back(report_sink.get());
-  for (auto &exporter : exporters) sinks.push_back(exporter.get());
 
-  core::EventPump pump(bus, catalog, sinks);
+  core::EventPump pump(bus, catalog, {&controller.windows()});
+  pump_ptr = &pump;
   if (shared_events) pump.add_source(*shared_events);
+  pump.set_before_drain([&controller] { controller.before_drain(); });
   pump.start();
+  if (control) control->set_controller(&controller);
   if (!session.start()) {
+    if (control) control->set_controller(nullptr);
     discard_held_app(app);
     pump.stop();
+    controller.close();
     print_error(session.error());
     return kExitFailure;
   }
   console.line("PROF is profiling process " + std::to_string(app.pid()) + ", command: " + display);
   const bool launched = app.release();
   if (!launched) console.warning(app.error());
-  const AppExit exit = app.wait_all();
+  std::unique_ptr<Prompt> prompt;
+  if (plan.interactive && launched)
+    prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
+  const AppExit exit =
+      app.wait_all({command.value_or("wait", "all") == "primary", detach_fd});
+  prompt.reset();
+  if (control) control->set_controller(nullptr);
+  if (exit.running)
+    console.line("prof detached; application " + std::to_string(app.pid()) + " runs on");
 
   if (!session.stop()) console.warning(session.error());
   ProgressBar progress(console, "process profile data");
   progress.update(0.1);
   pump.stop();
+  controller.close();
+  close(detach_fd);
   progress.update(0.6);
   core::CaptureEnd end{core::session_now_ns(), pump.events(), bus.dropped(), bus.drops(),
-                       exit.code, exit.signal};
+                       exit.running ? 0 : exit.code, exit.running ? 0 : exit.signal};
   if (shared_events) {
     end.dropped += shared_events->dropped();
     for (const core::RingDrops &d : shared_events->drops()) end.drops.push_back(d);
@@ -306,30 +269,11 @@ int run_capture(const RunContext &context) {
       console.warning(std::to_string(lost) + " definitions from the application were lost: "
                       "the shared catalog was full");
   }
-  if (report_sink) report_sink->finish(catalog, end);
+  controller.windows().finish(catalog, end);
   progress.finish();
-  int status = launched ? exit.code : kExitFailure;
-  for (auto &exporter : exporters) {
-    exporter->finish(catalog, end);
-    if (exporter->failed()) {
-      print_error(exporter->error());
-      if (status == 0) status = kExitFailure;
-    }
-  }
-  // The summary states drops in its own output; without one, say it here.
-  const bool summary_states_drops = std::any_of(exporters.begin(), exporters.end(),
-                                                [](const auto &e) { return e->plugin().name == "summary"; });
-  if (end.dropped > 0 && !summary_states_drops)
-    console.warning(std::to_string(end.dropped) + " events were dropped because rings were full; "
-                    "raise --host-ringbuffer-size");
-  if (report_sink) {
-    if (!report_sink->error().empty()) {
-      print_error(report_sink->error());
-      if (status == 0) status = kExitFailure;
-    } else {
-      console.line("Generated: " + std::filesystem::absolute(report_path).string());
-    }
-  }
+  int status = launched && !exit.running ? exit.code : launched ? kExitOk : kExitFailure;
+  if (!finish_exporters(exporters, catalog, end, console) && status == 0) status = kExitFailure;
+  if (controller.report_failed() && status == 0) status = kExitFailure;
   if (exit.signal != 0)
     console.line("application was killed by signal " + signal_text(exit.signal));
   else if (launched && exit.code != 0)

@@ -2,6 +2,7 @@
 // over to the command asked for.
 #include "core/config/capture_profile.hpp"
 #include "core/plugin_registry.hpp"
+#include "tools/prof/attach_command.hpp"
 #include "tools/prof/capture_command.hpp"
 #include "tools/prof/cli/command_line_parser.hpp"
 #include "tools/prof/cli/help_text.hpp"
@@ -27,8 +28,10 @@ using namespace prof;
 
 namespace {
 
-constexpr const char *kDeviceSelections[] = {"enable-activities", "import-activities",
-                                             "enable-events", "import-events", "metrics"};
+const std::pair<const char *, control::Command> kControlCommands[] = {
+    {"start", control::Command::Start},     {"stop", control::Command::Stop},
+    {"suspend", control::Command::Suspend}, {"resume", control::Command::Resume},
+    {"cancel", control::Command::Cancel},   {"shutdown", control::Command::Shutdown}};
 
 core::PluginRegistry load_plugins(const cli::CommandLine &command) {
   std::vector<std::filesystem::path> extra(command.plugin_paths.begin(),
@@ -110,20 +113,11 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
     return tool::kExitOk;
   }
   if (command.has("session-list")) return tool::run_session_list(console);
-  for (const char *control : {"start", "stop", "suspend", "resume", "cancel"})
-    if (command.has(control))
-      throw cli::UsageError(std::string("--") + control +
-                            " is not available yet: sessions can be listed (--session-list) "
-                            "but not controlled");
-  // Parsed topsprof options whose machinery is not built yet: say so rather
-  // than capture as if they were not given.
-  // Device sources hold their records back; host sources cannot yet.
-  if (command.value_or("profile-from-start", "on") == "off" &&
-      !std::any_of(std::begin(kDeviceSelections), std::end(kDeviceSelections),
-                   [&](const char *option) { return command.has(option); }))
-    throw cli::UsageError("--profile-from-start off holds back device records only: give "
-                          "--enable-activities, --import-activities, --enable-events, "
-                          "--import-events or --metrics");
+  for (const auto &[option, control] : kControlCommands)
+    if (command.has(option))
+      return tool::run_session_command(control, command.value_or("session", ""),
+                                       command.value_or("output", ""));
+  if (command.subcommand == "attach" || command.has("pid")) return tool::run_attach(context);
   if (command.has("visual-profiler-merge-from")) return tool::run_visual_profiler_merge(context);
   if (command.has("reset")) {
     std::printf("prof keeps no state between runs: nothing to reset\n");

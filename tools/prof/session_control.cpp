@@ -16,7 +16,7 @@ namespace prof::tool {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr const char *kFields[] = {"name", "id", "pid", "state", "started", "command", "output"};
+constexpr const char *kFields[] = {"name", "id", "pid", "state", "windows", "started", "command", "output"};
 
 std::string local_time_now() {
   const std::time_t now = std::time(nullptr);
@@ -71,22 +71,35 @@ SessionControl::SessionControl(SessionFacts facts) : facts_(std::move(facts)) {
       [this](const control::Request &request) { return answer(request); });
 }
 
+SessionControl::~SessionControl() { server_.reset(); }
+
 std::string SessionControl::answer(const control::Request &request) const {
+  CaptureController *controller = controller_.load();
   if (request.command == control::Command::Status)
     return encode_fields({{"name", facts_.name},
                           {"id", facts_.id},
                           {"pid", std::to_string(facts_.pid)},
-                          {"state", "running"},
+                          {"state", controller ? controller->state() : "waiting"},
+                          {"windows", std::to_string(controller ? controller->windows_started() : 0)},
                           {"started", facts_.started},
                           {"command", facts_.command},
                           {"output", facts_.output}});
-  return "error " + std::string(control::command_name(request.command)) +
-         " is not available in this prof yet: a session can only be listed";
+  if (!controller) return "error the session is not ready for commands yet; try again";
+  return controller->command(request.command, request.argument);
 }
 
-int run_session_list(core::Console &) {
+namespace {
+
+struct LiveSession {
+  fs::path socket;
+  std::map<std::string, std::string> fields;
+};
+
+// Every session that answers in the user's folder; sockets nobody answers
+// on belong to sessions that are gone and are removed.
+std::vector<LiveSession> live_sessions() {
   const fs::path folder = control::control_folder();
-  std::vector<std::map<std::string, std::string>> sessions;
+  std::vector<LiveSession> sessions;
   std::error_code ec;
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path path = it->path();
@@ -94,18 +107,68 @@ int run_session_list(core::Console &) {
     try {
       auto fields = decode_fields(control::send_request(path, {control::Command::Status, ""},
                                                         std::chrono::seconds(1)));
-      if (!fields.empty()) sessions.push_back(std::move(fields));
+      if (!fields.empty()) sessions.push_back({path, std::move(fields)});
     } catch (const std::exception &) {
-      // A socket nobody answers on belongs to a session that is gone.
-      if (!control::socket_alive(path)) fs::remove(path, ec);
+      std::error_code remove_ec;
+      if (!control::socket_alive(path)) fs::remove(path, remove_ec);
     }
   }
+  std::sort(sessions.begin(), sessions.end(), [](auto &a, auto &b) {
+    return a.fields["started"] < b.fields["started"];
+  });
+  return sessions;
+}
+
+} // namespace
+
+int run_session_command(control::Command command, const std::string &session,
+                        const std::string &argument) {
+  const std::vector<LiveSession> sessions = live_sessions();
+  const LiveSession *chosen = nullptr;
+  for (const LiveSession &s : sessions) {
+    const auto name = s.fields.find("name"), id = s.fields.find("id");
+    if (session.empty() || (name != s.fields.end() && name->second == session) ||
+        (id != s.fields.end() && id->second == session))
+      chosen = chosen ? nullptr : &s;
+    if (!session.empty() && chosen) break;
+  }
+  const std::string word(control::command_name(command));
+  if (sessions.empty()) {
+    print_error(word + ": there is no session to act on (start one with prof --session-new NAME ...)");
+    return kExitUsage;
+  }
+  if (!chosen) {
+    std::string names;
+    for (const LiveSession &s : sessions)
+      names += (names.empty() ? "" : ", ") + s.fields.at("name");
+    print_error(word + (session.empty() ? ": there are several sessions (" + names +
+                                              "): name one with --session NAME"
+                                        : ": no session is named '" + session + "' (sessions: " +
+                                              names + ")"));
+    return kExitUsage;
+  }
+  std::string answer;
+  try {
+    answer = control::send_request(chosen->socket, {command, argument}, std::chrono::seconds(10));
+  } catch (const std::exception &e) {
+    print_error(word + ": " + e.what());
+    return kExitFailure;
+  }
+  if (answer.rfind("ok", 0) == 0) {
+    std::printf("%s\n", answer.size() > 3 ? answer.substr(3).c_str() : "done");
+    return kExitOk;
+  }
+  print_error(word + ": " + (answer.rfind("error ", 0) == 0 ? answer.substr(6) : answer));
+  return kExitFailure;
+}
+
+int run_session_list(core::Console &) {
+  std::vector<std::map<std::string, std::string>> sessions;
+  for (LiveSession &s : live_sessions()) sessions.push_back(std::move(s.fields));
   if (sessions.empty()) {
     std::printf("no sessions\n");
     return kExitOk;
   }
-  std::sort(sessions.begin(), sessions.end(),
-            [](auto &a, auto &b) { return a["started"] < b["started"]; });
   std::vector<size_t> widths;
   for (const char *field : kFields) {
     size_t width = std::string(field).size();

@@ -5,6 +5,9 @@
 
 #include "core/console.hpp"
 #include "core/control/control_server.hpp"
+#include "tools/prof/capture_controller.hpp"
+
+#include <atomic>
 
 #include <memory>
 #include <string>
@@ -21,20 +24,32 @@ struct SessionFacts {
   std::string started; ///< local time, ISO 8601
 };
 
-/// A capture's control socket: answers `status`; the other commands say
-/// they are not available yet.
+/// A capture's control socket: answers `status` itself and hands start,
+/// stop, suspend, resume, cancel and shutdown to the capture's controller.
 class SessionControl {
 public:
   /// Opens <session folder>/<name>.sock; throws std::runtime_error with the
   /// reason (a live session already uses the name, an unsafe folder).
   explicit SessionControl(SessionFacts facts);
+  /// Stops answering before `controller` goes away.
+  ~SessionControl();
+
+  /// Commands go to `controller` from now on (nullptr: refused again).
+  void set_controller(CaptureController *controller) { controller_.store(controller); }
 
 private:
   std::string answer(const control::Request &request) const;
 
   SessionFacts facts_;
+  std::atomic<CaptureController *> controller_{nullptr};
   std::unique_ptr<control::ControlServer> server_;
 };
+
+/// Sends a control command to a session: `session` names it, or "" for the
+/// only one there is. Prints the answer; returns the exit code (2 when no
+/// such session, or several and none named).
+int run_session_command(control::Command command, const std::string &session,
+                        const std::string &argument);
 
 /// Prints the user's sessions (removing sockets of sessions that are gone);
 /// returns the exit code.

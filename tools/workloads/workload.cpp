@@ -5,6 +5,9 @@
 //   prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N]
 //                 [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG]
 //                 [--print TEXT] [--quiet] [--spawn N] [--vfork N] [--lock-wait-ms MS]
+//                 [--ranges N]
+// --ranges N splits the work into 2N equal phases and marks every second
+// one with prof_start()/prof_stop() (prof --capture-range profiler-api).
 // --spawn and --vfork start N copies of itself (--seconds S --quiet) with
 // posix_spawn and with vfork+exec, and wait for them.
 #include <atomic>
@@ -26,6 +29,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include <prof/profiler_api.h>
+
 namespace {
 
 struct Options {
@@ -43,6 +48,7 @@ struct Options {
   long signal = 0;
   std::vector<std::string> prints;
   bool quiet = false;
+  long ranges = 0;
 };
 
 [[noreturn]] void usage_error(const std::string &message) {
@@ -50,7 +56,8 @@ struct Options {
   std::fprintf(stderr,
                "usage: prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N] "
                "[--orphan] [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG] "
-               "[--print TEXT] [--quiet] [--spawn N] [--vfork N] [--lock-wait-ms MS]\n");
+               "[--print TEXT] [--quiet] [--spawn N] [--vfork N] [--lock-wait-ms MS] "
+               "[--ranges N]\n");
   std::exit(2);
 }
 
@@ -98,6 +105,7 @@ Options parse(int argc, char **argv) {
     else if (arg == "--signal") o.signal = parse_long(arg, value(), 1, 64);
     else if (arg == "--print") o.prints.push_back(value());
     else if (arg == "--quiet") o.quiet = true;
+    else if (arg == "--ranges") o.ranges = parse_long(arg, value(), 0, 1000);
     else usage_error("unknown argument '" + std::string(arg) + "'");
   }
   if (o.orphan_ms >= 0 && o.marker.empty()) usage_error("--orphan-ms needs --marker PATH");
@@ -229,7 +237,17 @@ int main(int argc, char **argv) {
     if (const pid_t pid = vfork_exec(copy_argv); pid > 0) children.push_back(pid);
 
   if (o.lock_wait_ms > 0) wait_on_held_mutex(o.lock_wait_ms);
-  work(o.threads, o.seconds, o.alloc_mb);
+  if (o.ranges > 0) {
+    const double phase = o.seconds / (2.0 * static_cast<double>(o.ranges));
+    for (long r = 0; r < o.ranges; ++r) {
+      work(o.threads, phase, 0);
+      prof_start();
+      work(o.threads, phase, o.alloc_mb);
+      prof_stop();
+    }
+  } else {
+    work(o.threads, o.seconds, o.alloc_mb);
+  }
 
   if (o.wait_children) {
     for (pid_t pid : children) {

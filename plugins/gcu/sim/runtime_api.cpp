@@ -3,6 +3,8 @@
 #include "runtime_export.hpp"
 #include "runtime_state.hpp"
 
+#include <prof/profiler_api.h>
+
 using namespace prof::gcusim;
 
 GCUSIM_EXPORT gcuError_t gcuInit(unsigned int flags) {
@@ -39,12 +41,14 @@ GCUSIM_EXPORT gcuError_t gcuGetDevice(int *device) {
 GCUSIM_EXPORT gcuError_t gcuProfilerStart(void) {
   ApiCall call(kGcuProfilerStart);
   RuntimeState::instance().profiler_active.store(true);
+  prof_start(); // prof --capture-range profiler-api starts collecting here
   return call.finish(gcuSuccess);
 }
 
 GCUSIM_EXPORT gcuError_t gcuProfilerStop(void) {
   ApiCall call(kGcuProfilerStop);
   RuntimeState::instance().profiler_active.store(false);
+  prof_stop();
   return call.finish(gcuSuccess);
 }
 

@@ -98,10 +98,13 @@ TEST_F(SessionList, SocketsOfSessionsThatAreGoneAreRemoved) {
   EXPECT_FALSE(fs::exists(ghost));
 }
 
-TEST_F(SessionList, ControlCommandsSayTheyAreNotAvailableYet) {
+TEST_F(SessionList, ControlCommandsNeedASession) {
   const RunResult r = run_process(with_env({"--stop"}));
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("not available yet"));
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_EQ(r.err, "prof: stop: there is no session to act on (start one with prof --session-new "
+                   "NAME ...)\n");
+  const RunResult named = run_process(with_env({"start", "--session", "nope"}));
+  EXPECT_EQ(named.exit_code, 2) << named.describe();
 }
 
 } // namespace

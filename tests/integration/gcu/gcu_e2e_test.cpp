@@ -312,14 +312,37 @@ TEST_F(GcuE2E, ExportedTreeEditedAndImportedSelectsWhatWasChecked) {
   EXPECT_EQ(r.exit_code, 2) << "an existing file needs --force-overwrite: " << r.describe();
 }
 
-TEST_F(GcuE2E, ProfileFromStartOffHoldsDeviceRecordsButTracesTheApi) {
+TEST_F(GcuE2E, ProfileFromStartOffRecordsNothingWithoutAStart) {
   const RunResult r = prof({"--profile-from-start", "off", "--enable-activities",
                             "*/general/operator|Api Trace/RUNTIME/*", "-o", "r", kAdd});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
-  const GcuReport rep = read_gcu_report(report());
-  EXPECT_TRUE(rep.device.empty());
-  EXPECT_TRUE(std::any_of(rep.host.begin(), rep.host.end(),
-                          [](const HostSlice &s) { return s.name == "gcuLaunchKernel"; }));
+  EXPECT_FALSE(fs::exists(report())) << r.describe();
+}
+
+TEST_F(GcuE2E, ProfilerApiRangeKeepsOneStepOfDeviceWorkAndItsCalls) {
+  const std::string filter = "*/general/operator|Api Trace/RUNTIME/*";
+  const RunResult whole = prof({"--enable-activities", filter, "-o", "whole", kTrain, "--steps",
+                                "3", "--quiet"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.describe();
+  const RunResult r = prof({"--enable-activities", filter, "--capture-range", "profiler-api", "-o",
+                            "r", kTrain, "--steps", "3", "--profile-step", "2", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const GcuReport all = read_gcu_report(dir_ / "whole.profrep");
+  const GcuReport step = read_gcu_report(report());
+  ASSERT_FALSE(all.device.empty());
+  // Each step launches the same kernels: one third of them fall in the range.
+  EXPECT_EQ(step.device.size() * 3, all.device.size()) << r.describe();
+  const auto launches = [](const GcuReport &rep) {
+    return std::count_if(rep.host.begin(), rep.host.end(),
+                         [](const HostSlice &s) { return s.name == "gcuLaunchKernel"; });
+  };
+  EXPECT_EQ(launches(step) * 3, launches(all));
+  // The device work follows the launches of the range.
+  const auto first_launch = std::min_element(step.host.begin(), step.host.end(), [](auto &a, auto &b) {
+    return a.ts < b.ts;
+  });
+  ASSERT_NE(first_launch, step.host.end());
+  for (const auto &slice : step.device) EXPECT_GE(slice.ts, first_launch->ts);
 }
 
 TEST_F(GcuE2E, UtilizationCountersFollowTheWork) {

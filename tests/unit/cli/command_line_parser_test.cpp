@@ -74,10 +74,25 @@ TEST(CommandLineParser, PluginsSubcommandMeansPluginList) {
 }
 
 TEST(CommandLineParser, OtherWordsAreTheApplication) {
-  CommandLine command = parse_arguments({"launch", "--cpu-utilization"});
-  EXPECT_EQ(command.app, (Args{"launch", "--cpu-utilization"}));
+  CommandLine command = parse_arguments({"train", "--cpu-utilization"});
+  EXPECT_EQ(command.app, (Args{"train", "--cpu-utilization"}));
   EXPECT_EQ(command.subcommand, "profile");
   EXPECT_EQ(parse({"--cpu-utilization", "profile"}).app, Args{"profile"});
+}
+
+TEST(CommandLineParser, SessionSubcommandsStandForTheirOptions) {
+  for (const char *word : {"start", "stop", "suspend", "resume", "cancel", "shutdown"}) {
+    const CommandLine command = parse({word, "--session", "s1"});
+    EXPECT_TRUE(command.has(word)) << word;
+    EXPECT_EQ(command.subcommand, word);
+  }
+  // asys launch: the application starts with collection off.
+  const CommandLine launch = parse({"launch", "--cpu-utilization", "./app"});
+  EXPECT_EQ(launch.value_or("profile-from-start", "on"), "off");
+  EXPECT_EQ(launch.app, Args{"./app"});
+  const CommandLine attach = parse({"attach", "--cpu-utilization", "1234,5678"});
+  EXPECT_EQ(attach.subcommand, "attach");
+  EXPECT_EQ(attach.app, Args{"1234,5678"});
 }
 
 TEST(CommandLineParser, UnknownOptions) {

@@ -38,6 +38,14 @@ Args option_args(std::string_view name) {
       {"osrt-backtrace-depth", "8"},
       {"nic-metrics", "true"},
       {"nic-device-include", "eth.*,ib.*"},
+      {"capture-range", "profiler-api"},
+      {"annotation-capture", "step@train"},
+      {"capture-range-end", "repeat:2"},
+      {"trace-rotation", "3"},
+      {"env-var", "A=1,B=2"},
+      {"inherit-environment", "false"},
+      {"wait", "primary"},
+      {"delay", "0.5"},
       {"nic-metrics-frequency", "100"}};
   const OptionSpec *spec = find_option(name);
   if (!spec) ADD_FAILURE() << "no option " << name;
@@ -133,19 +141,20 @@ TEST(OptionRules, ControlOptionsAloneOrWithSession) {
     EXPECT_TRUE(parse({dashed}).has(name));
     EXPECT_TRUE(parse({dashed, "--session", "train-1"}).has("session"));
     EXPECT_TRUE(parse({"--session=train-1", dashed, "--quiet"}).has(name));
+    // `prof start -o NAME` names the window's report.
+    const std::string allowed = name == "start" ? "--session and -o" : "--session";
     EXPECT_EQ(error_of({dashed, "--cpu-utilization"}),
-              "prof: " + dashed +
-                  " can only be used alone or with --session, not with "
-                  "--cpu-utilization");
+              "prof: " + dashed + " can only be used alone or with " + allowed +
+                  ", not with --cpu-utilization");
     EXPECT_EQ(error_of({dashed, "--session-new", "x"}),
-              "prof: " + dashed +
-                  " can only be used alone or with --session, not with "
-                  "--session-new");
-    EXPECT_EQ(error_of({dashed, "ls"}),
-              "prof: " + dashed +
-                  " can only be used alone or with --session, not with an "
-                  "application ('ls')");
+              "prof: " + dashed + " can only be used alone or with " + allowed +
+                  ", not with --session-new");
+    EXPECT_EQ(error_of({dashed, "ls"}), "prof: " + dashed + " can only be used alone or with " +
+                                            allowed + ", not with an application ('ls')");
   }
+  EXPECT_EQ(error_of({"--start", "-o", "window2"}), "no error");
+  EXPECT_EQ(error_of({"--stop", "-o", "window2"}),
+            "prof: --stop can only be used alone or with --session, not with --output");
   EXPECT_EQ(error_of({"--start", "--stop"}), "prof: --start and --stop cannot be used together");
 }
 
@@ -202,8 +211,8 @@ TEST(OptionRules, WithoutAnApplication) {
             "prof: --plugin \"trace\" needs an application to profile, or --import-profile or "
             "--import-rawdata to read a saved capture");
   EXPECT_EQ(error_of({"--session", "s1"}),
-            "prof: --session needs --start, --stop, --suspend, --resume or --cancel, or an "
-            "application");
+            "prof: --session needs --start, --stop, --suspend, --resume, --cancel or --shutdown, "
+            "or an application");
   EXPECT_EQ(error_of({"--sample", "process-tree"}),
             "prof: --sample process-tree can only be used when launching an application");
 }

@@ -67,7 +67,8 @@ TEST(ShmRegion, AttachChecksWhatItMaps) {
   region.header()->version = 99;
   ShmRegion third;
   EXPECT_FALSE(third.attach(name, &error));
-  EXPECT_EQ(error, "shared memory '" + name + "' is not a prof region of version 1");
+  EXPECT_EQ(error, "shared memory '" + name + "' is not a prof region of version " +
+                       std::to_string(kShmVersion));
   region.unlink();
 }
 

@@ -21,7 +21,7 @@ struct GivenOption {
 /// session names) when parsed; the cross-option rules are checked by
 /// check_option_rules().
 struct CommandLine {
-  std::string subcommand = "profile"; ///< "profile" (also when implicit) or "plugins"
+  std::string subcommand = "profile"; ///< "profile" (also when implicit), "plugins", "attach", ...
   std::vector<GivenOption> options;   ///< in the order given; --plugin and --plugin-path excluded
   std::vector<std::string> app;       ///< application and its arguments; empty if none
   std::vector<PluginSpec> plugins;    ///< --plugin specs and profile `plugins:` entries

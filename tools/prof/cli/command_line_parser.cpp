@@ -19,7 +19,12 @@ struct Subcommand {
   std::string_view word;
   std::string_view sets_flag; ///< option it stands for, "" for none
 };
-constexpr Subcommand kSubcommands[] = {{"profile", ""}, {"plugins", "plugin-list"}};
+constexpr Subcommand kSubcommands[] = {
+    {"profile", ""},   {"plugins", "plugin-list"}, {"start", "start"},
+    {"stop", "stop"},  {"suspend", "suspend"},     {"resume", "resume"},
+    {"cancel", "cancel"}, {"shutdown", "shutdown"}, {"attach", ""},
+    // asys launch: the application starts with collection off.
+    {"launch", "profile-from-start=off"}};
 
 std::string in_quotes(std::string_view text) { return "'" + std::string(text) + "'"; }
 

@@ -36,7 +36,7 @@ constexpr std::string_view kStandalone[] = {
     "query-trace",   "plugin-list",       "help",         "version",
     "reset",         "session-list"};
 
-constexpr std::string_view kControl[] = {"start", "stop", "suspend", "resume", "cancel"};
+constexpr std::string_view kControl[] = {"start", "stop", "suspend", "resume", "cancel", "shutdown"};
 
 constexpr std::string_view kModifiers[] = {"quiet", "log-file", "debug", "debug-dump",
                                            "force-overwrite"};
@@ -50,7 +50,9 @@ constexpr std::string_view kCaptureOnly[] = {
     // prof's own
     "show-output", "trace", "sampling-frequency", "sample-period", "backtrace",
     "sample-backtrace-depth", "osrt-threshold", "osrt-backtrace-threshold", "osrt-backtrace-depth",
-    "nic-metrics", "nic-device-include", "nic-metrics-frequency"};
+    "nic-metrics", "nic-device-include", "nic-metrics-frequency",
+    "capture-range", "annotation-capture", "capture-range-end", "trace-rotation", "env-var",
+    "inherit-environment", "wait", "delay"};
 
 constexpr std::string_view kSelectors[] = {
     "enable-events",  "enable-activities",       "import-events",   "import-activities",
@@ -156,14 +158,26 @@ void check_control(const CommandLine &command) {
       if (second.name != option.name && contains(kControl, second.name))
         throw UsageError(shown(command, option.name) + " and " + shown(command, second.name) +
                          " cannot be used together");
-    const std::string other = first_other(command, option.name, {"session"}, false);
+    // `prof start -o NAME` names the report of the window it starts.
+    const bool start = option.name == "start";
+    const std::string other =
+        first_other(command, option.name,
+                    start ? Names{"session", "output"} : Names{"session"}, false);
     if (!other.empty())
-      throw UsageError(shown(command, option.name) +
-                       " can only be used alone or with --session, not with " + other);
+      throw UsageError(shown(command, option.name) + " can only be used alone or with --session" +
+                       (start ? " and -o" : "") + ", not with " + other);
   }
 }
 
+bool selects_something(const CommandLine &command);
+
 void check_without_app(const CommandLine &command) {
+  if (command.has("pid")) { // attach: it checks what it can attach
+    if (!selects_something(command))
+      throw UsageError(shown(command, "pid") + " needs something to capture (e.g. --trace osrt, "
+                                               "--sample system-wide, --enable-activities)");
+    return;
+  }
   for (const auto &option : command.options)
     if (contains(kCaptureOnly, option.name))
       throw UsageError(shown(command, option.name) +
@@ -176,8 +190,8 @@ void check_without_app(const CommandLine &command) {
     if (command.has(name)) return;
   if (sample == "system-wide") return;
   if (command.has("session"))
-    throw UsageError(shown(command, "session") +
-                     " needs --start, --stop, --suspend, --resume or --cancel, or an application");
+    throw UsageError(shown(command, "session") + " needs --start, --stop, --suspend, --resume, "
+                                                 "--cancel or --shutdown, or an application");
   std::string first = first_other(command, "", {}, false);
   if (first.empty() && command.config_path) first = shown(command, "config");
   if (first.empty()) throw UsageError("no application given (see prof --help)");

@@ -27,8 +27,6 @@ constexpr OptionMapping kMappings[] = {
     {"metrics", "summary", "metrics", "", R::Enables},
     {"devices", "gcu", "devices", "", R::Modifies},
     {"devices", "sip-pmc", "devices", "", R::Modifies},
-    {"profile-from-start", "gcu", "from-start", "", R::Modifies},
-    {"profile-from-start", "sip-pmc", "from-start", "", R::Modifies},
     {"buffer", "gcu", "buffer", "", R::Modifies},
     {"buffer", "sip-pmc", "buffer", "", R::Modifies},
     {"device-buffer-size", "gcu", "device-buffer-size", "", R::Modifies},

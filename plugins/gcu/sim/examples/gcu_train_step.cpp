@@ -1,6 +1,7 @@
 // gcu-train-step: training steps of a small convolutional network on gcusim
 // devices, with kernels named as topsprof shows a framework's.
-//   gcu-train-step [--steps N] [--devices N] [--quiet]
+//   gcu-train-step [--steps N] [--devices N] [--profile-step N] [--quiet]
+// --profile-step N wraps step N in gcuProfilerStart/gcuProfilerStop.
 // Network: conv 3->16, batch norm, bias+relu, conv 16->32, batch norm,
 // bias+relu, fully connected to 10 classes, softmax cross-entropy; plain SGD.
 // Each device trains its own replica on its own batch, on its own stream.
@@ -224,6 +225,7 @@ bool parse_count(const char *text, int &out) {
 
 int main(int argc, char **argv) {
   int steps = 3, devices = 1;
+  int profile_step = 0; // 0: none; else gcuProfilerStart/Stop around that step
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quiet") == 0) {
@@ -234,8 +236,12 @@ int main(int argc, char **argv) {
     } else if (std::strcmp(argv[i], "--devices") == 0 && i + 1 < argc &&
                parse_count(argv[i + 1], devices)) {
       ++i;
+    } else if (std::strcmp(argv[i], "--profile-step") == 0 && i + 1 < argc &&
+               parse_count(argv[i + 1], profile_step)) {
+      ++i;
     } else {
-      std::fprintf(stderr, "usage: gcu-train-step [--steps N] [--devices N] [--quiet]\n");
+      std::fprintf(stderr, "usage: gcu-train-step [--steps N] [--devices N] [--profile-step N] "
+                           "[--quiet]\n");
       return 2;
     }
   }
@@ -252,6 +258,8 @@ int main(int argc, char **argv) {
     replicas.push_back(std::make_unique<Replica>(d));
   float first = 0, last = 0;
   for (int step = 0; step < steps && !failed; ++step) {
+    // The region of interest: what prof --capture-range profiler-api keeps.
+    if (step + 1 == profile_step) check(gcuProfilerStart(), "gcuProfilerStart");
     for (auto &replica : replicas)
       replica->queue_step();
     float sum = 0;
@@ -259,6 +267,7 @@ int main(int argc, char **argv) {
       replica->wait();
       sum += replica->loss();
     }
+    if (step + 1 == profile_step) check(gcuProfilerStop(), "gcuProfilerStop");
     last = sum / static_cast<float>(devices);
     if (step == 0) first = last;
     if (!quiet && !failed) std::printf("step %d: loss %.6f\n", step + 1, last);

@@ -1,0 +1,40 @@
+// Capture requests from profiled processes (prof_start()/prof_stop(),
+// annotation ranges) through the shared region: the agent posts them, prof
+// reads them in order on its drain thread.
+#pragma once
+
+#include "core/shm_layout.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prof::core {
+
+struct CaptureRequest {
+  uint32_t kind = 0; ///< prof_capture_request_kind
+  int32_t pid = 0;
+  uint64_t ts = 0;   ///< session clock
+  std::string name;
+  std::string domain;
+};
+
+/// Posts a request into `header`'s slots (lock-free, any thread or process).
+void post_capture_request(ShmHeader &header, const CaptureRequest &request);
+
+/// Reads the requests posted since the last call.
+class CaptureRequestReader {
+public:
+  explicit CaptureRequestReader(ShmHeader &header) : header_(header) {}
+  /// The new requests, oldest first; a request overwritten before it was
+  /// read (more than the slots in one drain period) counts in lost().
+  std::vector<CaptureRequest> take();
+  uint64_t lost() const { return lost_; }
+
+private:
+  ShmHeader &header_;
+  uint64_t next_ = 0;
+  uint64_t lost_ = 0;
+};
+
+} // namespace prof::core

@@ -1,0 +1,65 @@
+/* prof's profiler API: an application marks what prof should capture
+ * (`prof --capture-range profiler-api`), as cudaProfilerStart/Stop do for
+ * nsys. Header-only and free without prof: each call looks once for the
+ * agent prof preloads into the application, and does nothing when it is not
+ * there. Safe to call from any thread.
+ *
+ *   #include <prof/profiler_api.h>
+ *   prof_start();   region of interest   prof_stop();
+ */
+#ifndef PROF_PROFILER_API_H
+#define PROF_PROFILER_API_H
+
+#include <dlfcn.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What an application asks of the capture.
+typedef enum prof_capture_request_kind {
+  PROF_CAPTURE_START = 1,       ///< prof_start(): a capture range begins
+  PROF_CAPTURE_STOP = 2,        ///< prof_stop(): it ends
+  PROF_CAPTURE_RANGE_BEGIN = 3, ///< an annotation range NAME@DOMAIN begins
+  PROF_CAPTURE_RANGE_END = 4    ///< an annotation range NAME@DOMAIN ends
+} prof_capture_request_kind;
+
+/// The agent's entry: 0 when prof took the request, -1 when this process is
+/// not profiled. `name` and `domain` are for ranges (NULL otherwise; a NULL
+/// domain is the default domain).
+typedef int (*prof_capture_request_fn)(int kind, const char *name, const char *domain);
+
+/// The symbol libprof-agent.so exports.
+#define PROF_CAPTURE_REQUEST_SYMBOL "prof_agent_capture_request"
+
+/// The agent's entry, or NULL when prof is not there (looked up once).
+static inline prof_capture_request_fn prof_capture_request_function(void) {
+  static prof_capture_request_fn found;
+  static int looked;
+  if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+    /* RTLD_DEFAULT is a null handle in glibc; it needs _GNU_SOURCE to be named. */
+    void *symbol = dlsym((void *)0, PROF_CAPTURE_REQUEST_SYMBOL);
+    __atomic_store_n(&found, (prof_capture_request_fn)symbol, __ATOMIC_RELAXED);
+    __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+  }
+  return __atomic_load_n(&found, __ATOMIC_RELAXED);
+}
+
+/// Starts a capture range; returns 1 when prof received it, 0 when the
+/// process is not profiled.
+static inline int prof_start(void) {
+  prof_capture_request_fn request = prof_capture_request_function();
+  return request && request(PROF_CAPTURE_START, (const char *)0, (const char *)0) == 0;
+}
+
+/// Ends the capture range prof_start() began; returns as prof_start() does.
+static inline int prof_stop(void) {
+  prof_capture_request_fn request = prof_capture_request_function();
+  return request && request(PROF_CAPTURE_STOP, (const char *)0, (const char *)0) == 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PROF_PROFILER_API_H */

@@ -1,0 +1,167 @@
+// Collection windows keep exactly the events of their intervals, whatever
+// order they arrive in; each window has its own output; cancel discards.
+#include "core/capture_windows.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace prof::core {
+namespace {
+
+struct Recorded {
+  std::vector<uint64_t> ts;
+  bool finished = false;
+  bool discarded = false;
+  CaptureEnd end;
+  CatalogMark catalog;
+};
+
+class RecordingOutput final : public WindowOutput {
+public:
+  explicit RecordingOutput(Recorded &r) : r_(r), sink_(r) {}
+  EventSink &sink() override { return sink_; }
+  std::string finish(const Catalog &, const CaptureEnd &end) override {
+    r_.finished = true;
+    r_.end = end;
+    return "";
+  }
+  void discard() override { r_.discarded = true; }
+  std::string description() const override { return "recorded"; }
+
+private:
+  struct Sink final : EventSink {
+    explicit Sink(Recorded &r) : r(r) {}
+    void catalog_grew(const Catalog &, const CatalogMark &, const CatalogMark &now) override {
+      r.catalog = now;
+    }
+    void consume(const prof_event *events, size_t count) override {
+      for (size_t i = 0; i < count; ++i) r.ts.push_back(events[i].ts);
+    }
+    Recorded &r;
+  };
+  Recorded &r_;
+  Sink sink_;
+};
+
+struct AllEvents final : EventSink {
+  void consume(const prof_event *events, size_t count) override {
+    for (size_t i = 0; i < count; ++i) ts.push_back(events[i].ts);
+  }
+  std::vector<uint64_t> ts;
+};
+
+class CaptureWindowsTest : public ::testing::Test {
+protected:
+  CaptureWindowsTest()
+      : windows_(catalog_, {&shared_},
+                 [this](const WindowFacts &facts, std::string *) {
+                   return std::make_unique<RecordingOutput>(outputs_[facts.index]);
+                 },
+                 nullptr, std::chrono::milliseconds(0)) {}
+
+  void feed(std::vector<uint64_t> stamps) {
+    std::vector<prof_event> events(stamps.size());
+    for (size_t i = 0; i < stamps.size(); ++i) {
+      events[i].type = PROF_EVENT_INSTANT;
+      events[i].ts = stamps[i];
+    }
+    windows_.consume(events.data(), events.size());
+  }
+
+  Catalog catalog_;
+  AllEvents shared_;
+  std::map<uint32_t, Recorded> outputs_;
+  CaptureWindows windows_;
+};
+
+TEST_F(CaptureWindowsTest, NothingIsKeptBeforeTheFirstStart) {
+  feed({1, 2, 3});
+  EXPECT_TRUE(shared_.ts.empty());
+  EXPECT_TRUE(outputs_.empty());
+  EXPECT_FALSE(windows_.collecting());
+}
+
+TEST_F(CaptureWindowsTest, EachWindowHoldsExactlyItsInterval) {
+  ASSERT_TRUE(windows_.start(100).ok);
+  feed({99, 100, 150});
+  ASSERT_TRUE(windows_.stop(200).ok);
+  // Late events of window 1's interval still reach it; later ones do not.
+  feed({199, 200, 250});
+  ASSERT_TRUE(windows_.start(300).ok);
+  feed({120, 299, 300, 420, 180});
+  windows_.finish(catalog_, CaptureEnd{500});
+  EXPECT_EQ(outputs_[1].ts, (std::vector<uint64_t>{100, 150, 199, 120, 180}));
+  EXPECT_EQ(outputs_[2].ts, (std::vector<uint64_t>{300, 420}));
+  EXPECT_EQ(outputs_[1].end.end_ns, 200u);
+  EXPECT_EQ(outputs_[1].end.events, 5u);
+  EXPECT_EQ(outputs_[2].end.end_ns, 500u);
+  EXPECT_TRUE(outputs_[1].finished && outputs_[2].finished);
+  EXPECT_EQ(shared_.ts.size(), 7u);
+}
+
+TEST_F(CaptureWindowsTest, SuspendCutsOutExactlyTheSuspendedInterval) {
+  ASSERT_TRUE(windows_.start(0).ok);
+  ASSERT_TRUE(windows_.suspend(100).ok);
+  EXPECT_TRUE(windows_.suspended());
+  feed({99, 100, 150});
+  ASSERT_TRUE(windows_.resume(200).ok);
+  feed({199, 200, 201, 120});
+  EXPECT_FALSE(windows_.resume(300).ok);
+  ASSERT_TRUE(windows_.suspend(300).ok);
+  ASSERT_TRUE(windows_.stop(400).ok); // stopped while suspended: the cut runs to the end
+  feed({299, 300, 399});
+  windows_.finish_due(std::chrono::steady_clock::now(), CaptureEnd{});
+  EXPECT_EQ(outputs_[1].ts, (std::vector<uint64_t>{99, 200, 201, 299}));
+}
+
+TEST_F(CaptureWindowsTest, CancelDiscardsTheWindowAndKeepsNothing) {
+  ASSERT_TRUE(windows_.start(0).ok);
+  feed({10, 20});
+  ASSERT_TRUE(windows_.cancel(30).ok);
+  feed({25, 40});
+  EXPECT_TRUE(outputs_[1].discarded);
+  EXPECT_FALSE(outputs_[1].finished);
+  EXPECT_FALSE(windows_.collecting());
+  ASSERT_TRUE(windows_.start(50).ok);
+  feed({45, 60});
+  windows_.finish(catalog_, CaptureEnd{70});
+  EXPECT_EQ(outputs_[2].ts, (std::vector<uint64_t>{60}));
+}
+
+TEST_F(CaptureWindowsTest, CommandsOutOfOrderAreRefusedWithAReason) {
+  EXPECT_EQ(windows_.stop(1).text, "no collection window is running");
+  EXPECT_FALSE(windows_.suspend(1).ok);
+  EXPECT_FALSE(windows_.cancel(1).ok);
+  ASSERT_TRUE(windows_.start(5).ok);
+  const WindowResult again = windows_.start(6);
+  EXPECT_FALSE(again.ok);
+  EXPECT_EQ(again.text, "collection window 1 is already running; stop it first");
+}
+
+TEST_F(CaptureWindowsTest, ALaterWindowGetsTheWholeCatalog) {
+  catalog_.strings.intern("a");
+  catalog_.strings.intern("b");
+  const CatalogMark now{catalog_.strings.size(), catalog_.tracks.size(), catalog_.stacks.size()};
+  windows_.catalog_grew(catalog_, CatalogMark{}, now);
+  ASSERT_TRUE(windows_.start(10).ok);
+  EXPECT_EQ(outputs_[1].catalog.strings, now.strings);
+}
+
+TEST_F(CaptureWindowsTest, AStoppedWindowWaitsForItsGracePeriod) {
+  Recorded late;
+  CaptureWindows graced(
+      catalog_, {}, [&](const WindowFacts &, std::string *) { return std::make_unique<RecordingOutput>(late); },
+      nullptr, std::chrono::milliseconds(1000));
+  ASSERT_TRUE(graced.start(0).ok);
+  ASSERT_TRUE(graced.stop(100).ok);
+  graced.finish_due(std::chrono::steady_clock::now(), CaptureEnd{});
+  EXPECT_FALSE(late.finished);
+  EXPECT_TRUE(graced.finishing());
+  graced.finish_due(std::chrono::steady_clock::now() + std::chrono::seconds(2), CaptureEnd{});
+  EXPECT_TRUE(late.finished);
+  EXPECT_FALSE(graced.finishing());
+}
+
+} // namespace
+} // namespace prof::core

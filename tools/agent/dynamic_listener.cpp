@@ -1,0 +1,74 @@
+#include "tools/agent/dynamic_listener.hpp"
+
+#include "core/control/control_folder.hpp"
+#include "core/control/control_server.hpp"
+#include "tools/agent/agent_state.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <unistd.h>
+
+namespace prof::agent {
+namespace {
+
+control::ControlServer *g_listener = nullptr;
+std::mutex g_attach_mutex;
+bool g_attached = false;
+
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  for (char &c : text)
+    if (c == '\0' || c == '\t' || c == '\n') c = ' ';
+  return text;
+}
+
+std::string answer(const control::Request &request) {
+  std::lock_guard lock(g_attach_mutex);
+  switch (request.command) {
+  case control::Command::Start: {
+    if (g_attached) return "error prof is already attached to this process";
+    std::string error;
+    if (!attach_region(request.argument.c_str(), &error)) return "error " + error;
+    g_attached = true;
+    return error.empty() ? "ok attached" : "ok attached; " + error;
+  }
+  case control::Command::Stop:
+    if (!g_attached) return "error prof is not attached to this process";
+    detach_region();
+    g_attached = false;
+    return "ok detached";
+  case control::Command::Status:
+    return "ok pid=" + std::to_string(getpid()) + "\tstate=" +
+           (g_attached ? "attached" : "attachable") + "\tcommand=" + command_line();
+  default:
+    return "error this process takes start REGION, stop and status";
+  }
+}
+
+} // namespace
+
+std::string dynamic_socket_name(int pid) { return "dynamic-" + std::to_string(pid) + ".sock"; }
+
+bool start_dynamic_listener(std::string *error) {
+  try {
+    const std::filesystem::path folder = control::control_folder();
+    control::ensure_private_folder(folder);
+    g_listener = new control::ControlServer(folder / dynamic_socket_name(getpid()), answer);
+    return true;
+  } catch (const std::exception &e) {
+    *error = e.what();
+    return false;
+  }
+}
+
+void stop_dynamic_listener() {
+  delete g_listener; // removes the socket
+  g_listener = nullptr;
+}
+
+void forget_dynamic_listener() { g_listener = nullptr; }
+
+} // namespace prof::agent

@@ -1,0 +1,270 @@
+#include "tools/prof/attach_command.hpp"
+
+#include "core/control/control_client.hpp"
+#include "core/control/control_folder.hpp"
+#include "core/event_pump.hpp"
+#include "core/session.hpp"
+#include "core/session_clock.hpp"
+#include "core/shm_event_source.hpp"
+#include "tools/prof/agent_setup.hpp"
+#include "tools/prof/capture_command.hpp"
+#include "tools/prof/capture_controller.hpp"
+#include "tools/prof/capture_parts.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/prompt.hpp"
+#include "tools/prof/session_control.hpp"
+#include "tools/prof/window_reports.hpp"
+
+#include <charconv>
+#include <csignal>
+#include <fstream>
+#include <iterator>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace prof::tool {
+namespace {
+
+namespace fs = std::filesystem;
+
+int g_interrupt_fd = -1;
+
+void interrupted(int) {
+  const uint64_t one = 1;
+  (void)!write(g_interrupt_fd, &one, sizeof one);
+}
+
+std::vector<int> parse_pids(const std::string &option, const std::string &text) {
+  std::vector<int> pids;
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    int pid = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), pid);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || pid <= 0)
+      throw cli::UsageError(option + " '" + text + "': expected process ids, e.g. 1234,5678");
+    if (kill(pid, 0) != 0 && errno == ESRCH)
+      throw cli::UsageError(option + ": no process " + std::to_string(pid) + " is running");
+    pids.push_back(pid);
+    at = comma + 1;
+  }
+  return pids;
+}
+
+std::string process_command(int pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && text.back() == '\0') text.pop_back();
+  for (char &c : text)
+    if (c == '\0') c = ' ';
+  return text;
+}
+
+fs::path dynamic_socket(int pid) {
+  return control::control_folder() / ("dynamic-" + std::to_string(pid) + ".sock");
+}
+
+// Sends a request to a process's agent; "" when it answered ok, else why not.
+std::string ask_agent(int pid, control::Command command, const std::string &argument,
+                      std::string *note = nullptr) {
+  try {
+    const std::string answer = control::send_request(dynamic_socket(pid), {command, argument});
+    if (answer.rfind("ok", 0) == 0) {
+      if (note) *note = answer.size() > 3 ? answer.substr(3) : "";
+      return "";
+    }
+    return answer.rfind("error ", 0) == 0 ? answer.substr(6) : answer;
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+}
+
+// Waits until `wake_fd` is readable or every process in `pids` has ended.
+void wait_for_end(const std::vector<int> &pids, int wake_fd) {
+  std::vector<pollfd> fds{{wake_fd, POLLIN, 0}};
+  for (int pid : pids)
+    if (const int fd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); fd >= 0)
+      fds.push_back({fd, POLLIN, 0});
+  const bool watched = fds.size() == pids.size() + 1;
+  for (;;) {
+    // Without pidfds (an old kernel), look now and then.
+    poll(fds.data(), fds.size(), watched ? -1 : 200);
+    if (fds[0].revents & POLLIN) break;
+    size_t ended = 0;
+    for (int pid : pids) ended += kill(pid, 0) != 0 && errno == ESRCH;
+    if (ended == pids.size()) break;
+    for (size_t i = 1; i < fds.size(); ++i)
+      if (fds[i].revents & POLLIN) fds[i].fd = -1; // that one ended; keep waiting for the others
+  }
+  for (size_t i = 1; i < fds.size(); ++i)
+    if (fds[i].fd >= 0) close(fds[i].fd);
+}
+
+} // namespace
+
+int run_attach(const RunContext &context) {
+  const cli::CommandLine &command = context.command;
+  core::Console &console = context.console;
+  if (command.has("kill"))
+    throw cli::UsageError("--kill: prof attach never stops the processes it attaches to");
+  CapturePlan plan = capture_plan(command);
+  plan.attached = true;
+  plan.kill_signal = 0;
+  std::string pid_text;
+  if (command.subcommand == "attach") {
+    if (command.app.size() != 1 || command.has("pid"))
+      throw cli::UsageError("prof attach: expected one list of process ids, e.g. prof attach "
+                            "--trace osrt 1234,5678");
+    pid_text = command.app.front();
+  } else {
+    if (command.has_app())
+      throw cli::UsageError("--pid attaches to running processes: it takes no application");
+    pid_text = *command.value("pid");
+  }
+  const std::vector<int> pids = parse_pids(command.subcommand == "attach" ? "prof attach" : "--pid", pid_text);
+
+  PluginSelection selection = select_plugins(command, context.registry);
+  std::vector<SelectedPlugin> process_sources;
+  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
+    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
+    process_sources.push_back(source);
+    return true;
+  });
+  if (!process_sources.empty())
+    for (int pid : pids)
+      if (const std::string problem = ask_agent(pid, control::Command::Status, ""); !problem.empty())
+        throw cli::UsageError(
+            process_sources.front().plugin->name + " runs inside the application, and process " +
+            std::to_string(pid) + " has no prof agent waiting (" + problem +
+            "): start it with PROF_MODE=dynamic LD_PRELOAD=" + AgentSetup::agent_path());
+  const std::string report_pattern = report_output_path(command);
+  const bool force = command.has("force-overwrite");
+
+  core::Catalog catalog;
+  const core::EventBusConfig buffers = bus_config(command);
+  core::EventBus bus(buffers);
+  check_process_sources(process_sources, catalog, bus, console);
+  const std::string session_name = command.value_or("session-new", "attach-" + std::to_string(pids.front()));
+  const std::string display = process_command(pids.front());
+  const std::string host = host_name();
+  core::CaptureContext capture{catalog, bus, console,
+                               prof_session_info{sizeof(prof_session_info), session_name.c_str(),
+                                                 pids.front(), display.c_str(), host.c_str()}};
+  const report::ClockAnchor anchor = read_clock_anchor();
+  capture.session.realtime_anchor_ns = anchor.realtime_ns;
+  capture.session.monotonic_anchor_ns = anchor.monotonic_ns;
+
+  std::unique_ptr<AgentSetup> agent;
+  std::unique_ptr<core::ShmEventSource> shared_events;
+  if (!process_sources.empty()) {
+    agent = std::make_unique<AgentSetup>(process_sources);
+    shared_events = std::make_unique<core::ShmEventSource>(
+        agent->create_region(agent_bus_config(command, buffers), capture.session), catalog);
+  }
+  core::Session session(session_name);
+  for (const SelectedPlugin &selected : selection.sources) {
+    auto source = std::make_unique<core::SourceInstance>(*selected.plugin, selected.options, capture);
+    if (!source->create() || !source->configure()) {
+      print_error(source->error());
+      return kExitFailure;
+    }
+    session.add_source(std::move(source));
+  }
+  auto exporters = open_exporters(selection.exporters, catalog, console, capture.session);
+  std::vector<SelectedPlugin> all_plugins = selection.sources;
+  all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
+  all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
+
+  capture.session.start_ns = core::session_now_ns();
+  report::Header header = report_header(command, session_name, pids.front(), all_plugins, capture.session);
+  header.pids.assign(pids.begin(), pids.end());
+  header.argv = {display};
+  header.command_display = display;
+  const WindowReports reports(report_pattern, force, header, pids.front(), host);
+  std::vector<core::EventSink *> shared_sinks;
+  for (auto &exporter : exporters) shared_sinks.push_back(exporter.get());
+  const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  core::EventPump *pump_ptr = nullptr;
+  CaptureController controller(
+      plan, catalog, shared_sinks,
+      [&reports](const core::WindowFacts &facts, std::string *error) { return reports.open(facts, error); },
+      console,
+      [detach_fd](int) {
+        const uint64_t one = 1;
+        (void)!write(detach_fd, &one, sizeof one);
+      },
+      [&] {
+        return core::CaptureEnd{core::session_now_ns(), pump_ptr ? pump_ptr->events() : 0,
+                                bus.dropped(), bus.drops(), 0, 0};
+      });
+  if (shared_events) controller.add_requests(*shared_events->region().header());
+  controller.launched(capture.session.start_ns);
+  std::unique_ptr<SessionControl> control;
+  try {
+    control = std::make_unique<SessionControl>(
+        SessionFacts{session_name, "", pids.front(), display, report_pattern.empty() ? "-" : report_pattern, ""});
+  } catch (const std::exception &e) {
+    console.warning(std::string("the session cannot be listed: ") + e.what());
+  }
+
+  core::EventPump pump(bus, catalog, {&controller.windows()});
+  pump_ptr = &pump;
+  if (shared_events) pump.add_source(*shared_events);
+  pump.set_before_drain([&controller] { controller.before_drain(); });
+  pump.start();
+  if (control) control->set_controller(&controller);
+  if (!session.start()) {
+    pump.stop();
+    controller.close();
+    print_error(session.error());
+    return kExitFailure;
+  }
+  std::vector<int> joined;
+  for (int pid : pids) {
+    if (!agent) break;
+    std::string note;
+    if (const std::string problem = ask_agent(pid, control::Command::Start, agent->region_name(), &note);
+        !problem.empty()) {
+      console.warning("process " + std::to_string(pid) + " did not take the capture: " + problem);
+      continue;
+    }
+    if (note != "attached") console.warning("process " + std::to_string(pid) + ": " + note);
+    joined.push_back(pid);
+  }
+  std::string listed;
+  for (int pid : pids) listed += (listed.empty() ? "" : ",") + std::to_string(pid);
+  console.line("PROF is attached to process " + listed + ", command: " + display);
+
+  g_interrupt_fd = detach_fd;
+  struct sigaction on_signal {}, old_int, old_term;
+  on_signal.sa_handler = interrupted;
+  sigemptyset(&on_signal.sa_mask);
+  sigaction(SIGINT, &on_signal, &old_int);
+  sigaction(SIGTERM, &on_signal, &old_term);
+  {
+    std::unique_ptr<Prompt> prompt;
+    if (plan.interactive) prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
+    wait_for_end(pids, detach_fd);
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  if (control) control->set_controller(nullptr);
+  // Agents stop their plugins and flush before prof drains the last events.
+  for (int pid : joined) ask_agent(pid, control::Command::Stop, "");
+  if (!session.stop()) console.warning(session.error());
+  pump.stop();
+  controller.close();
+  close(detach_fd);
+  core::CaptureEnd end{core::session_now_ns(), pump.events(), bus.dropped(), bus.drops(), 0, 0};
+  if (shared_events) end.dropped += shared_events->dropped();
+  controller.windows().finish(catalog, end);
+  int status = finish_exporters(exporters, catalog, end, console) ? kExitOk : kExitFailure;
+  if (controller.report_failed()) status = kExitFailure;
+  console.line("prof detached from process " + listed);
+  return status;
+}
+
+} // namespace prof::tool

@@ -1,0 +1,201 @@
+#include "tools/prof/capture_controller.hpp"
+
+#include "core/session_clock.hpp"
+#include "tools/prof/run_context.hpp"
+
+#include <prof/profiler_api.h>
+
+#include <filesystem>
+
+namespace prof::tool {
+
+CaptureController::CaptureController(const CapturePlan &plan, const core::Catalog &catalog,
+                                     std::vector<core::EventSink *> shared,
+                                     core::CaptureWindows::OpenOutput open, core::Console &console,
+                                     EndApplication end_application, Progress progress)
+    : plan_(plan), console_(console), end_application_(std::move(end_application)),
+      progress_(std::move(progress)),
+      windows_(catalog, std::move(shared), std::move(open),
+               [this](uint32_t index, const std::string &path, const std::string &error) {
+                 window_finished(index, path, error);
+               }) {}
+
+void CaptureController::add_requests(core::ShmHeader &header) { requests_.emplace_back(header); }
+
+void CaptureController::launched(uint64_t at_ns) {
+  launch_ns_ = at_ns;
+  if (!plan_.collects_at_launch()) return;
+  // Everything from launch on, device records converted from before it included.
+  const core::WindowResult result = windows_.start(0);
+  if (!result.ok) throw std::runtime_error(result.text);
+  window_start_ns_ = at_ns;
+  started_.fetch_add(1);
+  publish_state();
+}
+
+std::string CaptureController::command(control::Command command, const std::string &argument,
+                                       std::chrono::milliseconds timeout) {
+  std::future<std::string> answer;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return "error the capture is ending";
+    pending_.push_back(Pending{command, argument, {}});
+    answer = pending_.back().answer.get_future();
+  }
+  if (answer.wait_for(timeout) != std::future_status::ready)
+    return "error prof did not act on " + std::string(control::command_name(command)) + " in time";
+  return answer.get();
+}
+
+void CaptureController::close() {
+  std::deque<Pending> left;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    left.swap(pending_);
+  }
+  for (Pending &p : left) p.answer.set_value("error the capture is ending");
+}
+
+std::string CaptureController::state() const {
+  std::lock_guard lock(mutex_);
+  return state_;
+}
+
+void CaptureController::publish_state() {
+  std::lock_guard lock(mutex_);
+  state_ = windows_.suspended() ? "suspended" : windows_.collecting() ? "running" : "waiting";
+}
+
+std::string CaptureController::apply(control::Command command, const std::string &argument,
+                                     uint64_t now) {
+  core::WindowResult result;
+  switch (command) {
+  case control::Command::Start:
+    result = windows_.start(now, argument);
+    if (result.ok) {
+      window_start_ns_ = now;
+      duration_done_ = false;
+      started_.fetch_add(1);
+    }
+    break;
+  case control::Command::Stop: result = windows_.stop(now); break;
+  case control::Command::Suspend: result = windows_.suspend(now); break;
+  case control::Command::Resume: result = windows_.resume(now); break;
+  case control::Command::Cancel: result = windows_.cancel(now); break;
+  case control::Command::Shutdown:
+    if (windows_.collecting()) windows_.stop(now);
+    shutdown_pending_ = true;
+    result = {true, plan_.kill_signal ? "shutting down: the application is being stopped"
+                                      : "shutting down: the application runs on unprofiled"};
+    break;
+  case control::Command::Status:
+    result = {true, state_};
+    break;
+  }
+  if (result.ok) console_.line(result.text);
+  return (result.ok ? "ok " : "error ") + result.text;
+}
+
+bool CaptureController::matches_annotation(const core::CaptureRequest &request) const {
+  if (request.name != plan_.annotation_name) return false;
+  return plan_.annotation_domain == "*" || request.domain == plan_.annotation_domain;
+}
+
+void CaptureController::range_begins(uint64_t ts) {
+  // As asys: the first start opens a range, further starts inside it are ignored.
+  if (ranges_done_ || windows_.collecting()) return;
+  const core::WindowResult result = windows_.start(ts);
+  if (!result.ok) {
+    console_.warning("capture range not started: " + result.text);
+    return;
+  }
+  window_start_ns_ = ts;
+  started_.fetch_add(1);
+  console_.line(result.text);
+}
+
+void CaptureController::range_ends(uint64_t ts) {
+  if (!windows_.collecting()) return;
+  console_.line(windows_.stop(ts).text);
+  ++ranges_;
+  const bool limit_reached = plan_.range_limit != 0 && ranges_ >= plan_.range_limit;
+  switch (plan_.range_end) {
+  case RangeEnd::Stop: ranges_done_ = true; break;
+  case RangeEnd::StopShutdown:
+    ranges_done_ = true;
+    shutdown_pending_ = true;
+    break;
+  case RangeEnd::Repeat: ranges_done_ = limit_reached; break;
+  case RangeEnd::RepeatShutdown:
+    ranges_done_ = limit_reached;
+    shutdown_pending_ = limit_reached;
+    break;
+  }
+}
+
+void CaptureController::take_requests() {
+  for (core::CaptureRequestReader &reader : requests_)
+    for (const core::CaptureRequest &request : reader.take()) {
+      if (plan_.range == CaptureRange::ProfilerApi) {
+        if (request.kind == PROF_CAPTURE_START) range_begins(request.ts);
+        if (request.kind == PROF_CAPTURE_STOP) range_ends(request.ts);
+      } else if (plan_.range == CaptureRange::Annotation && matches_annotation(request)) {
+        if (request.kind == PROF_CAPTURE_RANGE_BEGIN) range_begins(request.ts);
+        if (request.kind == PROF_CAPTURE_RANGE_END) range_ends(request.ts);
+      }
+    }
+}
+
+void CaptureController::before_drain() {
+  std::deque<Pending> commands;
+  {
+    std::lock_guard lock(mutex_);
+    commands.swap(pending_);
+  }
+  const uint64_t now = core::session_now_ns();
+  for (Pending &p : commands) p.answer.set_value(apply(p.command, p.argument, now));
+  take_requests();
+  const auto delay = static_cast<uint64_t>(plan_.delay.count());
+  if (!delay_done_ && delay > 0 && now >= launch_ns_ + delay) {
+    delay_done_ = true;
+    if (!windows_.collecting()) apply(control::Command::Start, "", launch_ns_ + delay);
+  }
+  const auto duration = static_cast<uint64_t>(plan_.duration.count());
+  if (duration > 0 && !duration_done_ && windows_.collecting() && now >= window_start_ns_ + duration) {
+    const uint64_t end = window_start_ns_ + duration;
+    windows_.stop(end);
+    if (plan_.rotation > 0) {
+      apply(control::Command::Start, "", end); // the next report begins where this one ends
+    } else {
+      duration_done_ = true;
+      console_.line("collection ended after --duration");
+      if (plan_.kill_signal != 0 || plan_.attached) shutdown_pending_ = true;
+    }
+  }
+  windows_.finish_due(std::chrono::steady_clock::now(), progress_());
+  if (shutdown_pending_ && !windows_.finishing()) {
+    shutdown_pending_ = false;
+    end_application_(plan_.kill_signal);
+  }
+  publish_state();
+}
+
+void CaptureController::window_finished(uint32_t, const std::string &path, const std::string &error) {
+  if (!error.empty()) {
+    print_error(error);
+    report_failed_.store(true);
+    return;
+  }
+  if (path.empty()) return;
+  console_.line("Generated: " + path);
+  if (plan_.rotation == 0) return;
+  rotated_.push_back(path);
+  while (rotated_.size() > plan_.rotation) {
+    std::error_code ec;
+    std::filesystem::remove(rotated_.front(), ec);
+    rotated_.pop_front();
+  }
+}
+
+} // namespace prof::tool

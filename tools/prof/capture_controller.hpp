@@ -1,0 +1,98 @@
+// Drives a capture's collection windows: at launch, after --delay, for
+// --duration (rotating), on the application's capture requests
+// (--capture-range), and on commands from the control socket or the
+// prompt. Commands are queued and take effect on the drain thread just
+// before a drain, so each window holds exactly the events of its interval.
+#pragma once
+
+#include "core/capture_requests.hpp"
+#include "core/capture_windows.hpp"
+#include "core/console.hpp"
+#include "core/control/control_message.hpp"
+#include "tools/prof/capture_plan.hpp"
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace prof::tool {
+
+class CaptureController {
+public:
+  /// Ends the application's profiling: sends `signal` to the application,
+  /// or with 0 leaves it running and lets prof go.
+  using EndApplication = std::function<void(int signal)>;
+  /// Totals of the capture so far, for reports of windows that end early.
+  using Progress = std::function<core::CaptureEnd()>;
+
+  CaptureController(const CapturePlan &plan, const core::Catalog &catalog,
+                    std::vector<core::EventSink *> shared, core::CaptureWindows::OpenOutput open,
+                    core::Console &console, EndApplication end_application, Progress progress);
+
+  /// The sink the drain thread feeds.
+  core::CaptureWindows &windows() { return windows_; }
+  /// Reads the application's capture requests too.
+  void add_requests(core::ShmHeader &header);
+  /// Call once, with the session clock at launch, before the drain starts.
+  void launched(uint64_t at_ns);
+
+  /// From any thread: applies a command on the drain thread and returns the
+  /// answer ("ok ..." / "error ..."), or an error after `timeout`.
+  std::string command(control::Command command, const std::string &argument,
+                      std::chrono::milliseconds timeout = std::chrono::seconds(5));
+  /// On the drain thread before each drain (EventPump::set_before_drain).
+  void before_drain();
+  /// The drain has stopped: commands get an error from now on.
+  void close();
+
+  /// "waiting", "running" or "suspended".
+  std::string state() const;
+  /// Windows started so far.
+  uint32_t windows_started() const { return started_.load(); }
+  /// Whether a window's report could not be written (said on the console).
+  bool report_failed() const { return report_failed_.load(); }
+  /// Whether a start came (from any trigger) since launch.
+  bool ever_started() const { return started_.load() > 0; }
+
+private:
+  struct Pending {
+    control::Command command;
+    std::string argument;
+    std::promise<std::string> answer;
+  };
+  std::string apply(control::Command command, const std::string &argument, uint64_t now);
+  void take_requests();
+  void range_begins(uint64_t ts);
+  void range_ends(uint64_t ts);
+  bool matches_annotation(const core::CaptureRequest &request) const;
+  void window_finished(uint32_t index, const std::string &path, const std::string &error);
+  void publish_state();
+
+  CapturePlan plan_;
+  core::Console &console_;
+  EndApplication end_application_;
+  Progress progress_;
+  core::CaptureWindows windows_;
+  std::vector<core::CaptureRequestReader> requests_;
+  uint64_t launch_ns_ = 0;
+  bool delay_done_ = false;
+  bool duration_done_ = false;
+  uint64_t window_start_ns_ = 0;
+  uint32_t ranges_ = 0;
+  bool ranges_done_ = false;
+  bool shutdown_pending_ = false;
+  std::deque<std::string> rotated_; ///< finished reports, oldest first
+
+  mutable std::mutex mutex_;
+  std::deque<Pending> pending_;
+  bool closed_ = false;
+  std::string state_ = "waiting";
+  std::atomic<uint32_t> started_{0};
+  std::atomic<bool> report_failed_{false};
+};
+
+} // namespace prof::tool

@@ -1,0 +1,54 @@
+// Pieces a launched capture and an attach share: buffer sizes from the
+// options, the clock anchor, the report header, the check of process-scope
+// sources, and the exporters' end.
+#pragma once
+
+#include "core/catalog.hpp"
+#include "core/console.hpp"
+#include "core/event_bus.hpp"
+#include "core/event_sink.hpp"
+#include "core/exporter_instance.hpp"
+#include "core/report/report_model.hpp"
+#include "tools/prof/cli/command_line.hpp"
+#include "tools/prof/plugin_selection.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace prof::tool {
+
+std::string host_name();
+
+/// Ring sizes of prof's own threads (--host-buffer-size, --host-ringbuffer-size,
+/// --watermark-threshold).
+core::EventBusConfig bus_config(const cli::CommandLine &command);
+/// Rings of the application's threads in shared memory.
+core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
+                                      const core::EventBusConfig &buffers);
+
+/// CLOCK_REALTIME paired with the session clock read around it: what lets
+/// reports of several hosts be merged.
+report::ClockAnchor read_clock_anchor();
+
+report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
+                             const std::vector<SelectedPlugin> &plugins,
+                             const prof_session_info &info);
+
+/// Configures each process-scope source once in prof, so a bad option is
+/// exit 2 before anything runs. Throws cli::UsageError.
+void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
+                           core::EventBus &bus, core::Console &console);
+
+/// Opens the selected exporters; throws std::runtime_error with the first failure.
+std::vector<std::unique_ptr<core::ExporterInstance>>
+open_exporters(const std::vector<SelectedPlugin> &selected, core::Catalog &catalog,
+               core::Console &console, const prof_session_info &session);
+
+/// Finishes the exporters and warns of drops the summary does not state;
+/// returns false when an exporter failed (its error printed).
+bool finish_exporters(std::vector<std::unique_ptr<core::ExporterInstance>> &exporters,
+                      const core::Catalog &catalog, const core::CaptureEnd &end,
+                      core::Console &console);
+
+} // namespace prof::tool
