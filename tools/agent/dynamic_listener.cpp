@@ -41,7 +41,8 @@ std::string answer(const control::Request &request) {
     g_attached = false;
     return "ok detached";
   case control::Command::Status:
-    return "ok pid=" + std::to_string(getpid()) + "\tstate=" +
+    return "ok name=dynamic-" + std::to_string(getpid()) + "\tpid=" + std::to_string(getpid()) +
+           "\tstate=" +
            (g_attached ? "attached" : "attachable") + "\tcommand=" + command_line();
   default:
     return "error this process takes start REGION, stop and status";

@@ -31,7 +31,7 @@ Prompt::~Prompt() {
 }
 
 void Prompt::detach() {
-  if (controller_.state() != "waiting") show(controller_.command(control::Command::Stop, "") + "\n");
+  if (controller_.state() != "waiting") controller_.command(control::Command::Stop, "");
   const uint64_t one = 1;
   (void)!write(detach_fd_, &one, sizeof one);
 }
@@ -43,9 +43,10 @@ bool Prompt::handle(const std::string &line) {
   const std::string word = line.substr(begin, end - begin);
   const size_t arg_begin = end == std::string::npos ? end : line.find_first_not_of(" \t", end);
   const std::string argument = arg_begin == std::string::npos ? "" : line.substr(arg_begin);
+  // What a command did is on the console already; only refusals are told here.
   const auto answer = [&](control::Command command) {
     const std::string text = controller_.command(command, argument);
-    show((text.rfind("ok ", 0) == 0 ? text.substr(3) : text) + "\n");
+    if (text.rfind("ok", 0) != 0) show(text + "\n");
   };
   if (word == "start") answer(control::Command::Start);
   else if (word == "stop") answer(control::Command::Stop);

@@ -126,6 +126,8 @@ int run_session_command(control::Command command, const std::string &session,
   const std::vector<LiveSession> sessions = live_sessions();
   const LiveSession *chosen = nullptr;
   for (const LiveSession &s : sessions) {
+    // Processes waiting for `prof --pid` are listed, not commanded.
+    if (s.socket.filename().string().starts_with("dynamic-")) continue;
     const auto name = s.fields.find("name"), id = s.fields.find("id");
     if (session.empty() || (name != s.fields.end() && name->second == session) ||
         (id != s.fields.end() && id->second == session))
@@ -133,14 +135,17 @@ int run_session_command(control::Command command, const std::string &session,
     if (!session.empty() && chosen) break;
   }
   const std::string word(control::command_name(command));
-  if (sessions.empty()) {
+  if (std::none_of(sessions.begin(), sessions.end(), [](const LiveSession &s) {
+        return !s.socket.filename().string().starts_with("dynamic-");
+      })) {
     print_error(word + ": there is no session to act on (start one with prof --session-new NAME ...)");
     return kExitUsage;
   }
   if (!chosen) {
     std::string names;
     for (const LiveSession &s : sessions)
-      names += (names.empty() ? "" : ", ") + s.fields.at("name");
+      if (!s.socket.filename().string().starts_with("dynamic-"))
+        names += (names.empty() ? "" : ", ") + s.fields.at("name");
     print_error(word + (session.empty() ? ": there are several sessions (" + names +
                                               "): name one with --session NAME"
                                         : ": no session is named '" + session + "' (sessions: " +

@@ -1,0 +1,440 @@
+// Capture control end to end: collection windows driven from another
+// terminal, the prompt, --delay/--duration/--trace-rotation, capture ranges,
+// attach, and the application's environment. prof runs in the background
+// with a session folder of the test's own; times are CLOCK_MONOTONIC, the
+// session clock, so the test can bracket each command.
+#include "process_runner.hpp"
+
+#include "core/report/report_reader.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
+const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
+const std::string kAgent = (kBuildDir / "lib" / "prof" / "libprof-agent.so").string();
+
+uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+/// A program running in the background: output to files, stdin from a pipe.
+class Background {
+public:
+  Background(const std::vector<std::string> &argv, const fs::path &dir,
+             const std::vector<std::string> &environment = {}) {
+    int input[2];
+    if (pipe(input) != 0) return;
+    const std::string out = (dir / "bg.out").string(), err = (dir / "bg.err").string();
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(input[0], STDIN_FILENO);
+      close(input[1]);
+      const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      dup2(o, STDOUT_FILENO);
+      dup2(e, STDERR_FILENO);
+      if (chdir(dir.c_str()) != 0) _exit(126);
+      for (const auto &entry : environment) putenv(const_cast<char *>(entry.c_str()));
+      std::vector<char *> args;
+      for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(input[0]);
+    input_ = input[1];
+    out_ = out;
+    err_ = err;
+  }
+  ~Background() {
+    if (input_ >= 0) close(input_);
+    if (pid_ > 0 && !waited_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  int pid() const { return pid_; }
+  void type(const std::string &line) { (void)!write(input_, line.data(), line.size()); }
+  /// Exit code (128 + signal when killed), -1 past the timeout.
+  int wait(std::chrono::milliseconds timeout = 60s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) return -1;
+      std::this_thread::sleep_for(10ms);
+    }
+    waited_ = true;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  std::string output() const { return read_file(out_) + read_file(err_); }
+
+private:
+  static std::string read_file(const std::string &path) {
+    std::string text;
+    if (FILE *f = std::fopen(path.c_str(), "r")) {
+      char buffer[4096];
+      size_t n;
+      while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+      std::fclose(f);
+    }
+    return text;
+  }
+  int pid_ = -1;
+  int input_ = -1;
+  bool waited_ = false;
+  std::string out_, err_;
+};
+
+struct Window {
+  uint64_t start = 0, end = 0;
+  std::vector<uint64_t> ts; ///< every event's, sorted
+};
+
+Window read_window(const fs::path &path) {
+  report::ReportReader reader;
+  Window window;
+  if (!reader.open(path.string()) || !reader.footer()) {
+    ADD_FAILURE() << path << " is not a complete report";
+    return window;
+  }
+  window.start = reader.header().session_start_ns;
+  window.end = reader.footer()->end_ns;
+  for (const prof_event &e : reader.read_all_events()) window.ts.push_back(e.ts);
+  std::sort(window.ts.begin(), window.ts.end());
+  return window;
+}
+
+class CaptureWindows : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/prof-windows-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    runtime_ = "XDG_RUNTIME_DIR=" + dir_.string();
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+    else std::cerr << "test folder kept: " << dir_ << "\n";
+  }
+  std::vector<std::string> prof_args(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"/usr/bin/env", runtime_, kProf});
+    return args;
+  }
+  RunResult prof(std::vector<std::string> args) const {
+    return run_process(prof_args(std::move(args)), dir_, 120s);
+  }
+  /// A control command from "another terminal"; its output and exit code.
+  RunResult control(std::vector<std::string> args) const { return prof(std::move(args)); }
+  bool wait_for_socket(const std::string &name) const {
+    for (int i = 0; i < 500; ++i) {
+      if (fs::exists(dir_ / "prof" / (name + ".sock"))) return true;
+      std::this_thread::sleep_for(10ms);
+    }
+    return false;
+  }
+  std::vector<std::string> reports() const {
+    std::vector<std::string> names;
+    for (const auto &entry : fs::directory_iterator(dir_))
+      if (entry.path().extension() == ".profrep") names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  fs::path dir_;
+  std::string runtime_;
+};
+
+TEST_F(CaptureWindows, StartStopTwiceYieldsTwoReportsHoldingOnlyTheirWindows) {
+  // asys launch: the application runs with collection off until start.
+  Background capture(prof_args({"launch", "--session-new", "w", "--cpu-utilization",
+                                "--utilization-frequency", "100", "-o", "win", kWorkload,
+                                "--seconds", "4", "--quiet"}),
+                     dir_);
+  ASSERT_TRUE(wait_for_socket("w"));
+  std::this_thread::sleep_for(300ms); // collection is off: nothing of this may be kept
+  const uint64_t t0 = now_ns();
+  ASSERT_EQ(control({"start", "--session", "w"}).exit_code, 0);
+  std::this_thread::sleep_for(500ms);
+  const RunResult stopped = control({"stop"}); // the only session: no name needed
+  const uint64_t t3 = now_ns();
+  ASSERT_EQ(stopped.exit_code, 0) << stopped.describe();
+  EXPECT_EQ(stopped.out, "collection window 1 stopped\n");
+  std::this_thread::sleep_for(300ms);
+  const uint64_t t4 = now_ns();
+  const RunResult second = control({"start", "-o", "second"});
+  ASSERT_EQ(second.exit_code, 0) << second.describe();
+  EXPECT_THAT(second.out, HasSubstr((dir_ / "second.profrep").string()));
+  std::this_thread::sleep_for(500ms);
+  ASSERT_EQ(control({"stop"}).exit_code, 0);
+  const uint64_t t7 = now_ns();
+  ASSERT_EQ(capture.wait(), 0) << capture.output();
+
+  EXPECT_EQ(reports(), (std::vector<std::string>{"second.profrep", "win.profrep"}));
+  const Window one = read_window(dir_ / "win.profrep");
+  const Window two = read_window(dir_ / "second.profrep");
+  ASSERT_GT(one.ts.size(), 20u);
+  ASSERT_GT(two.ts.size(), 20u);
+  EXPECT_GE(one.start, t0);
+  EXPECT_LE(one.end, t3);
+  EXPECT_GE(one.ts.front(), one.start);
+  EXPECT_LT(one.ts.back(), one.end);
+  EXPECT_GE(two.start, t4);
+  EXPECT_LE(two.end, t7);
+  EXPECT_GE(two.ts.front(), two.start);
+  EXPECT_LT(two.ts.back(), two.end);
+}
+
+TEST_F(CaptureWindows, SuspendDropsExactlyTheSuspendedInterval) {
+  Background capture(prof_args({"--session-new", "s", "--cpu-utilization",
+                                "--utilization-frequency", "100", "-o", "s", kWorkload,
+                                "--seconds", "2.5", "--quiet"}),
+                     dir_);
+  ASSERT_TRUE(wait_for_socket("s"));
+  std::this_thread::sleep_for(400ms);
+  const uint64_t before_suspend = now_ns();
+  ASSERT_EQ(control({"--suspend", "--session", "s"}).exit_code, 0);
+  const uint64_t suspended = now_ns();
+  std::this_thread::sleep_for(700ms);
+  const uint64_t before_resume = now_ns();
+  ASSERT_EQ(control({"--resume", "--session", "s"}).exit_code, 0);
+  const uint64_t resumed = now_ns();
+  ASSERT_EQ(capture.wait(), 0) << capture.output();
+  const Window w = read_window(dir_ / "s.profrep");
+  size_t inside = 0, before = 0, after = 0;
+  for (uint64_t ts : w.ts) {
+    inside += ts >= suspended && ts < before_resume;
+    before += ts < before_suspend;
+    after += ts >= resumed;
+  }
+  EXPECT_EQ(inside, 0u);
+  EXPECT_GT(before, 20u);
+  EXPECT_GT(after, 20u);
+}
+
+TEST_F(CaptureWindows, CancelWritesNothingAndAGarbageMessageDisturbsNothing) {
+  Background capture(prof_args({"--session-new", "c", "--profile-from-start", "off",
+                                "--cpu-utilization", "-o", "c", kWorkload, "--seconds", "2",
+                                "--quiet"}),
+                     dir_);
+  ASSERT_TRUE(wait_for_socket("c"));
+  // A frame that claims 4 GB, then random bytes: that connection is closed.
+  for (const std::string junk : {std::string("\xff\xff\xff\xff", 4), std::string("\x05\0\0\0stat", 8)}) {
+    const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strcpy(address.sun_path, (dir_ / "prof" / "c.sock").c_str());
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address), 0);
+    (void)!write(fd, junk.data(), junk.size());
+    close(fd);
+  }
+  ASSERT_EQ(control({"start"}).exit_code, 0);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_TRUE(fs::exists(dir_ / "c.profrep"));
+  const RunResult cancelled = control({"cancel"});
+  EXPECT_EQ(cancelled.exit_code, 0) << cancelled.describe();
+  EXPECT_THAT(cancelled.out, HasSubstr("nothing was written"));
+  EXPECT_FALSE(fs::exists(dir_ / "c.profrep"));
+  const RunResult twice = control({"cancel"});
+  EXPECT_EQ(twice.exit_code, 1);
+  EXPECT_THAT(twice.err, HasSubstr("no collection window is running"));
+  ASSERT_EQ(capture.wait(), 0) << capture.output();
+  EXPECT_TRUE(reports().empty());
+}
+
+TEST_F(CaptureWindows, AnotherUserCannotControlTheSession) {
+  if (getuid() != 0) GTEST_SKIP() << "needs root to act as another user";
+  Background capture(prof_args({"--session-new", "mine", "--profile-from-start", "off",
+                                "--cpu-utilization", "-o", "m", kWorkload, "--seconds", "1.5",
+                                "--quiet"}),
+                     dir_);
+  ASSERT_TRUE(wait_for_socket("mine"));
+  const pid_t other = fork();
+  if (other == 0) {
+    if (setgid(65534) != 0 || setuid(65534) != 0) _exit(99);
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDOUT_FILENO);
+    dup2(null, STDERR_FILENO);
+    const std::vector<std::string> args = prof_args({"start", "--session", "mine"});
+    std::vector<char *> argv;
+    for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(other, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_NE(WEXITSTATUS(status), 0);
+  EXPECT_NE(WEXITSTATUS(status), 99);
+  const RunResult listed = control({"sessions", "list"});
+  EXPECT_THAT(listed.out, HasSubstr("waiting")) << "the other user's start must not act";
+  ASSERT_EQ(capture.wait(), 0) << capture.output();
+  EXPECT_TRUE(reports().empty());
+}
+
+TEST_F(CaptureWindows, DurationWithKillNoneLetsTheApplicationFinish) {
+  const RunResult r = prof({"--duration", "0.5", "--kill", "none", "--cpu-utilization", "-o", "d",
+                            kWorkload, "--seconds", "2", "--exit-code", "3"});
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("workload done"));
+  EXPECT_GE(r.seconds, 1.9);
+  const Window w = read_window(dir_ / "d.profrep");
+  EXPECT_NEAR(static_cast<double>(w.end - w.start) / 1e9, 0.5, 0.1);
+  ASSERT_FALSE(w.ts.empty());
+  EXPECT_LT(w.ts.back(), w.end);
+}
+
+TEST_F(CaptureWindows, DurationStopsTheApplicationByDefault) {
+  const RunResult r =
+      prof({"--delay", "0.3", "--duration", "0.5", "--cpu-utilization", "-o", "d", kWorkload, "--seconds", "60"});
+  EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.describe();
+  EXPECT_LT(r.seconds, 30);
+  EXPECT_THAT(r.out + r.err, HasSubstr("killed by signal 15"));
+  const Window w = read_window(dir_ / "d.profrep");
+  EXPECT_NEAR(static_cast<double>(w.end - w.start) / 1e9, 0.5, 0.1);
+}
+
+TEST_F(CaptureWindows, ProfilerApiRangesRepeatTwiceThenStop) {
+  const RunResult r = prof({"-c", "profiler-api", "--capture-range-end", "repeat:2",
+                            "--cpu-utilization", "--utilization-frequency", "100", "-o", "pr",
+                            kWorkload, "--ranges", "3", "--seconds", "2.4"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(reports(), (std::vector<std::string>{"pr-2.profrep", "pr.profrep"}));
+  const Window one = read_window(dir_ / "pr.profrep");
+  const Window two = read_window(dir_ / "pr-2.profrep");
+  // Each range is 0.4 s of a 2.4 s run, and ranges are 0.4 s apart.
+  EXPECT_NEAR(static_cast<double>(one.end - one.start) / 1e9, 0.4, 0.15);
+  EXPECT_GT(two.start - one.end, 300'000'000u);
+  EXPECT_GT(one.ts.size(), 10u);
+  EXPECT_GT(two.ts.size(), 10u);
+}
+
+TEST_F(CaptureWindows, ProfilerApiRangeStopsTheApplicationAtItsEndByDefault) {
+  // Step 1 of many is the range; the application is stopped after it.
+  const RunResult r = prof({"-c", "profiler-api", "--cpu-utilization", "-o", "one", kTrain,
+                            "--steps", "5000", "--profile-step", "1", "--quiet"});
+  EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.describe();
+  EXPECT_LT(r.seconds, 60);
+  EXPECT_EQ(reports(), std::vector<std::string>{"one.profrep"});
+}
+
+TEST_F(CaptureWindows, TraceRotationKeepsTheNewestReports) {
+  const RunResult r = prof({"--duration", "0.3", "--trace-rotation", "2", "--cpu-utilization",
+                            "-o", "rot", kWorkload, "--seconds", "1.7", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto kept = reports();
+  ASSERT_EQ(kept.size(), 2u) << r.describe();
+  EXPECT_NE(kept[0], "rot.profrep") << "the oldest reports go";
+}
+
+TEST_F(CaptureWindows, AttachAndDetachLeaveTheApplicationRunningToItsEnd) {
+  Background app({kWorkload, "--seconds", "2.5", "--exit-code", "4"}, dir_);
+  std::this_thread::sleep_for(200ms);
+  const RunResult r = prof({"attach", "--cpu-utilization", "--duration", "0.5", "-o", "a",
+                            std::to_string(app.pid())});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(kill(app.pid(), 0), 0) << "the application must still run";
+  EXPECT_EQ(app.wait(), 4) << app.output();
+  EXPECT_THAT(app.output(), HasSubstr("workload done"));
+  const Window w = read_window(dir_ / "a.profrep");
+  EXPECT_GT(w.ts.size(), 10u);
+}
+
+TEST_F(CaptureWindows, AttachReachesTheAgentOfADynamicProcess) {
+  Background app({kTrain, "--steps", "40", "--quiet"}, dir_,
+                 {"PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent, runtime_});
+  const std::string socket = "dynamic-" + std::to_string(app.pid());
+  ASSERT_TRUE(wait_for_socket(socket)) << app.output();
+  const RunResult listed = control({"sessions", "list"});
+  EXPECT_THAT(listed.out, HasSubstr("attachable"));
+  const RunResult r = prof({"--pid", std::to_string(app.pid()), "--enable-activities",
+                            "*/general/operator", "--duration", "0.8", "-o", "g"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "g.profrep").string()));
+  size_t device_slices = 0;
+  for (const prof_event &e : reader.read_all_events()) {
+    const report::TrackRecord *track = reader.track(e.track);
+    device_slices += e.type == PROF_EVENT_SLICE && track && track->kind != PROF_TRACK_THREAD;
+  }
+  EXPECT_GT(device_slices, 0u);
+  EXPECT_EQ(kill(app.pid(), 0), 0) << "detaching leaves the application running";
+  EXPECT_EQ(app.wait(), 0) << app.output();
+}
+
+TEST_F(CaptureWindows, AttachWithoutAnAgentIsAUsageError) {
+  Background app({kWorkload, "--seconds", "1"}, dir_);
+  const RunResult r =
+      prof({"--pid", std::to_string(app.pid()), "--enable-activities", "*/general/operator"});
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_THAT(r.err, HasSubstr("PROF_MODE=dynamic"));
+  EXPECT_EQ(app.wait(), 0);
+}
+
+TEST_F(CaptureWindows, ThePromptStartsAndStopsCollecting) {
+  Background capture(prof_args({"--dynamic", "on", "--cpu-utilization", "-o", "dyn", kWorkload,
+                                "--seconds", "3", "--quiet"}),
+                     dir_);
+  std::this_thread::sleep_for(300ms);
+  capture.type("status\n");
+  capture.type("start\n");
+  std::this_thread::sleep_for(500ms);
+  capture.type("stop\n");
+  capture.type("quit\n");
+  ASSERT_EQ(capture.wait(20s), 0) << capture.output();
+  EXPECT_THAT(capture.output(), HasSubstr("(prof) waiting"));
+  EXPECT_THAT(capture.output(), HasSubstr("prof detached"));
+  const Window w = read_window(dir_ / "dyn.profrep");
+  EXPECT_GT(w.ts.size(), 10u);
+}
+
+TEST_F(CaptureWindows, ApplicationEnvironmentAndOutput) {
+  const RunResult env =
+      prof({"-e", "PROF_TEST_A=1,PROF_TEST_B=x=y", "-n", "false", "--cpu-utilization", "/usr/bin/env"});
+  ASSERT_EQ(env.exit_code, 0) << env.describe();
+  const auto lines = split_lines(env.out);
+  EXPECT_THAT(lines, ::testing::Contains("PROF_TEST_A=1"));
+  EXPECT_THAT(lines, ::testing::Contains("PROF_TEST_B=x=y"));
+  EXPECT_THAT(lines, ::testing::Not(::testing::Contains(::testing::StartsWith("PATH="))));
+  const RunResult quiet =
+      prof({"--show-output", "false", "--cpu-utilization", kWorkload, "--print", "HELLO-APP"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.describe();
+  EXPECT_THAT(split_lines(quiet.out), ::testing::Not(::testing::Contains("HELLO-APP")));
+}
+
+TEST_F(CaptureWindows, WaitPrimaryEndsWithTheLaunchedProcess) {
+  const fs::path marker = dir_ / "orphan-done";
+  // In the background: the orphan keeps prof's output open after prof ends.
+  Background capture(prof_args({"--wait", "primary", "--cpu-utilization", kWorkload, "--seconds",
+                                "0.2", "--orphan-ms", "1500", "--marker", marker.string()}),
+                     dir_);
+  ASSERT_EQ(capture.wait(), 0) << capture.output();
+  EXPECT_FALSE(fs::exists(marker)) << "prof must not wait for the orphan";
+  for (int i = 0; i < 300 && !fs::exists(marker); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_TRUE(fs::exists(marker));
+}
+
+} // namespace
+} // namespace prof::e2e
