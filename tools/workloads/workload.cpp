@@ -5,9 +5,10 @@
 //   prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N]
 //                 [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG]
 //                 [--print TEXT] [--quiet] [--spawn N] [--vfork N] [--lock-wait-ms MS]
-//                 [--ranges N]
+//                 [--ranges N [--range-name NAME[@DOMAIN]]]
 // --ranges N splits the work into 2N equal phases and marks every second
-// one with prof_start()/prof_stop() (prof --capture-range profiler-api).
+// one with prof_start()/prof_stop() (prof --capture-range profiler-api), or
+// with --range-name as an annotation range (--capture-range annotation).
 // --spawn and --vfork start N copies of itself (--seconds S --quiet) with
 // posix_spawn and with vfork+exec, and wait for them.
 #include <atomic>
@@ -49,6 +50,7 @@ struct Options {
   std::vector<std::string> prints;
   bool quiet = false;
   long ranges = 0;
+  std::string range_name, range_domain;
 };
 
 [[noreturn]] void usage_error(const std::string &message) {
@@ -57,7 +59,7 @@ struct Options {
                "usage: prof-workload [--threads N] [--seconds S] [--alloc-mb M] [--children N] "
                "[--orphan] [--orphan-ms MS --marker PATH] [--exit-code C] [--signal SIG] "
                "[--print TEXT] [--quiet] [--spawn N] [--vfork N] [--lock-wait-ms MS] "
-               "[--ranges N]\n");
+               "[--ranges N [--range-name NAME[@DOMAIN]]]\n");
   std::exit(2);
 }
 
@@ -106,6 +108,12 @@ Options parse(int argc, char **argv) {
     else if (arg == "--print") o.prints.push_back(value());
     else if (arg == "--quiet") o.quiet = true;
     else if (arg == "--ranges") o.ranges = parse_long(arg, value(), 0, 1000);
+    else if (arg == "--range-name") {
+      const std::string name = value();
+      const size_t at = name.find('@');
+      o.range_name = name.substr(0, at);
+      if (at != std::string::npos) o.range_domain = name.substr(at + 1);
+    }
     else usage_error("unknown argument '" + std::string(arg) + "'");
   }
   if (o.orphan_ms >= 0 && o.marker.empty()) usage_error("--orphan-ms needs --marker PATH");
@@ -241,9 +249,12 @@ int main(int argc, char **argv) {
     const double phase = o.seconds / (2.0 * static_cast<double>(o.ranges));
     for (long r = 0; r < o.ranges; ++r) {
       work(o.threads, phase, 0);
-      prof_start();
+      const char *domain = o.range_domain.empty() ? nullptr : o.range_domain.c_str();
+      if (o.range_name.empty()) prof_start();
+      else prof_capture_range_begin(o.range_name.c_str(), domain);
       work(o.threads, phase, o.alloc_mb);
-      prof_stop();
+      if (o.range_name.empty()) prof_stop();
+      else prof_capture_range_end(o.range_name.c_str(), domain);
     }
   } else {
     work(o.threads, o.seconds, o.alloc_mb);

@@ -38,8 +38,14 @@ static inline prof_capture_request_fn prof_capture_request_function(void) {
   static int looked;
   if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
     /* RTLD_DEFAULT is a null handle in glibc; it needs _GNU_SOURCE to be named. */
-    void *symbol = dlsym((void *)0, PROF_CAPTURE_REQUEST_SYMBOL);
-    __atomic_store_n(&found, (prof_capture_request_fn)symbol, __ATOMIC_RELAXED);
+    /* dlsym's object pointer becomes a function pointer through a union, as
+     * POSIX allows and ISO C's pedantic mode accepts. */
+    union {
+      void *object;
+      prof_capture_request_fn function;
+    } symbol;
+    symbol.object = dlsym((void *)0, PROF_CAPTURE_REQUEST_SYMBOL);
+    __atomic_store_n(&found, symbol.function, __ATOMIC_RELAXED);
     __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
   }
   return __atomic_load_n(&found, __ATOMIC_RELAXED);
@@ -56,6 +62,20 @@ static inline int prof_start(void) {
 static inline int prof_stop(void) {
   prof_capture_request_fn request = prof_capture_request_function();
   return request && request(PROF_CAPTURE_STOP, (const char *)0, (const char *)0) == 0;
+}
+
+/// For annotation libraries (an NVTX injection, a framework's own ranges):
+/// a range NAME in DOMAIN (NULL: the default domain) begins. prof
+/// --capture-range annotation -p NAME[@DOMAIN] collects inside it.
+static inline int prof_capture_range_begin(const char *name, const char *domain) {
+  prof_capture_request_fn request = prof_capture_request_function();
+  return request && name && request(PROF_CAPTURE_RANGE_BEGIN, name, domain) == 0;
+}
+
+/// The range NAME in DOMAIN that prof_capture_range_begin() opened ends.
+static inline int prof_capture_range_end(const char *name, const char *domain) {
+  prof_capture_request_fn request = prof_capture_request_function();
+  return request && name && request(PROF_CAPTURE_RANGE_END, name, domain) == 0;
 }
 
 #ifdef __cplusplus

@@ -331,6 +331,20 @@ TEST_F(CaptureWindows, ProfilerApiRangesRepeatTwiceThenStop) {
   EXPECT_GT(two.ts.size(), 10u);
 }
 
+TEST_F(CaptureWindows, AnnotationRangesOfTheGivenNameAndDomainStartAndStop) {
+  const RunResult r = prof({"-c", "annotation", "-p", "step@train", "--capture-range-end",
+                            "repeat", "--cpu-utilization", "-o", "an", kWorkload, "--ranges", "2",
+                            "--seconds", "1.6", "--range-name", "step@train"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(reports(), (std::vector<std::string>{"an-2.profrep", "an.profrep"}));
+  // Another domain's range of the same name is not it.
+  const RunResult other = prof({"-c", "annotation", "-p", "step", "--cpu-utilization", "-o", "no",
+                                kWorkload, "--ranges", "1", "--seconds", "0.4", "--range-name",
+                                "step@train"});
+  ASSERT_EQ(other.exit_code, 0) << other.describe();
+  EXPECT_FALSE(fs::exists(dir_ / "no.profrep"));
+}
+
 TEST_F(CaptureWindows, ProfilerApiRangeStopsTheApplicationAtItsEndByDefault) {
   // Step 1 of many is the range; the application is stopped after it.
   const RunResult r = prof({"-c", "profiler-api", "--cpu-utilization", "-o", "one", kTrain,
