@@ -263,6 +263,30 @@ TEST_F(CaptureWindows, CancelWritesNothingAndAGarbageMessageDisturbsNothing) {
   EXPECT_TRUE(reports().empty());
 }
 
+TEST_F(CaptureWindows, ShutdownWritesTheWindowAndStopsTheApplication) {
+  Background capture(prof_args({"--session-new", "sd", "--cpu-utilization", "-o", "sd", kWorkload,
+                                "--seconds", "60", "--quiet"}),
+                     dir_);
+  ASSERT_TRUE(wait_for_socket("sd"));
+  std::this_thread::sleep_for(300ms);
+  const RunResult r = control({"shutdown"});
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(capture.wait(30s), 128 + SIGTERM) << capture.output();
+  EXPECT_GT(read_window(dir_ / "sd.profrep").ts.size(), 5u);
+}
+
+TEST_F(CaptureWindows, ShutdownWithKillNoneLeavesTheApplicationRunning) {
+  Background capture(prof_args({"--session-new", "sn", "--kill", "none", "--cpu-utilization",
+                                "-o", "sn", kWorkload, "--seconds", "2.5", "--print", "APP-END"}),
+                     dir_);
+  ASSERT_TRUE(wait_for_socket("sn"));
+  std::this_thread::sleep_for(300ms);
+  ASSERT_EQ(control({"shutdown", "--session", "sn"}).exit_code, 0);
+  EXPECT_EQ(capture.wait(10s), 0) << capture.output();
+  EXPECT_THAT(capture.output(), HasSubstr("runs on"));
+  EXPECT_TRUE(fs::exists(dir_ / "sn.profrep"));
+}
+
 TEST_F(CaptureWindows, AnotherUserCannotControlTheSession) {
   if (getuid() != 0) GTEST_SKIP() << "needs root to act as another user";
   Background capture(prof_args({"--session-new", "mine", "--profile-from-start", "off",
