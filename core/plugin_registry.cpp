@@ -95,6 +95,8 @@ bool PluginRegistry::load(const fs::path &file) {
   if (descriptor->struct_size >= offsetof(prof_plugin_descriptor, vendor) + sizeof(const char *) &&
       descriptor->vendor)
     info.vendor = descriptor->vendor;
+  if (descriptor->struct_size >= offsetof(prof_plugin_descriptor, flags) + sizeof(uint32_t))
+    info.flags = descriptor->flags;
   info.kind = descriptor->kind;
   info.scope = descriptor->scope;
   info.abi_major = descriptor->abi_major;

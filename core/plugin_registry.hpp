@@ -23,6 +23,7 @@ struct PluginInfo {
   std::string version;
   std::string description;
   std::string vendor; ///< empty for plugins older than ABI 1.1
+  uint32_t flags = 0; ///< PROF_PLUGIN_* (0 for plugins older than ABI 1.4)
   prof_plugin_kind kind{};
   prof_plugin_scope scope{};
   unsigned abi_major = 0;

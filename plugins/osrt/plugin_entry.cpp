@@ -18,11 +18,15 @@ constexpr prof_option_desc kOptions[] = {
      "how calls are timed: auto (the TSC where the kernel trusts it) or monotonic (vDSO clock)"},
 };
 
-constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::osrt::OsrtSource>(
-    "osrt", "1.0.0",
-    "OS runtime tracing: blocking C library calls (locks, sleeps, io, sockets, waits) of the "
-    "profiled process",
-    PROF_SCOPE_PROCESS, kOptions);
+constexpr prof_plugin_descriptor kDescriptor = [] {
+  prof_plugin_descriptor d = prof::source_descriptor<prof::osrt::OsrtSource>(
+      "osrt", "1.0.0",
+      "OS runtime tracing: blocking C library calls (locks, sleeps, io, sockets, waits) of the "
+      "profiled process",
+      PROF_SCOPE_PROCESS, kOptions);
+  d.flags = PROF_PLUGIN_INTERPOSES; // its wrappers of read(), pthread_mutex_lock() ...
+  return d;
+}();
 
 } // namespace
 

@@ -133,6 +133,11 @@ int run_attach(const RunContext &context) {
     process_sources.push_back(source);
     return true;
   });
+  for (const SelectedPlugin &source : process_sources)
+    if (source.plugin->flags & PROF_PLUGIN_INTERPOSES)
+      throw cli::UsageError(source.plugin->name +
+                            " replaces functions of the application and can only be used when "
+                            "prof launches it; it cannot attach");
   if (!process_sources.empty())
     for (int pid : pids)
       if (const std::string problem = ask_agent(pid, control::Command::Status, ""); !problem.empty())

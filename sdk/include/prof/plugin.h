@@ -22,7 +22,7 @@ extern "C" {
 /// Minor ABI version: 1.1 added prof_plugin_descriptor::vendor, 1.2
 /// prof_host_api::emit_stack, 1.3 prof_host_api::emit_counter_for and the
 /// clock anchor in prof_session_info.
-#define PROF_ABI_MINOR 3
+#define PROF_ABI_MINOR 4
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
@@ -209,7 +209,13 @@ typedef struct prof_plugin_descriptor {
   const prof_exporter_vtable *exporter; ///< set for PROF_KIND_EXPORTER
   /* ABI 1.1 */
   const char *vendor;     ///< who ships the plugin, e.g. "prof project"
+  /* ABI 1.4: check struct_size before reading. */
+  uint32_t flags;         ///< PROF_PLUGIN_* bits
 } prof_plugin_descriptor;
+
+/// The plugin replaces functions by symbol (it must be preloaded when the
+/// application starts), so it cannot join a process by `prof attach`.
+#define PROF_PLUGIN_INTERPOSES 0x1u
 
 typedef const prof_plugin_descriptor *(*prof_plugin_entry_fn)(void);
 

@@ -244,7 +244,8 @@ constexpr prof_plugin_descriptor make_descriptor(const char *name, const char *v
                                 option_count,
                                 nullptr,
                                 nullptr,
-                                "prof project"};
+                                "prof project",
+                                0};
 }
 
 /// The vtable of source class T, with static storage.

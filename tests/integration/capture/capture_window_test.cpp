@@ -428,6 +428,10 @@ TEST_F(CaptureWindows, AttachWithoutAnAgentIsAUsageError) {
       prof({"--pid", std::to_string(app.pid()), "--enable-activities", "*/general/operator"});
   EXPECT_EQ(r.exit_code, 2) << r.describe();
   EXPECT_THAT(r.err, HasSubstr("PROF_MODE=dynamic"));
+  const RunResult osrt = prof({"attach", "-t", "osrt", std::to_string(app.pid())});
+  EXPECT_EQ(osrt.exit_code, 2) << osrt.describe();
+  EXPECT_EQ(osrt.err, "prof: osrt replaces functions of the application and can only be used "
+                      "when prof launches it; it cannot attach\n");
   EXPECT_EQ(app.wait(), 0);
 }
 
