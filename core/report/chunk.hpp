@@ -19,7 +19,8 @@ namespace prof::report {
 inline constexpr uint32_t kChunkMagic = 0x464F5250u;
 inline constexpr size_t kChunkHeaderSize = 16;
 /// Version written in the HEADER chunk; a reader accepts 1..kFormatVersion.
-inline constexpr uint32_t kFormatVersion = 1;
+/// Version 2 writes EVENTS payloads in their second layout (event_columns.hpp).
+inline constexpr uint32_t kFormatVersion = 2;
 /// Upper bound on one payload so a length can never wrap a 32-bit field.
 inline constexpr uint32_t kMaxPayloadSize = 0xF0000000u;
 

@@ -1,6 +1,9 @@
 #include "core/report/event_columns.hpp"
 
 #include "core/report/byte_codec.hpp"
+#include "core/report/byte_planes.hpp"
+#include "core/report/event_columns_layout1.hpp"
+#include "core/report/event_fields.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -9,36 +12,22 @@ namespace prof::report {
 namespace {
 
 enum Column : size_t {
-  kType, kTrack, kTs, kDuration, kName, kCategory, kId, kFlags, kValue, kCounterId
+  kType,
+  kTrack,
+  kTsRef,
+  kTs,
+  kEndRef,
+  kDuration,
+  kName,
+  kCategory,
+  kId,
+  kFlags,
+  kValue,
+  kCounterId
 };
 
-// Payloads of the first format have no counter-id column.
-constexpr size_t kFirstColumnCount = 9;
-
-enum FieldBit : uint8_t {
-  kHasDuration = 1,
-  kHasId = 2,
-  kHasFlags = 4,
-  kHasValue = 8,
-  kHasCounterId = 16
-};
-
-// Worst-case encoded bytes per event in each column.
-constexpr std::array<size_t, kEventColumnCount> kMaxBytes = {1, 5, 10, 10, 5, 5, 10, 1, 8, 10};
-
-constexpr std::array<uint8_t, 256> make_field_table() {
-  std::array<uint8_t, 256> t{};
-  for (auto &fields : t)
-    fields = kHasDuration | kHasId | kHasFlags | kHasValue; // unknown types keep all
-  t[PROF_EVENT_SLICE] = kHasDuration | kHasId;
-  t[PROF_EVENT_INSTANT] = 0;
-  t[PROF_EVENT_COUNTER] = kHasValue | kHasCounterId;
-  t[PROF_EVENT_SAMPLE] = kHasId;
-  t[PROF_EVENT_FLOW] = kHasId | kHasFlags;
-  return t;
-}
-
-constexpr std::array<uint8_t, 256> kFields = make_field_table();
+// Worst-case encoded bytes per event in each column (byte-plane columns apart).
+constexpr std::array<size_t, kEventColumnCount> kMaxBytes = {1, 5, 1, 0, 1, 0, 5, 5, 10, 1, 8, 10};
 
 uint32_t zigzag32(uint32_t delta) {
   const auto v = static_cast<int32_t>(delta);
@@ -47,12 +36,64 @@ uint32_t zigzag32(uint32_t delta) {
 
 uint32_t unzigzag32(uint32_t v) { return (v >> 1) ^ (0u - (v & 1u)); }
 
+bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEventColumnCount> col,
+                    std::vector<prof_event> &out) {
+  BytePlaneReader ts_deltas, durations;
+  if (!ts_deltas.open(col[kTs].bytes(col[kTs].remaining())) ||
+      !durations.open(col[kDuration].bytes(col[kDuration].remaining())))
+    return false;
+  out.assign(static_cast<size_t>(count), prof_event{});
+  const auto types = col[kType].bytes(static_cast<size_t>(count));
+  RecentTimes recent;
+  uint32_t track = 0;
+  uint64_t end = start;
+  uint64_t id = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    prof_event &e = out[i];
+    e.type = types[i];
+    const uint8_t fields = kEventFields[e.type];
+    track += unzigzag32(col[kTrack].varint32());
+    e.track = track;
+    const uint8_t ts_ref = col[kTsRef].u8();
+    if (ts_ref != 0 && !recent.holds(ts_ref)) return false;
+    e.ts = ts_ref != 0 ? recent.at(ts_ref)
+                       : end + static_cast<uint64_t>(zigzag_decode(ts_deltas.next()));
+    recent.add(e.ts);
+    end = e.ts;
+    e.name = col[kName].varint32();
+    e.category = col[kCategory].varint32();
+    if (fields & kHasDuration) {
+      const uint8_t end_ref = col[kEndRef].u8();
+      if (end_ref != 0 && !recent.holds(end_ref)) return false;
+      end = end_ref != 0 ? recent.at(end_ref) : e.ts + durations.next();
+      e.duration = end - e.ts;
+      recent.add(end);
+    }
+    if (fields & kHasId) {
+      id += static_cast<uint64_t>(col[kId].svarint());
+      e.id = id;
+    }
+    if (fields & kHasFlags) e.flags = col[kFlags].u8();
+    if (fields & kHasValue) e.value = col[kValue].f64();
+    if (fields & kHasCounterId) e.id = col[kCounterId].varint();
+  }
+  for (const auto &c : col)
+    if (!c.ok() || !c.at_end()) return false;
+  return ts_deltas.ok() && ts_deltas.at_end() && durations.ok() && durations.at_end();
+}
+
 } // namespace
 
 EventColumnEncoder::EventColumnEncoder(size_t capacity) : capacity_(capacity) {
   for (size_t c = 0; c < kEventColumnCount; ++c) {
-    columns_[c].data = std::make_unique<uint8_t[]>(capacity * kMaxBytes[c]);
+    const bool planes = c == kTs || c == kDuration;
+    columns_[c].data =
+        std::make_unique<uint8_t[]>(planes ? byte_planes_room(capacity) : capacity * kMaxBytes[c]);
     columns_[c].end = columns_[c].data.get();
+  }
+  for (Values *values : {&ts_deltas_, &durations_}) {
+    values->data = std::make_unique<uint64_t[]>(capacity);
+    values->end = values->data.get();
   }
 }
 
@@ -60,29 +101,44 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
   // Local cursors let the compiler keep them in registers.
   uint8_t *types = columns_[kType].end;
   uint8_t *tracks = columns_[kTrack].end;
-  uint8_t *ts = columns_[kTs].end;
-  uint8_t *durations = columns_[kDuration].end;
+  uint8_t *ts_refs = columns_[kTsRef].end;
+  uint8_t *end_refs = columns_[kEndRef].end;
   uint8_t *names = columns_[kName].end;
   uint8_t *categories = columns_[kCategory].end;
   uint8_t *ids = columns_[kId].end;
   uint8_t *flags = columns_[kFlags].end;
   uint8_t *values = columns_[kValue].end;
   uint8_t *counter_ids = columns_[kCounterId].end;
+  uint64_t *ts_deltas = ts_deltas_.end;
+  uint64_t *durations = durations_.end;
+  RecentTimes &recent = recent_;
+  if (size_ == 0 && count > 0) start_ = prev_end_ = events[0].ts;
   uint32_t prev_track = prev_track_;
-  uint64_t prev_ts = prev_ts_;
+  uint64_t prev_end = prev_end_;
   uint64_t prev_id = prev_id_;
 
   for (size_t i = 0; i < count; ++i) {
     const prof_event &e = events[i];
-    const uint8_t fields = kFields[e.type];
+    const uint8_t fields = kEventFields[e.type];
     *types++ = e.type;
     tracks = put_varint(tracks, zigzag32(e.track - prev_track));
     prev_track = e.track;
-    ts = put_varint(ts, zigzag_encode(static_cast<int64_t>(e.ts - prev_ts)));
-    prev_ts = e.ts;
+    // A delta is stored only when the time was not seen lately; writing it
+    // anyway and advancing conditionally keeps the loop free of branches.
+    const uint8_t ts_ref = recent.see(e.ts);
+    *ts_refs++ = ts_ref;
+    *ts_deltas = zigzag_encode(static_cast<int64_t>(e.ts - prev_end));
+    ts_deltas += ts_ref == 0;
+    prev_end = e.ts;
     names = put_varint(names, e.name);
     categories = put_varint(categories, e.category);
-    if (fields & kHasDuration) durations = put_varint(durations, e.duration);
+    if (fields & kHasDuration) {
+      prev_end = e.ts + e.duration;
+      const uint8_t end_ref = recent.see(prev_end);
+      *end_refs++ = end_ref;
+      *durations = e.duration;
+      durations += end_ref == 0;
+    }
     if (fields & kHasId) {
       ids = put_varint(ids, zigzag_encode(static_cast<int64_t>(e.id - prev_id)));
       prev_id = e.id;
@@ -97,23 +153,33 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
 
   columns_[kType].end = types;
   columns_[kTrack].end = tracks;
-  columns_[kTs].end = ts;
-  columns_[kDuration].end = durations;
+  columns_[kTsRef].end = ts_refs;
+  columns_[kEndRef].end = end_refs;
   columns_[kName].end = names;
   columns_[kCategory].end = categories;
   columns_[kId].end = ids;
   columns_[kCounterId].end = counter_ids;
   columns_[kFlags].end = flags;
   columns_[kValue].end = values;
+  ts_deltas_.end = ts_deltas;
+  durations_.end = durations;
   prev_track_ = prev_track;
-  prev_ts_ = prev_ts;
+  prev_end_ = prev_end;
   prev_id_ = prev_id;
   size_ += count;
 }
 
 std::array<std::span<const uint8_t>, 1 + kEventColumnCount> EventColumnEncoder::payload_pieces() {
+  Column &ts = columns_[kTs];
+  ts.end = ts.data.get() + write_byte_planes(ts_deltas_.span(), ts.data.get());
+  Column &durations = columns_[kDuration];
+  durations.end = durations.data.get() + write_byte_planes(durations_.span(), durations.data.get());
+
   uint8_t *p = directory_.data();
   p = put_varint(p, size_);
+  p = put_varint(p, 0); // not a column count: a layout number follows
+  p = put_varint(p, kEventLayout);
+  p = put_varint(p, start_);
   p = put_varint(p, kEventColumnCount);
   for (const auto &column : columns_)
     p = put_varint(p, column.size());
@@ -139,9 +205,13 @@ void EventColumnEncoder::append_payload(std::vector<uint8_t> &out) {
 void EventColumnEncoder::clear() {
   for (auto &column : columns_)
     column.end = column.data.get();
+  ts_deltas_.end = ts_deltas_.data.get();
+  durations_.end = durations_.data.get();
+  recent_.clear();
   size_ = 0;
+  start_ = 0;
   prev_track_ = 0;
-  prev_ts_ = 0;
+  prev_end_ = 0;
   prev_id_ = 0;
 }
 
@@ -154,9 +224,25 @@ bool peek_event_count(std::span<const uint8_t> payload, uint64_t &count) {
 bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_event> &out) {
   ByteReader in(payload);
   const uint64_t count = in.varint();
-  const uint64_t column_count = in.varint();
-  if (!in.ok() || column_count < kFirstColumnCount || column_count > in.remaining()) return false;
-  const size_t known = std::min<uint64_t>(column_count, kEventColumnCount);
+  uint64_t column_count = in.varint();
+  uint64_t layout = 1;
+  uint64_t start = 0;
+  if (column_count == 0) {
+    layout = in.varint();
+    start = in.varint();
+    column_count = in.varint();
+  }
+  size_t fewest = 0, most = 0;
+  if (layout == 1) {
+    fewest = layout1::kFirstColumnCount;
+    most = layout1::kColumnCount;
+  } else if (layout == kEventLayout) {
+    fewest = most = kEventColumnCount;
+  } else {
+    return false;
+  }
+  if (!in.ok() || column_count < fewest || column_count > in.remaining()) return false;
+  const size_t known = std::min<uint64_t>(column_count, most);
   std::array<uint64_t, kEventColumnCount> lengths{};
   for (size_t c = 0; c < known; ++c)
     lengths[c] = in.varint();
@@ -168,36 +254,11 @@ bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_eve
     if (lengths[c] > in.remaining()) return false;
     col[c] = ByteReader(in.bytes(static_cast<size_t>(lengths[c])));
   }
-  // One type byte per event bounds the count by the payload size.
-  if (count != lengths[kType]) return false;
-
-  out.assign(static_cast<size_t>(count), prof_event{});
-  const auto types = col[kType].bytes(static_cast<size_t>(count));
-  uint32_t track = 0;
-  uint64_t ts = 0;
-  uint64_t id = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    prof_event &e = out[i];
-    e.type = types[i];
-    const uint8_t fields = kFields[e.type];
-    track += unzigzag32(col[kTrack].varint32());
-    e.track = track;
-    ts += static_cast<uint64_t>(col[kTs].svarint());
-    e.ts = ts;
-    e.name = col[kName].varint32();
-    e.category = col[kCategory].varint32();
-    if (fields & kHasDuration) e.duration = col[kDuration].varint();
-    if (fields & kHasId) {
-      id += static_cast<uint64_t>(col[kId].svarint());
-      e.id = id;
-    }
-    if (fields & kHasFlags) e.flags = col[kFlags].u8();
-    if (fields & kHasValue) e.value = col[kValue].f64();
-    if ((fields & kHasCounterId) && known > kCounterId) e.id = col[kCounterId].varint();
-  }
-  for (const auto &c : col)
-    if (!c.ok() || !c.at_end()) return false;
-  return true;
+  // One type byte per event (the first column of both layouts) bounds the
+  // count by the payload size.
+  if (count != lengths[0]) return false;
+  if (layout == 1) return layout1::decode(count, std::span(col).first(known), out);
+  return decode_layout2(count, start, col, out);
 }
 
 } // namespace prof::report

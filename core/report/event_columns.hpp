@@ -1,23 +1,35 @@
-// Columnar, delta-coded encoding of prof_event batches: the EVENTS payload.
+// Columnar encoding of prof_event batches: the EVENTS payload. This is its
+// second layout; readers still read the first (event_columns_layout1.hpp).
 //
-//   varint count | varint column count | varint byte length of each column | columns
+//   varint count | 0 | varint layout (2) | varint start | varint column count
+//   | varint byte length of each column | columns
 //
-// Columns, in order (a field only for the event types that carry it; unknown
-// types carry every field so nothing is lost):
+// (The first layout has its column count, never 0, where this one has 0.)
+// Columns, in order, each for the event types that carry the field
+// (event_fields.hpp):
 //   type      u8 each
 //   track     zigzag varint of the 32-bit wrapping delta from the previous event
-//   ts        zigzag varint of the 64-bit wrapping delta from the previous event
-//   duration  varint                                   (slices)
+//   ts ref    u8 each: k when ts is the k-th latest time seen (below), else 0
+//             (a writer may store 0 and a delta for a time it did not find)
+//   ts        byte planes (byte_planes.hpp) of the zigzag 64-bit wrapping
+//             delta from the previous event's end (from start, the first
+//             event's ts, for the first event), for ts refs of 0
+//   end ref   u8 each (slices): the same for end = ts + duration
+//   duration  byte planes of the duration, for end refs of 0
 //   name      varint
 //   category  varint
 //   id        zigzag varint of the delta from the previous id (slices, samples, flows)
 //   flags     u8                                       (flows)
 //   value     8 raw bytes of the double, NaN bits kept (counters)
-//   counter id varint of the id as is (counters; absent in the first format,
-//             where counters read back with id 0)
-// Deltas restart at zero in every payload. `reserved` is not stored (always 0).
-// A reader ignores columns after the ones it knows.
+//   counter id varint of the id as is                   (counters)
+// Times seen: every event's ts, then a slice's end, enter a window of the
+// last RecentTimes::kSize times. An event's end is ts + duration for slices
+// and ts for the others. Deltas, times seen and ends restart in every payload.
+// `reserved` is not stored (always 0). A reader ignores columns after the
+// ones it knows.
 #pragma once
+
+#include "core/report/recent_times.hpp"
 
 #include <prof/event.h>
 
@@ -30,7 +42,9 @@
 
 namespace prof::report {
 
-inline constexpr size_t kEventColumnCount = 10;
+inline constexpr size_t kEventColumnCount = 12;
+/// The layout number this encoder writes.
+inline constexpr uint64_t kEventLayout = 2;
 
 /// Encodes events into reused column buffers; no allocation after construction.
 class EventColumnEncoder {
@@ -61,20 +75,32 @@ private:
     uint8_t *end = nullptr;
     size_t size() const { return static_cast<size_t>(end - data.get()); }
   };
+  /// Values bound for a byte-plane column.
+  struct Values {
+    std::unique_ptr<uint64_t[]> data;
+    uint64_t *end = nullptr;
+    std::span<const uint64_t> span() const {
+      return {data.get(), static_cast<size_t>(end - data.get())};
+    }
+  };
   size_t capacity_;
   size_t size_ = 0;
   std::array<Column, kEventColumnCount> columns_;
-  std::array<uint8_t, (2 + kEventColumnCount) * 10> directory_{};
+  Values ts_deltas_;
+  Values durations_;
+  std::array<uint8_t, (4 + kEventColumnCount) * 10> directory_{};
+  RecentTimes recent_;
+  uint64_t start_ = 0;
   uint32_t prev_track_ = 0;
-  uint64_t prev_ts_ = 0;
+  uint64_t prev_end_ = 0;
   uint64_t prev_id_ = 0;
 };
 
 /// Number of events in an EVENTS payload without decoding it; false if unreadable.
 bool peek_event_count(std::span<const uint8_t> payload, uint64_t &count);
 
-/// Decodes an EVENTS payload into `out` (replacing its contents). Returns
-/// false on any malformed input; `out` is then unspecified.
+/// Decodes an EVENTS payload of either layout into `out` (replacing its
+/// contents). Returns false on any malformed input; `out` is then unspecified.
 bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_event> &out);
 
 } // namespace prof::report

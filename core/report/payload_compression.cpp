@@ -38,13 +38,13 @@ bool PayloadCompressor::compress(std::span<const std::span<const uint8_t>> piece
   }
   if (pieces.empty()) return false;
   out.resize(output.pos);
-  return output.pos < total;
+  return output.pos < total && total <= kMaxCompressionRatio * output.pos;
 }
 
 bool decompress_payload(std::span<const uint8_t> frame, std::vector<uint8_t> &out) {
   const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
   if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN ||
-      size > kMaxPayloadSize || size > uint64_t{1024} * frame.size())
+      size > kMaxPayloadSize || size > kMaxCompressionRatio * frame.size())
     return false;
   if (ZSTD_findFrameCompressedSize(frame.data(), frame.size()) != frame.size()) return false;
   out.resize(static_cast<size_t>(size));

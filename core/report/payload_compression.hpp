@@ -13,9 +13,12 @@ namespace prof::report {
 
 /// Chunk flag: the payload is a zstd frame.
 inline constexpr uint16_t kChunkZstd = 1;
+/// Readers refuse a frame that claims more than this many times its size.
+inline constexpr uint64_t kMaxCompressionRatio = 1024;
 
 /// Compresses the concatenation of `pieces` into `out` (replacing it), with a
-/// reused context. False when the result would not be smaller.
+/// reused context. False when the result would not be smaller, or would be
+/// so small that readers would take it for a damaged frame.
 class PayloadCompressor {
 public:
   explicit PayloadCompressor(int level = 1);
@@ -31,7 +34,8 @@ private:
 
 /// Decompresses a frame into `out` (replacing it); false when it is not a
 /// whole frame, does not record its size, or would decompress to more than
-/// kMaxPayloadSize or 1024 times its own size (a damaged or hostile file).
+/// kMaxPayloadSize or kMaxCompressionRatio times its own size (a damaged or
+/// hostile file).
 bool decompress_payload(std::span<const uint8_t> frame, std::vector<uint8_t> &out);
 
 /// The first `count` bytes of a frame's content without decompressing the

@@ -1,10 +1,12 @@
 #include "core/report/byte_codec.hpp"
 #include "core/report/event_columns.hpp"
+#include "core/report/event_fields.hpp"
 
 #include "report_test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -14,19 +16,44 @@ namespace {
 
 using namespace prof::report::testing;
 
-std::vector<prof_event> round_trip(const std::vector<prof_event> &events) {
-  EventColumnEncoder encoder(events.size() + 1);
-  encoder.add(events.data(), events.size());
+// A payload of the first layout as format-1 writers wrote it; `columns` 9
+// leaves out the counter ids, as the earliest ones did.
+std::vector<uint8_t> layout1_payload(const std::vector<prof_event> &events, size_t columns = 10) {
+  std::array<std::vector<uint8_t>, 10> col;
+  uint32_t track = 0;
+  uint64_t ts = 0;
+  uint64_t id = 0;
+  for (const auto &e : events) {
+    const uint8_t fields = kEventFields[e.type];
+    ByteWriter(col[0]).u8(e.type);
+    ByteWriter(col[1]).svarint(static_cast<int32_t>(e.track - track));
+    track = e.track;
+    ByteWriter(col[2]).svarint(static_cast<int64_t>(e.ts - ts));
+    ts = e.ts;
+    if (fields & kHasDuration) ByteWriter(col[3]).varint(e.duration);
+    ByteWriter(col[4]).varint(e.name);
+    ByteWriter(col[5]).varint(e.category);
+    if (fields & kHasId) {
+      ByteWriter(col[6]).svarint(static_cast<int64_t>(e.id - id));
+      id = e.id;
+    }
+    if (fields & kHasFlags) ByteWriter(col[7]).u8(e.flags);
+    if (fields & kHasValue) ByteWriter(col[8]).f64(e.value);
+    if (fields & kHasCounterId) ByteWriter(col[9]).varint(e.id);
+  }
   std::vector<uint8_t> payload;
-  encoder.append_payload(payload);
-  EXPECT_EQ(payload.size(), encoder.payload_size());
-  std::vector<prof_event> decoded;
-  EXPECT_TRUE(decode_event_columns(payload, decoded));
-  return decoded;
+  ByteWriter w(payload);
+  w.varint(events.size());
+  w.varint(columns);
+  for (size_t c = 0; c < columns; ++c)
+    w.varint(col[c].size());
+  for (size_t c = 0; c < columns; ++c)
+    w.bytes(col[c].data(), col[c].size());
+  return payload;
 }
 
-TEST(EventColumns, EveryEventTypeRoundTrips) {
-  const std::vector<prof_event> events = {
+std::vector<prof_event> every_type() {
+  return {
       slice(2, 100, 50, 3, 4, 77),
       instant(2, 120, 5, 6),
       counter(3, 130, 42.5),
@@ -34,12 +61,11 @@ TEST(EventColumns, EveryEventTypeRoundTrips) {
       flow(2, 150, 77, PROF_FLOW_BEGIN),
       flow(5, 160, 77, PROF_FLOW_END),
   };
-  EXPECT_TRUE(same_events(round_trip(events), events));
 }
 
-TEST(EventColumns, EdgeValuesRoundTrip) {
+std::vector<prof_event> edge_values() {
   constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-  const std::vector<prof_event> events = {
+  return {
       slice(UINT32_MAX, kMax, kMax, UINT32_MAX, UINT32_MAX, kMax),
       slice(0, 0, 0, 0, 0, 0), // backwards by UINT64_MAX: a negative delta of the whole range
       instant(7, kMax - 1, 1, 1),
@@ -55,6 +81,66 @@ TEST(EventColumns, EdgeValuesRoundTrip) {
       counter(3, 5,
               std::bit_cast<double>(uint64_t{0x7ff4000000000123})), // signalling NaN with a payload
   };
+}
+
+std::vector<prof_event> round_trip(const std::vector<prof_event> &events) {
+  EventColumnEncoder encoder(events.size() + 1);
+  encoder.add(events.data(), events.size());
+  std::vector<uint8_t> payload;
+  encoder.append_payload(payload);
+  EXPECT_EQ(payload.size(), encoder.payload_size());
+  std::vector<prof_event> decoded;
+  EXPECT_TRUE(decode_event_columns(payload, decoded));
+  return decoded;
+}
+
+TEST(EventColumns, EveryEventTypeRoundTrips) {
+  EXPECT_TRUE(same_events(round_trip(every_type()), every_type()));
+}
+
+TEST(EventColumns, EdgeValuesRoundTrip) {
+  EXPECT_TRUE(same_events(round_trip(edge_values()), edge_values()));
+}
+
+TEST(EventColumns, EventsSharingTimesRoundTrip) {
+  // Times drawn from a pool larger than the window of times seen, so that
+  // some repeat within it and some only beyond it; unknown types too.
+  std::vector<uint64_t> pool;
+  for (uint64_t i = 0; i < 150; ++i)
+    pool.push_back(1'000'000'000'000 + i * 7919 + (i % 3 == 0 ? UINT64_MAX / 2 : 0));
+  uint64_t state = 42;
+  const auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 33;
+  };
+  std::vector<prof_event> events;
+  for (int i = 0; i < 5000; ++i) {
+    const uint64_t ts = pool[next() % pool.size()];
+    const uint64_t end = next() % 4 == 0 ? ts : pool[next() % pool.size()];
+    switch (next() % 6) {
+    case 0:
+    case 1:
+      events.push_back(slice(next() % 40, ts, end - ts, next() % 9, 2, next() % 100));
+      break;
+    case 2:
+      events.push_back(flow(next() % 40, ts, next(), PROF_FLOW_END));
+      break;
+    case 3:
+      events.push_back(counter(3, ts, 0.5 * static_cast<double>(next())));
+      break;
+    case 4:
+      events.push_back(instant(1, ts, 3, 4));
+      break;
+    default: {
+      prof_event odd = slice(9, ts, end - ts, 1, 1, 5);
+      odd.type = 100;
+      odd.value = 2.5;
+      odd.flags = 3;
+      events.push_back(odd);
+      break;
+    }
+    }
+  }
   EXPECT_TRUE(same_events(round_trip(events), events));
 }
 
@@ -108,9 +194,37 @@ TEST(EventColumns, SequentialTimestampsAreCompact) {
     events.push_back(slice(2, 1'000'000'000'000 + 100 * i, 50, 3, 1, 5000 + i));
   EventColumnEncoder encoder(events.size());
   encoder.add(events.data(), events.size());
-  // type 1 + track 1 + ts 2 + duration 1 + name 1 + category 1 + id 1, plus the first event's wide
-  // values.
-  EXPECT_LT(encoder.payload_size(), 8 * events.size() + 32);
+  // type 1 + track 1 + ts ref 1 + ts 1 + end ref 1 + duration 1 + name 1 + category 1 + id 1,
+  // plus the directory and the first id.
+  EXPECT_LT(encoder.payload_size(), 9 * events.size() + 40);
+}
+
+TEST(EventColumns, TimesSeenLatelyStoreNoDelta) {
+  // Back-to-back slices, each with a flow at its start: after the first
+  // event, every ts and every end is a time seen one or two events before.
+  std::vector<prof_event> events;
+  uint64_t ts = 1'000'000'000'000;
+  for (uint64_t i = 0; i < 500; ++i) {
+    events.push_back(slice(2, ts, 1000 + i * 7919 % 1000, 3, 1, i));
+    events.push_back(flow(4, events.back().ts + events.back().duration, i, PROF_FLOW_BEGIN));
+    ts = events.back().ts;
+  }
+  EventColumnEncoder encoder(events.size());
+  encoder.add(events.data(), events.size());
+  const auto pieces = encoder.payload_pieces();
+  EXPECT_EQ(pieces[1 + 3].size(), 1u); // ts: width 0, the first event's delta from start being 0
+  EXPECT_EQ(pieces[1 + 5].size(), 1u + 2 * 500); // duration: two bytes for each slice
+  EXPECT_TRUE(same_events(round_trip(events), events));
+}
+
+TEST(EventColumns, FirstLayoutPayloadsStillRead) {
+  std::vector<prof_event> out;
+  ASSERT_TRUE(decode_event_columns(layout1_payload(every_type()), out));
+  EXPECT_TRUE(same_events(out, every_type()));
+  ASSERT_TRUE(decode_event_columns(layout1_payload(edge_values()), out));
+  EXPECT_TRUE(same_events(out, edge_values()));
+  ASSERT_TRUE(decode_event_columns(layout1_payload({}), out));
+  EXPECT_TRUE(out.empty());
 }
 
 TEST(EventColumns, MalformedPayloadsAreRejected) {
@@ -133,9 +247,42 @@ TEST(EventColumns, MalformedPayloadsAreRejected) {
   huge_count[0] = 0xff; // an unterminated varint then garbage
   EXPECT_FALSE(decode_event_columns(huge_count, out));
 
+  ByteReader directory(payload);
+  directory.varint(); // count
+  ASSERT_EQ(directory.varint(), 0u);
+  ASSERT_EQ(directory.varint(), kEventLayout);
+  directory.varint(); // start
+  const size_t column_count_at = payload.size() - directory.remaining();
+  ASSERT_EQ(payload[column_count_at], kEventColumnCount);
+
   auto few_columns = payload;
-  few_columns[1] = 3;
+  few_columns[column_count_at] = kEventColumnCount - 1;
   EXPECT_FALSE(decode_event_columns(few_columns, out));
+
+  auto later_layout = payload;
+  later_layout[2] = kEventLayout + 1;
+  EXPECT_FALSE(decode_event_columns(later_layout, out));
+
+  auto few_layout1_columns = layout1_payload(events);
+  few_layout1_columns[1] = 8;
+  EXPECT_FALSE(decode_event_columns(few_layout1_columns, out));
+}
+
+TEST(EventColumns, ATimeNotYetSeenIsRejected) {
+  const std::vector<prof_event> events = {instant(1, 100, 2, 3), instant(1, 200, 2, 3)};
+  EventColumnEncoder encoder(2);
+  encoder.add(events.data(), events.size());
+  const auto pieces = encoder.payload_pieces();
+  std::vector<uint8_t> payload;
+  encoder.append_payload(payload);
+  // The second event's ts ref, pointing two times back when one was seen.
+  const size_t second_ts_ref = pieces[0].size() + pieces[1].size() + pieces[2].size() + 1;
+  ASSERT_EQ(payload[second_ts_ref], 0);
+  payload[second_ts_ref] = 2;
+  std::vector<prof_event> out;
+  EXPECT_FALSE(decode_event_columns(payload, out));
+  payload[second_ts_ref] = 1; // the first event's time: well formed, but the ts delta is left over
+  EXPECT_FALSE(decode_event_columns(payload, out));
 }
 
 TEST(EventColumns, ExtraColumnsFromALaterWriterAreIgnored) {
@@ -144,9 +291,18 @@ TEST(EventColumns, ExtraColumnsFromALaterWriterAreIgnored) {
   encoder.add(events.data(), 1);
   const auto pieces = encoder.payload_pieces();
   // Rebuild the directory with one more column of 2 bytes appended.
+  ByteReader directory(pieces[0]);
+  const uint64_t count = directory.varint();
+  const uint64_t marker = directory.varint();
+  const uint64_t layout = directory.varint();
+  const uint64_t start = directory.varint();
+  ASSERT_EQ(directory.varint(), kEventColumnCount);
   std::vector<uint8_t> payload;
   ByteWriter w(payload);
-  w.varint(1);
+  w.varint(count);
+  w.varint(marker);
+  w.varint(layout);
+  w.varint(start);
   w.varint(kEventColumnCount + 1);
   for (size_t c = 1; c < pieces.size(); ++c)
     w.varint(pieces[c].size());
@@ -167,22 +323,11 @@ TEST(EventColumns, CounterCarriesTheCorrelationIdOfItsWork) {
 }
 
 TEST(EventColumns, FirstFormatPayloadWithoutCounterIdsReadsIdZero) {
-  // A writer of the first format: nine columns, counters without ids.
+  // The earliest writers: nine columns, counters without ids.
   prof_event c = counter(3, 130, 42.5);
   c.id = 99;
-  EventColumnEncoder encoder(1);
-  encoder.add(&c, 1);
-  const auto pieces = encoder.payload_pieces();
-  std::vector<uint8_t> payload;
-  ByteWriter w(payload);
-  w.varint(1);
-  w.varint(9);
-  for (size_t c = 1; c <= 9; ++c)
-    w.varint(pieces[c].size());
-  for (size_t c = 1; c <= 9; ++c)
-    w.bytes(pieces[c].data(), pieces[c].size());
   std::vector<prof_event> out;
-  ASSERT_TRUE(decode_event_columns(payload, out));
+  ASSERT_TRUE(decode_event_columns(layout1_payload({c}, 9), out));
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].id, 0u);
   EXPECT_EQ(out[0].value, 42.5);

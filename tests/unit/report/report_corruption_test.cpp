@@ -191,7 +191,7 @@ TEST(ReportCorruption, AMalformedPayloadWithAValidChecksumIsReported) {
 
 TEST(ReportCorruption, ANewerFormatVersionIsAnError) {
   ScratchDir dir;
-  const auto path = dir.file("v2.profrep");
+  const auto path = dir.file("v3.profrep");
   std::vector<uint8_t> payload;
   encode_header(sample_header(), kFormatVersion + 1, payload);
   write_bytes(path, encode_chunk(static_cast<uint16_t>(ChunkType::header), 0, payload));
@@ -200,7 +200,7 @@ TEST(ReportCorruption, ANewerFormatVersionIsAnError) {
   EXPECT_EQ(reader.status(), ReportStatus::unsupported_version);
   EXPECT_EQ(reader.problems(),
             std::vector<std::string>{"report '" + path +
-                                     "' has format version 2, this prof reads up to 1"});
+                                     "' has format version 3, this prof reads up to 2"});
 }
 
 TEST(ReportCorruption, AFileThatDoesNotStartWithAHeaderHasNoHeader) {

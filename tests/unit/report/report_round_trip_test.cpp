@@ -266,5 +266,21 @@ TEST(ReportRoundTrip, FooterCarriesTheExitStatus) {
   EXPECT_EQ(*reader.footer(), (Footer{77, 0, 3, -1, true, 9}));
 }
 
+TEST(ReportRoundTrip, AChunkThatWouldCompressBeyondWhatReadersAcceptIsStoredAsIs) {
+  ScratchDir dir;
+  const auto path = dir.file("same.profrep");
+  const std::vector<prof_event> events(65536, slice(1, 1000, 0, 1, 0, 5));
+  ReportWriter writer;
+  writer.open(path, sample_header(), false);
+  writer.add_events(events.data(), events.size());
+  writer.finish({});
+  ReportReader reader;
+  ASSERT_TRUE(reader.open(path));
+  EXPECT_EQ(reader.status(), ReportStatus::complete) << ::testing::PrintToString(reader.problems());
+  ASSERT_EQ(reader.event_chunks().size(), 1u);
+  EXPECT_EQ(reader.event_chunks()[0].flags, 0);
+  EXPECT_TRUE(same_events(reader.read_all_events(), events));
+}
+
 } // namespace
 } // namespace prof::report
