@@ -26,7 +26,7 @@ const std::vector<ReportInfo> kReports = {
     {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
     {"ranges", "annotation ranges (host slices of other categories) by name", true},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
-    {"memcpy-size", "memory copies and sets on devices by direction (bytes are not recorded)",
+    {"memcpy-size", "bytes of memory copies and sets on devices, by direction",
      false},
     {"counters", "counter tracks: min, average and max", true},
     {"device-utilization", "busy percent of each device in windows of --interval MS", false},
@@ -121,28 +121,38 @@ std::string direction_of(std::string_view name) {
   return "other";
 }
 
+// Sources record each copy's size on a counter track named "<copy> size" in
+// bytes (gcu: "Memcpy HtoD size" under its device); summed over devices.
 StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"memcpy-size",
                    "",
                    {{"Direction", "Direction", Align::Left},
                     {"Count", "Count", Align::Right},
-                    {"Total", "Total(ns)", Align::Right},
-                    {"Avg", "Avg(ns)", Align::Right},
-                    {"Min", "Min(ns)", Align::Right},
-                    {"Max", "Max(ns)", Align::Right}},
+                    {"Total", "Total(B)", Align::Right},
+                    {"Avg", "Avg(B)", Align::Right},
+                    {"Min", "Min(B)", Align::Right},
+                    {"Max", "Max(B)", Align::Right}},
                    {},
-                   "======== Memory copies: none in this report",
-                   {"bytes are not recorded: the report's events carry no transfer size, so "
-                    "copies are counted and timed by direction only"}};
-  std::map<std::string, DurationStats> by_direction;
-  for (const auto &[name, stats] : aggregator.memcpy())
-    by_direction[direction_of(host.string(name))].merge(stats);
+                   "======== Memory copy sizes: none in this report",
+                   {}};
+  std::map<std::string, summary::CounterStats> by_direction;
+  for (const auto &[track_id, stats] : aggregator.summary().counters()) {
+    const prof_track_desc *track = host.track(track_id);
+    if (!track || !track->unit || std::string_view(track->unit) != "bytes") continue;
+    std::string_view name = track->name ? track->name : "";
+    if (!name.ends_with(" size")) continue;
+    name.remove_suffix(5);
+    if (!name.starts_with("Memcpy") && !name.starts_with("Memset")) continue;
+    by_direction[direction_of(name)].merge(stats);
+  }
   if (by_direction.empty()) return table;
-  Section section{"", "======== Memory copies by direction:", {}};
+  Section section{"", "======== Memory copies by direction, bytes:", {}};
   for (const auto &[direction, s] : by_direction)
-    section.rows.push_back({Cell::of_text(direction), Cell::of_count(s.calls), Cell::of_ns(s.total),
-                            Cell::of_ns(s.average()), Cell::of_ns(s.calls == 0 ? 0 : s.min),
-                            Cell::of_ns(s.max)});
+    section.rows.push_back({Cell::of_text(direction), Cell::of_count(s.samples),
+                            Cell::of_count(static_cast<uint64_t>(s.sum)),
+                            Cell::of_count(static_cast<uint64_t>(s.sum / static_cast<double>(s.samples))),
+                            Cell::of_count(static_cast<uint64_t>(s.min)),
+                            Cell::of_count(static_cast<uint64_t>(s.max))});
   table.sections.push_back(std::move(section));
   return table;
 }

@@ -179,6 +179,16 @@ void GcuSource::emit_activity(const prof_gcu_record &r) {
   const prof_string_id name = r.label != 0 ? label(r.label) : category;
   const uint64_t correlation = session_correlation(pid_, r.correlation_id);
   host_.slice(track, r.start, r.end - r.start, name, category, correlation);
+  // Copies and sets carry their size: a counter tied to the slice by correlation.
+  if (r.bytes != 0 && r.label != 0) {
+    auto [size_track, added] =
+        copy_size_tracks_.try_emplace((static_cast<uint64_t>(r.device) << 32) | r.label, 0);
+    if (added) {
+      const char *text = driver_->label(r.label);
+      size_track->second = tracks_->copy_size(r.device, text ? text : "Copy");
+    }
+    host_.counter(size_track->second, r.start, static_cast<double>(r.bytes), correlation);
+  }
   if (api_traced_ && correlation != 0 && ends_flow(engine.activities[r.item], r.label))
     flows_.work(correlation, track, r.start);
 }

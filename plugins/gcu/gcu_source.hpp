@@ -55,6 +55,7 @@ private:
   std::vector<std::vector<prof_string_id>> activity_names_; // [engine][activity]
   std::vector<std::vector<prof_string_id>> api_names_;      // [domain][function]
   std::unordered_map<uint32_t, prof_string_id> labels_;
+  std::unordered_map<uint64_t, prof_track_id> copy_size_tracks_; ///< by device << 32 | label
   prof_string_id api_category_ = 0;
   prof_string_id operator_ = 0;
   prof_string_id copy_ = 0;

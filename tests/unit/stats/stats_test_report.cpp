@@ -125,6 +125,10 @@ TestReport known_report() {
   const uint32_t sip1 = r.track(PROF_TRACK_ENGINE, gcu1, "SIP 0", 0);
   const uint32_t cpu2 = r.track(PROF_TRACK_COUNTER, 0, "cpu2 utilization", 2, "%");
   const uint32_t rss = r.track(PROF_TRACK_COUNTER, process, "RSS", -1, "bytes");
+  // Copy sizes, as the gcu source records them: a counter per copy.
+  const uint32_t dtoh_size = r.track(PROF_TRACK_COUNTER, gcu1, "Memcpy DtoH size", -1, "bytes");
+  const uint32_t htod_size = r.track(PROF_TRACK_COUNTER, gcu0, "Memcpy HtoD size", -1, "bytes");
+  const uint32_t memset_size = r.track(PROF_TRACK_COUNTER, gcu0, "Memset size", -1, "bytes");
   const uint32_t leaf = r.stack({"compute", "main"});
   const uint32_t deep = r.stack({"helper", "compute", "main"});
 
@@ -141,8 +145,10 @@ TestReport known_report() {
   r.counter(cpu2, us(2000), 20);
   r.sample(main, us(200), leaf);
   r.slice(sip1, us(4000), 500 * kUs, "Memcpy DtoH", "Operator");
+  r.counter(dtoh_size, us(4000), 4096);
   r.counter(rss, us(3000), 1048576);
   r.slice(cdma0, us(5000), 100 * kUs, "Memcpy HtoD", "DMA VC Execution");
+  r.counter(htod_size, us(5000), 1048576);
   r.slice(main, us(5000), 300 * kUs, "Running", "thread-state");
   r.instant(main, us(6000), "mark");
   r.sample(main, us(300), deep);
@@ -151,6 +157,7 @@ TestReport known_report() {
   r.counter(cpu2, us(8000), 60);
   r.counter(rss, us(8000), 3.0 * 1048576);
   r.slice(cdma0, us(9000), 50 * kUs, "Memset", "DMA VC Execution");
+  r.counter(memset_size, us(9000), 256);
   return r;
 }
 
