@@ -13,8 +13,8 @@ bool CaptureWindows::Window::keeps(uint64_t ts) const {
 
 CaptureWindows::CaptureWindows(const Catalog &catalog, std::vector<EventSink *> shared,
                                OpenOutput open, Finished finished, std::chrono::milliseconds grace)
-    : catalog_(catalog), shared_(std::move(shared)), open_(std::move(open)), finished_(std::move(finished)),
-      grace_(grace) {}
+    : catalog_(catalog), shared_(std::move(shared)), open_(std::move(open)),
+      finished_(std::move(finished)), grace_(grace) {}
 
 CaptureWindows::~CaptureWindows() = default;
 
@@ -25,7 +25,8 @@ WindowResult CaptureWindows::start(uint64_t at_ns, const std::string &output_nam
   auto window = std::make_unique<Window>();
   window->facts = {next_index_, at_ns, output_name};
   // A window starts after the last one's end, so windows never overlap.
-  for (const auto &old : closing_) window->facts.start_ns = std::max(window->facts.start_ns, old->end_ns);
+  for (const auto &old : closing_)
+    window->facts.start_ns = std::max(window->facts.start_ns, old->end_ns);
   std::string error;
   window->output = open_(window->facts, &error);
   if (!window->output) return {false, error};
@@ -61,7 +62,8 @@ WindowResult CaptureWindows::suspend(uint64_t at_ns) {
 WindowResult CaptureWindows::resume(uint64_t at_ns) {
   if (!current_) return {false, "no collection window is running"};
   if (current_->suspended_since == kOpen) return {false, "collection is not suspended"};
-  current_->cuts.emplace_back(current_->suspended_since, std::max(at_ns, current_->suspended_since));
+  current_->cuts.emplace_back(current_->suspended_since,
+                              std::max(at_ns, current_->suspended_since));
   current_->suspended_since = kOpen;
   return {true, "collection window " + std::to_string(current_->facts.index) + " resumed"};
 }
@@ -93,9 +95,11 @@ void CaptureWindows::finish_due(std::chrono::steady_clock::time_point now, const
 void CaptureWindows::catalog_grew(const Catalog &catalog, const CatalogMark &seen,
                                   const CatalogMark &now) {
   mark_ = now;
-  for (EventSink *sink : shared_) sink->catalog_grew(catalog, seen, now);
+  for (EventSink *sink : shared_)
+    sink->catalog_grew(catalog, seen, now);
   if (current_) current_->output->sink().catalog_grew(catalog, seen, now);
-  for (auto &window : closing_) window->output->sink().catalog_grew(catalog, seen, now);
+  for (auto &window : closing_)
+    window->output->sink().catalog_grew(catalog, seen, now);
 }
 
 CaptureWindows::Window *CaptureWindows::window_of(uint64_t ts) {
@@ -109,7 +113,8 @@ void CaptureWindows::deliver(Window *window, const prof_event *events, size_t co
   if (!window || count == 0) return;
   window->events += count;
   window->output->sink().consume(events, count);
-  for (EventSink *sink : shared_) sink->consume(events, count);
+  for (EventSink *sink : shared_)
+    sink->consume(events, count);
 }
 
 void CaptureWindows::consume(const prof_event *events, size_t count) {
@@ -129,7 +134,8 @@ void CaptureWindows::consume(const prof_event *events, size_t count) {
 void CaptureWindows::finish(const Catalog &, const CaptureEnd &end) {
   if (current_) stop(end.end_ns);
   // The capture is over: nothing more can arrive for any window.
-  for (auto &window : closing_) finish_window(*window, end);
+  for (auto &window : closing_)
+    finish_window(*window, end);
   closing_.clear();
 }
 

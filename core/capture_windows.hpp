@@ -34,9 +34,9 @@ public:
 
 /// What a window is opened with.
 struct WindowFacts {
-  uint32_t index = 1;       ///< 1, 2, ... in the order windows start
-  uint64_t start_ns = 0;    ///< session clock
-  std::string output_name;  ///< asked for by `start NAME`; "" for the default
+  uint32_t index = 1;      ///< 1, 2, ... in the order windows start
+  uint64_t start_ns = 0;   ///< session clock
+  std::string output_name; ///< asked for by `start NAME`; "" for the default
 };
 
 /// The outcome of a window command: "ok"-worthy text or an error.
@@ -51,8 +51,8 @@ public:
   using OpenOutput =
       std::function<std::unique_ptr<WindowOutput>(const WindowFacts &, std::string *error)>;
   /// Reports a finished window: its index and finish()'s outcome.
-  using Finished = std::function<void(uint32_t index, const std::string &description,
-                                      const std::string &error)>;
+  using Finished =
+      std::function<void(uint32_t index, const std::string &description, const std::string &error)>;
 
   /// `shared` sinks (exporters, the summary) see every kept event of every
   /// window, and are not finished here.

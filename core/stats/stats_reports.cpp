@@ -26,8 +26,7 @@ const std::vector<ReportInfo> kReports = {
     {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
     {"ranges", "annotation ranges (host slices of other categories) by name", true},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
-    {"memcpy-size", "bytes of memory copies and sets on devices, by direction",
-     false},
+    {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
     {"counters", "counter tracks: min, average and max", true},
     {"device-utilization", "busy percent of each device in windows of --interval MS", false},
     {"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
@@ -148,11 +147,12 @@ StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHos
   if (by_direction.empty()) return table;
   Section section{"", "======== Memory copies by direction, bytes:", {}};
   for (const auto &[direction, s] : by_direction)
-    section.rows.push_back({Cell::of_text(direction), Cell::of_count(s.samples),
-                            Cell::of_count(static_cast<uint64_t>(s.sum)),
-                            Cell::of_count(static_cast<uint64_t>(s.sum / static_cast<double>(s.samples))),
-                            Cell::of_count(static_cast<uint64_t>(s.min)),
-                            Cell::of_count(static_cast<uint64_t>(s.max))});
+    section.rows.push_back(
+        {Cell::of_text(direction), Cell::of_count(s.samples),
+         Cell::of_count(static_cast<uint64_t>(s.sum)),
+         Cell::of_count(static_cast<uint64_t>(s.sum / static_cast<double>(s.samples))),
+         Cell::of_count(static_cast<uint64_t>(s.min)),
+         Cell::of_count(static_cast<uint64_t>(s.max))});
   table.sections.push_back(std::move(section));
   return table;
 }

@@ -86,7 +86,8 @@ bool GcuSource::start() {
   if (host_.option_bool("utilization", false)) {
     std::vector<uint32_t> devices = options_.devices;
     if (devices.empty())
-      for (uint32_t d = 0; d < topology_->device_count; ++d) devices.push_back(d);
+      for (uint32_t d = 0; d < topology_->device_count; ++d)
+        devices.push_back(d);
     utilization_ = std::make_unique<UtilizationSampler>(host_, *driver_, *tracks_, devices);
     if (!utilization_->start(static_cast<int>(host_.option_int("utilization-frequency", 100)))) {
       host_.error("cannot start the GCU utilization sampler");
@@ -136,10 +137,12 @@ void GcuSource::report_drops() {
     // In the report as counters, so every exporter and a later reader see them.
     const prof_track_id parent = tracks_->device(device);
     const uint64_t now = host_.now();
-    host_.counter(host_.track(PROF_TRACK_COUNTER, "GCU records produced", parent, 0, 0, -1, "records"),
-                  now, static_cast<double>(stats.produced));
-    host_.counter(host_.track(PROF_TRACK_COUNTER, "GCU records dropped", parent, 0, 0, -1, "records"),
-                  now, static_cast<double>(stats.dropped));
+    host_.counter(
+        host_.track(PROF_TRACK_COUNTER, "GCU records produced", parent, 0, 0, -1, "records"), now,
+        static_cast<double>(stats.produced));
+    host_.counter(
+        host_.track(PROF_TRACK_COUNTER, "GCU records dropped", parent, 0, 0, -1, "records"), now,
+        static_cast<double>(stats.dropped));
     if (stats.dropped > 0)
       host_.log(PROF_LOG_WARN, "GCU " + std::to_string(device) + ": " +
                                    std::to_string(stats.dropped) + " of " +

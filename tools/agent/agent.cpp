@@ -35,7 +35,8 @@ void say(const std::string &text) {
 std::string process_command_line() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\0') text.pop_back();
+  while (!text.empty() && text.back() == '\0')
+    text.pop_back();
   for (char &c : text)
     if (c == '\0') c = ' ';
   return text.size() > 256 ? text.substr(0, 256) + "..." : text;
@@ -43,8 +44,15 @@ std::string process_command_line() {
 
 void declare_process_track() {
   const std::string name = process_command_line();
-  prof_track_desc desc{sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, name.c_str(),
-                       static_cast<int32_t>(getpid()), 0, -1, nullptr, PROF_CLOCK_SESSION};
+  prof_track_desc desc{sizeof(prof_track_desc),
+                       PROF_TRACK_PROCESS,
+                       0,
+                       name.c_str(),
+                       static_cast<int32_t>(getpid()),
+                       0,
+                       -1,
+                       nullptr,
+                       PROF_CLOCK_SESSION};
   g_state->catalog->declare_track(desc);
 }
 
@@ -148,7 +156,8 @@ bool attach_region(const char *name, std::string *error) {
 
 void detach_region() {
   stop_plugins();
-  for (PluginHost *host : g_plugins) host->descriptor->source->destroy(host->instance);
+  for (PluginHost *host : g_plugins)
+    host->descriptor->source->destroy(host->instance);
   g_plugins.clear();
   if (g_state) g_state->orphaned.store(true); // emits stop here; prof drains what came
 }
@@ -173,9 +182,9 @@ extern "C" __attribute__((visibility("default"))) int
 prof_agent_capture_request(int kind, const char *name, const char *domain) {
   prof::agent::AgentState *state = prof::agent::agent_state();
   if (!state || kind < PROF_CAPTURE_START || kind > PROF_CAPTURE_RANGE_END) return -1;
-  prof::core::post_capture_request(
-      *state->region.header(),
-      {static_cast<uint32_t>(kind), static_cast<int32_t>(getpid()), prof::core::session_now_ns(),
-       name ? name : "", domain ? domain : ""});
+  prof::core::post_capture_request(*state->region.header(),
+                                   {static_cast<uint32_t>(kind), static_cast<int32_t>(getpid()),
+                                    prof::core::session_now_ns(), name ? name : "",
+                                    domain ? domain : ""});
   return 0;
 }

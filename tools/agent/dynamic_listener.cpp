@@ -19,7 +19,8 @@ bool g_attached = false;
 std::string command_line() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\0') text.pop_back();
+  while (!text.empty() && text.back() == '\0')
+    text.pop_back();
   for (char &c : text)
     if (c == '\0' || c == '\t' || c == '\n') c = ' ';
   return text;
@@ -42,8 +43,7 @@ std::string answer(const control::Request &request) {
     return "ok detached";
   case control::Command::Status:
     return "ok name=dynamic-" + std::to_string(getpid()) + "\tpid=" + std::to_string(getpid()) +
-           "\tstate=" +
-           (g_attached ? "attached" : "attachable") + "\tcommand=" + command_line();
+           "\tstate=" + (g_attached ? "attached" : "attachable") + "\tcommand=" + command_line();
   default:
     return "error this process takes start REGION, stop and status";
   }

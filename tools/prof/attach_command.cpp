@@ -57,7 +57,8 @@ std::vector<int> parse_pids(const std::string &option, const std::string &text) 
 std::string process_command(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\0') text.pop_back();
+  while (!text.empty() && text.back() == '\0')
+    text.pop_back();
   for (char &c : text)
     if (c == '\0') c = ' ';
   return text;
@@ -94,7 +95,8 @@ void wait_for_end(const std::vector<int> &pids, int wake_fd) {
     poll(fds.data(), fds.size(), watched ? -1 : 200);
     if (fds[0].revents & POLLIN) break;
     size_t ended = 0;
-    for (int pid : pids) ended += kill(pid, 0) != 0 && errno == ESRCH;
+    for (int pid : pids)
+      ended += kill(pid, 0) != 0 && errno == ESRCH;
     if (ended == pids.size()) break;
     for (size_t i = 1; i < fds.size(); ++i)
       if (fds[i].revents & POLLIN) fds[i].fd = -1; // that one ended; keep waiting for the others
@@ -124,7 +126,8 @@ int run_attach(const RunContext &context) {
       throw cli::UsageError("--pid attaches to running processes: it takes no application");
     pid_text = *command.value("pid");
   }
-  const std::vector<int> pids = parse_pids(command.subcommand == "attach" ? "prof attach" : "--pid", pid_text);
+  const std::vector<int> pids =
+      parse_pids(command.subcommand == "attach" ? "prof attach" : "--pid", pid_text);
 
   PluginSelection selection = select_plugins(command, context.registry);
   std::vector<SelectedPlugin> process_sources;
@@ -140,7 +143,8 @@ int run_attach(const RunContext &context) {
                             "prof launches it; it cannot attach");
   if (!process_sources.empty())
     for (int pid : pids)
-      if (const std::string problem = ask_agent(pid, control::Command::Status, ""); !problem.empty())
+      if (const std::string problem = ask_agent(pid, control::Command::Status, "");
+          !problem.empty())
         throw cli::UsageError(
             process_sources.front().plugin->name + " runs inside the application, and process " +
             std::to_string(pid) + " has no prof agent waiting (" + problem +
@@ -152,15 +156,14 @@ int run_attach(const RunContext &context) {
   const core::EventBusConfig buffers = bus_config(command);
   core::EventBus bus(buffers);
   check_process_sources(process_sources, catalog, bus, console);
-  const std::string session_name = command.value_or("session-new", "attach-" + std::to_string(pids.front()));
+  const std::string session_name =
+      command.value_or("session-new", "attach-" + std::to_string(pids.front()));
   const std::string display = process_command(pids.front());
   const std::string host = host_name();
   core::CaptureContext capture{catalog, bus, console,
                                prof_session_info{sizeof(prof_session_info), session_name.c_str(),
                                                  pids.front(), display.c_str(), host.c_str()}};
-  const report::ClockAnchor anchor = read_clock_anchor();
-  capture.session.realtime_anchor_ns = anchor.realtime_ns;
-  capture.session.monotonic_anchor_ns = anchor.monotonic_ns;
+  anchor_session(capture.session);
 
   std::unique_ptr<AgentSetup> agent;
   std::unique_ptr<core::ShmEventSource> shared_events;
@@ -170,13 +173,9 @@ int run_attach(const RunContext &context) {
         agent->create_region(agent_bus_config(command, buffers), capture.session), catalog);
   }
   core::Session session(session_name);
-  for (const SelectedPlugin &selected : selection.sources) {
-    auto source = std::make_unique<core::SourceInstance>(*selected.plugin, selected.options, capture);
-    if (!source->create() || !source->configure()) {
-      print_error(source->error());
-      return kExitFailure;
-    }
-    session.add_source(std::move(source));
+  if (const std::string error = add_sources(selection.sources, capture, session); !error.empty()) {
+    print_error(error);
+    return kExitFailure;
   }
   auto exporters = open_exporters(selection.exporters, catalog, console, capture.session);
   std::vector<SelectedPlugin> all_plugins = selection.sources;
@@ -184,33 +183,42 @@ int run_attach(const RunContext &context) {
   all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
 
   capture.session.start_ns = core::session_now_ns();
-  report::Header header = report_header(command, session_name, pids.front(), all_plugins, capture.session);
+  report::Header header =
+      report_header(command, session_name, pids.front(), all_plugins, capture.session);
   header.pids.assign(pids.begin(), pids.end());
   header.argv = {display};
   header.command_display = display;
   const WindowReports reports(report_pattern, force, header, pids.front(), host);
   std::vector<core::EventSink *> shared_sinks;
-  for (auto &exporter : exporters) shared_sinks.push_back(exporter.get());
+  for (auto &exporter : exporters)
+    shared_sinks.push_back(exporter.get());
   const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   core::EventPump *pump_ptr = nullptr;
   CaptureController controller(
       plan, catalog, shared_sinks,
-      [&reports](const core::WindowFacts &facts, std::string *error) { return reports.open(facts, error); },
+      [&reports](const core::WindowFacts &facts, std::string *error) {
+        return reports.open(facts, error);
+      },
       console,
       [detach_fd](int) {
         const uint64_t one = 1;
         (void)!write(detach_fd, &one, sizeof one);
       },
       [&] {
-        return core::CaptureEnd{core::session_now_ns(), pump_ptr ? pump_ptr->events() : 0,
-                                bus.dropped(), bus.drops(), 0, 0};
+        return core::CaptureEnd{core::session_now_ns(),
+                                pump_ptr ? pump_ptr->events() : 0,
+                                bus.dropped(),
+                                bus.drops(),
+                                0,
+                                0};
       });
   if (shared_events) controller.add_requests(*shared_events->region().header());
   controller.launched(capture.session.start_ns);
   std::unique_ptr<SessionControl> control;
   try {
     control = std::make_unique<SessionControl>(
-        SessionFacts{session_name, "", pids.front(), display, report_pattern.empty() ? "-" : report_pattern, ""});
+        SessionFacts{session_name, "", pids.front(), display,
+                     report_pattern.empty() ? "-" : report_pattern, ""});
   } catch (const std::exception &e) {
     console.warning(std::string("the session cannot be listed: ") + e.what());
   }
@@ -231,7 +239,8 @@ int run_attach(const RunContext &context) {
   for (int pid : pids) {
     if (!agent) break;
     std::string note;
-    if (const std::string problem = ask_agent(pid, control::Command::Start, agent->region_name(), &note);
+    if (const std::string problem =
+            ask_agent(pid, control::Command::Start, agent->region_name(), &note);
         !problem.empty()) {
       console.warning("process " + std::to_string(pid) + " did not take the capture: " + problem);
       continue;
@@ -240,25 +249,29 @@ int run_attach(const RunContext &context) {
     joined.push_back(pid);
   }
   std::string listed;
-  for (int pid : pids) listed += (listed.empty() ? "" : ",") + std::to_string(pid);
+  for (int pid : pids)
+    listed += (listed.empty() ? "" : ",") + std::to_string(pid);
   console.line("PROF is attached to process " + listed + ", command: " + display);
 
   g_interrupt_fd = detach_fd;
-  struct sigaction on_signal {}, old_int, old_term;
+  struct sigaction on_signal {
+  }, old_int, old_term;
   on_signal.sa_handler = interrupted;
   sigemptyset(&on_signal.sa_mask);
   sigaction(SIGINT, &on_signal, &old_int);
   sigaction(SIGTERM, &on_signal, &old_term);
   {
     std::unique_ptr<Prompt> prompt;
-    if (plan.interactive) prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
+    if (plan.interactive)
+      prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
     wait_for_end(pids, detach_fd);
   }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   if (control) control->set_controller(nullptr);
   // Agents stop their plugins and flush before prof drains the last events.
-  for (int pid : joined) ask_agent(pid, control::Command::Stop, "");
+  for (int pid : joined)
+    ask_agent(pid, control::Command::Stop, "");
   if (!session.stop()) console.warning(session.error());
   pump.stop();
   controller.close();

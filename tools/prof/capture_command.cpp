@@ -9,15 +9,15 @@
 #include "core/shm_event_source.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/app_launcher.hpp"
+#include "tools/prof/application_environment.hpp"
 #include "tools/prof/capture_controller.hpp"
 #include "tools/prof/capture_parts.hpp"
 #include "tools/prof/capture_plan.hpp"
-#include "tools/prof/application_environment.hpp"
-#include "tools/prof/prompt.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/output_name.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/progress_bar.hpp"
+#include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/window_reports.hpp"
 
@@ -103,7 +103,8 @@ int run_capture(const RunContext &context) {
   }
   AppLauncher app;
   std::vector<std::string> environment = app_environment.variables;
-  if (agent) environment.insert(environment.end(), agent->environment().begin(), agent->environment().end());
+  if (agent)
+    environment.insert(environment.end(), agent->environment().begin(), agent->environment().end());
   if (!app.spawn(command.app, command.value_or("show-output", "true") == "true", environment,
                  app_environment.inherit)) {
     print_error(app.error());
@@ -139,9 +140,7 @@ int run_capture(const RunContext &context) {
   core::CaptureContext capture{catalog, bus, console,
                                prof_session_info{sizeof(prof_session_info), session_name.c_str(),
                                                  app.pid(), display.c_str(), host.c_str()}};
-  const report::ClockAnchor anchor = read_clock_anchor();
-  capture.session.realtime_anchor_ns = anchor.realtime_ns;
-  capture.session.monotonic_anchor_ns = anchor.monotonic_ns;
+  anchor_session(capture.session);
 
   std::unique_ptr<core::ShmEventSource> shared_events;
   if (agent) {
@@ -162,14 +161,10 @@ int run_capture(const RunContext &context) {
   }
 
   core::Session session(session_name);
-  for (const SelectedPlugin &selected : selection.sources) {
-    auto source = std::make_unique<core::SourceInstance>(*selected.plugin, selected.options, capture);
-    if (!source->create() || !source->configure()) {
-      discard_held_app(app);
-      print_error(source->error());
-      return kExitFailure;
-    }
-    session.add_source(std::move(source));
+  if (const std::string error = add_sources(selection.sources, capture, session); !error.empty()) {
+    discard_held_app(app);
+    print_error(error);
+    return kExitFailure;
   }
   std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
   try {
@@ -184,15 +179,16 @@ int run_capture(const RunContext &context) {
   std::vector<SelectedPlugin> all_plugins = selection.sources;
   all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
   all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
-  const WindowReports reports(plan.windowed() || report_path.empty() ? report_pattern : report_path, force,
-                              report_header(command, session_name, app.pid(), all_plugins,
-                                            capture.session),
-                              app.pid(), host);
+  const WindowReports reports(
+      plan.windowed() || report_path.empty() ? report_pattern : report_path, force,
+      report_header(command, session_name, app.pid(), all_plugins, capture.session), app.pid(),
+      host);
   if (plan.windowed() && report_pattern.empty())
     console.line("no report will be written (give -o NAME, or name each window with "
                  "'prof start -o NAME'); exporters see every window");
   std::vector<core::EventSink *> shared_sinks;
-  for (auto &exporter : exporters) shared_sinks.push_back(exporter.get());
+  for (auto &exporter : exporters)
+    shared_sinks.push_back(exporter.get());
   // Readable when the application should go on unprofiled while prof ends.
   const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   const int app_pid = app.pid();
@@ -212,8 +208,12 @@ int run_capture(const RunContext &context) {
         (void)!write(detach_fd, &one, sizeof one);
       },
       [&] {
-        core::CaptureEnd progress{core::session_now_ns(), pump_ptr ? pump_ptr->events() : 0,
-                                  bus.dropped(), bus.drops(), 0, 0};
+        core::CaptureEnd progress{core::session_now_ns(),
+                                  pump_ptr ? pump_ptr->events() : 0,
+                                  bus.dropped(),
+                                  bus.drops(),
+                                  0,
+                                  0};
         if (shared_events) progress.dropped += shared_events->dropped();
         return progress;
       });
@@ -246,8 +246,7 @@ int run_capture(const RunContext &context) {
   std::unique_ptr<Prompt> prompt;
   if (plan.interactive && launched)
     prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
-  const AppExit exit =
-      app.wait_all({command.value_or("wait", "all") == "primary", detach_fd});
+  const AppExit exit = app.wait_all({command.value_or("wait", "all") == "primary", detach_fd});
   prompt.reset();
   if (control) control->set_controller(nullptr);
   if (exit.running)
@@ -260,14 +259,19 @@ int run_capture(const RunContext &context) {
   controller.close();
   close(detach_fd);
   progress.update(0.6);
-  core::CaptureEnd end{core::session_now_ns(), pump.events(), bus.dropped(), bus.drops(),
-                       exit.running ? 0 : exit.code, exit.running ? 0 : exit.signal};
+  core::CaptureEnd end{core::session_now_ns(),
+                       pump.events(),
+                       bus.dropped(),
+                       bus.drops(),
+                       exit.running ? 0 : exit.code,
+                       exit.running ? 0 : exit.signal};
   if (shared_events) {
     end.dropped += shared_events->dropped();
-    for (const core::RingDrops &d : shared_events->drops()) end.drops.push_back(d);
+    for (const core::RingDrops &d : shared_events->drops())
+      end.drops.push_back(d);
     if (uint64_t lost = shared_events->catalog_overflow())
       console.warning(std::to_string(lost) + " definitions from the application were lost: "
-                      "the shared catalog was full");
+                                             "the shared catalog was full");
   }
   controller.windows().finish(catalog, end);
   progress.finish();

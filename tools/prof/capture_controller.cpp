@@ -54,7 +54,8 @@ void CaptureController::close() {
     closed_ = true;
     left.swap(pending_);
   }
-  for (Pending &p : left) p.answer.set_value("error the capture is ending");
+  for (Pending &p : left)
+    p.answer.set_value("error the capture is ending");
 }
 
 std::string CaptureController::state() const {
@@ -79,10 +80,18 @@ std::string CaptureController::apply(control::Command command, const std::string
       started_.fetch_add(1);
     }
     break;
-  case control::Command::Stop: result = windows_.stop(now); break;
-  case control::Command::Suspend: result = windows_.suspend(now); break;
-  case control::Command::Resume: result = windows_.resume(now); break;
-  case control::Command::Cancel: result = windows_.cancel(now); break;
+  case control::Command::Stop:
+    result = windows_.stop(now);
+    break;
+  case control::Command::Suspend:
+    result = windows_.suspend(now);
+    break;
+  case control::Command::Resume:
+    result = windows_.resume(now);
+    break;
+  case control::Command::Cancel:
+    result = windows_.cancel(now);
+    break;
   case control::Command::Shutdown:
     if (windows_.collecting()) windows_.stop(now);
     shutdown_pending_ = true;
@@ -121,12 +130,16 @@ void CaptureController::range_ends(uint64_t ts) {
   ++ranges_;
   const bool limit_reached = plan_.range_limit != 0 && ranges_ >= plan_.range_limit;
   switch (plan_.range_end) {
-  case RangeEnd::Stop: ranges_done_ = true; break;
+  case RangeEnd::Stop:
+    ranges_done_ = true;
+    break;
   case RangeEnd::StopShutdown:
     ranges_done_ = true;
     shutdown_pending_ = true;
     break;
-  case RangeEnd::Repeat: ranges_done_ = limit_reached; break;
+  case RangeEnd::Repeat:
+    ranges_done_ = limit_reached;
+    break;
   case RangeEnd::RepeatShutdown:
     ranges_done_ = limit_reached;
     shutdown_pending_ = limit_reached;
@@ -154,7 +167,8 @@ void CaptureController::before_drain() {
     commands.swap(pending_);
   }
   const uint64_t now = core::session_now_ns();
-  for (Pending &p : commands) p.answer.set_value(apply(p.command, p.argument, now));
+  for (Pending &p : commands)
+    p.answer.set_value(apply(p.command, p.argument, now));
   take_requests();
   const auto delay = static_cast<uint64_t>(plan_.delay.count());
   if (!delay_done_ && delay > 0 && now >= launch_ns_ + delay) {
@@ -162,7 +176,8 @@ void CaptureController::before_drain() {
     if (!windows_.collecting()) apply(control::Command::Start, "", launch_ns_ + delay);
   }
   const auto duration = static_cast<uint64_t>(plan_.duration.count());
-  if (duration > 0 && !duration_done_ && windows_.collecting() && now >= window_start_ns_ + duration) {
+  if (duration > 0 && !duration_done_ && windows_.collecting() &&
+      now >= window_start_ns_ + duration) {
     const uint64_t end = window_start_ns_ + duration;
     windows_.stop(end);
     if (plan_.rotation > 0) {
@@ -181,7 +196,8 @@ void CaptureController::before_drain() {
   publish_state();
 }
 
-void CaptureController::window_finished(uint32_t, const std::string &path, const std::string &error) {
+void CaptureController::window_finished(uint32_t, const std::string &path,
+                                        const std::string &error) {
   if (!error.empty()) {
     print_error(error);
     report_failed_.store(true);

@@ -25,10 +25,12 @@ core::EventBusConfig bus_config(const cli::CommandLine &command) {
   config.ring_bytes = static_cast<uint64_t>(command.int_or("host-ringbuffer-size", 16)) * mib;
   // Without --watermark-threshold, the default (15 MB) follows a smaller ring.
   config.watermark_bytes =
-      static_cast<uint64_t>(command.int_or("watermark-threshold",
-                                           std::min<long>(15, command.int_or("host-ringbuffer-size", 16) - 1))) *
+      static_cast<uint64_t>(
+          command.int_or("watermark-threshold",
+                         std::min<long>(15, command.int_or("host-ringbuffer-size", 16) - 1))) *
       mib;
-  const uint64_t host_buffer = static_cast<uint64_t>(command.int_or("host-buffer-size", 1024)) * mib;
+  const uint64_t host_buffer =
+      static_cast<uint64_t>(command.int_or("host-buffer-size", 1024)) * mib;
   // The host buffer is shared out as per-thread rings.
   config.ring_count = static_cast<uint32_t>(std::max<uint64_t>(2, host_buffer / config.ring_bytes));
   return config;
@@ -58,8 +60,8 @@ report::ClockAnchor read_clock_anchor() {
   return anchor;
 }
 
-report::Header report_header(const cli::CommandLine &command, const std::string &session,
-                             int pid, const std::vector<SelectedPlugin> &plugins,
+report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
+                             const std::vector<SelectedPlugin> &plugins,
                              const prof_session_info &info) {
   report::Header header;
   header.session_name = session;
@@ -69,7 +71,8 @@ report::Header report_header(const cli::CommandLine &command, const std::string 
   header.host_name = host_name();
   for (const SelectedPlugin &p : plugins) {
     report::PluginRecord record{p.plugin->name, p.plugin->version, {}};
-    for (const auto &[key, value] : p.options.effective()) record.options.emplace_back(key, value);
+    for (const auto &[key, value] : p.options.effective())
+      record.options.emplace_back(key, value);
     header.plugins.push_back(std::move(record));
   }
   header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
@@ -82,7 +85,6 @@ report::Header report_header(const cli::CommandLine &command, const std::string 
     }
   return header;
 }
-
 
 // Process-scope sources run inside the application, where a bad option could
 // only be reported after it started: each is configured here first, so a bad
@@ -98,14 +100,30 @@ void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Cat
   }
 }
 
+void anchor_session(prof_session_info &session) {
+  const report::ClockAnchor anchor = read_clock_anchor();
+  session.realtime_anchor_ns = anchor.realtime_ns;
+  session.monotonic_anchor_ns = anchor.monotonic_ns;
+}
+
+std::string add_sources(const std::vector<SelectedPlugin> &sources, core::CaptureContext &capture,
+                        core::Session &session) {
+  for (const SelectedPlugin &selected : sources) {
+    auto source =
+        std::make_unique<core::SourceInstance>(*selected.plugin, selected.options, capture);
+    if (!source->create() || !source->configure()) return source->error();
+    session.add_source(std::move(source));
+  }
+  return "";
+}
 
 std::vector<std::unique_ptr<core::ExporterInstance>>
 open_exporters(const std::vector<SelectedPlugin> &selected, core::Catalog &catalog,
                core::Console &console, const prof_session_info &session) {
   std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
   for (const SelectedPlugin &plugin : selected) {
-    auto exporter =
-        std::make_unique<core::ExporterInstance>(*plugin.plugin, plugin.options, catalog, console, session);
+    auto exporter = std::make_unique<core::ExporterInstance>(*plugin.plugin, plugin.options,
+                                                             catalog, console, session);
     if (!exporter->open()) throw std::runtime_error(exporter->error());
     exporters.push_back(std::move(exporter));
   }
@@ -124,11 +142,12 @@ bool finish_exporters(std::vector<std::unique_ptr<core::ExporterInstance>> &expo
     }
   }
   // The summary states drops in its own output; without one, say it here.
-  const bool summary_states_drops = std::any_of(
-      exporters.begin(), exporters.end(), [](const auto &e) { return e->plugin().name == "summary"; });
+  const bool summary_states_drops =
+      std::any_of(exporters.begin(), exporters.end(),
+                  [](const auto &e) { return e->plugin().name == "summary"; });
   if (end.dropped > 0 && !summary_states_drops)
     console.warning(std::to_string(end.dropped) + " events were dropped because rings were full; "
-                    "raise --host-ringbuffer-size");
+                                                  "raise --host-ringbuffer-size");
   return ok;
 }
 

@@ -9,6 +9,7 @@
 #include "core/event_sink.hpp"
 #include "core/exporter_instance.hpp"
 #include "core/report/report_model.hpp"
+#include "core/session.hpp"
 #include "tools/prof/cli/command_line.hpp"
 #include "tools/prof/plugin_selection.hpp"
 
@@ -30,6 +31,12 @@ core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
 /// CLOCK_REALTIME paired with the session clock read around it: what lets
 /// reports of several hosts be merged.
 report::ClockAnchor read_clock_anchor();
+/// Sets `session`'s anchor fields from read_clock_anchor().
+void anchor_session(prof_session_info &session);
+
+/// Creates and configures each of `sources` into `session`; "" or the first error.
+std::string add_sources(const std::vector<SelectedPlugin> &sources, core::CaptureContext &capture,
+                        core::Session &session);
 
 report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
                              const std::vector<SelectedPlugin> &plugins,

@@ -27,15 +27,17 @@ void parse_range_end(const std::string &text, CapturePlan &plan) {
   const size_t colon = text.find(':');
   const std::string word = text.substr(0, colon);
   const std::string count = colon == std::string::npos ? "" : text.substr(colon + 1);
-  if (word == "stop" && colon == std::string::npos) plan.range_end = RangeEnd::Stop;
+  if (word == "stop" && colon == std::string::npos)
+    plan.range_end = RangeEnd::Stop;
   else if (word == "stop-shutdown" && colon == std::string::npos)
     plan.range_end = RangeEnd::StopShutdown;
-  else if (word == "repeat") plan.range_end = RangeEnd::Repeat;
+  else if (word == "repeat")
+    plan.range_end = RangeEnd::Repeat;
   else if (word == "repeat-shutdown" && colon != std::string::npos)
     plan.range_end = RangeEnd::RepeatShutdown;
-  else throw cli::UsageError("--capture-range-end '" + text + "': " + expected);
-  if (colon != std::string::npos)
-    plan.range_limit = parse_count(text, count, expected);
+  else
+    throw cli::UsageError("--capture-range-end '" + text + "': " + expected);
+  if (colon != std::string::npos) plan.range_limit = parse_count(text, count, expected);
 }
 
 } // namespace
@@ -70,13 +72,15 @@ int parse_signal(const std::string &option, const std::string &text) {
 CapturePlan capture_plan(const cli::CommandLine &command) {
   CapturePlan plan;
   plan.from_start = command.value_or("profile-from-start", "on") == "on";
-  if (const std::string *delay = command.value("delay")) plan.delay = parse_seconds("delay", *delay);
+  if (const std::string *delay = command.value("delay"))
+    plan.delay = parse_seconds("delay", *delay);
   if (const std::string *duration = command.value("duration")) {
     plan.duration = parse_seconds("duration", *duration);
     if (plan.duration.count() == 0)
       throw cli::UsageError("--duration '" + *duration + "': expected more than 0 seconds");
   }
-  if (const std::string *kill = command.value("kill")) plan.kill_signal = parse_signal("kill", *kill);
+  if (const std::string *kill = command.value("kill"))
+    plan.kill_signal = parse_signal("kill", *kill);
   const std::string range = command.value_or("capture-range", "none");
   if (range == "profiler-api") plan.range = CaptureRange::ProfilerApi;
   if (range == "annotation") plan.range = CaptureRange::Annotation;

@@ -48,14 +48,19 @@ bool Prompt::handle(const std::string &line) {
     const std::string text = controller_.command(command, argument);
     if (text.rfind("ok", 0) != 0) show(text + "\n");
   };
-  if (word == "start") answer(control::Command::Start);
-  else if (word == "stop") answer(control::Command::Stop);
-  else if (word == "status") show(controller_.state() + "\n");
-  else if (word == "help") show(kHelp);
+  if (word == "start")
+    answer(control::Command::Start);
+  else if (word == "stop")
+    answer(control::Command::Stop);
+  else if (word == "status")
+    show(controller_.state() + "\n");
+  else if (word == "help")
+    show(kHelp);
   else if (word == "quit" || word == "exit") {
     detach();
     return false;
-  } else show("unknown command '" + word + "'; " + kHelp);
+  } else
+    show("unknown command '" + word + "'; " + kHelp);
   return true;
 }
 

@@ -16,7 +16,8 @@ namespace prof::tool {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr const char *kFields[] = {"name", "id", "pid", "state", "windows", "started", "command", "output"};
+constexpr const char *kFields[] = {"name",    "id",      "pid",     "state",
+                                   "windows", "started", "command", "output"};
 
 std::string local_time_now() {
   const std::time_t now = std::time(nullptr);
@@ -33,7 +34,8 @@ std::string encode_fields(const std::vector<std::pair<std::string, std::string>>
   char separator = ' ';
   for (const auto &[key, value] : fields) {
     std::string clean = value;
-    std::replace_if(clean.begin(), clean.end(), [](char c) { return c == '\t' || c == '\n'; }, ' ');
+    std::replace_if(
+        clean.begin(), clean.end(), [](char c) { return c == '\t' || c == '\n'; }, ' ');
     text += separator + key + "=" + clean;
     separator = '\t';
   }
@@ -76,14 +78,15 @@ SessionControl::~SessionControl() { server_.reset(); }
 std::string SessionControl::answer(const control::Request &request) const {
   CaptureController *controller = controller_.load();
   if (request.command == control::Command::Status)
-    return encode_fields({{"name", facts_.name},
-                          {"id", facts_.id},
-                          {"pid", std::to_string(facts_.pid)},
-                          {"state", controller ? controller->state() : "waiting"},
-                          {"windows", std::to_string(controller ? controller->windows_started() : 0)},
-                          {"started", facts_.started},
-                          {"command", facts_.command},
-                          {"output", facts_.output}});
+    return encode_fields(
+        {{"name", facts_.name},
+         {"id", facts_.id},
+         {"pid", std::to_string(facts_.pid)},
+         {"state", controller ? controller->state() : "waiting"},
+         {"windows", std::to_string(controller ? controller->windows_started() : 0)},
+         {"started", facts_.started},
+         {"command", facts_.command},
+         {"output", facts_.output}});
   if (!controller) return "error the session is not ready for commands yet; try again";
   return controller->command(request.command, request.argument);
 }
@@ -105,17 +108,16 @@ std::vector<LiveSession> live_sessions() {
     const fs::path path = it->path();
     if (path.extension() != ".sock") continue;
     try {
-      auto fields = decode_fields(control::send_request(path, {control::Command::Status, ""},
-                                                        std::chrono::seconds(1)));
+      auto fields = decode_fields(
+          control::send_request(path, {control::Command::Status, ""}, std::chrono::seconds(1)));
       if (!fields.empty()) sessions.push_back({path, std::move(fields)});
     } catch (const std::exception &) {
       std::error_code remove_ec;
       if (!control::socket_alive(path)) fs::remove(path, remove_ec);
     }
   }
-  std::sort(sessions.begin(), sessions.end(), [](auto &a, auto &b) {
-    return a.fields["started"] < b.fields["started"];
-  });
+  std::sort(sessions.begin(), sessions.end(),
+            [](auto &a, auto &b) { return a.fields["started"] < b.fields["started"]; });
   return sessions;
 }
 
@@ -138,7 +140,8 @@ int run_session_command(control::Command command, const std::string &session,
   if (std::none_of(sessions.begin(), sessions.end(), [](const LiveSession &s) {
         return !s.socket.filename().string().starts_with("dynamic-");
       })) {
-    print_error(word + ": there is no session to act on (start one with prof --session-new NAME ...)");
+    print_error(word +
+                ": there is no session to act on (start one with prof --session-new NAME ...)");
     return kExitUsage;
   }
   if (!chosen) {
@@ -146,10 +149,10 @@ int run_session_command(control::Command command, const std::string &session,
     for (const LiveSession &s : sessions)
       if (!s.socket.filename().string().starts_with("dynamic-"))
         names += (names.empty() ? "" : ", ") + s.fields.at("name");
-    print_error(word + (session.empty() ? ": there are several sessions (" + names +
-                                              "): name one with --session NAME"
-                                        : ": no session is named '" + session + "' (sessions: " +
-                                              names + ")"));
+    print_error(word +
+                (session.empty()
+                     ? ": there are several sessions (" + names + "): name one with --session NAME"
+                     : ": no session is named '" + session + "' (sessions: " + names + ")"));
     return kExitUsage;
   }
   std::string answer;
@@ -169,7 +172,8 @@ int run_session_command(control::Command command, const std::string &session,
 
 int run_session_list(core::Console &) {
   std::vector<std::map<std::string, std::string>> sessions;
-  for (LiveSession &s : live_sessions()) sessions.push_back(std::move(s.fields));
+  for (LiveSession &s : live_sessions())
+    sessions.push_back(std::move(s.fields));
   if (sessions.empty()) {
     std::printf("no sessions\n");
     return kExitOk;
@@ -177,7 +181,8 @@ int run_session_list(core::Console &) {
   std::vector<size_t> widths;
   for (const char *field : kFields) {
     size_t width = std::string(field).size();
-    for (auto &s : sessions) width = std::max(width, s[field].size());
+    for (auto &s : sessions)
+      width = std::max(width, s[field].size());
     widths.push_back(width);
   }
   const auto print_row = [&](auto cell) {
@@ -191,10 +196,12 @@ int run_session_list(core::Console &) {
   };
   print_row([](const char *field) {
     std::string upper(field);
-    for (char &c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    for (char &c : upper)
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return upper;
   });
-  for (auto &s : sessions) print_row([&](const char *field) { return s[field]; });
+  for (auto &s : sessions)
+    print_row([&](const char *field) { return s[field]; });
   return kExitOk;
 }
 

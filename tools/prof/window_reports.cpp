@@ -59,8 +59,8 @@ public:
 
 std::string with_index(const std::string &path, uint32_t index) {
   const fs::path p(path);
-  return (p.parent_path() / (p.stem().string() + "-" + std::to_string(index) +
-                             p.extension().string()))
+  return (p.parent_path() /
+          (p.stem().string() + "-" + std::to_string(index) + p.extension().string()))
       .string();
 }
 
@@ -78,7 +78,8 @@ std::string WindowReports::path_for(const core::WindowFacts &facts) const {
   const bool indexed = name.find("%i") != std::string::npos;
   if (has_output_macros(path))
     path = expand_output_name(path, {pid_, host_, std::time(nullptr)}, ".profrep");
-  if (facts.output_name.empty() && !indexed && facts.index > 1) path = with_index(path, facts.index);
+  if (facts.output_name.empty() && !indexed && facts.index > 1)
+    path = with_index(path, facts.index);
   return path;
 }
 

@@ -57,9 +57,11 @@ public:
       dup2(o, STDOUT_FILENO);
       dup2(e, STDERR_FILENO);
       if (chdir(dir.c_str()) != 0) _exit(126);
-      for (const auto &entry : environment) putenv(const_cast<char *>(entry.c_str()));
+      for (const auto &entry : environment)
+        putenv(const_cast<char *>(entry.c_str()));
       std::vector<char *> args;
-      for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+      for (const auto &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
       args.push_back(nullptr);
       execv(args[0], args.data());
       _exit(127);
@@ -97,7 +99,8 @@ private:
     if (FILE *f = std::fopen(path.c_str(), "r")) {
       char buffer[4096];
       size_t n;
-      while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) text.append(buffer, n);
+      while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
+        text.append(buffer, n);
       std::fclose(f);
     }
     return text;
@@ -122,7 +125,8 @@ Window read_window(const fs::path &path) {
   }
   window.start = reader.header().session_start_ns;
   window.end = reader.footer()->end_ns;
-  for (const prof_event &e : reader.read_all_events()) window.ts.push_back(e.ts);
+  for (const prof_event &e : reader.read_all_events())
+    window.ts.push_back(e.ts);
   std::sort(window.ts.begin(), window.ts.end());
   return window;
 }
@@ -136,8 +140,10 @@ protected:
     runtime_ = "XDG_RUNTIME_DIR=" + dir_.string();
   }
   void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-    else std::cerr << "test folder kept: " << dir_ << "\n";
+    if (!HasFailure())
+      fs::remove_all(dir_);
+    else
+      std::cerr << "test folder kept: " << dir_ << "\n";
   }
   std::vector<std::string> prof_args(std::vector<std::string> args) const {
     args.insert(args.begin(), {"/usr/bin/env", runtime_, kProf});
@@ -168,10 +174,10 @@ protected:
 
 TEST_F(CaptureWindows, StartStopTwiceYieldsTwoReportsHoldingOnlyTheirWindows) {
   // asys launch: the application runs with collection off until start.
-  Background capture(prof_args({"launch", "--session-new", "w", "--cpu-utilization",
-                                "--utilization-frequency", "100", "-o", "win", kWorkload,
-                                "--seconds", "4", "--quiet"}),
-                     dir_);
+  Background capture(
+      prof_args({"launch", "--session-new", "w", "--cpu-utilization", "--utilization-frequency",
+                 "100", "-o", "win", kWorkload, "--seconds", "4", "--quiet"}),
+      dir_);
   ASSERT_TRUE(wait_for_socket("w"));
   std::this_thread::sleep_for(300ms); // collection is off: nothing of this may be kept
   const uint64_t t0 = now_ns();
@@ -207,10 +213,10 @@ TEST_F(CaptureWindows, StartStopTwiceYieldsTwoReportsHoldingOnlyTheirWindows) {
 }
 
 TEST_F(CaptureWindows, SuspendDropsExactlyTheSuspendedInterval) {
-  Background capture(prof_args({"--session-new", "s", "--cpu-utilization",
-                                "--utilization-frequency", "100", "-o", "s", kWorkload,
-                                "--seconds", "2.5", "--quiet"}),
-                     dir_);
+  Background capture(
+      prof_args({"--session-new", "s", "--cpu-utilization", "--utilization-frequency", "100", "-o",
+                 "s", kWorkload, "--seconds", "2.5", "--quiet"}),
+      dir_);
   ASSERT_TRUE(wait_for_socket("s"));
   std::this_thread::sleep_for(400ms);
   const uint64_t before_suspend = now_ns();
@@ -234,13 +240,14 @@ TEST_F(CaptureWindows, SuspendDropsExactlyTheSuspendedInterval) {
 }
 
 TEST_F(CaptureWindows, CancelWritesNothingAndAGarbageMessageDisturbsNothing) {
-  Background capture(prof_args({"--session-new", "c", "--profile-from-start", "off",
-                                "--cpu-utilization", "-o", "c", kWorkload, "--seconds", "2",
-                                "--quiet"}),
-                     dir_);
+  Background capture(
+      prof_args({"--session-new", "c", "--profile-from-start", "off", "--cpu-utilization", "-o",
+                 "c", kWorkload, "--seconds", "2", "--quiet"}),
+      dir_);
   ASSERT_TRUE(wait_for_socket("c"));
   // A frame that claims 4 GB, then random bytes: that connection is closed.
-  for (const std::string junk : {std::string("\xff\xff\xff\xff", 4), std::string("\x05\0\0\0stat", 8)}) {
+  for (const std::string junk :
+       {std::string("\xff\xff\xff\xff", 4), std::string("\x05\0\0\0stat", 8)}) {
     const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
@@ -276,8 +283,8 @@ TEST_F(CaptureWindows, ShutdownWritesTheWindowAndStopsTheApplication) {
 }
 
 TEST_F(CaptureWindows, ShutdownWithKillNoneLeavesTheApplicationRunning) {
-  Background capture(prof_args({"--session-new", "sn", "--kill", "none", "--cpu-utilization",
-                                "-o", "sn", kWorkload, "--seconds", "2.5", "--print", "APP-END"}),
+  Background capture(prof_args({"--session-new", "sn", "--kill", "none", "--cpu-utilization", "-o",
+                                "sn", kWorkload, "--seconds", "2.5", "--print", "APP-END"}),
                      dir_);
   ASSERT_TRUE(wait_for_socket("sn"));
   std::this_thread::sleep_for(300ms);
@@ -289,10 +296,10 @@ TEST_F(CaptureWindows, ShutdownWithKillNoneLeavesTheApplicationRunning) {
 
 TEST_F(CaptureWindows, AnotherUserCannotControlTheSession) {
   if (getuid() != 0) GTEST_SKIP() << "needs root to act as another user";
-  Background capture(prof_args({"--session-new", "mine", "--profile-from-start", "off",
-                                "--cpu-utilization", "-o", "m", kWorkload, "--seconds", "1.5",
-                                "--quiet"}),
-                     dir_);
+  Background capture(
+      prof_args({"--session-new", "mine", "--profile-from-start", "off", "--cpu-utilization", "-o",
+                 "m", kWorkload, "--seconds", "1.5", "--quiet"}),
+      dir_);
   ASSERT_TRUE(wait_for_socket("mine"));
   const pid_t other = fork();
   if (other == 0) {
@@ -302,7 +309,8 @@ TEST_F(CaptureWindows, AnotherUserCannotControlTheSession) {
     dup2(null, STDERR_FILENO);
     const std::vector<std::string> args = prof_args({"start", "--session", "mine"});
     std::vector<char *> argv;
-    for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+    for (const auto &a : args)
+      argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
     execv(argv[0], argv.data());
     _exit(127);
@@ -331,8 +339,8 @@ TEST_F(CaptureWindows, DurationWithKillNoneLetsTheApplicationFinish) {
 }
 
 TEST_F(CaptureWindows, DurationStopsTheApplicationByDefault) {
-  const RunResult r =
-      prof({"--delay", "0.3", "--duration", "0.5", "--cpu-utilization", "-o", "d", kWorkload, "--seconds", "60"});
+  const RunResult r = prof({"--delay", "0.3", "--duration", "0.5", "--cpu-utilization", "-o", "d",
+                            kWorkload, "--seconds", "60"});
   EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.describe();
   EXPECT_LT(r.seconds, 30);
   EXPECT_THAT(r.out + r.err, HasSubstr("killed by signal 15"));
@@ -356,15 +364,15 @@ TEST_F(CaptureWindows, ProfilerApiRangesRepeatTwiceThenStop) {
 }
 
 TEST_F(CaptureWindows, AnnotationRangesOfTheGivenNameAndDomainStartAndStop) {
-  const RunResult r = prof({"-c", "annotation", "-p", "step@train", "--capture-range-end",
-                            "repeat", "--cpu-utilization", "-o", "an", kWorkload, "--ranges", "2",
+  const RunResult r = prof({"-c", "annotation", "-p", "step@train", "--capture-range-end", "repeat",
+                            "--cpu-utilization", "-o", "an", kWorkload, "--ranges", "2",
                             "--seconds", "1.6", "--range-name", "step@train"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_EQ(reports(), (std::vector<std::string>{"an-2.profrep", "an.profrep"}));
   // Another domain's range of the same name is not it.
-  const RunResult other = prof({"-c", "annotation", "-p", "step", "--cpu-utilization", "-o", "no",
-                                kWorkload, "--ranges", "1", "--seconds", "0.4", "--range-name",
-                                "step@train"});
+  const RunResult other =
+      prof({"-c", "annotation", "-p", "step", "--cpu-utilization", "-o", "no", kWorkload,
+            "--ranges", "1", "--seconds", "0.4", "--range-name", "step@train"});
   ASSERT_EQ(other.exit_code, 0) << other.describe();
   EXPECT_FALSE(fs::exists(dir_ / "no.profrep"));
 }
@@ -379,8 +387,8 @@ TEST_F(CaptureWindows, ProfilerApiRangeStopsTheApplicationAtItsEndByDefault) {
 }
 
 TEST_F(CaptureWindows, TraceRotationKeepsTheNewestReports) {
-  const RunResult r = prof({"--duration", "0.3", "--trace-rotation", "2", "--cpu-utilization",
-                            "-o", "rot", kWorkload, "--seconds", "1.7", "--quiet"});
+  const RunResult r = prof({"--duration", "0.3", "--trace-rotation", "2", "--cpu-utilization", "-o",
+                            "rot", kWorkload, "--seconds", "1.7", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   const auto kept = reports();
   ASSERT_EQ(kept.size(), 2u) << r.describe();
@@ -390,8 +398,8 @@ TEST_F(CaptureWindows, TraceRotationKeepsTheNewestReports) {
 TEST_F(CaptureWindows, AttachAndDetachLeaveTheApplicationRunningToItsEnd) {
   Background app({kWorkload, "--seconds", "2.5", "--exit-code", "4"}, dir_);
   std::this_thread::sleep_for(200ms);
-  const RunResult r = prof({"attach", "--cpu-utilization", "--duration", "0.5", "-o", "a",
-                            std::to_string(app.pid())});
+  const RunResult r = prof(
+      {"attach", "--cpu-utilization", "--duration", "0.5", "-o", "a", std::to_string(app.pid())});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_EQ(kill(app.pid(), 0), 0) << "the application must still run";
   EXPECT_EQ(app.wait(), 4) << app.output();
@@ -453,8 +461,8 @@ TEST_F(CaptureWindows, ThePromptStartsAndStopsCollecting) {
 }
 
 TEST_F(CaptureWindows, ApplicationEnvironmentAndOutput) {
-  const RunResult env =
-      prof({"-e", "PROF_TEST_A=1,PROF_TEST_B=x=y", "-n", "false", "--cpu-utilization", "/usr/bin/env"});
+  const RunResult env = prof(
+      {"-e", "PROF_TEST_A=1,PROF_TEST_B=x=y", "-n", "false", "--cpu-utilization", "/usr/bin/env"});
   ASSERT_EQ(env.exit_code, 0) << env.describe();
   const auto lines = split_lines(env.out);
   EXPECT_THAT(lines, ::testing::Contains("PROF_TEST_A=1"));
@@ -474,7 +482,8 @@ TEST_F(CaptureWindows, WaitPrimaryEndsWithTheLaunchedProcess) {
                      dir_);
   ASSERT_EQ(capture.wait(), 0) << capture.output();
   EXPECT_FALSE(fs::exists(marker)) << "prof must not wait for the orphan";
-  for (int i = 0; i < 300 && !fs::exists(marker); ++i) std::this_thread::sleep_for(10ms);
+  for (int i = 0; i < 300 && !fs::exists(marker); ++i)
+    std::this_thread::sleep_for(10ms);
   EXPECT_TRUE(fs::exists(marker));
 }
 

@@ -36,7 +36,8 @@ private:
       r.catalog = now;
     }
     void consume(const prof_event *events, size_t count) override {
-      for (size_t i = 0; i < count; ++i) r.ts.push_back(events[i].ts);
+      for (size_t i = 0; i < count; ++i)
+        r.ts.push_back(events[i].ts);
     }
     Recorded &r;
   };
@@ -46,7 +47,8 @@ private:
 
 struct AllEvents final : EventSink {
   void consume(const prof_event *events, size_t count) override {
-    for (size_t i = 0; i < count; ++i) ts.push_back(events[i].ts);
+    for (size_t i = 0; i < count; ++i)
+      ts.push_back(events[i].ts);
   }
   std::vector<uint64_t> ts;
 };
@@ -54,11 +56,12 @@ struct AllEvents final : EventSink {
 class CaptureWindowsTest : public ::testing::Test {
 protected:
   CaptureWindowsTest()
-      : windows_(catalog_, {&shared_},
-                 [this](const WindowFacts &facts, std::string *) {
-                   return std::make_unique<RecordingOutput>(outputs_[facts.index]);
-                 },
-                 nullptr, std::chrono::milliseconds(0)) {}
+      : windows_(
+            catalog_, {&shared_},
+            [this](const WindowFacts &facts, std::string *) {
+              return std::make_unique<RecordingOutput>(outputs_[facts.index]);
+            },
+            nullptr, std::chrono::milliseconds(0)) {}
 
   void feed(std::vector<uint64_t> stamps) {
     std::vector<prof_event> events(stamps.size());
@@ -151,7 +154,8 @@ TEST_F(CaptureWindowsTest, ALaterWindowGetsTheWholeCatalog) {
 TEST_F(CaptureWindowsTest, AStoppedWindowWaitsForItsGracePeriod) {
   Recorded late;
   CaptureWindows graced(
-      catalog_, {}, [&](const WindowFacts &, std::string *) { return std::make_unique<RecordingOutput>(late); },
+      catalog_, {},
+      [&](const WindowFacts &, std::string *) { return std::make_unique<RecordingOutput>(late); },
       nullptr, std::chrono::milliseconds(1000));
   ASSERT_TRUE(graced.start(0).ok);
   ASSERT_TRUE(graced.stop(100).ok);

@@ -64,7 +64,8 @@ TEST(CapturePlan, CaptureRangesAndTheirEnd) {
   EXPECT_EQ(plan.range_limit, 0u);
   EXPECT_EQ(plan_of({"-c", "profiler-api", "--capture-range-end", "repeat-shutdown:2"}).range_end,
             RangeEnd::RepeatShutdown);
-  EXPECT_EQ(plan_of({"-c", "profiler-api", "--capture-range-end", "stop"}).range_end, RangeEnd::Stop);
+  EXPECT_EQ(plan_of({"-c", "profiler-api", "--capture-range-end", "stop"}).range_end,
+            RangeEnd::Stop);
   for (const char *bad : {"repeat-shutdown", "stop:2", "repeat:x", "again"})
     EXPECT_NE(error_of({"-c", "profiler-api", "--capture-range-end", bad}), "no error") << bad;
   EXPECT_EQ(error_of({"-p", "x"}), "--annotation-capture needs --capture-range annotation");
