@@ -180,6 +180,14 @@ void SqliteExporter::write_session() {
     number("monotonic_anchor_ns", static_cast<int64_t>(session.monotonic_anchor_ns));
     number("session_start_ns", static_cast<int64_t>(session.start_ns));
   }
+  if (session.struct_size >= offsetof(prof_session_info, rank) + sizeof(session.rank)) {
+    std::string pids;
+    for (uint32_t i = 0; session.pids && i < session.pid_count; ++i)
+      pids += (i ? "," : "") + std::to_string(session.pids[i]);
+    if (!pids.empty()) text("pids", pids);
+    if (!or_empty(session.plugins).empty()) text("plugins", or_empty(session.plugins));
+    if (!or_empty(session.rank).empty()) text("rank", or_empty(session.rank));
+  }
   number("dropped_events", static_cast<int64_t>(host_.dropped_events()));
   number("events", static_cast<int64_t>(events_));
   number("skipped_events", static_cast<int64_t>(skipped_));

@@ -13,6 +13,7 @@
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
+#include "tools/prof/session_details.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <charconv>
@@ -188,6 +189,8 @@ int run_attach(const RunContext &context) {
   header.pids.assign(pids.begin(), pids.end());
   header.argv = {display};
   header.command_display = display;
+  SessionDetails details;
+  details.describe(header, capture.session);
   const WindowReports reports(report_pattern, force, header, pids.front(), host);
   std::vector<core::EventSink *> shared_sinks;
   for (auto &exporter : exporters)

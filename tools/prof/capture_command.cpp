@@ -19,6 +19,7 @@
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
+#include "tools/prof/session_details.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <algorithm>
@@ -179,10 +180,12 @@ int run_capture(const RunContext &context) {
   std::vector<SelectedPlugin> all_plugins = selection.sources;
   all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
   all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
-  const WindowReports reports(
-      plan.windowed() || report_path.empty() ? report_pattern : report_path, force,
-      report_header(command, session_name, app.pid(), all_plugins, capture.session), app.pid(),
-      host);
+  const report::Header header =
+      report_header(command, session_name, app.pid(), all_plugins, capture.session);
+  SessionDetails details;
+  details.describe(header, capture.session); // exporters read it through their session info
+  const WindowReports reports(plan.windowed() || report_path.empty() ? report_pattern : report_path,
+                              force, header, app.pid(), host);
   if (plan.windowed() && report_pattern.empty())
     console.line("no report will be written (give -o NAME, or name each window with "
                  "'prof start -o NAME'); exporters see every window");

@@ -1,5 +1,7 @@
 #include "tools/prof/import_command.hpp"
 
+#include "tools/prof/session_details.hpp"
+
 #include "core/exporter_instance.hpp"
 #include "core/report_replay.hpp"
 #include "tools/prof/cli/usage_error.hpp"
@@ -51,14 +53,8 @@ int run_import(const RunContext &context) {
   context.console.set_pid(header.pids.empty() ? 0 : header.pids.front());
   core::Catalog catalog;
   core::load_catalog(reader, catalog);
-  prof_session_info session{sizeof(prof_session_info),
-                            header.session_name.c_str(),
-                            header.pids.empty() ? 0 : header.pids.front(),
-                            header.command_display.c_str(),
-                            header.host_name.c_str(),
-                            header.clock_anchor.realtime_ns,
-                            header.clock_anchor.monotonic_ns,
-                            header.session_start_ns};
+  SessionDetails details;
+  const prof_session_info session = session_of(header, details);
 
   std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
   std::vector<core::EventSink *> sinks;

@@ -44,14 +44,7 @@ ReportExportHost::ReportExportHost(const report::ReportReader &reader) : reader_
                                         track.unit.empty() ? nullptr : track.unit.c_str(),
                                         track.clock});
   const report::Header &header = reader.header();
-  session_ = prof_session_info{sizeof(prof_session_info),
-                               header.session_name.c_str(),
-                               header.pids.empty() ? 0 : header.pids.front(),
-                               header.command_display.c_str(),
-                               header.host_name.c_str(),
-                               header.clock_anchor.realtime_ns,
-                               header.clock_anchor.monotonic_ns,
-                               header.session_start_ns};
+  session_ = session_of(header, details_);
 }
 
 } // namespace prof::tool

@@ -4,6 +4,8 @@
 // any number of threads may use it at once; print and log go nowhere.
 #pragma once
 
+#include "tools/prof/session_details.hpp"
+
 #include "core/report/report_reader.hpp"
 
 #include <prof/plugin.hpp>
@@ -28,6 +30,7 @@ private:
   const report::ReportReader &reader_;
   std::unordered_map<prof_track_id, prof_track_desc> tracks_;
   prof_session_info session_{};
+  SessionDetails details_;
 };
 
 } // namespace prof::tool

@@ -87,6 +87,13 @@ typedef struct prof_session_info {
   uint64_t realtime_anchor_ns;  ///< CLOCK_REALTIME at monotonic_anchor_ns; 0 when unknown
   uint64_t monotonic_anchor_ns; ///< the session clock at that moment
   uint64_t start_ns;            ///< when the session started, on the session clock
+  /* ABI 1.4: check struct_size before reading. */
+  const int32_t *pids;  ///< every profiled process, pid_count of them (NULL when none)
+  uint32_t pid_count;
+  /// The capture's plugins with their options, one per line:
+  /// "name version key=value key=value"; NULL or "" when unknown.
+  const char *plugins;
+  const char *rank;     ///< the launcher's rank (RANK, SLURM_PROCID, ...); NULL or "" when none
 } prof_session_info;
 
 /// Services the host offers a source plugin. Every function takes `host`,

@@ -56,7 +56,9 @@ protected:
     header.session_name = "nightly";
     header.argv = {"./train"};
     header.command_display = "./train";
-    header.pids = {4242};
+    header.pids = {4242, 4250};
+    header.rank = "3";
+    header.plugins = {{"gcu", "1.0.0", {{"activities", "*/general/operator"}}}, {"sqlite", "1.0.0", {}}};
     header.host_name = "node-07";
     header.clock_anchor = {1'700'000'000'000'000'000ull, 5'000ull};
     ReportWriter writer;
@@ -161,6 +163,11 @@ TEST_F(SqlitePluginTest, ProfExportWritesTheDatabase) {
                     {"hostname", "node-07"},
                     {"session_name", "nightly"},
                     {"target_pid", "4242"}}));
+    EXPECT_EQ(db.query("SELECT key, value FROM session WHERE key IN ('pids', 'plugins', 'rank') "
+                       "ORDER BY key"),
+              (Rows{{"pids", "4242,4250"},
+                    {"plugins", "gcu 1.0.0 activities=*/general/operator\nsqlite 1.0.0\n"},
+                    {"rank", "3"}}));
   }
 
   // An existing output needs -f; the refusal is one line and changes nothing.

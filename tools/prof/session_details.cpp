@@ -1,0 +1,33 @@
+#include "tools/prof/session_details.hpp"
+
+namespace prof::tool {
+
+void SessionDetails::describe(const report::Header &header, prof_session_info &session) {
+  pids = header.pids;
+  rank = header.rank;
+  plugins.clear();
+  for (const report::PluginRecord &plugin : header.plugins) {
+    plugins += plugin.name + " " + plugin.version;
+    for (const auto &[key, value] : plugin.options) plugins += " " + key + "=" + value;
+    plugins += "\n";
+  }
+  session.pids = pids.empty() ? nullptr : pids.data();
+  session.pid_count = static_cast<uint32_t>(pids.size());
+  session.plugins = plugins.c_str();
+  session.rank = rank.c_str();
+}
+
+prof_session_info session_of(const report::Header &header, SessionDetails &details) {
+  prof_session_info session{sizeof(prof_session_info),
+                            header.session_name.c_str(),
+                            header.pids.empty() ? 0 : header.pids.front(),
+                            header.command_display.c_str(),
+                            header.host_name.c_str(),
+                            header.clock_anchor.realtime_ns,
+                            header.clock_anchor.monotonic_ns,
+                            header.session_start_ns};
+  details.describe(header, session);
+  return session;
+}
+
+} // namespace prof::tool
