@@ -5,6 +5,7 @@
 //  - the drain: rings emptied into the report writer (events/s, bytes/event).
 // Emit runs use rings big enough for the whole run, touched beforehand, so
 // they measure the emit itself, never a full ring or a page fault.
+#include "core/capture_windows.hpp"
 #include "core/event_bus.hpp"
 #include "core/report/report_writer.hpp"
 #include "core/session_clock.hpp"
@@ -126,6 +127,65 @@ void BM_DrainIntoReportWriter(benchmark::State &state) {
   state.counters["dropped"] = static_cast<double>(bus.dropped());
 }
 BENCHMARK(BM_DrainIntoReportWriter)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Events through the collection windows to a sink that keeps nothing:
+// 0 = straight to the sink (the baseline), 1 = one open window (every
+// capture), 2 = a window with 8 suspended intervals while two stopped ones
+// wait for late events.
+void BM_CaptureWindowsRouting(benchmark::State &state) {
+  constexpr size_t kEvents = 1'000'000;
+  struct Nothing final : prof::core::EventSink {
+    void consume(const prof_event *events, size_t count) override {
+      benchmark::DoNotOptimize(events);
+      kept += count;
+    }
+    uint64_t kept = 0;
+  };
+  struct NothingOutput final : prof::core::WindowOutput {
+    explicit NothingOutput(Nothing &sink) : sink_(sink) {}
+    prof::core::EventSink &sink() override { return sink_; }
+    std::string finish(const prof::core::Catalog &, const prof::core::CaptureEnd &) override {
+      return "";
+    }
+    void discard() override {}
+    std::string description() const override { return ""; }
+    Nothing &sink_;
+  };
+  std::vector<prof_event> events(kEvents);
+  for (size_t i = 0; i < kEvents; ++i) {
+    events[i].type = PROF_EVENT_SLICE;
+    events[i].ts = 1'000'000 + i * 100 + (i % 13) * 7;
+  }
+  prof::core::Catalog catalog;
+  Nothing sink;
+  prof::core::CaptureWindows windows(
+      catalog, {},
+      [&](const prof::core::WindowFacts &, std::string *) {
+        return std::make_unique<NothingOutput>(sink);
+      },
+      nullptr, std::chrono::hours(1));
+  if (state.range(0) == 1) windows.start(0);
+  if (state.range(0) == 2) {
+    windows.start(0);
+    windows.stop(100);
+    windows.start(200);
+    windows.stop(300);
+    windows.start(400);
+    for (uint64_t cut = 0; cut < 8; ++cut) {
+      windows.suspend(2'000'000 + cut * 10'000'000);
+      windows.resume(2'500'000 + cut * 10'000'000);
+    }
+  }
+  prof::core::EventSink &into = state.range(0) == 0 ? static_cast<prof::core::EventSink &>(sink)
+                                                    : windows;
+  for (auto _ : state)
+    for (size_t at = 0; at < kEvents; at += 4096)
+      into.consume(events.data() + at, std::min<size_t>(4096, kEvents - at));
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kEvents));
+  state.counters["kept_per_event"] =
+      static_cast<double>(sink.kept) / static_cast<double>(state.iterations() * kEvents);
+}
+BENCHMARK(BM_CaptureWindowsRouting)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 } // namespace
 
