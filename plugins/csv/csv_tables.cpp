@@ -29,32 +29,6 @@ const char *flow_phase_name(uint8_t phase) {
 
 } // namespace
 
-const char *track_kind_name(prof_track_kind kind) {
-  switch (kind) {
-  case PROF_TRACK_PROCESS:
-    return "process";
-  case PROF_TRACK_THREAD:
-    return "thread";
-  case PROF_TRACK_DEVICE:
-    return "device";
-  case PROF_TRACK_CLUSTER:
-    return "cluster";
-  case PROF_TRACK_ENGINE:
-    return "engine";
-  case PROF_TRACK_COUNTER:
-    return "counter";
-  case PROF_TRACK_NETWORK:
-    return "network";
-  case PROF_TRACK_COMM:
-    return "comm";
-  case PROF_TRACK_CPU:
-    return "cpu";
-  case PROF_TRACK_CUSTOM:
-    return "custom";
-  }
-  return "unknown";
-}
-
 bool CsvTables::open(const std::string &folder, bool overwrite, std::string &error) {
   namespace fs = std::filesystem;
   std::error_code ec;

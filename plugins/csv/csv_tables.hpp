@@ -14,8 +14,6 @@
 
 namespace prof::csv {
 
-/// Text of a track kind as written in tracks.csv ("thread", "counter", ...).
-const char *track_kind_name(prof_track_kind kind);
 
 class CsvTables {
 public:

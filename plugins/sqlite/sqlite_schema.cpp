@@ -93,32 +93,6 @@ CREATE INDEX counters_track_ts ON counters(track_id, ts);
 CREATE INDEX flows_flow ON flows(flow_id);
 )sql";
 
-const char *track_kind_name(prof_track_kind kind) {
-  switch (kind) {
-  case PROF_TRACK_PROCESS:
-    return "process";
-  case PROF_TRACK_THREAD:
-    return "thread";
-  case PROF_TRACK_DEVICE:
-    return "device";
-  case PROF_TRACK_CLUSTER:
-    return "cluster";
-  case PROF_TRACK_ENGINE:
-    return "engine";
-  case PROF_TRACK_COUNTER:
-    return "counter";
-  case PROF_TRACK_NETWORK:
-    return "network";
-  case PROF_TRACK_COMM:
-    return "comm";
-  case PROF_TRACK_CPU:
-    return "cpu";
-  case PROF_TRACK_CUSTOM:
-    break;
-  }
-  return "custom";
-}
-
 const char *flow_phase_name(uint8_t phase) {
   switch (phase) {
   case PROF_FLOW_BEGIN:

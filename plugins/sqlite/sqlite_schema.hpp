@@ -18,8 +18,6 @@ extern const char *const kWritePragmas;
 extern const char *const kCreateTables;
 extern const char *const kCreateIndexes;
 
-/// tracks.kind: "process", "thread", ..., "custom" (also for unknown kinds).
-const char *track_kind_name(prof_track_kind kind);
 /// flows.phase: "begin", "step" or "end" (prof_flow_phase; unknown ones are steps).
 const char *flow_phase_name(uint8_t phase);
 

@@ -226,6 +226,24 @@ template <class T> struct ExporterAdapter {
   }
 };
 
+/// The name exporters write for a track kind ("engine"); "custom" for a
+/// kind this header does not know.
+inline const char *track_kind_name(prof_track_kind kind) {
+  switch (kind) {
+  case PROF_TRACK_PROCESS: return "process";
+  case PROF_TRACK_THREAD: return "thread";
+  case PROF_TRACK_DEVICE: return "device";
+  case PROF_TRACK_CLUSTER: return "cluster";
+  case PROF_TRACK_ENGINE: return "engine";
+  case PROF_TRACK_COUNTER: return "counter";
+  case PROF_TRACK_NETWORK: return "network";
+  case PROF_TRACK_COMM: return "comm";
+  case PROF_TRACK_CPU: return "cpu";
+  case PROF_TRACK_CUSTOM: break;
+  }
+  return "custom";
+}
+
 /// Fills the fixed part of a descriptor for the ABI this header declares.
 constexpr prof_plugin_descriptor make_descriptor(const char *name, const char *version,
                                                  const char *description, prof_plugin_kind kind,
