@@ -26,8 +26,6 @@ constexpr prof_option_desc kOptions[] = {
      "host ring per device in MB; --host-ringbuffer-size"},
     {"watermark-threshold", PROF_OPTION_INT, "15", 1, 63, nullptr,
      "MB in the host ring that trigger delivery, below the ring size; --watermark-threshold"},
-    {"from-start", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
-     "record counters from the start; off holds them until started; --profile-from-start"},
     {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
      "replace an existing --export-events file; --force-overwrite"},
     {"driver", PROF_OPTION_STRING, "libgcusim.so", 0, -1, nullptr,

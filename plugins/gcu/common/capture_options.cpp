@@ -65,7 +65,6 @@ CaptureOptions read_capture_options(const Host &host, const prof_gcu_topology &t
                              " must be below --host-ringbuffer-size " +
                              std::to_string(options.host_ring_bytes / kMiB) + " (1 to " +
                              std::to_string(options.host_ring_bytes / kMiB - 1) + " MB)");
-  options.from_start = host.option_bool("from-start", true);
   return options;
 }
 
@@ -81,7 +80,7 @@ prof_gcu_capture_config make_capture_config(const CaptureOptions &options) {
   config.item_count = static_cast<uint32_t>(options.selection.items.size());
   config.apis = options.selection.apis.data();
   config.api_count = static_cast<uint32_t>(options.selection.apis.size());
-  config.collecting = options.from_start ? 1 : 0;
+  config.collecting = 1; // prof keeps only what falls in its collection windows
   return config;
 }
 

@@ -19,7 +19,6 @@ struct CaptureOptions {
   uint64_t device_buffer_bytes = 64ull << 20;
   uint64_t host_ring_bytes = 16ull << 20;
   uint64_t watermark_bytes = 15ull << 20;
-  bool from_start = true;
 };
 
 /// Reads the selection of `kind` (option "activities" or "events", or the
