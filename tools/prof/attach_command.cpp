@@ -271,7 +271,7 @@ int run_attach(const RunContext &context) {
   }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
-  if (control) control->set_controller(nullptr);
+  control.reset(); // no command may reach the controller from here on
   // Agents stop their plugins and flush before prof drains the last events.
   for (int pid : joined)
     ask_agent(pid, control::Command::Stop, "");

@@ -236,7 +236,7 @@ int run_capture(const RunContext &context) {
   pump.start();
   if (control) control->set_controller(&controller);
   if (!session.start()) {
-    if (control) control->set_controller(nullptr);
+    control.reset(); // its thread may be in the controller: stop it first
     discard_held_app(app);
     pump.stop();
     controller.close();
@@ -251,7 +251,7 @@ int run_capture(const RunContext &context) {
     prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
   const AppExit exit = app.wait_all({command.value_or("wait", "all") == "primary", detach_fd});
   prompt.reset();
-  if (control) control->set_controller(nullptr);
+  control.reset(); // no command may reach the controller from here on
   if (exit.running)
     console.line("prof detached; application " + std::to_string(app.pid()) + " runs on");
 

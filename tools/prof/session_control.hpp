@@ -34,7 +34,7 @@ public:
   /// Stops answering before `controller` goes away.
   ~SessionControl();
 
-  /// Commands go to `controller` from now on (nullptr: refused again).
+  /// Commands go to `controller` from now on; destroy this before it.
   void set_controller(CaptureController *controller) { controller_.store(controller); }
 
 private:
