@@ -110,7 +110,7 @@ CapturePlan capture_plan(const cli::CommandLine &command) {
     throw cli::UsageError("--capture-range and --profile-from-start off cannot be used together: "
                           "a capture range already starts with collection off");
   plan.interactive = command.value_or("dynamic", "off") == "on";
-  if (const std::string *timeout = command.value("dynamic-timeout")) {
+  if (command.has("dynamic-timeout")) {
     if (!plan.interactive) throw cli::UsageError("--dynamic-timeout needs --dynamic on");
     plan.prompt_timeout = std::chrono::seconds(command.int_or("dynamic-timeout", 1800));
   }
