@@ -246,7 +246,7 @@ TEST_F(CaptureWindows, CancelWritesNothingAndAGarbageMessageDisturbsNothing) {
       dir_);
   ASSERT_TRUE(wait_for_socket("c"));
   // A frame that claims 4 GB, then random bytes: that connection is closed.
-  for (const std::string junk :
+  for (const std::string &junk :
        {std::string("\xff\xff\xff\xff", 4), std::string("\x05\0\0\0stat", 8)}) {
     const int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     sockaddr_un address{};
