@@ -18,8 +18,11 @@ void load_catalog(const report::ReportReader &reader, Catalog &catalog);
 CaptureEnd capture_end_of(const report::ReportReader &reader);
 
 /// Announces the catalog, streams every event batch to `sinks`, then
-/// finishes them. `progress` (may be empty) gets events done / total.
-void replay(const report::ReportReader &reader, const Catalog &catalog,
+/// finishes them. `progress` (may be empty) gets events done / total. The
+/// sinks run on the calling thread while a second thread decodes the next
+/// few chunks. Returns the file offsets of EVENTS chunks that would not
+/// decode (left out), for a reader opened without check_events.
+std::vector<uint64_t> replay(const report::ReportReader &reader, const Catalog &catalog,
             const std::vector<EventSink *> &sinks,
             const std::function<void(uint64_t, uint64_t)> &progress);
 

@@ -50,6 +50,8 @@ private:
   std::string temp_path_;
   std::string error_;
   uint64_t written_ = 0;
+  uint64_t written_back_ = 0; ///< bytes whose writeback was started
+  static constexpr uint64_t kWritebackBytes = 8 << 20;
 };
 
 } // namespace prof::perfetto

@@ -2,6 +2,7 @@
 
 #include "perfetto_fields.hpp"
 #include "trace_packet.hpp"
+#include "track_event_packet.hpp"
 
 #include <cmath>
 #include <unistd.h>
@@ -25,6 +26,7 @@ constexpr uint64_t frame_iid(prof_string_id function) { return uint64_t{function
 
 bool PerfettoExporter::fail(const std::string &message) {
   failed_ = true;
+  writer_.reset();
   file_.discard();
   host_.log(PROF_LOG_ERROR, message);
   return false;
@@ -37,6 +39,8 @@ bool PerfettoExporter::begin() {
   if (pid <= 0) pid = static_cast<int>(::getpid());
   const std::string final_path = resolve_output_path(*path, pid);
   if (!file_.open(final_path, host_.option_bool("overwrite", false))) return fail(file_.error());
+  writer_.emplace(file_);
+  ahead_.emplace();
   out_.clear();
   // First packet of the sequence: interned state starts empty here.
   begin_packet(out_, f::packet::kSeqIncrementalStateCleared);
@@ -51,17 +55,48 @@ bool PerfettoExporter::consume(const prof_event *events, size_t count) {
     events += BatchOrder::kMaxBatch;
     count -= BatchOrder::kMaxBatch;
   }
-  for (const OrderedPacket &packet : order_.order(events, count)) {
-    write(events[packet.index], packet.end);
+  events_ += count;
+  if (count < kSortAheadEvents) {
+    if (!write_pending()) return false;
+    return write_batch(events, order_.order(events, count), order_);
+  }
+  // The thread copies and orders this batch while the one before is written;
+  // `events` are the caller's again once it has copied them.
+  const SortAhead::Batch *previous = ahead_->push(events, count);
+  const struct WaitCopied {
+    SortAhead &ahead;
+    ~WaitCopied() { ahead.wait_copied(); }
+  } wait_copied{*ahead_};
+  return previous == nullptr ||
+         write_batch(previous->events.data(), previous->packets, previous->order);
+}
+
+bool PerfettoExporter::write_pending() {
+  const SortAhead::Batch *pending = ahead_->finish();
+  return pending == nullptr ||
+         write_batch(pending->events.data(), pending->packets, pending->order);
+}
+
+bool PerfettoExporter::write_batch(const prof_event *events, std::span<const uint64_t> packets,
+                                   const BatchOrder &order) {
+  constexpr size_t kAhead = 16; // events are visited out of order: fetch them early
+  for (size_t i = 0; i < packets.size(); ++i) {
+    if (i + kAhead < packets.size()) { // an event may straddle two cache lines
+      const char *ahead = reinterpret_cast<const char *>(&events[order.event(packets[i + kAhead])]);
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + sizeof(prof_event) - 1);
+    }
+    write(events[order.event(packets[i])], BatchOrder::end(packets[i]));
     if (out_.size() >= kFlushBytes && !flush()) return false;
   }
-  events_ += count;
   return true;
 }
 
 bool PerfettoExporter::end() {
   if (failed_) return false;
-  if (!flush()) return false;
+  if (!write_pending() || !flush()) return false;
+  if (!writer_->finish()) return fail(file_.error());
+  writer_.reset();
   if (!file_.commit()) return fail(file_.error());
   if (skipped_ > 0)
     host_.log(PROF_LOG_WARN, "perfetto: " + std::to_string(skipped_) +
@@ -74,8 +109,7 @@ bool PerfettoExporter::end() {
 
 bool PerfettoExporter::flush() {
   if (out_.size() == 0) return true;
-  if (!file_.write(out_.data(), out_.size())) return fail(file_.error());
-  out_.clear();
+  if (!writer_->write(out_)) return fail(file_.error());
   return true;
 }
 
@@ -90,12 +124,11 @@ void PerfettoExporter::write(const prof_event &e, bool slice_end) {
       return;
     }
     if (slice_end) {
-      begin_packet(out_, e.ts + e.duration, 0);
-      out_.begin_nested(f::packet::kTrackEvent);
-      out_.field_varint(f::track_event::kType, f::track_event::kTypeSliceEnd);
-      if (uuid != 0) out_.field_varint(f::track_event::kTrackUuid, uuid);
-      out_.end_nested();
-      end_packet(out_);
+      TrackEventPacket packet;
+      packet.timestamp = e.ts + e.duration;
+      packet.type = f::track_event::kTypeSliceEnd;
+      packet.track_uuid = uuid;
+      write_packet(out_, packet);
       return;
     }
     const bool begin = e.type == PROF_EVENT_SLICE && e.duration > 0;
@@ -139,27 +172,28 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uin
   }
   const bool new_category = e.category != 0 && categories_.insert(e.category);
 
+  TrackEventPacket packet;
+  packet.timestamp = e.ts;
+  packet.sequence_flags = f::packet::kSeqNeedsIncrementalState;
+  packet.type = type;
+  packet.track_uuid = uuid;
+  packet.name_iid = name_iid;
+  packet.category_iid = e.category;
+  packet.flow_id = e.id;
+  packet.terminating_flow = flow && e.flags == PROF_FLOW_END;
+  if (!new_name && !new_category) {
+    write_packet(out_, packet);
+    return;
+  }
   begin_packet(out_, e.ts, f::packet::kSeqNeedsIncrementalState);
-  if (new_name || new_category) {
-    out_.begin_nested(f::packet::kInternedData);
-    if (new_name)
-      intern_entry(f::interned_data::kEventNames, name_iid,
-                   name_iid == kFlowNameIid ? "flow" : host_.string(e.name));
-    if (new_category)
-      intern_entry(f::interned_data::kEventCategories, e.category, host_.string(e.category));
-    out_.end_nested();
-  }
-  out_.begin_nested(f::packet::kTrackEvent);
-  out_.field_varint(f::track_event::kType, type);
-  if (uuid != 0) out_.field_varint(f::track_event::kTrackUuid, uuid);
-  if (name_iid != 0) out_.field_varint(f::track_event::kNameIid, name_iid);
-  if (e.category != 0) out_.field_varint(f::track_event::kCategoryIids, e.category);
-  if (e.id != 0) {
-    const bool terminating = flow && e.flags == PROF_FLOW_END;
-    out_.field_fixed64(terminating ? f::track_event::kTerminatingFlowIds : f::track_event::kFlowIds,
-                       e.id);
-  }
+  out_.begin_nested(f::packet::kInternedData);
+  if (new_name)
+    intern_entry(f::interned_data::kEventNames, name_iid,
+                 name_iid == kFlowNameIid ? "flow" : host_.string(e.name));
+  if (new_category)
+    intern_entry(f::interned_data::kEventCategories, e.category, host_.string(e.category));
   out_.end_nested();
+  out_.commit(put_track_event(out_.claim(kMaxTrackEvent), packet));
   end_packet(out_);
 }
 

@@ -19,24 +19,30 @@
 //                         Frames sit in one synthetic mapping "[prof]" (prof
 //                         has symbol names, not addresses); rel_pc is the
 //                         frame's iid.
-// Packet order: see batch_order.hpp. Timestamps are session nanoseconds
-// (CLOCK_MONOTONIC) written as TracePacket.timestamp without
-// timestamp_clock_id, i.e. on the trace processor's default trace clock; the
-// file holds no other clock, so no conversion (and no ClockSnapshot) is
-// needed. Merging with a BOOTTIME trace of the same machine would be off by
-// the time spent suspended.
+// Packet order: see batch_order.hpp. Large batches are copied and ordered on
+// a second thread while the batch before them is encoded (sort_ahead.hpp);
+// the file is written on a third (background_writer.hpp).
+// Timestamps are session nanoseconds (CLOCK_MONOTONIC) written as
+// TracePacket.timestamp without timestamp_clock_id, i.e. on the trace
+// processor's default trace clock; the file holds no other clock, so no
+// conversion (and no ClockSnapshot) is needed. Merging with a BOOTTIME trace
+// of the same machine would be off by the time spent suspended.
 #ifndef PROF_PLUGINS_PERFETTO_EXPORTER_HPP
 #define PROF_PLUGINS_PERFETTO_EXPORTER_HPP
 
+#include "background_writer.hpp"
 #include "batch_order.hpp"
 #include "interned_set.hpp"
 #include "output_file.hpp"
 #include "proto_writer.hpp"
+#include "sort_ahead.hpp"
 #include "track_table.hpp"
 
 #include <prof/plugin.hpp>
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 
 namespace prof::perfetto {
@@ -51,8 +57,14 @@ public:
 
   /// Buffered output is written to the file in blocks of about this size.
   static constexpr size_t kFlushBytes = 1 << 20;
+  /// Batches this large are ordered on a second thread while the batch before
+  /// them is written; smaller ones cost less to order in place.
+  static constexpr size_t kSortAheadEvents = 8192;
 
 private:
+  bool write_batch(const prof_event *events, std::span<const uint64_t> packets,
+                   const BatchOrder &order);
+  bool write_pending();
   void write(const prof_event &e, bool slice_end);
   void write_track_event(const prof_event &e, uint64_t track_uuid, uint32_t type);
   void write_counter(const prof_event &e, uint64_t track_uuid);
@@ -64,8 +76,10 @@ private:
   ExportHost host_;
   ProtoWriter out_;
   TrackTable tracks_;
-  BatchOrder order_;
+  BatchOrder order_; // for small batches
+  std::optional<SortAhead> ahead_;
   OutputFile file_;
+  std::optional<BackgroundWriter> writer_; // while the file is open; after file_, so stops first
   InternedSet names_, categories_, frames_, stacks_;
   bool flow_name_written_ = false;
   bool mapping_written_ = false;

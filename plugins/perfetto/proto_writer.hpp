@@ -9,10 +9,12 @@
 #ifndef PROF_PLUGINS_PERFETTO_PROTO_WRITER_HPP
 #define PROF_PLUGINS_PERFETTO_PROTO_WRITER_HPP
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace prof::perfetto {
@@ -30,6 +32,28 @@ constexpr size_t varint_size(uint64_t value) {
   return n;
 }
 
+/// Writes `value` little-endian at `out` (room for 8 bytes); returns the end.
+inline uint8_t *put_fixed64(uint8_t *out, uint64_t value) {
+  if constexpr (std::endian::native == std::endian::big) value = __builtin_bswap64(value);
+  std::memcpy(out, &value, sizeof value);
+  return out + sizeof value;
+}
+
+/// A field's tag: its number and wire type.
+constexpr uint32_t field_tag(uint32_t field, WireType type) {
+  return (field << 3) | static_cast<uint32_t>(type);
+}
+
+/// Writes `value` as a varint at `out` (room for 10 bytes); returns the end.
+inline uint8_t *put_varint(uint8_t *out, uint64_t value) {
+  while (value >= 0x80) {
+    *out++ = static_cast<uint8_t>(value | 0x80);
+    value >>= 7;
+  }
+  *out++ = static_cast<uint8_t>(value);
+  return out;
+}
+
 class ProtoWriter {
 public:
   /// Deepest nesting of begin_nested() calls.
@@ -45,15 +69,9 @@ public:
 
   void varint(uint64_t value) {
     reserve(10);
-    while (value >= 0x80) {
-      *cur_++ = static_cast<uint8_t>(value | 0x80);
-      value >>= 7;
-    }
-    *cur_++ = static_cast<uint8_t>(value);
+    cur_ = put_varint(cur_, value);
   }
-  void tag(uint32_t field, WireType type) {
-    varint((static_cast<uint64_t>(field) << 3) | static_cast<uint32_t>(type));
-  }
+  void tag(uint32_t field, WireType type) { varint(field_tag(field, type)); }
 
   /// uint32/uint64/int32/int64/enum/bool field. Negative int32/int64 values
   /// take ten bytes, as protobuf encodes them.
@@ -67,8 +85,7 @@ public:
   void field_fixed64(uint32_t field, uint64_t value) {
     tag(field, WireType::Fixed64);
     reserve(8);
-    for (int i = 0; i < 8; ++i)
-      *cur_++ = static_cast<uint8_t>(value >> (8 * i));
+    cur_ = put_fixed64(cur_, value);
   }
   void field_double(uint32_t field, double value) {
     uint64_t bits;
@@ -106,11 +123,27 @@ public:
     cur_ += length;
   }
 
+  /// Unchecked writing for hot paths: room for `extra` bytes at the returned
+  /// position; write at most that many, then pass the new end to commit().
+  uint8_t *claim(size_t extra) {
+    reserve(extra);
+    return cur_;
+  }
+  void commit(uint8_t *end) { cur_ = end; }
+
   const uint8_t *data() const { return buffer_.data(); }
   size_t size() const { return static_cast<size_t>(cur_ - buffer_.data()); }
   std::string_view view() const { return {reinterpret_cast<const char *>(data()), size()}; }
   /// Forgets the bytes written (keeps the capacity).
   void clear() { cur_ = buffer_.data(); }
+  /// Exchanges contents with `other`, without copying bytes.
+  void swap(ProtoWriter &other) {
+    buffer_.swap(other.buffer_);
+    std::swap(cur_, other.cur_);
+    std::swap(limit_, other.limit_);
+    std::swap(open_, other.open_);
+    std::swap(depth_, other.depth_);
+  }
 
 private:
   void reserve(size_t extra) {

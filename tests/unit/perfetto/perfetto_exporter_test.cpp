@@ -8,8 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -279,6 +282,46 @@ TEST_F(PerfettoExporterTest, NestingSurvivesTiesAndUnorderedBatches) {
       {"queue", "twin-a", 300, 10, 0},
       {"queue", "twin-b", 300, 10, 1},
   };
+  EXPECT_EQ(model.sorted_slices(), expected);
+}
+
+TEST_F(PerfettoExporterTest, LargeBatchesNestLikeSmallOnes) {
+  // Batches of PerfettoExporter::kSortAheadEvents or more are ordered on a
+  // second thread while the batch before them is written; a small batch in
+  // between is written in place, after the pending one. Each group is a
+  // parent with a child sharing its begin and one sharing its end, back to
+  // back with the next group, also across batches (ties there fall back to
+  // file order); a batch's events come shuffled.
+  FakePerfettoHost host;
+  const prof_track_id tracks[] = {host.add_track(PROF_TRACK_CUSTOM, "q0"),
+                                  host.add_track(PROF_TRACK_CUSTOM, "q1")};
+  std::vector<ModelSlice> expected;
+  std::mt19937 random(3);
+  const auto batch = [&](uint64_t start, size_t groups) {
+    std::vector<prof_event> events;
+    for (size_t g = 0; g < groups; ++g)
+      for (const prof_track_id t : tracks) {
+        const uint64_t ts = start + 100 * g;
+        const std::string track = t == tracks[0] ? "q0" : "q1";
+        events.push_back(host.slice(t, "parent", ts, 100));
+        events.push_back(host.slice(t, "first", ts, 50));
+        events.push_back(host.slice(t, "second", ts + 50, 50));
+        expected.push_back({track, "parent", ts, 100, 0});
+        expected.push_back({track, "first", ts, 50, 1});
+        expected.push_back({track, "second", ts + 50, 50, 1});
+      }
+    std::shuffle(events.begin(), events.end(), random);
+    return events;
+  };
+  const size_t large = PerfettoExporter::kSortAheadEvents / 6 + 1; // groups per large batch
+  const uint64_t span = 100 * large;
+  ASSERT_TRUE(run(host, {batch(0, large), batch(span, large), batch(2 * span, 10),
+                         batch(2 * span + 1000, large)}));
+  const TraceModel model(testing::decode_trace(path_));
+  EXPECT_EQ(model.unmatched_ends, 0);
+  std::sort(expected.begin(), expected.end(), [](const ModelSlice &a, const ModelSlice &b) {
+    return std::tie(a.track, a.ts, a.depth, a.name) < std::tie(b.track, b.ts, b.depth, b.name);
+  });
   EXPECT_EQ(model.sorted_slices(), expected);
 }
 
