@@ -43,7 +43,9 @@ int run_import(const RunContext &context) {
                           ": sources cannot run on a saved report");
 
   report::ReportReader reader;
-  if (!reader.open(path)) {
+  // Replay decodes every EVENTS chunk anyway and names those that fail:
+  // checking them at open too would decode them twice.
+  if (!reader.open(path, report::ReadOptions{.check_events = false})) {
     throw cli::UsageError(reader.problems().empty() ? "cannot read report '" + path + "'"
                                                     : reader.problems().back());
   }
@@ -77,9 +79,12 @@ int run_import(const RunContext &context) {
     void finish(const core::Catalog &, const core::CaptureEnd &) override { bar.finish(); }
   } bar_end(progress);
   sinks.insert(sinks.begin(), &bar_end);
-  core::replay(reader, catalog, sinks, [&](uint64_t done, uint64_t total) {
-    progress.update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
-  });
+  const std::vector<uint64_t> malformed =
+      core::replay(reader, catalog, sinks, [&](uint64_t done, uint64_t total) {
+        progress.update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
+      });
+  for (const uint64_t offset : malformed)
+    context.console.warning(malformed_chunk_warning(path, offset));
   int status = kExitOk;
   for (auto &exporter : exporters)
     if (exporter->failed()) {

@@ -29,4 +29,9 @@ bool output_path_allowed(const std::string &path, bool force, std::string *error
   return true;
 }
 
+std::string malformed_chunk_warning(const std::string &path, uint64_t offset) {
+  return "report '" + path + "': chunk at offset " + std::to_string(offset) +
+         " is corrupted (malformed events payload); its events are left out";
+}
+
 } // namespace prof::tool

@@ -152,8 +152,7 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   ScanResult result = scan_report(reader, host, stats::scope_for(scanned, report_options), scan);
   if (bar) bar->finish();
   for (const uint64_t offset : result.malformed_chunks)
-    console.warning("report '" + path + "': chunk at offset " + std::to_string(offset) +
-                    " is corrupted (malformed events payload); its events are left out");
+    console.warning(malformed_chunk_warning(path, offset));
   stats::StatsAggregator &aggregator = result.aggregator;
   if (std::find(scanned.begin(), scanned.end(), "device-utilization") != scanned.end() &&
       aggregator.last_ts() > aggregator.first_ts() &&
