@@ -45,8 +45,12 @@ void TrackTable::write_descriptor(prof_track_id id, ProtoWriter &out, int depth)
   }
 
   TrackInfo &info = tracks_[id];
-  info.pid = desc->pid;
-  info.tid = desc->tid;
+  // The process a pid or tid belongs to: this track, or the process above it.
+  const prof_track_id process = desc->kind == PROF_TRACK_PROCESS ? id : parent;
+  const bool under_process = parent != 0 && host_.track(parent) != nullptr &&
+                             host_.track(parent)->kind == PROF_TRACK_PROCESS;
+  info.pid = under_process ? tracks_[parent].pid : exported_id(process, desc->pid);
+  info.tid = exported_id(process, desc->tid);
   if (info.pid == 0 && parent != 0) info.pid = tracks_[parent].pid;
   const std::string_view name = desc->name != nullptr ? desc->name : "";
 
@@ -55,13 +59,13 @@ void TrackTable::write_descriptor(prof_track_id id, ProtoWriter &out, int depth)
   out.field_varint(field::track_descriptor::kUuid, uuid(id));
   if (desc->kind == PROF_TRACK_PROCESS && desc->pid > 0) {
     out.field_bytes(field::track_descriptor::kName, name);
-    write_process(*desc, out);
+    write_process(*desc, info.pid, out);
   } else if (desc->kind == PROF_TRACK_THREAD && desc->tid > 0) {
-    if (info.pid == 0) info.pid = desc->tid;
+    if (info.pid == 0) info.pid = info.tid;
     out.field_bytes(field::track_descriptor::kName, name);
     out.begin_nested(field::track_descriptor::kThread);
     out.field_int(field::thread_descriptor::kPid, info.pid);
-    out.field_int(field::thread_descriptor::kTid, desc->tid);
+    out.field_int(field::thread_descriptor::kTid, info.tid);
     out.field_bytes(field::thread_descriptor::kThreadName, name);
     out.end_nested();
   } else {
@@ -80,9 +84,18 @@ void TrackTable::write_descriptor(prof_track_id id, ProtoWriter &out, int depth)
   ++written_;
 }
 
-void TrackTable::write_process(const prof_track_desc &desc, ProtoWriter &out) {
+int32_t TrackTable::exported_id(prof_track_id process, int32_t raw) {
+  if (raw <= 0) return raw;
+  auto [owner, first] = id_owner_.try_emplace(raw, process);
+  if (first || owner->second == process) return raw;
+  auto [stand_in, added] = stand_ins_.try_emplace({process, raw}, 0);
+  if (added) stand_in->second = next_stand_in_++;
+  return stand_in->second;
+}
+
+void TrackTable::write_process(const prof_track_desc &desc, int32_t pid, ProtoWriter &out) {
   out.begin_nested(field::track_descriptor::kProcess);
-  out.field_int(field::process_descriptor::kPid, desc.pid);
+  out.field_int(field::process_descriptor::kPid, pid);
   for (const std::string &arg : target_cmdline(desc.pid))
     out.field_bytes(field::process_descriptor::kCmdline, arg);
   out.field_bytes(field::process_descriptor::kProcessName, desc.name != nullptr ? desc.name : "");

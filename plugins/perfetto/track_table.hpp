@@ -5,6 +5,10 @@
 // PROCESS (pid > 0)   ProcessDescriptor{pid, process_name, cmdline}, no parent
 // THREAD (tid > 0)    ThreadDescriptor{pid, tid, thread_name}, no parent (the
 //                     trace processor groups threads under their process by pid)
+//                     Pids and tids are unique per process track: a merged
+//                     report's processes of other hosts that reuse a pid (or
+//                     tid) get a stand-in id from 2^30 up, so the UI keeps
+//                     them apart.
 // COUNTER             CounterDescriptor{unit or unit_name}, parent_uuid
 // anything else       a named track with parent_uuid: device > cluster >
 //                     engine > index nest as prof declared them
@@ -16,6 +20,8 @@
 #include <prof/plugin.hpp>
 
 #include <cstdint>
+#include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -26,7 +32,7 @@ struct TrackInfo {
   bool written = false;  ///< descriptor emitted
   bool visiting = false; ///< on the ancestor chain being written (cycle guard)
   bool counter = false;  ///< a counter track: only TYPE_COUNTER events
-  int32_t pid = 0;       ///< process of a process/thread track (inherited)
+  int32_t pid = 0;       ///< process of a process/thread track (inherited), as exported
   int32_t tid = 0;       ///< thread of a thread track
 };
 
@@ -54,11 +60,17 @@ public:
 
 private:
   void write_descriptor(prof_track_id id, ProtoWriter &out, int depth);
-  void write_process(const prof_track_desc &desc, ProtoWriter &out);
+  void write_process(const prof_track_desc &desc, int32_t pid, ProtoWriter &out);
   void write_counter(const prof_track_desc &desc, ProtoWriter &out);
   std::vector<std::string> target_cmdline(int32_t pid) const;
+  /// `raw` as written for the process of track `process` (0: none known):
+  /// raw itself unless another process already took it.
+  int32_t exported_id(prof_track_id process, int32_t raw);
 
   ExportHost host_;
+  std::unordered_map<int32_t, prof_track_id> id_owner_; ///< raw pid/tid → its process track
+  std::map<std::pair<prof_track_id, int32_t>, int32_t> stand_ins_;
+  int32_t next_stand_in_ = 1 << 30; // above any Linux pid (at most 2^22)
   std::vector<TrackInfo> tracks_;
   size_t written_ = 0;
 };

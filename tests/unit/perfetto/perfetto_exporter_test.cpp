@@ -429,3 +429,35 @@ TEST_F(PerfettoExporterTest, AbandonedOrFailedExportLeavesNothing) {
 
 } // namespace
 } // namespace prof::perfetto
+
+namespace prof::perfetto {
+namespace {
+
+// A merged report holds processes of several hosts that may share a pid (and
+// tids): each keeps its own, the UI must not fold them into one process.
+TEST_F(PerfettoExporterTest, ProcessesOfOtherHostsReusingAPidStayApart) {
+  FakePerfettoHost host;
+  const prof_track_id a = host.add_track(PROF_TRACK_PROCESS, "train [host-a rank 0]", 0, 100);
+  const prof_track_id a_main = host.add_track(PROF_TRACK_THREAD, "a-main", a, 100, 100);
+  const prof_track_id b = host.add_track(PROF_TRACK_PROCESS, "train [host-b rank 1]", 0, 100);
+  const prof_track_id b_main = host.add_track(PROF_TRACK_THREAD, "b-main", b, 100, 100);
+  const prof_track_id b_worker = host.add_track(PROF_TRACK_THREAD, "b-worker", b, 100, 101);
+  ASSERT_TRUE(run(host, {{host.slice(a_main, "step", 1000, 10), host.slice(b_main, "step", 1000, 10),
+                          host.slice(b_worker, "load", 1005, 3)}}))
+      << ::testing::PrintToString(host.errors());
+  const TextNode trace = testing::decode_trace(path_);
+  const TraceModel model(trace);
+  const std::string pid_a = model.descriptor("train [host-a rank 0]")->first("process")->get("pid");
+  const std::string pid_b = model.descriptor("train [host-b rank 1]")->first("process")->get("pid");
+  EXPECT_EQ(pid_a, "100");
+  EXPECT_NE(pid_b, pid_a);
+  EXPECT_EQ(model.descriptor("a-main")->first("thread")->get("pid"), pid_a);
+  EXPECT_EQ(model.descriptor("a-main")->first("thread")->get("tid"), "100");
+  EXPECT_EQ(model.descriptor("b-main")->first("thread")->get("pid"), pid_b);
+  EXPECT_EQ(model.descriptor("b-main")->first("thread")->get("tid"), pid_b);
+  EXPECT_EQ(model.descriptor("b-worker")->first("thread")->get("pid"), pid_b);
+  EXPECT_EQ(model.descriptor("b-worker")->first("thread")->get("tid"), "101");
+}
+
+} // namespace
+} // namespace prof::perfetto
