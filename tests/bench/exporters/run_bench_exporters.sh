@@ -3,7 +3,7 @@
 # report of SLICES device slices (gen_stats_report, default 5,000,000),
 # beside the native report's own size: `prof export --type T` from the same
 # report, ROUNDS times each (default 3), medians.
-# Usage: run_bench_exporters.sh BUILD_DIR [SLICES] [ROUNDS]
+# Usage: [TYPES="perfetto csv"] run_bench_exporters.sh BUILD_DIR [SLICES] [ROUNDS]
 set -eu
 build=$(cd "${1:?build dir}" && pwd)
 slices=${2:-5000000}
@@ -18,7 +18,8 @@ events=$("$build/bench/gen_stats_report" "$tmp/r.profrep" "$slices" | sed -n 's/
 printf '%-12s %10s %12s %10s %10s\n' type ms events/s bytes/event peak-MiB
 printf '%-12s %10s %12s %10.2f %10s\n' native - - \
   "$(echo "$(stat -c %s "$tmp/r.profrep") $events" | awk '{print $1/$2}')" -
-for type in perfetto chrome-json csv folded sqlite; do
+# TYPES="perfetto" measures one exporter alone.
+for type in ${TYPES:-perfetto chrome-json csv folded sqlite}; do
   rm -f "$tmp/ms" "$tmp/rss"
   i=0
   while [ "$i" -lt "$rounds" ]; do
