@@ -32,10 +32,7 @@ namespace fs = std::filesystem;
 
 int g_interrupt_fd = -1;
 
-void interrupted(int) {
-  const uint64_t one = 1;
-  (void)!write(g_interrupt_fd, &one, sizeof one);
-}
+void interrupted(int) { signal_detach(g_interrupt_fd); }
 
 std::vector<int> parse_pids(const std::string &option, const std::string &text) {
   std::vector<int> pids;
@@ -192,9 +189,7 @@ int run_attach(const RunContext &context) {
   SessionDetails details;
   details.describe(header, capture.session);
   const WindowReports reports(report_pattern, force, header, pids.front(), host);
-  std::vector<core::EventSink *> shared_sinks;
-  for (auto &exporter : exporters)
-    shared_sinks.push_back(exporter.get());
+  const std::vector<core::EventSink *> shared_sinks = sinks_of(exporters);
   const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   core::EventPump *pump_ptr = nullptr;
   CaptureController controller(
@@ -202,11 +197,7 @@ int run_attach(const RunContext &context) {
       [&reports](const core::WindowFacts &facts, std::string *error) {
         return reports.open(facts, error);
       },
-      console,
-      [detach_fd](int) {
-        const uint64_t one = 1;
-        (void)!write(detach_fd, &one, sizeof one);
-      },
+      console, [detach_fd](int) { signal_detach(detach_fd); },
       [&] {
         return core::CaptureEnd{core::session_now_ns(),
                                 pump_ptr ? pump_ptr->events() : 0,

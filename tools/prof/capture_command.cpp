@@ -189,9 +189,7 @@ int run_capture(const RunContext &context) {
   if (plan.windowed() && report_pattern.empty())
     console.line("no report will be written (give -o NAME, or name each window with "
                  "'prof start -o NAME'); exporters see every window");
-  std::vector<core::EventSink *> shared_sinks;
-  for (auto &exporter : exporters)
-    shared_sinks.push_back(exporter.get());
+  const std::vector<core::EventSink *> shared_sinks = sinks_of(exporters);
   // Readable when the application should go on unprofiled while prof ends.
   const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   const int app_pid = app.pid();
@@ -207,8 +205,7 @@ int run_capture(const RunContext &context) {
           kill(app_pid, signal);
           return;
         }
-        const uint64_t one = 1;
-        (void)!write(detach_fd, &one, sizeof one);
+        signal_detach(detach_fd);
       },
       [&] {
         core::CaptureEnd progress{core::session_now_ns(),

@@ -117,6 +117,19 @@ std::string add_sources(const std::vector<SelectedPlugin> &sources, core::Captur
   return "";
 }
 
+void signal_detach(int fd) {
+  const uint64_t one = 1;
+  (void)!write(fd, &one, sizeof one);
+}
+
+std::vector<core::EventSink *>
+sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters) {
+  std::vector<core::EventSink *> sinks;
+  for (const auto &exporter : exporters)
+    sinks.push_back(exporter.get());
+  return sinks;
+}
+
 std::vector<std::unique_ptr<core::ExporterInstance>>
 open_exporters(const std::vector<SelectedPlugin> &selected, core::Catalog &catalog,
                core::Console &console, const prof_session_info &session) {

@@ -47,6 +47,14 @@ report::Header report_header(const cli::CommandLine &command, const std::string 
 void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
                            core::EventBus &bus, core::Console &console);
 
+/// Makes eventfd `fd` readable (async-signal-safe): how prof is told to
+/// stop waiting for the application and leave it running.
+void signal_detach(int fd);
+
+/// The exporters as the sinks every collection window feeds.
+std::vector<core::EventSink *>
+sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters);
+
 /// Opens the selected exporters; throws std::runtime_error with the first failure.
 std::vector<std::unique_ptr<core::ExporterInstance>>
 open_exporters(const std::vector<SelectedPlugin> &selected, core::Catalog &catalog,

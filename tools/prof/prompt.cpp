@@ -1,5 +1,7 @@
 #include "tools/prof/prompt.hpp"
 
+#include "tools/prof/capture_parts.hpp"
+
 #include <cstdio>
 #include <poll.h>
 #include <unistd.h>
@@ -32,8 +34,7 @@ Prompt::~Prompt() {
 
 void Prompt::detach() {
   if (controller_.state() != "waiting") controller_.command(control::Command::Stop, "");
-  const uint64_t one = 1;
-  (void)!write(detach_fd_, &one, sizeof one);
+  signal_detach(detach_fd_);
 }
 
 bool Prompt::handle(const std::string &line) {
