@@ -1,45 +1,13 @@
 #include "core/activity/json_writer.hpp"
 
+#include <prof/json_text.hpp>
+
 namespace prof::activity::json {
 
 std::string quote(std::string_view text) {
-  static const char hex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (char c : text) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\b':
-      out += "\\b";
-      break;
-    case '\f':
-      out += "\\f";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (u < 0x20) {
-        out += "\\u00";
-        out += hex[u >> 4];
-        out += hex[u & 15];
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + "\"";
+  std::string out;
+  append_json_string(out, text);
+  return out;
 }
 
 void Writer::indent() { out_.append(2 * empty_.size(), ' '); }

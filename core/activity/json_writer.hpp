@@ -9,8 +9,8 @@
 
 namespace prof::activity::json {
 
-/// `text` as a JSON string literal: quotes, backslashes and control
-/// characters escaped; other bytes (UTF-8) kept as they are.
+/// `text` as a JSON string literal (prof::append_json_string: quotes,
+/// backslashes and control characters escaped, invalid UTF-8 as \ufffd).
 std::string quote(std::string_view text);
 
 /// Builds a document; call key() before each value inside an object.

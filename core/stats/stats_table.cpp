@@ -1,5 +1,7 @@
 #include "core/stats/stats_table.hpp"
 
+#include <prof/json_text.hpp>
+
 #include "core/stats/summary_tables.hpp"
 #include "core/stats/time_format.hpp"
 
@@ -41,40 +43,8 @@ std::string csv_field(const std::string &text) {
   return quoted + "\"";
 }
 
-void json_string(std::string &out, const std::string &text) {
-  out += '"';
-  for (const char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-        out += escaped;
-      } else {
-        out += c;
-      }
-    }
-  }
-  out += '"';
-}
-
 void json_value(std::string &out, const Cell &cell) {
-  if (cell.kind == Cell::Kind::Text) return json_string(out, cell.data);
+  if (cell.kind == Cell::Kind::Text) return prof::append_json_string(out, cell.data);
   const std::string text = value_text(cell);
   out += text.empty() ? "null" : text;
 }
@@ -161,7 +131,7 @@ std::string render_json(const std::vector<StatsTable> &tables) {
   for (size_t t = 0; t < tables.size(); ++t) {
     const StatsTable &table = tables[t];
     out += t == 0 ? "\n  " : ",\n  ";
-    json_string(out, table.report);
+    prof::append_json_string(out, table.report);
     out += ": {\"rows\": [";
     bool first_row = true;
     for (const Section &section : table.sections)
@@ -170,15 +140,15 @@ std::string render_json(const std::vector<StatsTable> &tables) {
         first_row = false;
         bool first = true;
         if (!table.label_key.empty()) {
-          json_string(out, table.label_key);
+          prof::append_json_string(out, table.label_key);
           out += ": ";
-          json_string(out, section.label);
+          prof::append_json_string(out, section.label);
           first = false;
         }
         for (size_t c = 0; c < row.size() && c < table.columns.size(); ++c) {
           if (!table.columns[c].data) continue;
           if (!first) out += ", ";
-          json_string(out, table.columns[c].key);
+          prof::append_json_string(out, table.columns[c].key);
           out += ": ";
           json_value(out, row[c]);
           first = false;
@@ -190,7 +160,7 @@ std::string render_json(const std::vector<StatsTable> &tables) {
       out += ", \"notes\": [";
       for (size_t n = 0; n < table.notes.size(); ++n) {
         if (n > 0) out += ", ";
-        json_string(out, table.notes[n]);
+        prof::append_json_string(out, table.notes[n]);
       }
       out += "]";
     }

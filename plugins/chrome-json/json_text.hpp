@@ -1,5 +1,5 @@
-// JSON text helpers for the chrome-json exporter: string escaping that
-// always yields valid JSON, and the number formats the trace uses.
+// JSON text helpers for the chrome-json exporter: the number formats the
+// trace uses (strings are escaped by the SDK's append_json_string).
 #ifndef PROF_PLUGINS_CHROME_JSON_JSON_TEXT_HPP
 #define PROF_PLUGINS_CHROME_JSON_JSON_TEXT_HPP
 
@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
+#include <prof/json_text.hpp>
+
 namespace prof::chrome_json {
 
-/// Appends `text` as a quoted JSON string: quotes, backslashes and control
-/// characters escaped, each byte of invalid UTF-8 replaced by \ufffd.
-void append_json_string(std::string &out, std::string_view text);
+using prof::append_json_string; // the SDK's, shared with prof stats
 
 /// Appends nanoseconds as microseconds with three decimals ("-1234.567").
 void append_microseconds(std::string &out, int64_t ns);
