@@ -19,16 +19,25 @@ bool process_gone(int32_t pid) { return pid > 0 && kill(pid, 0) != 0 && errno ==
 } // namespace
 
 thread_local RingPool::ThreadSlot RingPool::thread_slot_;
+// Set once the thread's exit hook has run: trivially destructible, so it can
+// still be read by code running after thread_local destructors.
+thread_local bool thread_exiting = false;
 
 /// Gives the thread's ring back when the thread exits, so pools of
-/// short-lived threads do not use up the rings.
+/// short-lived threads do not use up the rings. The main thread's hook runs
+/// at exit() before static destructors and ELF fini functions (the agent's),
+/// which may still emit: the thread then claims a ring that is not given back
+/// and is drained once the process is gone. Emitting into the given-back one
+/// would lose the events once prof frees it.
 struct RingExitHook {
   ~RingExitHook() {
-    const auto &slot = RingPool::thread_slot_;
+    thread_exiting = true;
+    auto &slot = RingPool::thread_slot_;
     if (slot.pool_id == 0) return;
     std::lock_guard lock(live_pools_mutex);
     for (auto [id, pool] : live_pools)
       if (id == slot.pool_id) pool->release(slot.index);
+    slot = RingPool::ThreadSlot{};
   }
 };
 
@@ -50,8 +59,10 @@ RingPool::~RingPool() {
 }
 
 bool RingPool::emit_slow(const prof_event &event) {
-  thread_local RingExitHook exit_hook; // registered once per thread
-  (void)exit_hook;
+  if (!thread_exiting) {
+    thread_local RingExitHook exit_hook; // registered once per thread
+    (void)exit_hook;
+  }
   const auto pid = static_cast<int32_t>(getpid());
   const auto tid = static_cast<int32_t>(syscall(SYS_gettid));
   for (uint32_t i = 0; i < count_; ++i) {

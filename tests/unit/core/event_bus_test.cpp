@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <thread>
 #include <vector>
@@ -89,4 +90,37 @@ TEST(EventBus, ThreadsBeyondThePoolAreCountedAsDrops) {
   EXPECT_EQ(bus.dropped(), 1u);
   hold = false;
   owner.join();
+}
+
+// A thread's ring goes back when its thread_local destructors run, yet code
+// running after them (the main thread's static destructors and ELF fini
+// functions at exit: the agent's) may still emit. Those events must not go
+// into the given-back ring, which a drain may free (and clear) at any time.
+TEST(EventBus, EmitsAfterTheThreadGaveItsRingBackAreKept) {
+  EventBus bus(EventBusConfig{1 << 20, 1 << 19, 4});
+  std::vector<uint64_t> seen;
+  const auto drain = [&] {
+    bus.drain(
+        [&](prof_event *events, size_t n) {
+          for (size_t i = 0; i < n; ++i) seen.push_back(events[i].ts);
+        },
+        true);
+  };
+  struct LateEmitter {
+    EventBus &bus;
+    const std::function<void()> &drain;
+    ~LateEmitter() {
+      drain(); // prof drains between the ring's return and the late emits
+      bus.emit(instant(1, 2));
+    }
+  };
+  std::thread thread([&] {
+    // Built before the first emit, so destroyed after the ring's exit hook.
+    thread_local LateEmitter late{bus, drain};
+    (void)late;
+    bus.emit(instant(1, 1));
+  });
+  thread.join();
+  drain();
+  EXPECT_EQ(seen, (std::vector<uint64_t>{1, 2}));
 }
