@@ -110,6 +110,13 @@ int run_attach(const RunContext &context) {
   core::Console &console = context.console;
   if (command.has("kill"))
     throw cli::UsageError("--kill: prof attach never stops the processes it attaches to");
+  // What shapes a launch has nothing to act on in a running process.
+  for (const char *option :
+       {"env-var", "inherit-environment", "show-output", "wait", "print-app-log"})
+    if (command.has(option))
+      throw cli::UsageError(std::string("--") + option +
+                            " sets up a launched application: it cannot apply to a process "
+                            "that is already running");
   CapturePlan plan = capture_plan(command);
   plan.attached = true;
   plan.kill_signal = 0;
@@ -147,6 +154,10 @@ int run_attach(const RunContext &context) {
             process_sources.front().plugin->name + " runs inside the application, and process " +
             std::to_string(pid) + " has no prof agent waiting (" + problem +
             "): start it with PROF_MODE=dynamic LD_PRELOAD=" + AgentSetup::agent_path());
+  if (plan.range != CaptureRange::None && process_sources.empty())
+    throw cli::UsageError("--capture-range: the application's capture requests reach prof through "
+                          "its agent; attach with a source that runs inside it (e.g. "
+                          "--enable-activities) to a process started with PROF_MODE=dynamic");
   const std::string report_pattern = report_output_path(command);
   const bool force = command.has("force-overwrite");
 

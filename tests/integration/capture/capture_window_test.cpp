@@ -431,11 +431,18 @@ TEST_F(CaptureWindows, AttachReachesTheAgentOfADynamicProcess) {
 }
 
 TEST_F(CaptureWindows, AttachWithoutAnAgentIsAUsageError) {
-  Background app({kWorkload, "--seconds", "1"}, dir_);
+  Background app({kWorkload, "--seconds", "3"}, dir_);
   const RunResult r =
       prof({"--pid", std::to_string(app.pid()), "--enable-activities", "*/general/operator"});
   EXPECT_EQ(r.exit_code, 2) << r.describe();
   EXPECT_THAT(r.err, HasSubstr("PROF_MODE=dynamic"));
+  const RunResult env =
+      prof({"attach", "--cpu-utilization", "-e", "A=1", std::to_string(app.pid())});
+  EXPECT_EQ(env.exit_code, 2) << env.describe();
+  EXPECT_THAT(env.err, HasSubstr("--env-var sets up a launched application"));
+  const RunResult range =
+      prof({"attach", "--cpu-utilization", "-c", "profiler-api", std::to_string(app.pid())});
+  EXPECT_EQ(range.exit_code, 2) << range.describe();
   const RunResult osrt = prof({"attach", "-t", "osrt", std::to_string(app.pid())});
   EXPECT_EQ(osrt.exit_code, 2) << osrt.describe();
   EXPECT_EQ(osrt.err, "prof: osrt replaces functions of the application and can only be used "
