@@ -5,7 +5,7 @@
 
 namespace {
 
-constexpr prof_option_desc kOptions[] = {
+constexpr prof_option_desc kOwnOptions[] = {
     {"activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
      "activities to record, topsprof's filter string (e.g. \"*/general/operator|Api "
      "Trace/RUNTIME/*\"); --enable-activities"},
@@ -13,27 +13,16 @@ constexpr prof_option_desc kOptions[] = {
      "JSON tree of activities (isCheck leaves) to record; --import-activities"},
     {"export-activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
      "write the activity tree as JSON to this file and stop; --export-activities"},
-    {"devices", PROF_OPTION_STRING, "", 0, -1, nullptr,
-     "record only these devices, e.g. \"0,2\"; must agree with the filter; --devices"},
     {"metrics", PROF_OPTION_STRING, "", 0, -1, nullptr,
      "a metric whose default activities apply when none are selected; --metrics"},
     {"utilization", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
      "sample device and cluster utilization; --gcu-utilization"},
     {"utilization-frequency", PROF_OPTION_INT, "100", 1, 1000, nullptr,
      "utilization samples per second (Hz); --gcu-utilization-frequency"},
-    {"buffer", PROF_OPTION_ENUM, "device", 0, -1, "device,host",
-     "where the device writes records first; --buffer"},
-    {"device-buffer-size", PROF_OPTION_INT, "64", 1, 64, nullptr,
-     "device buffer per device in MB; --device-buffer-size"},
-    {"host-ringbuffer-size", PROF_OPTION_INT, "16", 2, 64, nullptr,
-     "host ring per device in MB; --host-ringbuffer-size"},
-    {"watermark-threshold", PROF_OPTION_INT, "15", 1, 63, nullptr,
-     "MB in the host ring that trigger delivery, below the ring size; --watermark-threshold"},
     {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
      "replace an existing --export-activities file; --force-overwrite"},
-    {"driver", PROF_OPTION_STRING, "libgcusim.so", 0, -1, nullptr,
-     "driver library used when the application has not loaded one (gcusim by default)"},
 };
+constexpr auto kOptions = prof::join_options(kOwnOptions, prof::gcu::kSharedCaptureOptions);
 
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::gcu::GcuSource>(
     "gcu", "1.0.0",

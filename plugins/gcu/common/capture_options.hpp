@@ -12,6 +12,23 @@
 
 namespace prof::gcu {
 
+/// The option rows gcu and sip-pmc share (devices, buffers, the driver),
+/// read by read_capture_options(); each plugin adds its own in front.
+inline constexpr prof_option_desc kSharedCaptureOptions[] = {
+    {"devices", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "record only these devices, e.g. \"0,2\"; must agree with the filter; --devices"},
+    {"buffer", PROF_OPTION_ENUM, "device", 0, -1, "device,host",
+     "where the device writes records first; --buffer"},
+    {"device-buffer-size", PROF_OPTION_INT, "64", 1, 64, nullptr,
+     "device buffer per device in MB; --device-buffer-size"},
+    {"host-ringbuffer-size", PROF_OPTION_INT, "16", 2, 64, nullptr,
+     "host ring per device in MB; --host-ringbuffer-size"},
+    {"watermark-threshold", PROF_OPTION_INT, "15", 1, 63, nullptr,
+     "MB in the host ring that trigger delivery, below the ring size; --watermark-threshold"},
+    {"driver", PROF_OPTION_STRING, "libgcusim.so", 0, -1, nullptr,
+     "driver library used when the application has not loaded one (gcusim by default)"},
+};
+
 struct CaptureOptions {
   activity::Selection selection;
   std::vector<uint32_t> devices; ///< empty: every device

@@ -5,6 +5,7 @@
 
 #include <prof/plugin.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -281,6 +282,29 @@ constexpr prof_plugin_descriptor source_descriptor(const char *name, const char 
       make_descriptor(name, version, description, PROF_KIND_SOURCE, scope, options, N);
   d.source = &source_vtable<T>;
   return d;
+}
+
+/// The same, with a table built by join_options() (it needs static storage:
+/// a constexpr at namespace scope).
+template <class T, size_t N>
+constexpr prof_plugin_descriptor source_descriptor(const char *name, const char *version,
+                                                   const char *description, prof_plugin_scope scope,
+                                                   const std::array<prof_option_desc, N> &options) {
+  prof_plugin_descriptor d = make_descriptor(name, version, description, PROF_KIND_SOURCE, scope,
+                                             options.data(), static_cast<uint32_t>(N));
+  d.source = &source_vtable<T>;
+  return d;
+}
+
+/// One option table from two: a plugin's own rows, then rows it shares with
+/// other plugins of the same vendor.
+template <size_t A, size_t B>
+constexpr std::array<prof_option_desc, A + B> join_options(const prof_option_desc (&own)[A],
+                                                          const prof_option_desc (&shared)[B]) {
+  std::array<prof_option_desc, A + B> table{};
+  for (size_t i = 0; i < A; ++i) table[i] = own[i];
+  for (size_t i = 0; i < B; ++i) table[A + i] = shared[i];
+  return table;
 }
 
 /// A complete descriptor for exporter class T (see ExporterAdapter) with its option table.
