@@ -12,17 +12,6 @@
 
 namespace prof::stats::testing {
 
-ScratchDir::ScratchDir() {
-  std::string pattern = ::testing::TempDir() + "prof-stats-XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = pattern;
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
 uint32_t TestReport::string(const std::string &text) {
   if (text.empty()) return 0;
   for (uint32_t id = 1; id < strings_.size(); ++id)

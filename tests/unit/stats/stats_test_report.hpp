@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/report/report_model.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <prof/event.h>
 
@@ -12,18 +13,7 @@
 
 namespace prof::stats::testing {
 
-/// A fresh folder under the test temp dir, removed with its files at the end.
-class ScratchDir {
-public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir &) = delete;
-  ScratchDir &operator=(const ScratchDir &) = delete;
-  std::string file(const std::string &name) const { return path_ + "/" + name; }
-
-private:
-  std::string path_;
-};
+using prof::testing::ScratchDir;
 
 /// Builds a report: strings, tracks and stacks are declared as they are
 /// first used; events are kept in the order added.
