@@ -33,18 +33,55 @@ bool CallClock::tsc_is_reliable() {
 #endif
 }
 
+#ifdef PROF_OSRT_HAVE_TSC
+namespace {
+
+struct ClockPair {
+  uint64_t tsc = 0;
+  uint64_t ns = 0;
+  uint64_t spread = 0; // TSC ticks between the reads around the clock read
+};
+
+/// A monotonic reading and the TSC at that instant: the middle of the two
+/// TSC reads around it.
+ClockPair bracketed_pair() noexcept {
+  const uint64_t before = __rdtsc();
+  const uint64_t ns = CallClock::monotonic_ns();
+  const uint64_t after = __rdtsc();
+  return {before + (after - before) / 2, ns, after - before};
+}
+
+/// The tightest of several bracketed pairs: a pair whose reads were split by
+/// preemption or a VM exit would put microseconds of error into the rate.
+ClockPair tightest_pair() noexcept {
+  ClockPair best = bracketed_pair();
+  for (int attempt = 1; attempt < 16; ++attempt) {
+    const ClockPair pair = bracketed_pair();
+    if (pair.spread < best.spread) best = pair;
+  }
+  return best;
+}
+
+// Pairs spread wider than this (about 2 us at 2 GHz) do not refine the rate.
+constexpr uint64_t kMaxRefiningSpread = 4096;
+// Nor do pairs nearer the anchor than this: calibrate()'s baseline is 2 ms.
+constexpr uint64_t kMinRefiningBaselineNs = 20000000;
+
+} // namespace
+#endif
+
 void CallClock::calibrate(bool allow_tsc) {
 #ifdef PROF_OSRT_HAVE_TSC
   if (allow_tsc && tsc_is_reliable()) {
-    // Two (TSC, monotonic) pairs 2 ms apart, each pair read back to back.
-    const uint64_t ns0 = monotonic_ns();
-    const uint64_t tsc0 = __rdtsc();
+    const ClockPair first = tightest_pair();
     timespec pause{0, 2000000};
     nanosleep(&pause, nullptr);
-    const uint64_t ns1 = monotonic_ns();
-    const uint64_t tsc1 = __rdtsc();
-    if (tsc1 > tsc0 && ns1 > ns0) {
-      ns_per_tick_.store(static_cast<double>(ns1 - ns0) / static_cast<double>(tsc1 - tsc0));
+    const ClockPair second = tightest_pair();
+    if (second.tsc > first.tsc && second.ns > first.ns) {
+      anchor_tsc_.store(first.tsc);
+      anchor_ns_.store(first.ns);
+      ns_per_tick_.store(static_cast<double>(second.ns - first.ns) /
+                         static_cast<double>(second.tsc - first.tsc));
       use_tsc_.store(true);
       return;
     }
@@ -53,6 +90,23 @@ void CallClock::calibrate(bool allow_tsc) {
   (void)allow_tsc;
   ns_per_tick_.store(1.0);
   use_tsc_.store(false);
+}
+
+uint64_t CallClock::monotonic_ns_refining_rate() noexcept {
+#ifdef PROF_OSRT_HAVE_TSC
+  if (use_tsc_.load(std::memory_order_relaxed)) {
+    const ClockPair now = bracketed_pair();
+    const uint64_t anchor_tsc = anchor_tsc_.load(std::memory_order_relaxed);
+    const uint64_t anchor_ns = anchor_ns_.load(std::memory_order_relaxed);
+    if (now.spread <= kMaxRefiningSpread && now.ns >= anchor_ns + kMinRefiningBaselineNs &&
+        now.tsc > anchor_tsc)
+      ns_per_tick_.store(static_cast<double>(now.ns - anchor_ns) /
+                             static_cast<double>(now.tsc - anchor_tsc),
+                         std::memory_order_relaxed);
+    return now.ns;
+  }
+#endif
+  return monotonic_ns();
 }
 
 uint64_t CallClock::from_ns(uint64_t ns) noexcept {

@@ -19,7 +19,7 @@ CallRecorder::CallRecorder(const Host &host, const OsrtSettings &settings)
 }
 
 void CallRecorder::record(OsrtFunction function, uint64_t t0, uint64_t t1, void *caller) {
-  const uint64_t end = CallClock::monotonic_ns();
+  const uint64_t end = CallClock::monotonic_ns_refining_rate();
   const uint64_t duration = CallClock::to_ns(t1 - t0);
   const uint64_t begin = end - duration;
   const prof_track_id track = thread_track();
