@@ -4,7 +4,7 @@
 // per second and the database's bytes per event (indexes included).
 #include "sqlite_exporter.hpp"
 
-#include "../../unit/perfetto/fake_perfetto_host.hpp"
+#include "tests/support/fake_export_host.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -17,7 +17,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using prof::testing::FakePerfettoHost;
+using prof::testing::FakeExportHost;
 
 constexpr size_t kEvents = 1'000'000;
 constexpr size_t kBatch = 4096; // what the report replay hands exporters
@@ -60,7 +60,7 @@ struct Capture {
       }
     }
   }
-  FakePerfettoHost host;
+  FakeExportHost host;
   std::vector<prof_event> events;
 };
 

@@ -4,7 +4,7 @@
 #include "chrome_json_exporter.hpp"
 #include "json_text.hpp"
 
-#include "../perfetto/fake_perfetto_host.hpp"
+#include "tests/support/exporter_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ namespace prof::chrome_json {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::FakePerfettoHost;
+using testing::FakeExportHost;
 
 /// Parses `path` with python3 and returns the canonical lines; fails the
 /// test when python3 is missing or rejects the file.
@@ -61,37 +61,9 @@ std::string read_file(const std::string &path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-class ChromeJsonExporterTest : public ::testing::Test {
+class ChromeJsonExporterTest : public testing::ExporterTest<ChromeJsonExporter> {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("prof-chrome-json-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    path_ = (dir_ / "out.json").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  bool run(FakePerfettoHost &host, const std::vector<std::vector<prof_event>> &batches) {
-    host.set_option("path", path_);
-    ChromeJsonExporter exporter(host.host());
-    if (!exporter.begin()) return false;
-    for (const auto &batch : batches)
-      if (!exporter.consume(batch.data(), batch.size())) return false;
-    return exporter.end();
-  }
-
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(dir_))
-      names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  fs::path dir_;
-  std::string path_;
+  ChromeJsonExporterTest() : ExporterTest("out.json") {}
 };
 
 TEST(JsonText, EscapesEveryName) {
@@ -131,7 +103,7 @@ TEST(JsonText, MicrosecondsKeepNanoseconds) {
 }
 
 TEST_F(ChromeJsonExporterTest, WritesEveryEventKindParsedByPython) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   host.set_target(100, "app --train");
   const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "app", 0, 100);
   const prof_track_id main_thread = host.add_track(PROF_TRACK_THREAD, "main", process, 100, 100);
@@ -201,7 +173,7 @@ TEST_F(ChromeJsonExporterTest, WritesEveryEventKindParsedByPython) {
 }
 
 TEST_F(ChromeJsonExporterTest, EventsBeforeTheBaseGetNegativeTimes) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   ASSERT_TRUE(
       run(host, {{host.instant(queue, "later", 5000)}, {host.instant(queue, "early", 4000)}}));
@@ -214,7 +186,7 @@ TEST_F(ChromeJsonExporterTest, EventsBeforeTheBaseGetNegativeTimes) {
 }
 
 TEST_F(ChromeJsonExporterTest, EmptyCaptureIsValidJson) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   ASSERT_TRUE(run(host, {}));
   EXPECT_EQ(
       parse_with_python(path_),
@@ -225,7 +197,7 @@ TEST_F(ChromeJsonExporterTest, EmptyCaptureIsValidJson) {
 
 TEST_F(ChromeJsonExporterTest, RefusesAnExistingFileUnlessOverwrite) {
   { std::ofstream(path_) << "keep me"; }
-  FakePerfettoHost host;
+  FakeExportHost host;
   host.set_option("path", path_);
   ChromeJsonExporter refused(host.host());
   EXPECT_FALSE(refused.begin());
@@ -233,21 +205,21 @@ TEST_F(ChromeJsonExporterTest, RefusesAnExistingFileUnlessOverwrite) {
   EXPECT_EQ(read_file(path_), "keep me");
   EXPECT_EQ(files(), std::vector<std::string>{"out.json"});
 
-  FakePerfettoHost again;
+  FakeExportHost again;
   again.set_option("overwrite", "true");
   ASSERT_TRUE(run(again, {}));
   EXPECT_EQ(read_file(path_).rfind("{\"displayTimeUnit\"", 0), 0u);
 }
 
 TEST_F(ChromeJsonExporterTest, MissingPathIsAnError) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   ChromeJsonExporter exporter(host.host());
   EXPECT_FALSE(exporter.begin());
   EXPECT_EQ(host.errors(), std::vector<std::string>{"chrome-json: option path is required"});
 }
 
 TEST_F(ChromeJsonExporterTest, AbandonedExportLeavesNothing) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   host.set_option("path", path_);
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   {
@@ -262,7 +234,7 @@ TEST_F(ChromeJsonExporterTest, AbandonedExportLeavesNothing) {
 }
 
 TEST_F(ChromeJsonExporterTest, UnwritableFolderIsAnError) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   host.set_option("path", "/proc/prof-chrome-json-test/out.json");
   ChromeJsonExporter exporter(host.host());
   EXPECT_FALSE(exporter.begin());
@@ -274,7 +246,7 @@ TEST_F(ChromeJsonExporterTest, UnwritableFolderIsAnError) {
 }
 
 TEST_F(ChromeJsonExporterTest, FolderPathGetsAFileName) {
-  EXPECT_EQ(resolve_output_path(dir_.string(), 42), dir_.string() + "/prof-42.json");
+  EXPECT_EQ(resolve_output_path(dir_.path(), 42), dir_.path() + "/prof-42.json");
   EXPECT_EQ(resolve_output_path("new/", 42), "new/prof-42.json");
   EXPECT_EQ(resolve_output_path("x.json", 42), "x.json");
 }

@@ -1,6 +1,6 @@
 // The built libprof-chrome-json.so, opened with dlopen() as the host does:
 // its descriptor, option table, and one export through its vtable.
-#include "../perfetto/fake_perfetto_host.hpp"
+#include "tests/support/fake_export_host.hpp"
 #include "../plugins/loaded_plugin.hpp"
 
 #include <gtest/gtest.h>
@@ -49,7 +49,7 @@ TEST(ChromeJsonPluginLoad, ExportsThroughTheVtable) {
       ("prof-chrome-json-load-" + std::to_string(::getpid()) + ".json");
   std::filesystem::remove(out);
 
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   host.set_option("path", out.string());
   const prof_event events[] = {host.slice(queue, "work", 10, 5), host.instant(queue, "mark", 12)};
@@ -68,7 +68,7 @@ TEST(ChromeJsonPluginLoad, ExportsThroughTheVtable) {
       << text;
   std::filesystem::remove(out);
 
-  FakePerfettoHost bare;
+  FakeExportHost bare;
   ExportHost bare_api = bare.host();
   void *failing = vt.create(bare_api.api(), bare_api.context());
   ASSERT_NE(failing, nullptr);

@@ -1,9 +1,10 @@
 // The csv exporter: exact files for a small capture in both modes, the
 // error texts users read, temporary-file cleanup, and the built .so.
-#include "../plugins/fake_export_host.hpp"
 #include "../plugins/loaded_plugin.hpp"
 #include "csv_exporter.hpp"
 #include "csv_file.hpp"
+#include "tests/support/fake_export_host.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using prof::testing::FakeExportHost;
+using prof::testing::ScratchDir;
 
 std::string read_file(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
@@ -33,29 +35,11 @@ std::set<std::string> files_in(const fs::path &folder) {
   return names;
 }
 
-/// A fresh folder per test, removed afterwards.
 class CsvExporterTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("prof-csv-test-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    // The fake host has no stacks; answer them here, for one stack [a <- b].
-    api_ = *fake_.api();
-    api_.stack = &stack;
-    frames_[0] = fake_.intern("b"); // leaf
-    frames_[1] = fake_.intern("a"); // root
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { ASSERT_EQ(fake_.add_stack({"b", "a"}), 1u); } // leaf first: [a <- b]
 
-  static const prof_string_id *stack(void *, prof_stack_id id, uint32_t *count) {
-    *count = id == 1 ? 2 : 0;
-    return id == 1 ? frames_ : nullptr;
-  }
-
-  ExportHost host() { return ExportHost(&api_, &fake_); }
+  ExportHost host() { return fake_.host(); }
 
   /// begin, consume, end; returns whether all three succeeded.
   bool run(const std::vector<prof_event> &events) {
@@ -65,18 +49,17 @@ protected:
 
   /// GCU 0 > SIP 0, app > main, eth0 > RX rate.
   void add_tracks() {
-    device_ = fake_.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0);
+    device_ = fake_.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0);
     engine_ = fake_.add_track(PROF_TRACK_ENGINE, "SIP 0", device_);
     process_ = fake_.add_track(PROF_TRACK_PROCESS, "app");
     thread_ = fake_.add_track(PROF_TRACK_THREAD, "main", process_);
     nic_ = fake_.add_track(PROF_TRACK_NETWORK, "eth0");
-    rx_ = fake_.add_track(PROF_TRACK_COUNTER, "RX rate", nic_, -1, "bytes/s");
+    rx_ = fake_.add_track(PROF_TRACK_COUNTER, "RX rate", nic_, 0, 0, -1, "bytes/s");
   }
 
-  fs::path dir_;
+  ScratchDir scratch_;
+  fs::path dir_{scratch_.path()};
   FakeExportHost fake_;
-  prof_export_api api_{};
-  static inline prof_string_id frames_[2];
   prof_track_id device_ = 0, engine_ = 0, process_ = 0, thread_ = 0, nic_ = 0, rx_ = 0;
 };
 
@@ -153,17 +136,15 @@ TEST_F(CsvExporterTest, TablesModeWritesOneFilePerTable) {
   flow.track = engine_;
   flow.ts = 30;
   flow.id = 7;
-  const std::vector<prof_event> events{slice,
-                                       fake_.instant(thread_, "two\nlines", 5),
-                                       fake_.counter(rx_, 10, 2.5),
-                                       sample,
-                                       sample, // the stack is written once
-                                       flow};
+  const std::vector<prof_event> events{
+      slice,  fake_.instant(thread_, "two\nlines", 5), fake_.counter(rx_, 10, 2.5), sample,
+      sample, // the stack is written once
+      flow};
   ASSERT_TRUE(run(events)) << ::testing::PrintToString(fake_.errors());
 
-  EXPECT_EQ(files_in(out), (std::set<std::string>{"tracks.csv", "slices.csv", "instants.csv",
-                                                   "counters.csv", "samples.csv", "stacks.csv",
-                                                   "flows.csv"}));
+  EXPECT_EQ(files_in(out),
+            (std::set<std::string>{"tracks.csv", "slices.csv", "instants.csv", "counters.csv",
+                                   "samples.csv", "stacks.csv", "flows.csv"}));
   EXPECT_EQ(read_file(out / "tracks.csv"), "id,parent,kind,name,pid,tid,index,unit\n"
                                            "1,0,device,GCU 0,0,0,0,\n"
                                            "2,1,engine,SIP 0,0,0,-1,\n"
@@ -228,9 +209,9 @@ TEST_F(CsvExporterTest, TablesModeRefusesAFileAsFolder) {
 TEST_F(CsvExporterTest, MissingPathIsAnError) {
   CsvExporter exporter(host());
   EXPECT_FALSE(exporter.begin());
-  EXPECT_EQ(fake_.errors(), std::vector<std::string>{
-                                "csv: option 'path' is required, e.g. --plugin \"csv "
-                                "path=out.csv\""});
+  EXPECT_EQ(fake_.errors(),
+            std::vector<std::string>{"csv: option 'path' is required, e.g. --plugin \"csv "
+                                     "path=out.csv\""});
 }
 
 TEST_F(CsvExporterTest, UnknownModeIsAnError) {
@@ -238,8 +219,8 @@ TEST_F(CsvExporterTest, UnknownModeIsAnError) {
   fake_.set_option("mode", "json");
   CsvExporter exporter(host());
   EXPECT_FALSE(exporter.begin());
-  EXPECT_EQ(fake_.errors(), std::vector<std::string>{
-                                "csv: unknown mode 'json' (choose summary or tables)"});
+  EXPECT_EQ(fake_.errors(),
+            std::vector<std::string>{"csv: unknown mode 'json' (choose summary or tables)"});
 }
 
 TEST_F(CsvExporterTest, UnwritablePathFailsAtBegin) {

@@ -3,7 +3,7 @@
 #include "perfetto_exporter.hpp"
 
 #include "decoded_trace.hpp"
-#include "fake_perfetto_host.hpp"
+#include "tests/support/exporter_test.hpp"
 #include "trace_model.hpp"
 
 #include <gtest/gtest.h>
@@ -23,51 +23,21 @@ namespace prof::perfetto {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::FakePerfettoHost;
+using testing::FakeExportHost;
 using testing::ModelSlice;
 using testing::TextNode;
 using testing::TraceModel;
 
-class PerfettoExporterTest : public ::testing::Test {
+class PerfettoExporterTest : public testing::ExporterTest<PerfettoExporter> {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("prof-perfetto-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    path_ = (dir_ / "out.perfetto-trace").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  /// Exports `batches` to path_; returns whether every call succeeded.
-  bool run(FakePerfettoHost &host, const std::vector<std::vector<prof_event>> &batches) {
-    if (!host_has_path_) host.set_option("path", path_);
-    PerfettoExporter exporter(host.host());
-    if (!exporter.begin()) return false;
-    for (const auto &batch : batches)
-      if (!exporter.consume(batch.data(), batch.size())) return false;
-    return exporter.end();
-  }
-
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(dir_))
-      names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  fs::path dir_;
-  std::string path_;
-  bool host_has_path_ = false;
+  PerfettoExporterTest() : ExporterTest("out.perfetto-trace") {}
 };
 
 /// The capture the tests share: a process and thread on the host, a device
 /// with cluster > engine > index, two counters, slices joined by a
 /// correlation id, flows, an instant and a CPU sample.
 struct Capture {
-  FakePerfettoHost host;
+  FakeExportHost host;
   prof_track_id process, thread, device, cluster, engine, index, memory, utilization;
   prof_stack_id stack;
   std::vector<std::vector<prof_event>> batches;
@@ -257,7 +227,7 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
 }
 
 TEST_F(PerfettoExporterTest, NestingSurvivesTiesAndUnorderedBatches) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "queue");
   // Children before parents, equal begin and end times, back-to-back slices,
   // a zero-length slice and identical intervals; the last batch is earliest.
@@ -292,7 +262,7 @@ TEST_F(PerfettoExporterTest, LargeBatchesNestLikeSmallOnes) {
   // parent with a child sharing its begin and one sharing its end, back to
   // back with the next group, also across batches (ties there fall back to
   // file order); a batch's events come shuffled.
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id tracks[] = {host.add_track(PROF_TRACK_CUSTOM, "q0"),
                                   host.add_track(PROF_TRACK_CUSTOM, "q1")};
   std::vector<ModelSlice> expected;
@@ -327,7 +297,7 @@ TEST_F(PerfettoExporterTest, LargeBatchesNestLikeSmallOnes) {
 
 TEST_F(PerfettoExporterTest, NestingOfSlicesLongerThanASecond) {
   // Durations past 2^30 ns leave the packed sort key; ties must still nest.
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "step");
   const uint64_t s = 1'000'000'000;
   ASSERT_TRUE(
@@ -345,7 +315,7 @@ TEST_F(PerfettoExporterTest, NestingOfSlicesLongerThanASecond) {
 }
 
 TEST_F(PerfettoExporterTest, CountersOffCounterTracksAreLeftOutWithAWarning) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   const prof_track_id counter = host.add_track(PROF_TRACK_COUNTER, "load", 0, 0, 0, -1, "%");
   ASSERT_TRUE(run(host, {{host.counter(queue, 5, 1.0), host.slice(counter, "bad", 1, 2),
@@ -358,7 +328,7 @@ TEST_F(PerfettoExporterTest, CountersOffCounterTracksAreLeftOutWithAWarning) {
 }
 
 TEST_F(PerfettoExporterTest, RequiresPath) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   host_has_path_ = true; // no path option at all
   EXPECT_FALSE(run(host, {}));
   EXPECT_EQ(host.errors(), (std::vector<std::string>{"perfetto: option path is required"}));
@@ -367,7 +337,7 @@ TEST_F(PerfettoExporterTest, RequiresPath) {
 
 TEST_F(PerfettoExporterTest, RefusesExistingFileUnlessOverwrite) {
   { std::ofstream(path_) << "keep me"; }
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "queue");
   EXPECT_FALSE(run(host, {{host.slice(t, "a", 1, 2)}}));
   EXPECT_EQ(host.errors(), (std::vector<std::string>{"perfetto: '" + path_ + "' already exists"}));
@@ -377,7 +347,7 @@ TEST_F(PerfettoExporterTest, RefusesExistingFileUnlessOverwrite) {
   EXPECT_EQ(text, "keep me");
   EXPECT_EQ(files(), (std::vector<std::string>{"out.perfetto-trace"}));
 
-  FakePerfettoHost again;
+  FakeExportHost again;
   const prof_track_id t2 = again.add_track(PROF_TRACK_CUSTOM, "queue");
   again.set_option("overwrite", "true");
   ASSERT_TRUE(run(again, {{again.slice(t2, "a", 1, 2)}}));
@@ -386,23 +356,23 @@ TEST_F(PerfettoExporterTest, RefusesExistingFileUnlessOverwrite) {
 }
 
 TEST_F(PerfettoExporterTest, FolderPathGetsPidNamedFile) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   host.set_target(777, "app");
-  host.set_option("path", dir_.string()); // an existing folder, no trailing '/'
+  host.set_option("path", dir_.path()); // an existing folder, no trailing '/'
   host_has_path_ = true;
   ASSERT_TRUE(run(host, {}));
   EXPECT_EQ(files(), (std::vector<std::string>{"prof-777.perfetto-trace"}));
 
-  FakePerfettoHost nested;
+  FakeExportHost nested;
   nested.set_target(778, "app");
-  nested.set_option("path", (dir_ / "vp").string() + "/"); // created on demand
+  nested.set_option("path", dir_.file("vp") + "/"); // created on demand
   ASSERT_TRUE(run(nested, {}));
-  EXPECT_TRUE(fs::exists(dir_ / "vp" / "prof-778.perfetto-trace"));
+  EXPECT_TRUE(fs::exists(dir_.file("vp/prof-778.perfetto-trace")));
   EXPECT_EQ(resolve_output_path("x.pftrace", 1), "x.pftrace");
 }
 
 TEST_F(PerfettoExporterTest, AbandonedOrFailedExportLeavesNothing) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id t = host.add_track(PROF_TRACK_CUSTOM, "queue");
   host.set_option("path", path_);
   host_has_path_ = true;
@@ -436,14 +406,15 @@ namespace {
 // A merged report holds processes of several hosts that may share a pid (and
 // tids): each keeps its own, the UI must not fold them into one process.
 TEST_F(PerfettoExporterTest, ProcessesOfOtherHostsReusingAPidStayApart) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id a = host.add_track(PROF_TRACK_PROCESS, "train [host-a rank 0]", 0, 100);
   const prof_track_id a_main = host.add_track(PROF_TRACK_THREAD, "a-main", a, 100, 100);
   const prof_track_id b = host.add_track(PROF_TRACK_PROCESS, "train [host-b rank 1]", 0, 100);
   const prof_track_id b_main = host.add_track(PROF_TRACK_THREAD, "b-main", b, 100, 100);
   const prof_track_id b_worker = host.add_track(PROF_TRACK_THREAD, "b-worker", b, 100, 101);
-  ASSERT_TRUE(run(host, {{host.slice(a_main, "step", 1000, 10), host.slice(b_main, "step", 1000, 10),
-                          host.slice(b_worker, "load", 1005, 3)}}))
+  ASSERT_TRUE(
+      run(host, {{host.slice(a_main, "step", 1000, 10), host.slice(b_main, "step", 1000, 10),
+                  host.slice(b_worker, "load", 1005, 3)}}))
       << ::testing::PrintToString(host.errors());
   const TextNode trace = testing::decode_trace(path_);
   const TraceModel model(trace);

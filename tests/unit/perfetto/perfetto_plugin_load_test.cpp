@@ -3,7 +3,7 @@
 #include "../plugins/loaded_plugin.hpp"
 
 #include "decoded_trace.hpp"
-#include "fake_perfetto_host.hpp"
+#include "tests/support/fake_export_host.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,7 +49,7 @@ TEST(PerfettoPluginLoad, ExportsThroughTheVtable) {
       ("prof-perfetto-load-" + std::to_string(::getpid()) + ".pftrace");
   std::filesystem::remove(out);
 
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   host.set_option("path", out.string());
   const prof_event events[] = {host.slice(queue, "work", 10, 5), host.instant(queue, "mark", 12)};
@@ -66,7 +66,7 @@ TEST(PerfettoPluginLoad, ExportsThroughTheVtable) {
   std::filesystem::remove(out);
 
   // Without a path, begin fails with the error text users read.
-  FakePerfettoHost bare;
+  FakeExportHost bare;
   ExportHost bare_api = bare.host();
   void *failing = vt.create(bare_api.api(), bare_api.context());
   ASSERT_NE(failing, nullptr);

@@ -1,7 +1,7 @@
 // The built exporter plugins as the host sees them: dlopen() the .so files,
 // read the descriptors, and drive the vtables with a fake host.
-#include "fake_export_host.hpp"
 #include "loaded_plugin.hpp"
+#include "tests/support/fake_export_host.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,8 +44,8 @@ TEST(ExporterPluginLoadTest, SummaryExporter) {
 
   FakeExportHost fake;
   fake.set_option("mode", "summary");
-  const prof_track_id engine =
-      fake.add_track(PROF_TRACK_ENGINE, "SIP 0", fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0));
+  const prof_track_id engine = fake.add_track(
+      PROF_TRACK_ENGINE, "SIP 0", fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0));
   const auto printed = export_through_vtable(
       d, fake, {fake.slice(engine, "dot_dtu", 0, 1220000), fake.slice(engine, "dot_dtu", 5, 0)});
   const std::vector<std::string> expected{
@@ -68,8 +68,8 @@ TEST(ExporterPluginLoadTest, TraceExporter) {
 
   FakeExportHost fake;
   fake.set_option("scope", "gcu");
-  const prof_track_id engine =
-      fake.add_track(PROF_TRACK_ENGINE, "SIP 0", fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0));
+  const prof_track_id engine = fake.add_track(
+      PROF_TRACK_ENGINE, "SIP 0", fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0));
   const auto printed = export_through_vtable(
       d, fake, {fake.slice(engine, "b", 2000, 10), fake.slice(engine, "a", 1000, 20)});
   const std::vector<std::string> expected{"======== Profiling result:", " Start  Duration  Name",

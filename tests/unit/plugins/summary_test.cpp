@@ -1,7 +1,7 @@
 // The summary exporter on synthetic events: aggregation, grouping, modes
 // and the exact text it prints.
-#include "fake_export_host.hpp"
 #include "summary_exporter.hpp"
+#include "tests/support/fake_export_host.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,15 +14,15 @@ using Lines = std::vector<std::string>;
 class SummaryTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    gcu0 = fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0);
+    gcu0 = fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0);
     sip0 =
         fake.add_track(PROF_TRACK_ENGINE, "SIP 0", fake.add_track(PROF_TRACK_CLUSTER, "C0", gcu0));
-    gcu1 = fake.add_track(PROF_TRACK_DEVICE, "GCU 1", 0, 1);
+    gcu1 = fake.add_track(PROF_TRACK_DEVICE, "GCU 1", 0, 0, 0, 1);
     sip1 = fake.add_track(PROF_TRACK_ENGINE, "SIP 0", gcu1);
     thread = fake.add_track(PROF_TRACK_THREAD, "main", fake.add_track(PROF_TRACK_PROCESS, "app"));
-    cpu10 = fake.add_track(PROF_TRACK_COUNTER, "cpu10 utilization", 0, 10, "%");
-    cpu2 = fake.add_track(PROF_TRACK_COUNTER, "cpu2 utilization", 0, 2, "%");
-    rss = fake.add_track(PROF_TRACK_COUNTER, "Process tree RSS", 0, -1, "bytes");
+    cpu10 = fake.add_track(PROF_TRACK_COUNTER, "cpu10 utilization", 0, 0, 0, 10, "%");
+    cpu2 = fake.add_track(PROF_TRACK_COUNTER, "cpu2 utilization", 0, 0, 0, 2, "%");
+    rss = fake.add_track(PROF_TRACK_COUNTER, "Process tree RSS", 0, 0, 0, -1, "bytes");
   }
 
   /// A handful of events, split into batches that are not in time order.

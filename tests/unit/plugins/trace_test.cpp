@@ -1,6 +1,6 @@
 // The trace exporter on synthetic events: start-time order across batches,
 // relative start times, instants, the gcu scope and the exact text.
-#include "fake_export_host.hpp"
+#include "tests/support/fake_export_host.hpp"
 #include "trace_exporter.hpp"
 
 #include <gtest/gtest.h>
@@ -14,8 +14,8 @@ using Lines = std::vector<std::string>;
 class TraceTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    gcu = fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0);
-    sip = fake.add_track(PROF_TRACK_ENGINE, "SIP 0", gcu, 0);
+    gcu = fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0);
+    sip = fake.add_track(PROF_TRACK_ENGINE, "SIP 0", gcu, 0, 0, 0);
     thread = fake.add_track(PROF_TRACK_THREAD, "main");
   }
 
@@ -35,7 +35,7 @@ protected:
              fake.slice(sip, "common20_copy", t0 + 33020, 4610)},
             {fake.slice(thread, "topsLaunchKernel", t0 + 16130, 2000, "api"),
              fake.instant(thread, "checkpoint", t0 + 20000),
-             fake.counter(fake.add_track(PROF_TRACK_COUNTER, "c", 0, -1, "%"), t0, 1)},
+             fake.counter(fake.add_track(PROF_TRACK_COUNTER, "c", 0, 0, 0, -1, "%"), t0, 1)},
             {fake.slice(sip, "common_rng_uniform", t0, 15620)}};
   }
 

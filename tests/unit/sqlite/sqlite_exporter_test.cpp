@@ -5,7 +5,7 @@
 #include "sqlite_exporter.hpp"
 #include "sqlite_rows.hpp"
 
-#include "../perfetto/fake_perfetto_host.hpp"
+#include "tests/support/exporter_test.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ namespace prof::sqlite {
 namespace {
 
 namespace fs = std::filesystem;
-using prof::testing::FakePerfettoHost;
+using prof::testing::FakeExportHost;
 using testing::Rows;
 using testing::SqliteRows;
 
@@ -31,44 +31,15 @@ std::string read_file(const fs::path &path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-class SqliteExporterTest : public ::testing::Test {
+class SqliteExporterTest : public prof::testing::ExporterTest<SqliteExporter> {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("prof-sqlite-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    path_ = (dir_ / "out.sqlite").string();
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  bool run(FakePerfettoHost &host, const std::vector<std::vector<prof_event>> &batches) {
-    if (!path_set_) host.set_option("path", path_);
-    SqliteExporter exporter(host.host());
-    if (!exporter.begin()) return false;
-    for (const auto &batch : batches)
-      if (!exporter.consume(batch.data(), batch.size())) return false;
-    return exporter.end();
-  }
-
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(dir_))
-      names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
-  fs::path dir_;
-  std::string path_;
-  bool path_set_ = false;
+  SqliteExporterTest() : ExporterTest("out.sqlite") {}
 };
 
 /// app (pid 100) > main, worker; GCU 0 > Cluster 1 > SIP 3; counters rss
 /// (under app) and power (under GCU 0); one stack [leaf, mid, main].
 struct SampleCapture {
-  explicit SampleCapture(FakePerfettoHost &host) {
+  explicit SampleCapture(FakeExportHost &host) {
     host.set_target(100, "app --train");
     process = host.add_track(PROF_TRACK_PROCESS, "app", 0, 100);
     main = host.add_track(PROF_TRACK_THREAD, "main", process, 100, 100);
@@ -100,7 +71,7 @@ struct SampleCapture {
 };
 
 TEST_F(SqliteExporterTest, WritesEveryTable) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   SampleCapture capture(host);
   ASSERT_TRUE(run(host, capture.batches)) << ::testing::PrintToString(host.errors());
   EXPECT_EQ(files(), std::vector<std::string>{"out.sqlite"});
@@ -161,7 +132,7 @@ TEST_F(SqliteExporterTest, WritesEveryTable) {
 }
 
 TEST_F(SqliteExporterTest, SessionTableDescribesTheCapture) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   SampleCapture capture(host);
   host.set_option("overwrite", "false");
   ASSERT_TRUE(run(host, capture.batches)) << ::testing::PrintToString(host.errors());
@@ -186,7 +157,7 @@ TEST_F(SqliteExporterTest, SessionTableDescribesTheCapture) {
 }
 
 TEST_F(SqliteExporterTest, CreatesTheIndexesTheQueriesUse) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   SampleCapture capture(host);
   ASSERT_TRUE(run(host, capture.batches));
   SqliteRows db(path_);
@@ -220,7 +191,7 @@ constexpr const char *kDeviceSummary =
     "ORDER BY total_ns DESC;";
 
 TEST_F(SqliteExporterTest, DeviceSummaryGroupsDeviceSlicesByName) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "main", 0, 7, 7);
   const prof_track_id device = host.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0);
   const prof_track_id sip = host.add_track(PROF_TRACK_ENGINE, "SIP 0", device, 0, 0, 0);
@@ -239,7 +210,7 @@ TEST_F(SqliteExporterTest, DeviceSummaryGroupsDeviceSlicesByName) {
 
 // Every ```sql block of docs/sqlite-schema.md runs on a real database.
 TEST_F(SqliteExporterTest, EveryQueryOfTheSchemaDocumentRuns) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   SampleCapture capture(host);
   ASSERT_TRUE(run(host, capture.batches));
   SqliteRows db(path_);
@@ -260,7 +231,7 @@ TEST_F(SqliteExporterTest, EveryQueryOfTheSchemaDocumentRuns) {
 }
 
 TEST_F(SqliteExporterTest, NullsBigIdsAndUnknownEvents) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   prof_event unknown = host.instant(queue, "x", 5);
   unknown.type = 99;
@@ -285,7 +256,7 @@ TEST_F(SqliteExporterTest, NullsBigIdsAndUnknownEvents) {
 }
 
 TEST_F(SqliteExporterTest, DeepAndCyclicTrackParents) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id device = host.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0);
   prof_track_id parent = device;
   for (int i = 0; i < 100; ++i)
@@ -306,7 +277,7 @@ TEST_F(SqliteExporterTest, DeepAndCyclicTrackParents) {
 }
 
 TEST_F(SqliteExporterTest, CommitsAcrossManyTransactions) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   const prof_event slice = host.slice(queue, "work", 0, 3);
   const uint64_t total = SqliteExporter::kRowsPerTransaction + 5000;
@@ -331,14 +302,14 @@ TEST_F(SqliteExporterTest, CommitsAcrossManyTransactions) {
 
 TEST_F(SqliteExporterTest, RefusesAnExistingFileWithoutOverwrite) {
   std::ofstream(path_) << "keep me";
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   EXPECT_FALSE(run(host, {{host.slice(queue, "work", 0, 1)}}));
   EXPECT_EQ(host.errors(), std::vector<std::string>{"sqlite: '" + path_ + "' already exists"});
   EXPECT_EQ(read_file(path_), "keep me");
   EXPECT_EQ(files(), std::vector<std::string>{"out.sqlite"});
 
-  FakePerfettoHost again;
+  FakeExportHost again;
   const prof_track_id q = again.add_track(PROF_TRACK_CUSTOM, "queue");
   again.set_option("overwrite", "true");
   ASSERT_TRUE(run(again, {{again.slice(q, "work", 0, 1)}}));
@@ -347,9 +318,9 @@ TEST_F(SqliteExporterTest, RefusesAnExistingFileWithoutOverwrite) {
 }
 
 TEST_F(SqliteExporterTest, UnwritablePathFailsWithOneLine) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   host.set_option("path", "/proc/prof-sqlite-test/out.sqlite");
-  path_set_ = true;
+  host_has_path_ = true;
   EXPECT_FALSE(run(host, {}));
   ASSERT_EQ(host.errors().size(), 1u);
   EXPECT_EQ(host.errors()[0].rfind("sqlite: cannot create folder '/proc/prof-sqlite-test'", 0), 0u)
@@ -357,14 +328,14 @@ TEST_F(SqliteExporterTest, UnwritablePathFailsWithOneLine) {
   EXPECT_EQ(host.errors()[0].find('\n'), std::string::npos);
   EXPECT_FALSE(fs::exists("/proc/prof-sqlite-test"));
 
-  FakePerfettoHost missing;
-  path_set_ = true;
+  FakeExportHost missing;
+  host_has_path_ = true;
   EXPECT_FALSE(run(missing, {}));
   EXPECT_EQ(missing.errors(), std::vector<std::string>{"sqlite: option path is required"});
 }
 
 TEST_F(SqliteExporterTest, FailureAtTheEndLeavesNothing) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   const std::vector<prof_event> events{host.slice(queue, "work", 0, 1)};
   host.set_option("path", path_);
@@ -385,7 +356,7 @@ TEST_F(SqliteExporterTest, FailureAtTheEndLeavesNothing) {
 }
 
 TEST_F(SqliteExporterTest, AnExportNeverEndedLeavesNothing) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   const std::vector<prof_event> events{host.slice(queue, "work", 0, 1)};
   host.set_option("path", path_);
@@ -398,10 +369,10 @@ TEST_F(SqliteExporterTest, AnExportNeverEndedLeavesNothing) {
 }
 
 TEST_F(SqliteExporterTest, AFolderReceivesProfPidSqlite) {
-  FakePerfettoHost host;
+  FakeExportHost host;
   host.set_target(4242, "app");
-  host.set_option("path", dir_.string() + "/");
-  path_set_ = true;
+  host.set_option("path", dir_.path() + "/");
+  host_has_path_ = true;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   ASSERT_TRUE(run(host, {{host.slice(queue, "work", 0, 1)}}));
   EXPECT_EQ(files(), std::vector<std::string>{"prof-4242.sqlite"});

@@ -4,7 +4,7 @@
 #include "sqlite_rows.hpp"
 
 #include "../../integration/capture/process_runner.hpp"
-#include "../perfetto/fake_perfetto_host.hpp"
+#include "tests/support/fake_export_host.hpp"
 #include "../plugins/loaded_plugin.hpp"
 #include "core/report/report_writer.hpp"
 
@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using prof::e2e::run_process;
-using prof::testing::FakePerfettoHost;
+using prof::testing::FakeExportHost;
 using prof::testing::LoadedPlugin;
 using testing::Rows;
 using testing::SqliteRows;
@@ -111,7 +111,7 @@ TEST_F(SqlitePluginTest, ExportsThroughTheVtable) {
   LoadedPlugin plugin("sqlite");
   ASSERT_NE(plugin.descriptor(), nullptr);
   const prof_exporter_vtable &vt = *plugin.descriptor()->exporter;
-  FakePerfettoHost host;
+  FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   const fs::path out = dir_ / "vtable.sqlite";
   host.set_option("path", out.string());

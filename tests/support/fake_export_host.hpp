@@ -1,7 +1,8 @@
-// A stand-in for the prof core on the exporter side: string and track
-// tables, options, and the console lines an exporter prints.
-#ifndef PROF_TESTS_PLUGINS_FAKE_EXPORT_HOST_HPP
-#define PROF_TESTS_PLUGINS_FAKE_EXPORT_HOST_HPP
+// A stand-in for the prof core on the exporter side, which every exporter's
+// tests drive: strings, tracks with pid/tid, call stacks, session facts,
+// options, the dropped count, printed lines and log lines by level.
+#ifndef PROF_TESTS_SUPPORT_FAKE_EXPORT_HOST_HPP
+#define PROF_TESTS_SUPPORT_FAKE_EXPORT_HOST_HPP
 
 #include <prof/plugin.hpp>
 
@@ -14,9 +15,15 @@ namespace prof::testing {
 
 class FakeExportHost {
 public:
-  FakeExportHost() { session_.struct_size = sizeof session_; }
+  FakeExportHost() {
+    session_.struct_size = sizeof session_;
+    session_.session_name = "test";
+    session_.command = command_.c_str();
+    session_.hostname = "host";
+  }
 
   prof_string_id intern(const std::string &text) {
+    if (text.empty()) return 0;
     for (const auto &[id, known] : strings_)
       if (known == text) return id;
     const auto id = static_cast<prof_string_id>(strings_.size() + 1);
@@ -25,7 +32,8 @@ public:
   }
 
   prof_track_id add_track(prof_track_kind kind, const std::string &name, prof_track_id parent = 0,
-                          int index = -1, std::optional<std::string> unit = std::nullopt) {
+                          int pid = 0, int tid = 0, int index = -1,
+                          std::optional<std::string> unit = std::nullopt) {
     const auto id = static_cast<prof_track_id>(tracks_.size() + 1);
     Track &track = tracks_[id];
     track.name = name;
@@ -34,23 +42,32 @@ public:
                                  kind,
                                  parent,
                                  track.name.c_str(),
-                                 0,
-                                 0,
+                                 pid,
+                                 tid,
                                  index,
                                  track.unit ? track.unit->c_str() : nullptr,
                                  PROF_CLOCK_SESSION};
     return id;
   }
 
+  prof_stack_id add_stack(const std::vector<std::string> &leaf_first) {
+    std::vector<prof_string_id> frames;
+    for (const auto &name : leaf_first)
+      frames.push_back(intern(name));
+    stacks_.push_back(std::move(frames));
+    return static_cast<prof_stack_id>(stacks_.size());
+  }
+
   prof_event slice(prof_track_id track, const std::string &name, uint64_t ts, uint64_t duration,
-                   const std::string &category = "") {
+                   const std::string &category = "", uint64_t correlation = 0) {
     prof_event e{};
     e.type = PROF_EVENT_SLICE;
     e.track = track;
     e.name = intern(name);
-    e.category = category.empty() ? 0 : intern(category);
+    e.category = intern(category);
     e.ts = ts;
     e.duration = duration;
+    e.id = correlation;
     return e;
   }
   prof_event instant(prof_track_id track, const std::string &name, uint64_t ts) {
@@ -69,11 +86,34 @@ public:
     e.value = value;
     return e;
   }
+  prof_event flow(prof_track_id track, uint64_t ts, uint64_t id, prof_flow_phase phase) {
+    prof_event e{};
+    e.type = PROF_EVENT_FLOW;
+    e.flags = static_cast<uint8_t>(phase);
+    e.track = track;
+    e.ts = ts;
+    e.id = id;
+    return e;
+  }
+  prof_event sample(prof_track_id track, uint64_t ts, prof_stack_id stack) {
+    prof_event e{};
+    e.type = PROF_EVENT_SAMPLE;
+    e.track = track;
+    e.ts = ts;
+    e.id = stack;
+    return e;
+  }
 
   void set_option(const std::string &name, const std::string &value) { options_[name] = value; }
+  void set_target(int pid, const std::string &command) {
+    command_ = command;
+    session_.command = command_.c_str();
+    session_.target_pid = pid;
+  }
   void set_dropped(uint64_t dropped) { dropped_ = dropped; }
   const std::vector<std::string> &printed() const { return printed_; }
-  const std::vector<std::string> &errors() const { return errors_; }
+  const std::vector<std::string> &errors() const { return logs_[PROF_LOG_ERROR]; }
+  const std::vector<std::string> &warnings() const { return logs_[PROF_LOG_WARN]; }
 
   const prof_export_api *api() const { return &kApi; }
   ExportHost host() { return ExportHost(&kApi, this); }
@@ -94,14 +134,19 @@ private:
     auto found = self(host).tracks_.find(id);
     return found == self(host).tracks_.end() ? nullptr : &found->second.desc;
   }
-  static const prof_string_id *stack(void *, prof_stack_id, uint32_t *count) {
-    *count = 0;
-    return nullptr;
+  static const prof_string_id *stack(void *host, prof_stack_id id, uint32_t *count) {
+    auto &stacks = self(host).stacks_;
+    if (id == 0 || id > stacks.size()) {
+      *count = 0;
+      return nullptr;
+    }
+    *count = static_cast<uint32_t>(stacks[id - 1].size());
+    return stacks[id - 1].data();
   }
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
   static void print(void *host, const char *line) { self(host).printed_.emplace_back(line); }
   static void log(void *host, prof_log_level level, const char *message) {
-    if (level == PROF_LOG_ERROR) self(host).errors_.emplace_back(message);
+    self(host).logs_[level].emplace_back(message);
   }
   static const char *get_option(void *host, const char *name) {
     auto found = self(host).options_.find(name);
@@ -115,9 +160,12 @@ private:
 
   std::map<prof_string_id, std::string> strings_;
   std::map<prof_track_id, Track> tracks_; // map nodes keep desc.name pointers valid
+  std::vector<std::vector<prof_string_id>> stacks_;
   std::map<std::string, std::string> options_;
-  std::vector<std::string> printed_, errors_;
+  std::vector<std::string> printed_;
+  std::vector<std::string> logs_[4];
   uint64_t dropped_ = 0;
+  std::string command_;
   prof_session_info session_{};
 };
 

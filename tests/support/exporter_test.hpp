@@ -1,0 +1,43 @@
+// What every exporter's tests share: a scratch folder with the output path
+// in it, and one run of the exporter over batches of events.
+#pragma once
+
+#include "tests/support/fake_export_host.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <prof/plugin.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace prof::testing {
+
+/// begin, consume for each batch, end; whether every call succeeded.
+template <class Exporter>
+bool run_exporter(Exporter &exporter, const std::vector<std::vector<prof_event>> &batches) {
+  if (!exporter.begin()) return false;
+  for (const auto &batch : batches)
+    if (!exporter.consume(batch.data(), batch.size())) return false;
+  return exporter.end();
+}
+
+template <class Exporter> class ExporterTest : public ::testing::Test {
+protected:
+  explicit ExporterTest(const std::string &output_name) : path_(dir_.file(output_name)) {}
+
+  /// Exports `batches` to path_, or where the test pointed the host's "path".
+  bool run(FakeExportHost &host, const std::vector<std::vector<prof_event>> &batches) {
+    if (!host_has_path_) host.set_option("path", path_);
+    Exporter exporter(host.host());
+    return run_exporter(exporter, batches);
+  }
+  std::vector<std::string> files() const { return dir_.file_names(); }
+
+  ScratchDir dir_;
+  std::string path_;
+  bool host_has_path_ = false;
+};
+
+} // namespace prof::testing
