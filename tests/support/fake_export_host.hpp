@@ -4,6 +4,8 @@
 #ifndef PROF_TESTS_SUPPORT_FAKE_EXPORT_HOST_HPP
 #define PROF_TESTS_SUPPORT_FAKE_EXPORT_HOST_HPP
 
+#include "tests/support/test_events.hpp"
+
 #include <prof/plugin.hpp>
 
 #include <map>
@@ -60,48 +62,19 @@ public:
 
   prof_event slice(prof_track_id track, const std::string &name, uint64_t ts, uint64_t duration,
                    const std::string &category = "", uint64_t correlation = 0) {
-    prof_event e{};
-    e.type = PROF_EVENT_SLICE;
-    e.track = track;
-    e.name = intern(name);
-    e.category = intern(category);
-    e.ts = ts;
-    e.duration = duration;
-    e.id = correlation;
-    return e;
+    return testing::slice(track, ts, duration, intern(name), intern(category), correlation);
   }
   prof_event instant(prof_track_id track, const std::string &name, uint64_t ts) {
-    prof_event e{};
-    e.type = PROF_EVENT_INSTANT;
-    e.track = track;
-    e.name = intern(name);
-    e.ts = ts;
-    return e;
+    return testing::instant(track, ts, intern(name));
   }
   prof_event counter(prof_track_id track, uint64_t ts, double value) {
-    prof_event e{};
-    e.type = PROF_EVENT_COUNTER;
-    e.track = track;
-    e.ts = ts;
-    e.value = value;
-    return e;
+    return testing::counter(track, ts, value);
   }
   prof_event flow(prof_track_id track, uint64_t ts, uint64_t id, prof_flow_phase phase) {
-    prof_event e{};
-    e.type = PROF_EVENT_FLOW;
-    e.flags = static_cast<uint8_t>(phase);
-    e.track = track;
-    e.ts = ts;
-    e.id = id;
-    return e;
+    return testing::flow(track, ts, id, static_cast<uint8_t>(phase));
   }
   prof_event sample(prof_track_id track, uint64_t ts, prof_stack_id stack) {
-    prof_event e{};
-    e.type = PROF_EVENT_SAMPLE;
-    e.track = track;
-    e.ts = ts;
-    e.id = stack;
-    return e;
+    return testing::sample(track, ts, stack);
   }
 
   void set_option(const std::string &name, const std::string &value) { options_[name] = value; }

@@ -31,57 +31,6 @@ void write_bytes(const std::string &path, const std::vector<uint8_t> &bytes) {
             static_cast<std::streamsize>(bytes.size()));
 }
 
-prof_event slice(uint32_t track, uint64_t ts, uint64_t duration, uint32_t name, uint32_t category,
-                 uint64_t id) {
-  prof_event e{};
-  e.type = PROF_EVENT_SLICE;
-  e.track = track;
-  e.ts = ts;
-  e.duration = duration;
-  e.name = name;
-  e.category = category;
-  e.id = id;
-  return e;
-}
-
-prof_event instant(uint32_t track, uint64_t ts, uint32_t name, uint32_t category) {
-  prof_event e{};
-  e.type = PROF_EVENT_INSTANT;
-  e.track = track;
-  e.ts = ts;
-  e.name = name;
-  e.category = category;
-  return e;
-}
-
-prof_event counter(uint32_t track, uint64_t ts, double value) {
-  prof_event e{};
-  e.type = PROF_EVENT_COUNTER;
-  e.track = track;
-  e.ts = ts;
-  e.value = value;
-  return e;
-}
-
-prof_event sample(uint32_t track, uint64_t ts, uint64_t stack) {
-  prof_event e{};
-  e.type = PROF_EVENT_SAMPLE;
-  e.track = track;
-  e.ts = ts;
-  e.id = stack;
-  return e;
-}
-
-prof_event flow(uint32_t track, uint64_t ts, uint64_t flow_id, uint8_t phase) {
-  prof_event e{};
-  e.type = PROF_EVENT_FLOW;
-  e.flags = phase;
-  e.track = track;
-  e.ts = ts;
-  e.id = flow_id;
-  return e;
-}
-
 bool same_events(const std::vector<prof_event> &a, const std::vector<prof_event> &b) {
   return a.size() == b.size() &&
          (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(prof_event)) == 0);

@@ -4,6 +4,7 @@
 
 #include "core/report/report_model.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/test_events.hpp"
 
 #include <prof/event.h>
 
@@ -18,12 +19,11 @@ using prof::testing::ScratchDir;
 std::vector<uint8_t> read_bytes(const std::string &path);
 void write_bytes(const std::string &path, const std::vector<uint8_t> &bytes);
 
-prof_event slice(uint32_t track, uint64_t ts, uint64_t duration, uint32_t name, uint32_t category,
-                 uint64_t id);
-prof_event instant(uint32_t track, uint64_t ts, uint32_t name, uint32_t category);
-prof_event counter(uint32_t track, uint64_t ts, double value);
-prof_event sample(uint32_t track, uint64_t ts, uint64_t stack);
-prof_event flow(uint32_t track, uint64_t ts, uint64_t flow_id, uint8_t phase);
+using prof::testing::counter;
+using prof::testing::flow;
+using prof::testing::instant;
+using prof::testing::sample;
+using prof::testing::slice;
 
 /// Byte-wise equality (keeps NaN payloads honest).
 bool same_events(const std::vector<prof_event> &a, const std::vector<prof_event> &b);
