@@ -93,8 +93,19 @@ std::optional<uint64_t> ProcessTreeCpuMeter::update(const ProcessTreeSnapshot &s
       if (gone && !can_reap.contains(seen.ppid)) delta += static_cast<int64_t>(seen.ticks);
     }
     // Reads of parent and child are not atomic: a child reaped between them
-    // can count twice in one snapshot; the next delta then comes out low.
-    used = delta > 0 ? static_cast<uint64_t>(delta) : 0;
+    // is missing from one snapshot (the sum drops) and back in its parent's
+    // cutime in the next. The drop is carried and paid off by what follows,
+    // so the child counts once; a drop still unpaid after two more
+    // snapshots was no race, and is forgotten.
+    delta += shortfall_;
+    if (delta >= 0) {
+      used = static_cast<uint64_t>(delta);
+      shortfall_ = 0;
+    } else {
+      used = 0;
+      shortfall_ = shortfall_age_ < 2 ? delta : 0;
+    }
+    shortfall_age_ = shortfall_ == 0 ? 0 : shortfall_age_ + 1;
   }
   previous_ = std::move(current);
   previous_sum_ = sum;
@@ -105,6 +116,8 @@ std::optional<uint64_t> ProcessTreeCpuMeter::update(const ProcessTreeSnapshot &s
 void ProcessTreeCpuMeter::reset() {
   previous_.clear();
   previous_sum_ = 0;
+  shortfall_ = 0;
+  shortfall_age_ = 0;
   primed_ = false;
 }
 

@@ -49,6 +49,8 @@ private:
   };
   std::unordered_map<int, Seen> previous_;
   uint64_t previous_sum_ = 0;
+  int64_t shortfall_ = 0; ///< a drop of the sum not yet paid off (<= 0)
+  int shortfall_age_ = 0; ///< snapshots it has been carried
   bool primed_ = false;
 };
 

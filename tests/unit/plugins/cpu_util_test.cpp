@@ -200,6 +200,27 @@ TEST(ProcessTreeCpuMeterTest, CountsReapedChildrenOnce) {
   EXPECT_EQ(meter.update({{}}), 0u);
 }
 
+TEST(ProcessTreeCpuMeterTest, ChildReapedBetweenTheReadsOfParentAndChildCountsOnce) {
+  ProcessTreeCpuMeter meter;
+  meter.update({{process(10, 1, 100), process(11, 10, 50)}});
+  // 10 was read before it reaped 11, and 11 was gone when its turn came:
+  // the snapshot misses 11's 60 ticks, and the sum drops.
+  EXPECT_EQ(meter.update({{process(10, 1, 102)}}), 0u);
+  // Now 10's cutime holds them: only what ran since, 2 + 10 + 3, is new.
+  EXPECT_EQ(meter.update({{process(10, 1, 105, 60)}}), 15u);
+  EXPECT_EQ(meter.update({{process(10, 1, 107, 60)}}), 2u);
+}
+
+TEST(ProcessTreeCpuMeterTest, ADropNeverPaidOffIsForgotten) {
+  ProcessTreeCpuMeter meter;
+  meter.update({{process(10, 1, 100), process(11, 10, 50)}});
+  // 11 left the tree without its time reaching 10's cutime.
+  EXPECT_EQ(meter.update({{process(10, 1, 100)}}), 0u);
+  EXPECT_EQ(meter.update({{process(10, 1, 101)}}), 0u);
+  EXPECT_EQ(meter.update({{process(10, 1, 102)}}), 0u);
+  EXPECT_EQ(meter.update({{process(10, 1, 110)}}), 8u);
+}
+
 TEST(ProcessTreeCpuMeterTest, ChildOfZombieIsNotExpectedInItsCutime) {
   ProcessTreeCpuMeter meter;
   meter.update({{process(10, 1, 100), process(11, 10, 20), process(12, 11, 30)}});
