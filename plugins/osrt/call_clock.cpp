@@ -1,5 +1,6 @@
 #include "call_clock.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
@@ -80,6 +81,7 @@ void CallClock::calibrate(bool allow_tsc) {
     if (second.tsc > first.tsc && second.ns > first.ns) {
       anchor_tsc_.store(first.tsc);
       anchor_ns_.store(first.ns);
+      refined_ns_.store(first.ns);
       ns_per_tick_.store(static_cast<double>(second.ns - first.ns) /
                          static_cast<double>(second.tsc - first.tsc));
       use_tsc_.store(true);
@@ -98,8 +100,13 @@ uint64_t CallClock::monotonic_ns_refining_rate() noexcept {
     const ClockPair now = bracketed_pair();
     const uint64_t anchor_tsc = anchor_tsc_.load(std::memory_order_relaxed);
     const uint64_t anchor_ns = anchor_ns_.load(std::memory_order_relaxed);
-    if (now.spread <= kMaxRefiningSpread && now.ns >= anchor_ns + kMinRefiningBaselineNs &&
-        now.tsc > anchor_tsc)
+    // Each refinement at least doubles the baseline, so the rate, which
+    // every timed call reads, is written a few dozen times in a capture.
+    uint64_t refined_ns = refined_ns_.load(std::memory_order_relaxed);
+    const uint64_t baseline = std::max(kMinRefiningBaselineNs, 2 * (refined_ns - anchor_ns));
+    if (now.spread <= kMaxRefiningSpread && now.ns >= anchor_ns + baseline &&
+        now.tsc > anchor_tsc &&
+        refined_ns_.compare_exchange_strong(refined_ns, now.ns, std::memory_order_relaxed))
       ns_per_tick_.store(static_cast<double>(now.ns - anchor_ns) /
                              static_cast<double>(now.tsc - anchor_tsc),
                          std::memory_order_relaxed);

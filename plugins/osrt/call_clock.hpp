@@ -56,6 +56,7 @@ private:
   // The (TSC, monotonic) pair the rate is measured from.
   static inline std::atomic<uint64_t> anchor_tsc_{0};
   static inline std::atomic<uint64_t> anchor_ns_{0};
+  static inline std::atomic<uint64_t> refined_ns_{0}; ///< monotonic time of the last refinement
 };
 
 } // namespace prof::osrt
