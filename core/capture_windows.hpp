@@ -73,6 +73,10 @@ public:
 
   bool collecting() const { return current_ != nullptr; }
   bool suspended() const { return current_ && current_->suspended_since != kOpen; }
+  /// What the current window writes (its report's path), "" without one.
+  std::string current_output() const {
+    return current_ ? current_->output->description() : std::string();
+  }
   /// Whether stopped windows wait for their grace period to end.
   bool finishing() const { return !closing_.empty(); }
   /// Windows started so far (cancelled ones included).

@@ -63,9 +63,15 @@ std::string CaptureController::state() const {
   return state_;
 }
 
+std::string CaptureController::output() const {
+  std::lock_guard lock(mutex_);
+  return output_;
+}
+
 void CaptureController::publish_state() {
   std::lock_guard lock(mutex_);
   state_ = windows_.suspended() ? "suspended" : windows_.collecting() ? "running" : "waiting";
+  if (std::string current = windows_.current_output(); !current.empty()) output_ = current;
 }
 
 std::string CaptureController::apply(control::Command command, const std::string &argument,

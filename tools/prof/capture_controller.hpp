@@ -51,6 +51,8 @@ public:
 
   /// "waiting", "running" or "suspended".
   std::string state() const;
+  /// The report of the current or else the latest window, "" before any.
+  std::string output() const;
   /// Windows started so far.
   uint32_t windows_started() const { return started_.load(); }
   /// Whether a window's report could not be written (said on the console).
@@ -91,6 +93,7 @@ private:
   std::deque<Pending> pending_;
   bool closed_ = false;
   std::string state_ = "waiting";
+  std::string output_;
   std::atomic<uint32_t> started_{0};
   std::atomic<bool> report_failed_{false};
 };

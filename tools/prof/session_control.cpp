@@ -86,7 +86,8 @@ std::string SessionControl::answer(const control::Request &request) const {
          {"windows", std::to_string(controller ? controller->windows_started() : 0)},
          {"started", facts_.started},
          {"command", facts_.command},
-         {"output", facts_.output}});
+         {"output",
+          controller && !controller->output().empty() ? controller->output() : facts_.output}});
   if (!controller) return "error the session is not ready for commands yet; try again";
   return controller->command(request.command, request.argument);
 }

@@ -192,6 +192,9 @@ TEST_F(CaptureWindows, StartStopTwiceYieldsTwoReportsHoldingOnlyTheirWindows) {
   const RunResult second = control({"start", "-o", "second"});
   ASSERT_EQ(second.exit_code, 0) << second.describe();
   EXPECT_THAT(second.out, HasSubstr((dir_ / "second.profrep").string()));
+  // The list names the report being written now.
+  const RunResult listed = control({"sessions", "list"});
+  EXPECT_THAT(listed.out, HasSubstr((dir_ / "second.profrep").string())) << listed.out;
   std::this_thread::sleep_for(500ms);
   ASSERT_EQ(control({"stop"}).exit_code, 0);
   const uint64_t t7 = now_ns();
