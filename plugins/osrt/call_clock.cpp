@@ -103,7 +103,8 @@ uint64_t CallClock::monotonic_ns_refining_rate() noexcept {
     // Each refinement at least doubles the baseline, so the rate, which
     // every timed call reads, is written a few dozen times in a capture.
     uint64_t refined_ns = refined_ns_.load(std::memory_order_relaxed);
-    const uint64_t baseline = std::max(kMinRefiningBaselineNs, 2 * (refined_ns - anchor_ns));
+    const uint64_t refined_after = refined_ns > anchor_ns ? refined_ns - anchor_ns : 0;
+    const uint64_t baseline = std::max(kMinRefiningBaselineNs, 2 * refined_after);
     if (now.spread <= kMaxRefiningSpread && now.ns >= anchor_ns + baseline &&
         now.tsc > anchor_tsc &&
         refined_ns_.compare_exchange_strong(refined_ns, now.ns, std::memory_order_relaxed))

@@ -77,7 +77,8 @@ SessionControl::~SessionControl() { server_.reset(); }
 
 std::string SessionControl::answer(const control::Request &request) const {
   CaptureController *controller = controller_.load();
-  if (request.command == control::Command::Status)
+  if (request.command == control::Command::Status) {
+    const std::string output = controller ? controller->output() : "";
     return encode_fields(
         {{"name", facts_.name},
          {"id", facts_.id},
@@ -86,8 +87,8 @@ std::string SessionControl::answer(const control::Request &request) const {
          {"windows", std::to_string(controller ? controller->windows_started() : 0)},
          {"started", facts_.started},
          {"command", facts_.command},
-         {"output",
-          controller && !controller->output().empty() ? controller->output() : facts_.output}});
+         {"output", output.empty() ? facts_.output : output}});
+  }
   if (!controller) return "error the session is not ready for commands yet; try again";
   return controller->command(request.command, request.argument);
 }
