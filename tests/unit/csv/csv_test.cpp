@@ -1,9 +1,8 @@
 // The csv exporter: exact files for a small capture in both modes, the
 // error texts users read, temporary-file cleanup, and the built .so.
-#include "../plugins/loaded_plugin.hpp"
 #include "csv_exporter.hpp"
 #include "csv_file.hpp"
-#include "tests/support/fake_export_host.hpp"
+#include "tests/support/exporter_plugin_checks.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -262,14 +261,8 @@ TEST_F(CsvExporterTest, BuiltPluginDescriptorAndExport) {
   ASSERT_NE(plugin.descriptor(), nullptr);
   const prof_plugin_descriptor &d = *plugin.descriptor();
   prof::testing::expect_common_fields(d, "csv", PROF_KIND_EXPORTER);
-  const prof_option_desc *path = prof::testing::find_option(d, "path");
-  ASSERT_NE(path, nullptr);
-  EXPECT_EQ(path->type, PROF_OPTION_STRING);
-  EXPECT_EQ(path->default_value, nullptr);
-  const prof_option_desc *overwrite = prof::testing::find_option(d, "overwrite");
-  ASSERT_NE(overwrite, nullptr);
-  EXPECT_EQ(overwrite->type, PROF_OPTION_BOOL);
-  EXPECT_STREQ(overwrite->default_value, "false");
+  prof::testing::expect_path_and_overwrite_options(d);
+  prof::testing::expect_complete_exporter_vtable(*d.exporter);
   const prof_option_desc *mode = prof::testing::find_option(d, "mode");
   ASSERT_NE(mode, nullptr);
   EXPECT_EQ(mode->type, PROF_OPTION_ENUM);
@@ -281,13 +274,7 @@ TEST_F(CsvExporterTest, BuiltPluginDescriptorAndExport) {
   fake_.set_option("path", out.string());
   const std::vector<prof_event> events{fake_.slice(engine_, "dot_dtu", 0, 1220000),
                                        fake_.slice(engine_, "dot_dtu", 5, 0)};
-  const prof_exporter_vtable &v = *d.exporter;
-  void *instance = v.create(fake_.api(), &fake_);
-  ASSERT_NE(instance, nullptr);
-  EXPECT_EQ(v.begin(instance), PROF_OK);
-  EXPECT_EQ(v.consume(instance, events.data(), events.size()), PROF_OK);
-  EXPECT_EQ(v.end(instance), PROF_OK);
-  v.destroy(instance);
+  ASSERT_TRUE(prof::testing::export_through_vtable(*d.exporter, fake_, events));
   EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
                             "GCU activites,100.00,1220000,2,610000,0,1220000,dot_dtu\n");
 }

@@ -1,16 +1,12 @@
 // The built libprof-perfetto.so, opened with dlopen() as the host does: its
 // descriptor, option table, and one export through its vtable.
-#include "../plugins/loaded_plugin.hpp"
-
 #include "decoded_trace.hpp"
-#include "tests/support/fake_export_host.hpp"
+#include "tests/support/exporter_plugin_checks.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
-
-#include <unistd.h>
 
 namespace prof::testing {
 namespace {
@@ -21,58 +17,25 @@ TEST(PerfettoPluginLoad, DescriptorAndOptions) {
   const prof_plugin_descriptor &d = *plugin.descriptor();
   expect_common_fields(d, "perfetto", PROF_KIND_EXPORTER);
   EXPECT_NE(std::string(d.description).find("Perfetto"), std::string::npos);
-
-  const prof_option_desc *path = find_option(d, "path");
-  ASSERT_NE(path, nullptr);
-  EXPECT_EQ(path->type, PROF_OPTION_STRING);
-  EXPECT_EQ(path->default_value, nullptr); // required: no default
-  const prof_option_desc *overwrite = find_option(d, "overwrite");
-  ASSERT_NE(overwrite, nullptr);
-  EXPECT_EQ(overwrite->type, PROF_OPTION_BOOL);
-  EXPECT_STREQ(overwrite->default_value, "false");
-
-  const prof_exporter_vtable &vt = *d.exporter;
-  EXPECT_EQ(vt.struct_size, sizeof(prof_exporter_vtable));
-  ASSERT_NE(vt.create, nullptr);
-  ASSERT_NE(vt.begin, nullptr);
-  ASSERT_NE(vt.consume, nullptr);
-  ASSERT_NE(vt.end, nullptr);
-  ASSERT_NE(vt.destroy, nullptr);
+  expect_path_and_overwrite_options(d);
+  expect_complete_exporter_vtable(*d.exporter);
 }
 
 TEST(PerfettoPluginLoad, ExportsThroughTheVtable) {
   LoadedPlugin plugin("perfetto");
   ASSERT_NE(plugin.descriptor(), nullptr);
   const prof_exporter_vtable &vt = *plugin.descriptor()->exporter;
-  const std::filesystem::path out =
-      std::filesystem::temp_directory_path() /
-      ("prof-perfetto-load-" + std::to_string(::getpid()) + ".pftrace");
-  std::filesystem::remove(out);
-
+  ScratchDir dir;
+  const std::string out = dir.file("load.pftrace");
   FakeExportHost host;
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
-  host.set_option("path", out.string());
-  const prof_event events[] = {host.slice(queue, "work", 10, 5), host.instant(queue, "mark", 12)};
-  ExportHost api = host.host();
-  void *instance = vt.create(api.api(), api.context());
-  ASSERT_NE(instance, nullptr);
-  EXPECT_EQ(vt.begin(instance), PROF_OK);
-  EXPECT_EQ(vt.consume(instance, events, 2), PROF_OK);
-  EXPECT_EQ(vt.end(instance), PROF_OK);
-  vt.destroy(instance);
+  host.set_option("path", out);
+  ASSERT_TRUE(export_through_vtable(
+      vt, host, {host.slice(queue, "work", 10, 5), host.instant(queue, "mark", 12)}));
 
-  const TextNode trace = decode_trace(out.string());
+  const TextNode trace = decode_trace(out);
   EXPECT_EQ(trace.all("packet").size(), 5u); // clear, descriptor, begin, instant, end
-  std::filesystem::remove(out);
-
-  // Without a path, begin fails with the error text users read.
-  FakeExportHost bare;
-  ExportHost bare_api = bare.host();
-  void *failing = vt.create(bare_api.api(), bare_api.context());
-  ASSERT_NE(failing, nullptr);
-  EXPECT_EQ(vt.begin(failing), PROF_ERROR);
-  EXPECT_EQ(bare.errors(), (std::vector<std::string>{"perfetto: option path is required"}));
-  vt.destroy(failing);
+  expect_begin_requires_path(vt, "perfetto");
 }
 
 } // namespace

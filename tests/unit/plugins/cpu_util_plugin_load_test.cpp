@@ -1,7 +1,7 @@
 // The built cpu-util plugin as the host sees it: dlopen() the .so, read the
 // descriptor, and run the source for real against this test process.
 #include "fake_source_host.hpp"
-#include "loaded_plugin.hpp"
+#include "tests/support/loaded_plugin.hpp"
 
 #include <gtest/gtest.h>
 

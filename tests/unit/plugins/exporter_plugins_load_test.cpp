@@ -1,7 +1,6 @@
 // The built exporter plugins as the host sees them: dlopen() the .so files,
 // read the descriptors, and drive the vtables with a fake host.
-#include "loaded_plugin.hpp"
-#include "tests/support/fake_export_host.hpp"
+#include "tests/support/exporter_plugin_checks.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,22 +11,17 @@ namespace prof {
 namespace {
 
 using prof::testing::expect_common_fields;
+using prof::testing::expect_complete_exporter_vtable;
+using prof::testing::export_through_vtable;
 using prof::testing::FakeExportHost;
 using prof::testing::find_option;
 using prof::testing::LoadedPlugin;
 
-std::vector<std::string> export_through_vtable(const prof_plugin_descriptor &d,
-                                               FakeExportHost &fake,
-                                               const std::vector<prof_event> &events) {
-  const prof_exporter_vtable &v = *d.exporter;
-  EXPECT_EQ(v.struct_size, sizeof(prof_exporter_vtable));
-  void *instance = v.create(fake.api(), &fake);
-  EXPECT_NE(instance, nullptr);
-  if (instance == nullptr) return {};
-  EXPECT_EQ(v.begin(instance), PROF_OK);
-  EXPECT_EQ(v.consume(instance, events.data(), events.size()), PROF_OK);
-  EXPECT_EQ(v.end(instance), PROF_OK);
-  v.destroy(instance);
+/// The lines an exporter printed after one export through its vtable.
+std::vector<std::string> printed_by(const prof_plugin_descriptor &d, FakeExportHost &fake,
+                                    const std::vector<prof_event> &events) {
+  expect_complete_exporter_vtable(*d.exporter);
+  EXPECT_TRUE(export_through_vtable(*d.exporter, fake, events));
   return fake.printed();
 }
 
@@ -46,7 +40,7 @@ TEST(ExporterPluginLoadTest, SummaryExporter) {
   fake.set_option("mode", "summary");
   const prof_track_id engine = fake.add_track(
       PROF_TRACK_ENGINE, "SIP 0", fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0));
-  const auto printed = export_through_vtable(
+  const auto printed = printed_by(
       d, fake, {fake.slice(engine, "dot_dtu", 0, 1220000), fake.slice(engine, "dot_dtu", 5, 0)});
   const std::vector<std::string> expected{
       "======== Profiling result:",
@@ -70,8 +64,8 @@ TEST(ExporterPluginLoadTest, TraceExporter) {
   fake.set_option("scope", "gcu");
   const prof_track_id engine = fake.add_track(
       PROF_TRACK_ENGINE, "SIP 0", fake.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0));
-  const auto printed = export_through_vtable(
-      d, fake, {fake.slice(engine, "b", 2000, 10), fake.slice(engine, "a", 1000, 20)});
+  const auto printed =
+      printed_by(d, fake, {fake.slice(engine, "b", 2000, 10), fake.slice(engine, "a", 1000, 20)});
   const std::vector<std::string> expected{"======== Profiling result:", " Start  Duration  Name",
                                           "0.00ns   20.00ns  a", "1.00us   10.00ns  b"};
   EXPECT_EQ(printed, expected);

@@ -4,9 +4,9 @@
 #include "sqlite_rows.hpp"
 
 #include "../../integration/capture/process_runner.hpp"
-#include "tests/support/fake_export_host.hpp"
-#include "../plugins/loaded_plugin.hpp"
 #include "core/report/report_writer.hpp"
+#include "tests/support/exporter_plugin_checks.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -38,15 +38,6 @@ std::string read_file(const fs::path &path) {
 
 class SqlitePluginTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("prof-sqlite-plugin-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   /// A finished report: app > main with two API calls, GCU 0 > SIP 0 with
   /// the kernels they launched, a counter, a sample and a flow.
   fs::path write_report() const {
@@ -58,7 +49,8 @@ protected:
     header.command_display = "./train";
     header.pids = {4242, 4250};
     header.rank = "3";
-    header.plugins = {{"gcu", "1.0.0", {{"activities", "*/general/operator"}}}, {"sqlite", "1.0.0", {}}};
+    header.plugins = {{"gcu", "1.0.0", {{"activities", "*/general/operator"}}},
+                      {"sqlite", "1.0.0", {}}};
     header.host_name = "node-07";
     header.clock_anchor = {1'700'000'000'000'000'000ull, 5'000ull};
     ReportWriter writer;
@@ -88,7 +80,8 @@ protected:
     return path;
   }
 
-  fs::path dir_;
+  prof::testing::ScratchDir scratch_;
+  fs::path dir_{scratch_.path()};
 };
 
 TEST(SqlitePluginLoad, DescriptorAndOptions) {
@@ -97,14 +90,8 @@ TEST(SqlitePluginLoad, DescriptorAndOptions) {
   const prof_plugin_descriptor &d = *plugin.descriptor();
   prof::testing::expect_common_fields(d, "sqlite", PROF_KIND_EXPORTER);
   EXPECT_EQ(d.option_count, 2u);
-  const prof_option_desc *path = prof::testing::find_option(d, "path");
-  ASSERT_NE(path, nullptr);
-  EXPECT_EQ(path->type, PROF_OPTION_STRING);
-  EXPECT_EQ(path->default_value, nullptr); // required: prof export fills it in
-  const prof_option_desc *overwrite = prof::testing::find_option(d, "overwrite");
-  ASSERT_NE(overwrite, nullptr);
-  EXPECT_EQ(overwrite->type, PROF_OPTION_BOOL);
-  EXPECT_STREQ(overwrite->default_value, "false");
+  prof::testing::expect_path_and_overwrite_options(d);
+  prof::testing::expect_complete_exporter_vtable(*d.exporter);
 }
 
 TEST_F(SqlitePluginTest, ExportsThroughTheVtable) {
@@ -115,17 +102,12 @@ TEST_F(SqlitePluginTest, ExportsThroughTheVtable) {
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   const fs::path out = dir_ / "vtable.sqlite";
   host.set_option("path", out.string());
-  const prof_event events[] = {host.slice(queue, "work", 10, 5), host.instant(queue, "mark", 12)};
-  ExportHost api = host.host();
-  void *instance = vt.create(api.api(), api.context());
-  ASSERT_NE(instance, nullptr);
-  EXPECT_EQ(vt.begin(instance), PROF_OK);
-  EXPECT_EQ(vt.consume(instance, events, 2), PROF_OK);
-  EXPECT_EQ(vt.end(instance), PROF_OK);
-  vt.destroy(instance);
+  ASSERT_TRUE(prof::testing::export_through_vtable(
+      vt, host, {host.slice(queue, "work", 10, 5), host.instant(queue, "mark", 12)}));
   SqliteRows db(out.string());
   EXPECT_EQ(db.query("SELECT ts, dur, end FROM slices"), (Rows{{"10", "5", "15"}}));
   EXPECT_EQ(db.value("SELECT COUNT(*) FROM instants"), "1");
+  prof::testing::expect_begin_requires_path(vt, "sqlite");
 }
 
 TEST_F(SqlitePluginTest, ProfExportWritesTheDatabase) {

@@ -1,7 +1,7 @@
 // Opens a built plugin .so the way the host does and checks the descriptor
 // fields every plugin shares.
-#ifndef PROF_TESTS_PLUGINS_LOADED_PLUGIN_HPP
-#define PROF_TESTS_PLUGINS_LOADED_PLUGIN_HPP
+#ifndef PROF_TESTS_SUPPORT_LOADED_PLUGIN_HPP
+#define PROF_TESTS_SUPPORT_LOADED_PLUGIN_HPP
 
 #include <prof/plugin.h>
 
