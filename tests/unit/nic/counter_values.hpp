@@ -2,7 +2,7 @@
 #ifndef PROF_TESTS_NIC_COUNTER_VALUES_HPP
 #define PROF_TESTS_NIC_COUNTER_VALUES_HPP
 
-#include "fake_nic_host.hpp"
+#include "tests/support/fake_source_host.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -11,7 +11,7 @@ namespace prof::testing {
 
 /// Bytes (or events) that rates account for from the first value on: the
 /// sum of rate x interval over the later values.
-inline double integrate(const std::vector<FakeNicHost::Counter> &values) {
+inline double integrate(const std::vector<FakeSourceHost::Counter> &values) {
   double total = 0;
   for (size_t i = 1; i < values.size(); ++i)
     total += values[i].value * static_cast<double>(values[i].ts - values[i - 1].ts) / 1e9;
@@ -22,7 +22,7 @@ inline double integrate(const std::vector<FakeNicHost::Counter> &values) {
 /// packets are separate files, read one after the other: a sample taken
 /// while they change can pair new bytes with old packets, so a single
 /// average-size value may be off, and the typical one is checked.
-inline double median_nonzero(const std::vector<FakeNicHost::Counter> &values) {
+inline double median_nonzero(const std::vector<FakeSourceHost::Counter> &values) {
   std::vector<double> found;
   for (const auto &counter : values)
     if (counter.value != 0.0) found.push_back(counter.value);

@@ -21,7 +21,7 @@ namespace prof {
 namespace {
 
 using prof::testing::enter_netns;
-using prof::testing::FakeNicHost;
+using prof::testing::FakeSourceHost;
 using prof::testing::integrate;
 using prof::testing::median_nonzero;
 using prof::testing::NicPlugin;
@@ -137,7 +137,7 @@ protected:
 
   VethNamespaces veth_;
   int sock_a_ = -1, sock_b_ = -1;
-  FakeNicHost host_;
+  FakeSourceHost host_;
   NicPlugin plugin_;
 };
 

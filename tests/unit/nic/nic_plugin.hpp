@@ -3,7 +3,7 @@
 #ifndef PROF_TESTS_NIC_NIC_PLUGIN_HPP
 #define PROF_TESTS_NIC_NIC_PLUGIN_HPP
 
-#include "fake_nic_host.hpp"
+#include "tests/support/fake_source_host.hpp"
 
 #include <prof/plugin.h>
 
@@ -39,7 +39,7 @@ public:
   const prof_source_vtable &vtable() const { return *descriptor_->source; }
 
   /// Creates the instance on `host`; false when the plugin could not be loaded.
-  bool create(FakeNicHost &host) {
+  bool create(FakeSourceHost &host) {
     if (descriptor_ == nullptr) return false;
     instance_ = vtable().create(host.api(), &host);
     return instance_ != nullptr;

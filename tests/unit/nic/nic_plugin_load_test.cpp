@@ -14,7 +14,7 @@
 namespace prof {
 namespace {
 
-using prof::testing::FakeNicHost;
+using prof::testing::FakeSourceHost;
 using prof::testing::integrate;
 using prof::testing::median_nonzero;
 using prof::testing::NetdevValues;
@@ -72,7 +72,7 @@ TEST(NicPluginLoadTest, Descriptor) {
 TEST(NicPluginLoadTest, BadRegexIsAConfigureError) {
   SysfsTree tree;
   tree.set_netdev("eth0", {});
-  FakeNicHost host;
+  FakeSourceHost host;
   host.set_option("sysfs-root", tree.root());
   host.set_option("include", "eth,(bond");
   NicPlugin plugin;
@@ -88,7 +88,7 @@ TEST(NicPluginLoadTest, NoMatchingDeviceListsThoseFound) {
   tree.set_netdev("eth0", {});
   tree.set_netdev("lo", {}, 772);
   tree.set_rdma("mlx5_0", 1, {});
-  FakeNicHost host;
+  FakeSourceHost host;
   host.set_option("sysfs-root", tree.root() + "/");
   host.set_option("include", "^bond");
   NicPlugin plugin;
@@ -101,7 +101,7 @@ TEST(NicPluginLoadTest, NoMatchingDeviceListsThoseFound) {
 }
 
 TEST(NicPluginLoadTest, StartWithoutConfigureFails) {
-  FakeNicHost host;
+  FakeSourceHost host;
   NicPlugin plugin;
   ASSERT_TRUE(plugin.create(host));
   EXPECT_EQ(plugin.start(), PROF_ERROR);
@@ -111,7 +111,7 @@ TEST(NicPluginLoadTest, StartWithoutConfigureFails) {
 TEST(NicPluginLoadTest, FrequencyAboveWhatTheMachineSustainsIsLowered) {
   SysfsTree tree;
   tree.set_netdev("eth0", {});
-  FakeNicHost host;
+  FakeSourceHost host;
   host.set_option("sysfs-root", tree.root());
   host.set_option("frequency", "100000");
   NicPlugin plugin;
@@ -132,7 +132,7 @@ TEST(NicPluginLoadTest, SamplesAPreparedTreeWhileItsCountersRise) {
   tree.set_netdev("eth0", eth);
   tree.set_netdev("lo", {}, 772);
   tree.set_rdma("mlx5_0", 1, ib);
-  FakeNicHost host;
+  FakeSourceHost host;
   host.set_option("sysfs-root", tree.root());
   host.set_option("frequency", "200");
   NicPlugin plugin;
@@ -200,7 +200,7 @@ TEST(NicPluginLoadTest, SuspendStopsSamplingAndResumeStartsOver) {
   SysfsTree tree;
   NetdevValues eth{};
   tree.set_netdev("eth0", eth);
-  FakeNicHost host;
+  FakeSourceHost host;
   host.set_option("sysfs-root", tree.root());
   host.set_option("frequency", "500");
   NicPlugin plugin;
@@ -228,7 +228,7 @@ TEST(NicPluginLoadTest, SuspendStopsSamplingAndResumeStartsOver) {
 TEST(NicPluginLoadTest, DevicesThatAppearAndVanishDuringTheCapture) {
   SysfsTree tree;
   tree.set_netdev("eth0", {});
-  FakeNicHost host;
+  FakeSourceHost host;
   host.set_option("sysfs-root", tree.root());
   host.set_option("frequency", "100");
   NicPlugin plugin;

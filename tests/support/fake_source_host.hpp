@@ -1,7 +1,7 @@
 // A stand-in for the prof core on the source side: records the tracks a
 // source declares, the counters it emits and every line it logs, from any thread.
-#ifndef PROF_TESTS_NIC_FAKE_NIC_HOST_HPP
-#define PROF_TESTS_NIC_FAKE_NIC_HOST_HPP
+#ifndef PROF_TESTS_SUPPORT_FAKE_SOURCE_HOST_HPP
+#define PROF_TESTS_SUPPORT_FAKE_SOURCE_HOST_HPP
 
 #include <cstddef>
 #include <prof/plugin.h>
@@ -15,13 +15,15 @@
 
 namespace prof::testing {
 
-class FakeNicHost {
+class FakeSourceHost {
 public:
   struct Track {
     prof_track_id id;
     prof_track_kind kind;
     prof_track_id parent;
     std::string name;
+    int pid;
+    int index;
     std::string unit;
   };
   struct Counter {
@@ -34,10 +36,11 @@ public:
     std::string text;
   };
 
-  FakeNicHost() {
+  /// `target_pid` is the session's target, 0 for none.
+  explicit FakeSourceHost(int target_pid = 0) {
     session_.struct_size = sizeof session_;
     session_.session_name = "test";
-    session_.target_pid = 0;
+    session_.target_pid = target_pid;
     session_.command = "";
     session_.hostname = "localhost";
   }
@@ -61,6 +64,7 @@ public:
       if (line.level == level) lines.push_back(line.text);
     return lines;
   }
+  std::vector<std::string> errors() const { return logs(PROF_LOG_ERROR); }
   /// The counter track `name` under the network track `device`.
   std::optional<Track> counter_track(const std::string &device, const std::string &name) const {
     std::lock_guard lock(mutex_);
@@ -81,20 +85,20 @@ public:
   const prof_host_api *api() const { return &kApi; }
 
 private:
-  static FakeNicHost &self(void *host) { return *static_cast<FakeNicHost *>(host); }
+  static FakeSourceHost &self(void *host) { return *static_cast<FakeSourceHost *>(host); }
 
   static prof_string_id intern_string(void *host, const char *text, size_t length) {
-    FakeNicHost &h = self(host);
+    FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
     auto [it, added] = h.strings_.emplace(std::string(text, length), h.strings_.size() + 1);
     return it->second;
   }
   static prof_track_id declare_track(void *host, const prof_track_desc *desc) {
-    FakeNicHost &h = self(host);
+    FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
     const auto id = static_cast<prof_track_id>(h.tracks_.size() + 1);
-    h.tracks_.push_back(
-        Track{id, desc->kind, desc->parent, desc->name, desc->unit ? desc->unit : ""});
+    h.tracks_.push_back(Track{id, desc->kind, desc->parent, desc->name, desc->pid, desc->index,
+                              desc->unit ? desc->unit : ""});
     return id;
   }
   static prof_stack_id intern_stack(void *, const prof_string_id *, uint32_t) { return 0; }
@@ -102,7 +106,7 @@ private:
                          uint64_t) {}
   static void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
   static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
-    FakeNicHost &h = self(host);
+    FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
     h.counters_.push_back({track, ts, value});
   }
@@ -116,23 +120,33 @@ private:
     return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
   }
   static void log(void *host, prof_log_level level, const char *message) {
-    FakeNicHost &h = self(host);
+    FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
     h.logs_.push_back({level, message});
   }
   static const char *get_option(void *host, const char *name) {
-    FakeNicHost &h = self(host);
+    FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
     auto found = h.options_.find(name);
     return found == h.options_.end() ? nullptr : found->second.c_str();
   }
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
 
-  static constexpr prof_host_api kApi{
-      offsetof(prof_host_api, emit_stack), &intern_string, // an ABI 1.1 host
-      &declare_track, &intern_stack, &emit_slice,
-      &emit_instant,         &emit_counter,  &emit_sample,   &emit_flow,    &register_clock_domain,
-      &add_calibration,      &now,           &log,           &get_option,   &session_info};
+  static constexpr prof_host_api kApi{offsetof(prof_host_api, emit_stack),
+                                      &intern_string, // an ABI 1.1 host
+                                      &declare_track,
+                                      &intern_stack,
+                                      &emit_slice,
+                                      &emit_instant,
+                                      &emit_counter,
+                                      &emit_sample,
+                                      &emit_flow,
+                                      &register_clock_domain,
+                                      &add_calibration,
+                                      &now,
+                                      &log,
+                                      &get_option,
+                                      &session_info};
 
   mutable std::mutex mutex_;
   std::map<std::string, prof_string_id> strings_;
