@@ -1,11 +1,12 @@
-// A stand-in for the prof core on the source side: records the tracks a
-// source declares, the counters it emits and every line it logs, from any thread.
+// A stand-in for the prof core that a source plugin talks to: keeps every
+// string, stack, track, slice, sample, counter and log line, from any thread.
+// An ABI 1.1 host (no emit_stack), as the oldest host a source must serve.
 #ifndef PROF_TESTS_SUPPORT_FAKE_SOURCE_HOST_HPP
 #define PROF_TESTS_SUPPORT_FAKE_SOURCE_HOST_HPP
 
-#include <cstddef>
 #include <prof/plugin.h>
 
+#include <cstddef>
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -22,9 +23,18 @@ public:
     prof_track_kind kind;
     prof_track_id parent;
     std::string name;
-    int pid;
-    int index;
+    int pid, tid, index;
     std::string unit;
+  };
+  struct Slice {
+    prof_track_id track;
+    uint64_t begin, duration;
+    std::string name, category;
+  };
+  struct Sample {
+    prof_track_id track;
+    uint64_t ts;
+    prof_stack_id stack;
   };
   struct Counter {
     prof_track_id track;
@@ -49,28 +59,46 @@ public:
     std::lock_guard lock(mutex_);
     options_[name] = value;
   }
-  std::vector<Track> tracks() const {
+  const prof_host_api *api() const { return &kApi; }
+
+  std::vector<Track> tracks() const { return copy(tracks_); }
+  /// The track declared with id `id` (ids start at 1).
+  Track track(prof_track_id id) const {
     std::lock_guard lock(mutex_);
-    return tracks_;
+    return tracks_.at(id - 1);
   }
-  std::vector<Counter> counters() const {
+  std::vector<Slice> slices() const { return copy(slices_); }
+  std::vector<Sample> samples() const { return copy(samples_); }
+  std::vector<Counter> counters() const { return copy(counters_); }
+  std::vector<LogLine> log_lines() const { return copy(logs_); }
+
+  /// The frames of a stack as text, leaf first.
+  std::vector<std::string> frames(prof_stack_id id) const {
     std::lock_guard lock(mutex_);
-    return counters_;
+    std::vector<std::string> out;
+    for (prof_string_id s : stacks_.at(id - 1))
+      out.push_back(strings_.at(s));
+    return out;
   }
   std::vector<std::string> logs(prof_log_level level) const {
-    std::lock_guard lock(mutex_);
     std::vector<std::string> lines;
-    for (const LogLine &line : logs_)
+    for (const LogLine &line : log_lines())
       if (line.level == level) lines.push_back(line.text);
     return lines;
   }
   std::vector<std::string> errors() const { return logs(PROF_LOG_ERROR); }
+  /// Whether a line of `level` contains `part`.
+  bool logged(prof_log_level level, const std::string &part) const {
+    for (const std::string &line : logs(level))
+      if (line.find(part) != std::string::npos) return true;
+    return false;
+  }
   /// The counter track `name` under the network track `device`.
   std::optional<Track> counter_track(const std::string &device, const std::string &name) const {
-    std::lock_guard lock(mutex_);
-    for (const Track &parent : tracks_) {
+    const std::vector<Track> all = tracks();
+    for (const Track &parent : all) {
       if (parent.kind != PROF_TRACK_NETWORK || parent.name != device) continue;
-      for (const Track &child : tracks_)
+      for (const Track &child : all)
         if (child.parent == parent.id && child.name == name) return child;
     }
     return std::nullopt;
@@ -82,35 +110,52 @@ public:
       if (counter.track == track) found.push_back(counter);
     return found;
   }
-  const prof_host_api *api() const { return &kApi; }
 
 private:
+  template <class T> std::vector<T> copy(const std::vector<T> &records) const {
+    std::lock_guard lock(mutex_);
+    return records;
+  }
   static FakeSourceHost &self(void *host) { return *static_cast<FakeSourceHost *>(host); }
 
   static prof_string_id intern_string(void *host, const char *text, size_t length) {
     FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
-    auto [it, added] = h.strings_.emplace(std::string(text, length), h.strings_.size() + 1);
+    auto [it, added] = h.string_ids_.emplace(std::string(text, length), h.strings_.size());
+    if (added) h.strings_.emplace_back(text, length);
     return it->second;
   }
   static prof_track_id declare_track(void *host, const prof_track_desc *desc) {
     FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
     const auto id = static_cast<prof_track_id>(h.tracks_.size() + 1);
-    h.tracks_.push_back(Track{id, desc->kind, desc->parent, desc->name, desc->pid, desc->index,
-                              desc->unit ? desc->unit : ""});
+    h.tracks_.push_back(Track{id, desc->kind, desc->parent, desc->name, desc->pid, desc->tid,
+                              desc->index, desc->unit ? desc->unit : ""});
     return id;
   }
-  static prof_stack_id intern_stack(void *, const prof_string_id *, uint32_t) { return 0; }
-  static void emit_slice(void *, prof_track_id, uint64_t, uint64_t, prof_string_id, prof_string_id,
-                         uint64_t) {}
+  static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.stacks_.emplace_back(frames, frames + count);
+    return static_cast<prof_stack_id>(h.stacks_.size());
+  }
+  static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                         prof_string_id name, prof_string_id category, uint64_t) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.slices_.push_back({track, begin, duration, h.strings_.at(name), h.strings_.at(category)});
+  }
   static void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
   static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
     FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
     h.counters_.push_back({track, ts, value});
   }
-  static void emit_sample(void *, prof_track_id, uint64_t, prof_stack_id) {}
+  static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.samples_.push_back({track, ts, stack});
+  }
   static void emit_flow(void *, prof_track_id, uint64_t, uint64_t, prof_flow_phase) {}
   static prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
   static void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
@@ -133,7 +178,7 @@ private:
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
 
   static constexpr prof_host_api kApi{offsetof(prof_host_api, emit_stack),
-                                      &intern_string, // an ABI 1.1 host
+                                      &intern_string,
                                       &declare_track,
                                       &intern_stack,
                                       &emit_slice,
@@ -149,8 +194,12 @@ private:
                                       &session_info};
 
   mutable std::mutex mutex_;
-  std::map<std::string, prof_string_id> strings_;
+  std::vector<std::string> strings_{""}; ///< id 0 is ""
+  std::map<std::string, prof_string_id> string_ids_{{"", 0}};
+  std::vector<std::vector<prof_string_id>> stacks_;
   std::vector<Track> tracks_;
+  std::vector<Slice> slices_;
+  std::vector<Sample> samples_;
   std::vector<Counter> counters_;
   std::vector<LogLine> logs_;
   std::map<std::string, std::string> options_;

@@ -1,7 +1,7 @@
 // The built libprof-cpu-perf.so driven like prof drives it: a child held at
 // a gate, the source started on it, the child released, stopped, flushed.
-#include "fake_perf_host.hpp"
 #include "perf_event_set.hpp"
+#include "tests/support/fake_source_host.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 namespace prof::cpu_perf {
 namespace {
 
-using testing::FakePerfHost;
+using testing::FakeSourceHost;
 
 const prof_plugin_descriptor *plugin() {
   static void *handle = dlopen(PROF_BUILD_DIR "/lib/prof/plugins/libprof-cpu-perf.so", RTLD_NOW);
@@ -38,7 +38,8 @@ public:
       char go;
       if (read(fds[0], &go, 1) != 1) _exit(125);
       std::vector<char *> args;
-      for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+      for (const auto &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
       args.push_back(nullptr);
       execv(args[0], args.data());
       _exit(126);
@@ -70,14 +71,14 @@ private:
 };
 
 struct CaptureRun {
-  std::unique_ptr<FakePerfHost> host;
+  std::unique_ptr<FakeSourceHost> host;
   double cpu_seconds = 0;
   int status = -1;
   bool started = false;
 };
 
 CaptureRun capture(const std::vector<std::string> &argv,
-            const std::vector<std::pair<std::string, std::string>> &options) {
+                   const std::vector<std::pair<std::string, std::string>> &options) {
   CaptureRun run;
   const prof_plugin_descriptor *d = plugin();
   if (d == nullptr) {
@@ -85,8 +86,9 @@ CaptureRun capture(const std::vector<std::string> &argv,
     return run;
   }
   HeldChild child(argv);
-  run.host = std::make_unique<FakePerfHost>(child.pid());
-  for (const auto &[k, v] : options) run.host->set_option(k, v);
+  run.host = std::make_unique<FakeSourceHost>(child.pid());
+  for (const auto &[k, v] : options)
+    run.host->set_option(k, v);
   void *self = d->source->create(run.host->api(), run.host.get());
   if (self == nullptr) return run;
   if (d->source->configure(self) == PROF_OK && d->source->start(self) == PROF_OK) {
@@ -103,9 +105,9 @@ CaptureRun capture(const std::vector<std::string> &argv,
 std::string recursive() { return std::string(CPU_PERF_PROGRAMS) + "/cpu_perf_recursive"; }
 
 /// Samples whose stack shows recurse_fib calling itself, below main.
-size_t recursive_stacks(const FakePerfHost &h) {
+size_t recursive_stacks(const FakeSourceHost &h) {
   size_t n = 0;
-  for (const auto &s : h.samples) {
+  for (const auto &s : h.samples()) {
     const auto frames = h.frames(s.stack);
     auto fib = std::adjacent_find(frames.begin(), frames.end(), [](auto &a, auto &b) {
       return a == "recurse_fib" && b == "recurse_fib";
@@ -122,34 +124,37 @@ TEST(CpuPerfPlugin, DescriptorAndOptions) {
   EXPECT_EQ(d->kind, PROF_KIND_SOURCE);
   EXPECT_EQ(d->scope, PROF_SCOPE_SYSTEM);
   std::vector<std::string> names;
-  for (uint32_t i = 0; i < d->option_count; ++i) names.push_back(d->options[i].name);
-  EXPECT_EQ(names, (std::vector<std::string>{"callstack", "kernel", "frequency", "period",
-                                             "backtrace", "depth", "scope", "switches",
-                                             "counters"}));
+  for (uint32_t i = 0; i < d->option_count; ++i)
+    names.push_back(d->options[i].name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"callstack", "kernel", "frequency", "period", "backtrace",
+                                      "depth", "scope", "switches", "counters"}));
 }
 
 TEST(CpuPerfPlugin, FramePointerStacksOfARecursiveProgram) {
   CaptureRun run = capture({recursive(), "0.5"}, {{"frequency", "1000"}, {"backtrace", "fp"}});
   ASSERT_TRUE(run.started);
   ASSERT_EQ(run.status, 0);
-  const FakePerfHost &h = *run.host;
+  const FakeSourceHost &h = *run.host;
+  const auto samples = h.samples();
   const double expected = run.cpu_seconds * 1000;
-  EXPECT_GE(static_cast<double>(h.samples.size()), 0.8 * expected)
-      << h.samples.size() << " samples for " << run.cpu_seconds << " s of CPU";
-  EXPECT_GE(recursive_stacks(h), h.samples.size() / 2);
+  EXPECT_GE(static_cast<double>(samples.size()), 0.8 * expected)
+      << samples.size() << " samples for " << run.cpu_seconds << " s of CPU";
+  EXPECT_GE(recursive_stacks(h), samples.size() / 2);
   bool leaf = false;
-  for (const auto &s : h.samples) leaf |= h.frames(s.stack).front() == "busy_leaf";
+  for (const auto &s : samples)
+    leaf |= h.frames(s.stack).front() == "busy_leaf";
   EXPECT_TRUE(leaf);
   // Samples sit on the child's thread track, named after the program.
-  const auto &track = h.tracks.at(h.samples.at(0).track);
+  const auto track = h.track(samples.at(0).track);
   EXPECT_EQ(track.kind, PROF_TRACK_THREAD);
   EXPECT_EQ(track.tid, track.pid);
   EXPECT_EQ(track.name, "cpu_perf_recurs"); // comm is 15 characters
   // Thread states and CPU rows.
   size_t running = 0, cpu_rows = 0;
-  for (const auto &s : h.slices) {
+  for (const auto &s : h.slices()) {
     if (s.category == "thread-state" && s.name == "Running") ++running;
-    if (s.category == "cpu-schedule" && h.tracks.at(s.track).kind == PROF_TRACK_CPU) ++cpu_rows;
+    if (s.category == "cpu-schedule" && h.track(s.track).kind == PROF_TRACK_CPU) ++cpu_rows;
   }
   EXPECT_GT(running, 0u);
   EXPECT_EQ(cpu_rows, running);
@@ -158,16 +163,17 @@ TEST(CpuPerfPlugin, FramePointerStacksOfARecursiveProgram) {
 TEST(CpuPerfPlugin, DwarfUnwindingFindsTheRecursion) {
   CaptureRun run = capture({recursive(), "0.4"}, {{"frequency", "1000"}, {"backtrace", "dwarf"}});
   ASSERT_TRUE(run.started);
-  const FakePerfHost &h = *run.host;
-  EXPECT_GE(static_cast<double>(h.samples.size()), 0.8 * run.cpu_seconds * 1000);
-  EXPECT_GE(recursive_stacks(h), h.samples.size() / 2);
+  const FakeSourceHost &h = *run.host;
+  const size_t samples = h.samples().size();
+  EXPECT_GE(static_cast<double>(samples), 0.8 * run.cpu_seconds * 1000);
+  EXPECT_GE(recursive_stacks(h), samples / 2);
 }
 
 TEST(CpuPerfPlugin, SleeperHasWaitingSlices) {
   CaptureRun run = capture({std::string(CPU_PERF_PROGRAMS) + "/cpu_perf_sleeper"}, {});
   ASSERT_TRUE(run.started);
   uint64_t waiting = 0, running = 0, runnable = 0;
-  for (const auto &s : run.host->slices) {
+  for (const auto &s : run.host->slices()) {
     if (s.category != "thread-state") continue;
     if (s.name == "Waiting") waiting += s.duration;
     if (s.name == "Running") running += s.duration;
@@ -184,8 +190,10 @@ TEST(CpuPerfPlugin, SleeperHasWaitingSlices) {
 TEST(CpuPerfPlugin, DepthCapsFrames) {
   CaptureRun run = capture({recursive(), "0.2"}, {{"frequency", "500"}, {"depth", "3"}});
   ASSERT_TRUE(run.started);
-  ASSERT_FALSE(run.host->samples.empty());
-  for (const auto &s : run.host->samples) EXPECT_LE(run.host->stacks.at(s.stack).size(), 3u);
+  const auto samples = run.host->samples();
+  ASSERT_FALSE(samples.empty());
+  for (const auto &s : samples)
+    EXPECT_LE(run.host->frames(s.stack).size(), 3u);
 }
 
 TEST(CpuPerfPlugin, HardwareCounterNotSupportedMessage) {
@@ -204,20 +212,23 @@ TEST(CpuPerfPlugin, HardwareCountersPerThread) {
     GTEST_SKIP() << "no hardware PMU here (" << message << ")";
   CaptureRun run = capture({recursive(), "0.2"}, {{"counters", "instructions"}});
   ASSERT_TRUE(run.started);
-  ASSERT_FALSE(run.host->counters.empty());
-  for (const auto &c : run.host->counters) EXPECT_GT(c.value, 0);
+  const auto counters = run.host->counters();
+  ASSERT_FALSE(counters.empty());
+  for (const auto &c : counters)
+    EXPECT_GT(c.value, 0);
 }
 
 TEST(CpuPerfPlugin, BadOptionsAndMissingTargetFailConfigure) {
   const prof_plugin_descriptor *d = plugin();
   ASSERT_NE(d, nullptr);
   auto configure = [&](int pid, std::pair<std::string, std::string> option) {
-    FakePerfHost host(pid);
+    FakeSourceHost host(pid);
     host.set_option(option.first, option.second);
     void *self = d->source->create(host.api(), &host);
     const prof_status status = d->source->configure(self);
     d->source->destroy(self);
-    return std::make_pair(status, host.logs.empty() ? std::string() : host.logs.back().text);
+    const auto lines = host.log_lines();
+    return std::make_pair(status, lines.empty() ? std::string() : lines.back().text);
   };
   auto r = configure(0, {"frequency", "100"});
   EXPECT_EQ(r.first, PROF_ERROR);
@@ -231,7 +242,8 @@ TEST(CpuPerfPlugin, KernelStacksRefusedIsSaidClearly) {
   const auto paranoid = read_proc_int("/proc/sys/kernel/perf_event_paranoid");
   EXPECT_EQ(kernel_stacks_refused_message(),
             "cpu-perf: kernel call stacks are not permitted on this machine "
-            "(perf_event_paranoid=" + (paranoid ? std::to_string(*paranoid) : "unknown") + ")");
+            "(perf_event_paranoid=" +
+                (paranoid ? std::to_string(*paranoid) : "unknown") + ")");
   if (geteuid() != 0 || !paranoid || *paranoid < 2)
     GTEST_SKIP() << "needs root (to drop to an unprivileged user) and perf_event_paranoid >= 2";
   ASSERT_NE(plugin(), nullptr);
@@ -239,7 +251,7 @@ TEST(CpuPerfPlugin, KernelStacksRefusedIsSaidClearly) {
   const pid_t pid = fork();
   if (pid == 0) {
     if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0) _exit(3);
-    FakePerfHost host(getpid());
+    FakeSourceHost host(getpid());
     host.set_option("kernel", "true");
     const prof_plugin_descriptor *d = plugin();
     void *self = d->source->create(host.api(), &host);
