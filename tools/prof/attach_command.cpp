@@ -14,6 +14,7 @@
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/session_details.hpp"
+#include "tools/prof/sources_switch.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <charconv>
@@ -218,6 +219,8 @@ int run_attach(const RunContext &context) {
                                 0};
       });
   if (shared_events) controller.add_requests(*shared_events->region().header());
+  SourcesSwitch sources_switch(session, console);
+  controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
   controller.launched(capture.session.start_ns);
   std::unique_ptr<SessionControl> control;
   try {
@@ -240,6 +243,7 @@ int run_attach(const RunContext &context) {
     print_error(session.error());
     return kExitFailure;
   }
+  sources_switch.started();
   std::vector<int> joined;
   for (int pid : pids) {
     if (!agent) break;
@@ -277,6 +281,7 @@ int run_attach(const RunContext &context) {
   // Agents stop their plugins and flush before prof drains the last events.
   for (int pid : joined)
     ask_agent(pid, control::Command::Stop, "");
+  sources_switch.stopping();
   if (!session.stop()) console.warning(session.error());
   pump.stop();
   controller.close();

@@ -20,6 +20,7 @@
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/session_details.hpp"
+#include "tools/prof/sources_switch.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <algorithm>
@@ -218,6 +219,8 @@ int run_capture(const RunContext &context) {
         return progress;
       });
   if (shared_events) controller.add_requests(*shared_events->region().header());
+  SourcesSwitch sources_switch(session, console);
+  controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
   try {
     controller.launched(capture.session.start_ns);
   } catch (const std::exception &e) {
@@ -240,6 +243,7 @@ int run_capture(const RunContext &context) {
     print_error(session.error());
     return kExitFailure;
   }
+  sources_switch.started();
   console.line("PROF is profiling process " + std::to_string(app.pid()) + ", command: " + display);
   const bool launched = app.release();
   if (!launched) console.warning(app.error());
@@ -252,6 +256,7 @@ int run_capture(const RunContext &context) {
   if (exit.running)
     console.line("prof detached; application " + std::to_string(app.pid()) + " runs on");
 
+  sources_switch.stopping();
   if (!session.stop()) console.warning(session.error());
   ProgressBar progress(console, "process profile data");
   progress.update(0.1);

@@ -22,6 +22,22 @@ CaptureController::CaptureController(const CapturePlan &plan, const core::Catalo
 
 void CaptureController::add_requests(core::ShmHeader &header) { requests_.emplace_back(header); }
 
+void CaptureController::on_sources_needed(SourcesNeeded switch_sources) {
+  switch_sources_ = std::move(switch_sources);
+}
+
+void CaptureController::update_sources(uint64_t now) {
+  // Sources wake this long before a --delay ends, so its window misses nothing.
+  constexpr uint64_t kWakeAheadNs = 200'000'000;
+  const auto delay = static_cast<uint64_t>(plan_.delay.count());
+  const bool delay_near = delay > 0 && !delay_done_ && now + kWakeAheadNs >= launch_ns_ + delay;
+  const bool ranges_ahead = plan_.range != CaptureRange::None && !ranges_done_;
+  const bool needed = ranges_ahead || windows_.collecting() || windows_.finishing() || delay_near;
+  if (!switch_sources_ || needed == sources_needed_) return;
+  sources_needed_ = needed;
+  switch_sources_(needed);
+}
+
 void CaptureController::launched(uint64_t at_ns) {
   launch_ns_ = at_ns;
   if (!plan_.collects_at_launch()) return;
@@ -199,6 +215,7 @@ void CaptureController::before_drain() {
     shutdown_pending_ = false;
     end_application_(plan_.kill_signal);
   }
+  update_sources(now);
   publish_state();
 }
 

@@ -28,6 +28,8 @@ public:
   using EndApplication = std::function<void(int signal)>;
   /// Totals of the capture so far, for reports of windows that end early.
   using Progress = std::function<core::CaptureEnd()>;
+  /// Told whether prof's own sources are needed (true) or may rest (false).
+  using SourcesNeeded = std::function<void(bool needed)>;
 
   CaptureController(const CapturePlan &plan, const core::Catalog &catalog,
                     std::vector<core::EventSink *> shared, core::CaptureWindows::OpenOutput open,
@@ -35,6 +37,11 @@ public:
 
   /// The sink the drain thread feeds.
   core::CaptureWindows &windows() { return windows_; }
+  /// Whenever no window needs events (collection off, and no stopped window
+  /// waiting for late ones), `switch_sources` is told to let the sources
+  /// rest, and told again before a window opens. Not with --capture-range:
+  /// the application opens its windows at times prof learns only later.
+  void on_sources_needed(SourcesNeeded switch_sources);
   /// Reads the application's capture requests too.
   void add_requests(core::ShmHeader &header);
   /// Call once, with the session clock at launch, before the drain starts.
@@ -73,6 +80,7 @@ private:
   bool matches_annotation(const core::CaptureRequest &request) const;
   void window_finished(uint32_t index, const std::string &path, const std::string &error);
   void publish_state();
+  void update_sources(uint64_t now);
 
   CapturePlan plan_;
   core::Console &console_;
@@ -88,6 +96,8 @@ private:
   bool ranges_done_ = false;
   bool shutdown_pending_ = false;
   std::deque<std::string> rotated_; ///< finished reports, oldest first
+  SourcesNeeded switch_sources_;
+  bool sources_needed_ = true; ///< the sources run from their start
 
   mutable std::mutex mutex_;
   std::deque<Pending> pending_;
