@@ -231,9 +231,7 @@ int run_capture(const RunContext &context) {
 
   core::EventPump pump(bus, catalog, {&controller.windows()});
   pump_ptr = &pump;
-  if (shared_events) pump.add_source(*shared_events);
-  pump.set_before_drain([&controller] { controller.before_drain(); });
-  pump.start();
+  start_drain(pump, shared_events.get(), controller);
   if (control) control->set_controller(&controller);
   if (!session.start()) {
     control.reset(); // its thread may be in the controller: stop it first

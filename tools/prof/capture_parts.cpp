@@ -122,6 +122,13 @@ void signal_detach(int fd) {
   (void)!write(fd, &one, sizeof one);
 }
 
+void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
+                 CaptureController &controller) {
+  if (shared) pump.add_source(*shared);
+  pump.set_before_drain([&controller] { controller.before_drain(); });
+  pump.start();
+}
+
 std::vector<core::EventSink *>
 sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters) {
   std::vector<core::EventSink *> sinks;

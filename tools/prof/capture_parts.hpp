@@ -6,10 +6,13 @@
 #include "core/catalog.hpp"
 #include "core/console.hpp"
 #include "core/event_bus.hpp"
+#include "core/event_pump.hpp"
 #include "core/event_sink.hpp"
 #include "core/exporter_instance.hpp"
 #include "core/report/report_model.hpp"
 #include "core/session.hpp"
+#include "core/shm_event_source.hpp"
+#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/cli/command_line.hpp"
 #include "tools/prof/plugin_selection.hpp"
 
@@ -50,6 +53,11 @@ void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Cat
 /// Makes eventfd `fd` readable (async-signal-safe): how prof is told to
 /// stop waiting for the application and leave it running.
 void signal_detach(int fd);
+
+/// Starts `pump` draining into the controller's windows, from the agents'
+/// region `shared` too when there is one; commands apply before each drain.
+void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
+                 CaptureController &controller);
 
 /// The exporters as the sinks every collection window feeds.
 std::vector<core::EventSink *>
