@@ -1,8 +1,11 @@
 #include "tools/prof/capture_parts.hpp"
 
+#include "core/event_pump.hpp"
 #include "core/session_clock.hpp"
+#include "core/shm_event_source.hpp"
 #include "core/source_instance.hpp"
 #include "tools/prof/app_launcher.hpp"
+#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/run_context.hpp"
 

@@ -1,18 +1,15 @@
 // Pieces a launched capture and an attach share: buffer sizes from the
 // options, the clock anchor, the report header, the check of process-scope
-// sources, and the exporters' end.
+// sources, the start of the drain, and the exporters' end.
 #pragma once
 
 #include "core/catalog.hpp"
 #include "core/console.hpp"
 #include "core/event_bus.hpp"
-#include "core/event_pump.hpp"
 #include "core/event_sink.hpp"
 #include "core/exporter_instance.hpp"
 #include "core/report/report_model.hpp"
 #include "core/session.hpp"
-#include "core/shm_event_source.hpp"
-#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/cli/command_line.hpp"
 #include "tools/prof/plugin_selection.hpp"
 
@@ -20,7 +17,14 @@
 #include <string>
 #include <vector>
 
+namespace prof::core {
+class EventPump;
+class ShmEventSource;
+} // namespace prof::core
+
 namespace prof::tool {
+
+class CaptureController;
 
 std::string host_name();
 
