@@ -31,7 +31,7 @@ WindowResult CaptureWindows::start(uint64_t at_ns, const std::string &output_nam
   window->output = open_(window->facts, &error);
   if (!window->output) return {false, error};
   ++next_index_;
-  if (mark_.strings || mark_.tracks || mark_.stacks)
+  if (!(mark_ == CatalogMark{}))
     window->output->sink().catalog_grew(catalog_, CatalogMark{}, mark_);
   current_ = std::move(window);
   const std::string where = current_->output->description();

@@ -1,7 +1,8 @@
-// Everything events refer to by id: strings, tracks, stacks and clock
-// domains of one capture (or of one report being read).
+// Everything events refer to by id: strings, tracks, stacks, argument sets
+// and clock domains of one capture (or of one report being read).
 #pragma once
 
+#include "core/args_table.hpp"
 #include "core/clock_domain.hpp"
 #include "core/stack_table.hpp"
 #include "core/string_table.hpp"
@@ -13,6 +14,7 @@ struct Catalog {
   StringTable strings;
   TrackTable tracks{strings};
   StackTable stacks;
+  ArgsTable args;
   ClockDomainRegistry clocks;
 };
 
@@ -21,6 +23,14 @@ struct CatalogMark {
   size_t strings = 0;
   size_t tracks = 1;
   size_t stacks = 0;
+  size_t args = 1; ///< set 0 is "no arguments", never written
+  bool operator==(const CatalogMark &) const = default;
 };
+
+/// The sizes of `catalog`'s tables now.
+inline CatalogMark mark_of(const Catalog &catalog) {
+  return {catalog.strings.size(), catalog.tracks.size(), catalog.stacks.size(),
+          catalog.args.size()};
+}
 
 } // namespace prof::core

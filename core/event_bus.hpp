@@ -33,6 +33,10 @@ public:
 
   /// Emits from the calling thread; see RingPool::emit.
   bool emit(const prof_event &event) { return pool_->emit(event); }
+  /// Emits an event with its arguments records; see RingPool::emit_group.
+  bool emit_group(const prof_event *records, uint32_t count) {
+    return pool_->emit_group(records, count);
+  }
   size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all) override {
     return pool_->drain(consume, all);
   }

@@ -1,5 +1,7 @@
 #include "core/event_pump.hpp"
 
+#include "core/args_folding.hpp"
+
 namespace prof::core {
 
 EventPump::EventPump(EventSource &source, Catalog &catalog, std::vector<EventSink *> sinks,
@@ -56,9 +58,8 @@ size_t EventPump::drain_now(bool all) {
 }
 
 void EventPump::publish_catalog() {
-  CatalogMark now{catalog_.strings.size(), catalog_.tracks.size(), catalog_.stacks.size()};
-  if (now.strings == seen_.strings && now.tracks == seen_.tracks && now.stacks == seen_.stacks)
-    return;
+  const CatalogMark now = mark_of(catalog_);
+  if (now == seen_) return;
   for (size_t id = track_clocks_.size(); id < now.tracks; ++id) {
     const TrackEntry *track = catalog_.tracks.find(static_cast<prof_track_id>(id));
     track_clocks_.push_back(track ? track->desc.clock : PROF_CLOCK_SESSION);
@@ -68,6 +69,8 @@ void EventPump::publish_catalog() {
 }
 
 void EventPump::deliver(prof_event *events, size_t count) {
+  count = fold_args(events, count, catalog_.args);
+  if (count == 0) return;
   // Ids in these events were handed out before the events were emitted, so
   // publishing the catalog now covers them.
   publish_catalog();

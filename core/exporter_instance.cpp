@@ -36,12 +36,18 @@ struct ExportHostApi {
     return self(host).options_.get(name);
   }
   static uint64_t dropped_events(void *host) { return self(host).dropped_; }
+  static const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
+    auto args = self(host).catalog_.args.args(id);
+    if (count) *count = static_cast<uint32_t>(args.size());
+    return args.empty() ? nullptr : args.data();
+  }
 };
 
 const prof_export_api ExporterInstance::export_api_ = {
-    sizeof(prof_export_api),       &ExportHostApi::string,     &ExportHostApi::track,
-    &ExportHostApi::stack,         &ExportHostApi::session_info, &ExportHostApi::print,
-    &ExportHostApi::log,           &ExportHostApi::get_option, &ExportHostApi::dropped_events,
+    sizeof(prof_export_api), &ExportHostApi::string,       &ExportHostApi::track,
+    &ExportHostApi::stack,   &ExportHostApi::session_info, &ExportHostApi::print,
+    &ExportHostApi::log,     &ExportHostApi::get_option,   &ExportHostApi::dropped_events,
+    &ExportHostApi::args,
 };
 
 ExporterInstance::ExporterInstance(const PluginInfo &plugin, OptionValues options,

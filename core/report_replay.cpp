@@ -109,6 +109,8 @@ void load_catalog(const report::ReportReader &reader, Catalog &catalog) {
   for (const auto &[id, stack] : reader.stacks()) {
     if (id > 0) catalog.stacks.restore(id, stack.frames);
   }
+  for (const auto &[id, set] : reader.args())
+    catalog.args.restore(id, set.args);
 }
 
 CaptureEnd capture_end_of(const report::ReportReader &reader) {
@@ -127,7 +129,7 @@ CaptureEnd capture_end_of(const report::ReportReader &reader) {
 std::vector<uint64_t> replay(const report::ReportReader &reader, const Catalog &catalog,
             const std::vector<EventSink *> &sinks,
             const std::function<void(uint64_t, uint64_t)> &progress) {
-  CatalogMark now{catalog.strings.size(), catalog.tracks.size(), catalog.stacks.size()};
+  const CatalogMark now = mark_of(catalog);
   for (EventSink *sink : sinks) sink->catalog_grew(catalog, CatalogMark{}, now);
   const uint64_t total = reader.event_count();
   uint64_t done = 0;

@@ -1,5 +1,6 @@
 #include "core/report_sink.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,14 @@ void ReportSink::catalog_grew(const Catalog &catalog, const CatalogMark &seen,
         stacks.push_back({static_cast<uint32_t>(id), {frames.begin(), frames.end()}});
       }
       writer_.add_stacks(stacks);
+    }
+    if (now.args > seen.args) {
+      std::vector<report::ArgsRecord> sets;
+      for (size_t id = std::max<size_t>(seen.args, 1); id < now.args; ++id) {
+        auto args = catalog.args.args(static_cast<prof_args_id>(id));
+        sets.push_back({static_cast<uint32_t>(id), {args.begin(), args.end()}});
+      }
+      if (!sets.empty()) writer_.add_args(sets);
     }
   });
 }

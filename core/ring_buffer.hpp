@@ -4,6 +4,8 @@
 // drops the event and counts it.
 #pragma once
 
+#include "core/event_args_record.hpp"
+
 #include <prof/event.h>
 
 #include <atomic>
@@ -69,13 +71,40 @@ public:
     return true;
   }
 
-  /// Consumer: copies up to `max` events into `out`; returns how many.
+  /// Producer: appends the `count` records of one event (the event, then its
+  /// arguments records) all or none: the event and its records count as one
+  /// drop when the ring cannot take them all.
+  bool push_group(const prof_event *records, uint32_t count) {
+    RingHeader &h = *header_;
+    const uint64_t head = h.head.load(std::memory_order_relaxed);
+    if (head + count - 1 - h.cached_tail > mask_) {
+      h.cached_tail = h.tail.load(std::memory_order_acquire);
+      if (head + count - 1 - h.cached_tail > mask_) {
+        h.dropped.store(h.dropped.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        return false;
+      }
+    }
+    for (uint32_t i = 0; i < count; ++i)
+      std::memcpy(&slots_[(head + i) & mask_], &records[i], sizeof(prof_event));
+    h.head.store(head + count, std::memory_order_release);
+    return true;
+  }
+
+  /// Consumer: copies up to `max` events into `out`; returns how many. An
+  /// event and the arguments records after it always come out together, so
+  /// `max` must be at least kMaxRecordsPerEvent.
   size_t pop(prof_event *out, size_t max) {
     RingHeader &h = *header_;
     const uint64_t tail = h.tail.load(std::memory_order_relaxed);
     const uint64_t head = h.head.load(std::memory_order_acquire);
     uint64_t n = head - tail;
-    if (n > max) n = max;
+    if (n > max) {
+      n = max;
+      // Never end between an event and its arguments (head moves past a
+      // whole group at once, so only a cut by `max` can split one).
+      while (n > 0 && slots_[(tail + n) & mask_].type == kArgsRecord)
+        --n;
+    }
     for (uint64_t i = 0; i < n;) {
       // Copy in at most two runs: up to the end of the slots, then from the start.
       uint64_t at = (tail + i) & mask_;

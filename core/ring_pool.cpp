@@ -59,6 +59,14 @@ RingPool::~RingPool() {
 }
 
 bool RingPool::emit_slow(const prof_event &event) {
+  return claim_ring() && thread_slot_.ring.push(event);
+}
+
+bool RingPool::emit_group_slow(const prof_event *records, uint32_t count) {
+  return claim_ring() && thread_slot_.ring.push_group(records, count);
+}
+
+bool RingPool::claim_ring() {
   if (!thread_exiting) {
     thread_local RingExitHook exit_hook; // registered once per thread
     (void)exit_hook;
@@ -71,7 +79,7 @@ bool RingPool::emit_slow(const prof_event &event) {
       slots_[i].pid.store(pid, std::memory_order_relaxed);
       slots_[i].tid.store(tid, std::memory_order_relaxed);
       thread_slot_ = ThreadSlot{id_, RingBuffer(rings_ + i * stride_), i};
-      return thread_slot_.ring.push(event);
+      return true;
     }
   }
   no_ring_drops_->fetch_add(1, std::memory_order_relaxed);

@@ -53,6 +53,15 @@ public:
     return emit_slow(event);
   }
 
+  /// Emits one event with its arguments records (pack_event_args) from the
+  /// calling thread, all or none.
+  bool emit_group(const prof_event *records, uint32_t count) {
+    ThreadSlot &slot = thread_slot_;
+    if (slot.pool_id == id_) [[likely]]
+      return slot.ring.push_group(records, count);
+    return emit_group_slow(records, count);
+  }
+
   /// Empties rings into `consume` in batches: those past the watermark, or
   /// all with `all`. One consumer at a time. Returns the events handed over.
   size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all);
@@ -78,6 +87,9 @@ private:
   friend struct RingExitHook;
 
   bool emit_slow(const prof_event &event);
+  bool emit_group_slow(const prof_event *records, uint32_t count);
+  /// Gives the calling thread a free ring; false (counted) when none is.
+  bool claim_ring();
   void release(uint32_t index);
   void retire(uint32_t index);
 

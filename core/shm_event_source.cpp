@@ -1,5 +1,7 @@
 #include "core/shm_event_source.hpp"
 
+#include "core/event_args_record.hpp"
+
 #include <cstring>
 #include <string_view>
 
@@ -99,6 +101,10 @@ void ShmEventSource::apply(uint16_t type, const char *p, uint32_t bytes) {
 void ShmEventSource::translate(prof_event *events, size_t count) const {
   for (size_t i = 0; i < count; ++i) {
     prof_event &e = events[i];
+    if (e.type == kArgsRecord) {
+      map_args_record_strings(e, [this](prof_string_id id) { return map(strings_, id); });
+      continue;
+    }
     e.track = map(tracks_, e.track);
     e.name = map(strings_, e.name);
     e.category = map(strings_, e.category);

@@ -1,5 +1,6 @@
 #include "core/source_instance.hpp"
 
+#include "core/host_emitters.hpp"
 #include "core/session_clock.hpp"
 
 #include <spdlog/spdlog.h>
@@ -10,6 +11,10 @@ namespace prof::core {
 struct SourceHostApi {
   static SourceInstance &self(void *host) { return *static_cast<SourceInstance *>(host); }
   static EventBus &bus(void *host) { return self(host).context_.bus; }
+  static void emit(void *host, const prof_event &event) { bus(host).emit(event); }
+  static void emit_group(void *host, const prof_event *records, uint32_t count) {
+    bus(host).emit_group(records, count);
+  }
 
   static prof_string_id intern_string(void *host, const char *text, size_t length) {
     if (text == nullptr) return 0;
@@ -24,44 +29,6 @@ struct SourceHostApi {
   static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
     if (frames == nullptr && count > 0) return 0;
     return self(host).context_.catalog.stacks.intern({frames, count});
-  }
-  static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
-                         prof_string_id name, prof_string_id category, uint64_t correlation) {
-    prof_event e;
-    e.type = PROF_EVENT_SLICE;
-    e.flags = 0;
-    e.reserved = 0;
-    e.track = track;
-    e.name = name;
-    e.category = category;
-    e.ts = begin;
-    e.duration = duration;
-    e.id = correlation;
-    e.value = 0;
-    bus(host).emit(e);
-  }
-  static void emit_instant(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
-                           prof_string_id category) {
-    bus(host).emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, name, category, ts, 0, 0, 0});
-  }
-  static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
-    bus(host).emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, 0, value});
-  }
-  static void emit_counter_for(void *host, prof_track_id track, uint64_t ts, double value,
-                               uint64_t correlation) {
-    bus(host).emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, correlation, value});
-  }
-  static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
-    bus(host).emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, ts, 0, stack, 0});
-  }
-  static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
-                         prof_string_id category) {
-    bus(host).emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, category, ts, 0, stack, 0});
-  }
-  static void emit_flow(void *host, prof_track_id track, uint64_t ts, uint64_t flow_id,
-                        prof_flow_phase phase) {
-    bus(host).emit(prof_event{PROF_EVENT_FLOW, static_cast<uint8_t>(phase), 0, track, 0, 0, ts,
-                              0, flow_id, 0});
   }
   static prof_clock_id register_clock_domain(void *host, const char *name, double frequency_hz) {
     if (name == nullptr) return 0;
@@ -94,17 +61,21 @@ struct SourceHostApi {
   static const prof_session_info *session_info(void *host) { return &self(host).context_.session; }
 };
 
-const prof_host_api SourceInstance::host_api_ = {
-    sizeof(prof_host_api),           &SourceHostApi::intern_string,
-    &SourceHostApi::declare_track,   &SourceHostApi::intern_stack,
-    &SourceHostApi::emit_slice,      &SourceHostApi::emit_instant,
-    &SourceHostApi::emit_counter,    &SourceHostApi::emit_sample,
-    &SourceHostApi::emit_flow,       &SourceHostApi::register_clock_domain,
-    &SourceHostApi::add_calibration, &SourceHostApi::now,
-    &SourceHostApi::log,             &SourceHostApi::get_option,
-    &SourceHostApi::session_info,    &SourceHostApi::emit_stack,
-    &SourceHostApi::emit_counter_for,
-};
+const prof_host_api SourceInstance::host_api_ = [] {
+  prof_host_api api{};
+  api.struct_size = sizeof api;
+  api.intern_string = &SourceHostApi::intern_string;
+  api.declare_track = &SourceHostApi::declare_track;
+  api.intern_stack = &SourceHostApi::intern_stack;
+  api.register_clock_domain = &SourceHostApi::register_clock_domain;
+  api.add_calibration = &SourceHostApi::add_calibration;
+  api.now = &SourceHostApi::now;
+  api.log = &SourceHostApi::log;
+  api.get_option = &SourceHostApi::get_option;
+  api.session_info = &SourceHostApi::session_info;
+  HostEmitters<SourceHostApi>::fill(api);
+  return api;
+}();
 
 SourceInstance::SourceInstance(const PluginInfo &plugin, OptionValues options,
                                CaptureContext &context)

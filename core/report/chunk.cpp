@@ -16,6 +16,8 @@ std::string_view chunk_type_name(uint16_t type) {
     return "tracks";
   case ChunkType::stacks:
     return "stacks";
+  case ChunkType::args:
+    return "args";
   case ChunkType::clocks:
     return "clocks";
   case ChunkType::drops:

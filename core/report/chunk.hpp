@@ -33,6 +33,7 @@ enum class ChunkType : uint16_t {
   drops = 6,
   events = 7,
   end = 8,
+  args = 9, ///< argument sets (plugin ABI 1.5); older readers skip them
 };
 
 /// Lower-case name of a chunk type for messages ("events"); "unknown" otherwise.

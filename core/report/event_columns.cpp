@@ -23,11 +23,18 @@ enum Column : size_t {
   kId,
   kFlags,
   kValue,
-  kCounterId
+  kCounterId,
+  kKind,
+  kArgs
 };
 
 // Worst-case encoded bytes per event in each column (byte-plane columns apart).
-constexpr std::array<size_t, kEventColumnCount> kMaxBytes = {1, 5, 1, 0, 1, 0, 5, 5, 10, 1, 8, 10};
+constexpr std::array<size_t, kEventColumnCount> kMaxBytes = {1, 5,  1, 0, 1,  0, 5,
+                                                             5, 10, 1, 8, 10, 0, 0};
+
+bool is_planes(size_t column) {
+  return column == kTs || column == kDuration || column == kKind || column == kArgs;
+}
 
 uint32_t zigzag32(uint32_t delta) {
   const auto v = static_cast<int32_t>(delta);
@@ -37,7 +44,12 @@ uint32_t zigzag32(uint32_t delta) {
 uint32_t unzigzag32(uint32_t v) { return (v >> 1) ^ (0u - (v & 1u)); }
 
 bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEventColumnCount> col,
-                    std::vector<prof_event> &out) {
+                    size_t known, std::vector<prof_event> &out) {
+  const bool has_args = known > kArgs;
+  BytePlaneReader kinds, args;
+  if (has_args && (!kinds.open(col[kKind].bytes(col[kKind].remaining())) ||
+                   !args.open(col[kArgs].bytes(col[kArgs].remaining()))))
+    return false;
   BytePlaneReader ts_deltas, durations;
   if (!ts_deltas.open(col[kTs].bytes(col[kTs].remaining())) ||
       !durations.open(col[kDuration].bytes(col[kDuration].remaining())))
@@ -76,22 +88,33 @@ bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEvent
     if (fields & kHasFlags) e.flags = col[kFlags].u8();
     if (fields & kHasValue) e.value = col[kValue].f64();
     if (fields & kHasCounterId) e.id = col[kCounterId].varint();
+    if (fields & kHasKind) {
+      const uint64_t kind = kinds.next();
+      if (kind > UINT16_MAX) return false;
+      e.kind = static_cast<uint16_t>(kind);
+    }
+    if (fields & kHasArgs) {
+      const uint64_t set = args.next();
+      if (set > UINT32_MAX) return false;
+      e.args = set;
+    }
   }
   for (const auto &c : col)
     if (!c.ok() || !c.at_end()) return false;
-  return ts_deltas.ok() && ts_deltas.at_end() && durations.ok() && durations.at_end();
+  return ts_deltas.ok() && ts_deltas.at_end() && durations.ok() && durations.at_end() &&
+         kinds.ok() && kinds.at_end() && args.ok() && args.at_end();
 }
 
 } // namespace
 
 EventColumnEncoder::EventColumnEncoder(size_t capacity) : capacity_(capacity) {
   for (size_t c = 0; c < kEventColumnCount; ++c) {
-    const bool planes = c == kTs || c == kDuration;
+    const bool planes = is_planes(c);
     columns_[c].data =
         std::make_unique<uint8_t[]>(planes ? byte_planes_room(capacity) : capacity * kMaxBytes[c]);
     columns_[c].end = columns_[c].data.get();
   }
-  for (Values *values : {&ts_deltas_, &durations_}) {
+  for (Values *values : {&ts_deltas_, &durations_, &kinds_, &args_}) {
     values->data = std::make_unique<uint64_t[]>(capacity);
     values->end = values->data.get();
   }
@@ -109,6 +132,8 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
   uint8_t *flags = columns_[kFlags].end;
   uint8_t *values = columns_[kValue].end;
   uint8_t *counter_ids = columns_[kCounterId].end;
+  uint64_t *kinds = kinds_.end;
+  uint64_t *args = args_.end;
   uint64_t *ts_deltas = ts_deltas_.end;
   uint64_t *durations = durations_.end;
   RecentTimes &recent = recent_;
@@ -149,6 +174,8 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
       values += 8;
     }
     if (fields & kHasCounterId) counter_ids = put_varint(counter_ids, e.id);
+    if (fields & kHasKind) *kinds++ = e.kind;
+    if (fields & kHasArgs) *args++ = e.args;
   }
 
   columns_[kType].end = types;
@@ -161,6 +188,8 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
   columns_[kCounterId].end = counter_ids;
   columns_[kFlags].end = flags;
   columns_[kValue].end = values;
+  kinds_.end = kinds;
+  args_.end = args;
   ts_deltas_.end = ts_deltas;
   durations_.end = durations;
   prev_track_ = prev_track;
@@ -174,6 +203,9 @@ std::array<std::span<const uint8_t>, 1 + kEventColumnCount> EventColumnEncoder::
   ts.end = ts.data.get() + write_byte_planes(ts_deltas_.span(), ts.data.get());
   Column &durations = columns_[kDuration];
   durations.end = durations.data.get() + write_byte_planes(durations_.span(), durations.data.get());
+  for (auto [column, values] : {std::pair{kKind, &kinds_}, std::pair{kArgs, &args_}})
+    columns_[column].end = columns_[column].data.get() +
+                           write_byte_planes(values->span(), columns_[column].data.get());
 
   uint8_t *p = directory_.data();
   p = put_varint(p, size_);
@@ -205,8 +237,8 @@ void EventColumnEncoder::append_payload(std::vector<uint8_t> &out) {
 void EventColumnEncoder::clear() {
   for (auto &column : columns_)
     column.end = column.data.get();
-  ts_deltas_.end = ts_deltas_.data.get();
-  durations_.end = durations_.data.get();
+  for (Values *values : {&ts_deltas_, &durations_, &kinds_, &args_})
+    values->end = values->data.get();
   recent_.clear();
   size_ = 0;
   start_ = 0;
@@ -237,7 +269,8 @@ bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_eve
     fewest = layout1::kFirstColumnCount;
     most = layout1::kColumnCount;
   } else if (layout == kEventLayout) {
-    fewest = most = kEventColumnCount;
+    fewest = kEventColumnCountBeforeArgs;
+    most = kEventColumnCount;
   } else {
     return false;
   }
@@ -258,7 +291,7 @@ bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_eve
   // count by the payload size.
   if (count != lengths[0]) return false;
   if (layout == 1) return layout1::decode(count, std::span(col).first(known), out);
-  return decode_layout2(count, start, col, out);
+  return decode_layout2(count, start, col, known, out);
 }
 
 } // namespace prof::report

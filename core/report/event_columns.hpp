@@ -22,11 +22,15 @@
 //   flags     u8                                       (flows)
 //   value     8 raw bytes of the double, NaN bits kept (counters)
 //   counter id varint of the id as is                   (counters)
+//   kind      byte planes of the well-known category    (slices, instants)
+//   args      byte planes of the argument set id        (slices, instants)
+// (byte planes cost one byte per payload when every value is 0)
+// The last two came with plugin ABI 1.5; a payload of twelve columns, written
+// before, reads with kind and args 0.
 // Times seen: every event's ts, then a slice's end, enter a window of the
 // last RecentTimes::kSize times. An event's end is ts + duration for slices
 // and ts for the others. Deltas, times seen and ends restart in every payload.
-// `reserved` is not stored (always 0). A reader ignores columns after the
-// ones it knows.
+// A reader ignores columns after the ones it knows.
 #pragma once
 
 #include "core/report/recent_times.hpp"
@@ -42,7 +46,9 @@
 
 namespace prof::report {
 
-inline constexpr size_t kEventColumnCount = 12;
+inline constexpr size_t kEventColumnCount = 14;
+/// Columns of a layout-2 payload written before plugin ABI 1.5.
+inline constexpr size_t kEventColumnCountBeforeArgs = 12;
 /// The layout number this encoder writes.
 inline constexpr uint64_t kEventLayout = 2;
 
@@ -88,6 +94,8 @@ private:
   std::array<Column, kEventColumnCount> columns_;
   Values ts_deltas_;
   Values durations_;
+  Values kinds_;
+  Values args_;
   std::array<uint8_t, (4 + kEventColumnCount) * 10> directory_{};
   RecentTimes recent_;
   uint64_t start_ = 0;

@@ -157,6 +157,65 @@ bool decode_stacks(std::span<const uint8_t> payload, std::vector<StackRecord> &s
   });
 }
 
+void encode_args(std::span<const ArgsRecord> sets, std::vector<uint8_t> &out) {
+  ByteWriter w(out);
+  w.varint(sets.size());
+  for (const auto &set : sets) {
+    w.varint(set.id);
+    w.varint(set.args.size());
+    for (const prof_arg &a : set.args) {
+      w.varint(a.key);
+      w.u8(static_cast<uint8_t>(a.type));
+      switch (a.type) {
+      case PROF_ARG_INT:
+        w.svarint(a.value.i);
+        break;
+      case PROF_ARG_DOUBLE:
+        w.f64(a.value.d);
+        break;
+      case PROF_ARG_STRING:
+        w.varint(a.value.s);
+        break;
+      default:
+        w.varint(a.value.u);
+        break;
+      }
+    }
+  }
+}
+
+bool decode_args(std::span<const uint8_t> payload, std::vector<ArgsRecord> &sets) {
+  bool known_types = true;
+  const bool ok = decode_list(payload, sets, [&](ByteReader &in, ArgsRecord &set) {
+    set.id = in.varint32();
+    set.args.resize(in.count());
+    for (prof_arg &a : set.args) {
+      a.key = in.varint32();
+      a.type = in.u8();
+      a.value.u = 0;
+      switch (a.type) {
+      case PROF_ARG_INT:
+        a.value.i = in.svarint();
+        break;
+      case PROF_ARG_UINT:
+        a.value.u = in.varint();
+        break;
+      case PROF_ARG_DOUBLE:
+        a.value.d = in.f64();
+        break;
+      case PROF_ARG_STRING:
+        a.value.u = in.varint32();
+        break;
+      default:
+        known_types = false;
+        in.fail();
+        break;
+      }
+    }
+  });
+  return ok && known_types;
+}
+
 void encode_clock_domains(std::span<const ClockDomainRecord> clocks, std::vector<uint8_t> &out) {
   ByteWriter w(out);
   w.varint(clocks.size());

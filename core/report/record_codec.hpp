@@ -32,6 +32,12 @@ bool decode_tracks(std::span<const uint8_t> payload, std::vector<TrackRecord> &t
 void encode_stacks(std::span<const StackRecord> stacks, std::vector<uint8_t> &out);
 bool decode_stacks(std::span<const uint8_t> payload, std::vector<StackRecord> &stacks);
 
+/// ARGS payload: count, then per set its id, its size and each argument as
+/// key, type (u8) and value (svarint, varint, or the double's 8 bytes).
+void encode_args(std::span<const ArgsRecord> sets, std::vector<uint8_t> &out);
+/// False on a malformed payload or an argument type it does not know.
+bool decode_args(std::span<const uint8_t> payload, std::vector<ArgsRecord> &sets);
+
 void encode_clock_domains(std::span<const ClockDomainRecord> clocks, std::vector<uint8_t> &out);
 bool decode_clock_domains(std::span<const uint8_t> payload, std::vector<ClockDomainRecord> &clocks);
 

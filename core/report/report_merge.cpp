@@ -109,6 +109,7 @@ private:
   void write_clocks(const ReportReader &reader);
   void write_tracks(const ReportReader &reader);
   void write_stacks(const ReportReader &reader);
+  void write_args(const ReportReader &reader);
   void write_events(const ReportReader &reader, size_t index,
                     const std::function<void(size_t)> &batch_done);
   void write_drops(const ReportReader &reader);
@@ -116,13 +117,14 @@ private:
   ReportWriter &writer_;
   std::unordered_map<std::string, uint32_t> string_ids_; // every text written, once
   std::vector<std::string_view> new_texts_;              // added to string_ids_, not yet written
-  uint32_t next_string_ = 1, next_track_ = 1, next_stack_ = 1, next_clock_ = 1, next_ring_ = 0;
+  uint32_t next_string_ = 1, next_track_ = 1, next_stack_ = 1, next_args_ = 1, next_clock_ = 1,
+           next_ring_ = 0;
 
   // The input being written: its ids to the output's.
   std::string label_;
   int64_t shift_ = 0;
   std::vector<uint32_t> strings_;
-  std::unordered_map<uint32_t, uint32_t> tracks_, stacks_, clocks_;
+  std::unordered_map<uint32_t, uint32_t> tracks_, stacks_, args_, clocks_;
   std::vector<TrackRecord> undeclared_; // tracks met only in events, not yet written
   std::vector<prof_event> batch_;
 
@@ -137,11 +139,13 @@ void MergeWriter::add(const ReportReader &reader, const MergeInput &input, size_
   shift_ = input.shift_ns;
   tracks_.clear();
   stacks_.clear();
+  args_.clear();
   clocks_.clear();
   write_strings(reader);
   write_clocks(reader);
   write_tracks(reader);
   write_stacks(reader);
+  write_args(reader);
   write_events(reader, index, batch_done);
   write_drops(reader);
   if (const auto &footer = reader.footer()) {
@@ -247,6 +251,20 @@ void MergeWriter::write_stacks(const ReportReader &reader) {
   if (!records.empty()) writer_.add_stacks(records);
 }
 
+void MergeWriter::write_args(const ReportReader &reader) {
+  std::vector<ArgsRecord> records;
+  for (const auto &[id, set] : reader.args()) {
+    ArgsRecord record{next_args_++, set.args};
+    args_.emplace(id, record.id);
+    for (prof_arg &a : record.args) {
+      a.key = mapped_string(a.key);
+      if (a.type == PROF_ARG_STRING) a.value.u = mapped_string(a.value.s);
+    }
+    records.push_back(std::move(record));
+  }
+  if (!records.empty()) writer_.add_args(records);
+}
+
 void MergeWriter::write_events(const ReportReader &reader, size_t index,
                                const std::function<void(size_t)> &batch_done) {
   const uint64_t tag = static_cast<uint64_t>(index) << 48;
@@ -256,6 +274,10 @@ void MergeWriter::write_events(const ReportReader &reader, size_t index,
       e.track = track_id(e.track);
       e.name = mapped_string(e.name);
       e.category = mapped_string(e.category);
+      if ((e.type == PROF_EVENT_SLICE || e.type == PROF_EVENT_INSTANT) && e.args != 0) {
+        const auto set = args_.find(static_cast<uint32_t>(e.args));
+        e.args = set != args_.end() ? set->second : 0;
+      }
       if (e.type == PROF_EVENT_SAMPLE) {
         const auto stack = stacks_.find(static_cast<uint32_t>(e.id));
         e.id = e.id <= UINT32_MAX && stack != stacks_.end() ? stack->second : 0;

@@ -65,6 +65,21 @@ struct StackRecord {
   bool operator==(const StackRecord &) const = default;
 };
 
+/// An argument set: the typed arguments of slices and instants (string ids
+/// for keys and string values).
+struct ArgsRecord {
+  uint32_t id = 0;
+  std::vector<prof_arg> args;
+  bool operator==(const ArgsRecord &other) const {
+    if (id != other.id || args.size() != other.args.size()) return false;
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].key != other.args[i].key || args[i].type != other.args[i].type ||
+          args[i].value.u != other.args[i].value.u)
+        return false;
+    return true;
+  }
+};
+
 /// `domain_ticks` in a clock domain happened at `session_ns`.
 struct ClockCalibration {
   uint64_t domain_ticks = 0;

@@ -68,6 +68,7 @@ void ReportReader::reset() {
   strings_.assign(1, std::string());
   tracks_.clear();
   stacks_.clear();
+  args_.clear();
   clocks_.clear();
   drops_.clear();
   footer_.reset();
@@ -155,6 +156,13 @@ bool ReportReader::apply_chunk(uint16_t type, uint16_t flags, std::span<const ui
     if (!decode_stacks(payload, records)) return false;
     for (auto &r : records)
       stacks_[r.id] = std::move(r);
+    return true;
+  }
+  case ChunkType::args: {
+    std::vector<ArgsRecord> records;
+    if (!decode_args(payload, records)) return false;
+    for (auto &r : records)
+      if (r.id != 0) args_[r.id] = std::move(r);
     return true;
   }
   case ChunkType::clocks: {

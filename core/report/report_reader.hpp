@@ -77,6 +77,8 @@ public:
   const TrackRecord *track(uint32_t id) const;
   const std::map<uint32_t, StackRecord> &stacks() const { return stacks_; }
   const StackRecord *stack(uint32_t id) const;
+  /// Argument sets by id (none in reports written before plugin ABI 1.5).
+  const std::map<uint32_t, ArgsRecord> &args() const { return args_; }
   const std::map<uint32_t, ClockDomainRecord> &clock_domains() const { return clocks_; }
   /// The last record of each ring, by ring index.
   const std::map<uint32_t, DropRecord> &drops() const { return drops_; }
@@ -134,6 +136,7 @@ private:
   std::vector<std::string> strings_;
   std::map<uint32_t, TrackRecord> tracks_;
   std::map<uint32_t, StackRecord> stacks_;
+  std::map<uint32_t, ArgsRecord> args_;
   std::map<uint32_t, ClockDomainRecord> clocks_;
   std::map<uint32_t, DropRecord> drops_;
   std::optional<Footer> footer_;

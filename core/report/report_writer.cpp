@@ -84,6 +84,16 @@ void ReportWriter::add_stacks(std::span<const StackRecord> stacks) {
   });
 }
 
+void ReportWriter::add_args(std::span<const ArgsRecord> sets) {
+  require_open();
+  write_buffered_events();
+  write_in_slices(sets, [this](std::span<const ArgsRecord> slice) {
+    payload_.clear();
+    encode_args(slice, payload_);
+    write_payload(static_cast<uint16_t>(ChunkType::args));
+  });
+}
+
 void ReportWriter::add_clock_domains(std::span<const ClockDomainRecord> clocks) {
   require_open();
   write_buffered_events();

@@ -51,6 +51,7 @@ public:
   void add_strings(uint32_t first_id, std::span<const std::string_view> texts);
   void add_tracks(std::span<const TrackRecord> tracks);
   void add_stacks(std::span<const StackRecord> stacks);
+  void add_args(std::span<const ArgsRecord> sets);
   void add_clock_domains(std::span<const ClockDomainRecord> clocks);
   /// Running totals per ring: the reader keeps the last record of each ring.
   void add_drops(std::span<const DropRecord> drops);

@@ -1,27 +1,24 @@
 #include "core/stats/stats_aggregator.hpp"
 
 #include <algorithm>
-#include <string_view>
 
 namespace prof::stats {
 
-bool StatsAggregator::is_memcpy(const prof_event &slice) {
-  auto by_category = memcpy_categories_.find(slice.category);
-  if (by_category == memcpy_categories_.end())
-    by_category =
-        memcpy_categories_
-            .emplace(slice.category,
-                     slice.category != 0 && host_.string(slice.category) == "DMA VC Execution")
-            .first;
-  if (by_category->second) return true;
-  auto by_name = memcpy_names_.find(slice.name);
-  if (by_name == memcpy_names_.end()) {
-    const std::string_view name = slice.name == 0 ? std::string_view() : host_.string(slice.name);
-    by_name =
-        memcpy_names_.emplace(slice.name, name.starts_with("Memcpy") || name.starts_with("Memset"))
-            .first;
+namespace {
+/// Copies and sets: what the memcpy reports count.
+bool is_copy(uint16_t kind) { return is_memcpy(kind) || kind == PROF_CATEGORY_MEMSET; }
+} // namespace
+
+std::optional<uint64_t> StatsAggregator::bytes_of(const prof_event &e) {
+  for (const prof_arg &a : host_.args(e.args)) {
+    auto known = bytes_keys_.find(a.key);
+    if (known == bytes_keys_.end())
+      known = bytes_keys_.emplace(a.key, host_.string(a.key) == "bytes").first;
+    if (!known->second) continue;
+    if (a.type == PROF_ARG_UINT) return a.value.u;
+    if (a.type == PROF_ARG_INT && a.value.i >= 0) return static_cast<uint64_t>(a.value.i);
   }
-  return by_name->second;
+  return std::nullopt;
 }
 
 void StatsAggregator::add(const prof_event *events, size_t count) {
@@ -40,7 +37,10 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
           timeline = timelines_.emplace(place.device, BusyTimeline(scope_.timeline_join_gap)).first;
         timeline->second.add(e.ts, e.ts + e.duration);
       }
-      if (scope_.memcpy && is_memcpy(e)) memcpy_[e.name].add(e.duration);
+      if (scope_.memcpy && is_copy(e.kind)) {
+        memcpy_[e.name].add(e.duration);
+        if (const auto bytes = bytes_of(e)) memcpy_bytes_[e.kind].add(static_cast<double>(*bytes));
+      }
     } else if (e.type == PROF_EVENT_SAMPLE && scope_.functions && e.id != 0 && e.category == 0) {
       // CPU samples only, as in the summary: a stack with a category belongs
       // to something else (e.g. a blocking call's slice).
@@ -53,6 +53,8 @@ void StatsAggregator::merge(StatsAggregator &other) {
   summary_.merge(other.summary_);
   for (const auto &[name, stats] : other.memcpy_)
     memcpy_[name].merge(stats);
+  for (const auto &[kind, stats] : other.memcpy_bytes_)
+    memcpy_bytes_[kind].merge(stats);
   for (auto &[device, timeline] : other.timelines_) {
     auto mine = timelines_.find(device);
     if (mine == timelines_.end())

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace prof::stats {
@@ -43,6 +44,8 @@ public:
   const std::unordered_map<prof_string_id, summary::DurationStats> &memcpy() const {
     return memcpy_;
   }
+  /// Their `bytes` arguments, by well-known category (a copy's direction, memset).
+  const std::map<uint16_t, summary::CounterStats> &memcpy_bytes() const { return memcpy_bytes_; }
   /// Busy timelines by enclosing DEVICE track (0: device slices outside one).
   std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
   const summary::FunctionView &functions() const { return functions_; }
@@ -52,14 +55,15 @@ public:
   uint64_t last_ts() const { return last_ts_; }
 
 private:
-  bool is_memcpy(const prof_event &slice);
+  /// The event's `bytes` argument, if it has one.
+  std::optional<uint64_t> bytes_of(const prof_event &e);
 
   ExportHost host_;
   StatsScope scope_;
   summary::SummaryAggregator summary_;
   std::unordered_map<prof_string_id, summary::DurationStats> memcpy_;
-  std::unordered_map<prof_string_id, bool> memcpy_names_;      // cache by name id
-  std::unordered_map<prof_string_id, bool> memcpy_categories_; // cache by category id
+  std::map<uint16_t, summary::CounterStats> memcpy_bytes_;
+  std::unordered_map<prof_string_id, bool> bytes_keys_; // argument key id -> is "bytes"
   std::map<prof_track_id, BusyTimeline> timelines_;
   summary::FunctionView functions_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();

@@ -108,21 +108,16 @@ StatsTable memcpy_time_report(const StatsAggregator &aggregator, const ExportHos
   return table;
 }
 
-/// "Memcpy HtoD" → "HtoD", "Memset" → "Memset"; other DMA work → "other".
-std::string direction_of(std::string_view name) {
-  if (name.starts_with("Memset")) return "Memset";
-  if (name.starts_with("Memcpy")) {
-    name.remove_prefix(6);
-    while (!name.empty() && (name.front() == ' ' || name.front() == '_'))
-      name.remove_prefix(1);
-    if (!name.empty()) return std::string(name);
-  }
-  return "other";
+/// The row a copy's category goes to: its direction, "Memset", or "other"
+/// for a copy whose source did not say which way it went.
+std::string direction_of(uint16_t kind) {
+  if (kind == PROF_CATEGORY_MEMSET) return "Memset";
+  const std::string direction = copy_direction(kind);
+  return direction.empty() ? "other" : direction;
 }
 
-// Sources record each copy's size on a counter track named "<copy> size" in
-// bytes (gcu: "Memcpy HtoD size" under its device); summed over devices.
-StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHost &host) {
+// Sources give each copy's and set's size as its `bytes` argument.
+StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHost &) {
   StatsTable table{"memcpy-size",
                    "",
                    {{"Direction", "Direction", Align::Left},
@@ -135,15 +130,8 @@ StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHos
                    "======== Memory copy sizes: none in this report",
                    {}};
   std::map<std::string, summary::CounterStats> by_direction;
-  for (const auto &[track_id, stats] : aggregator.summary().counters()) {
-    const prof_track_desc *track = host.track(track_id);
-    if (!track || !track->unit || std::string_view(track->unit) != "bytes") continue;
-    std::string_view name = track->name ? track->name : "";
-    if (!name.ends_with(" size")) continue;
-    name.remove_suffix(5);
-    if (!name.starts_with("Memcpy") && !name.starts_with("Memset")) continue;
-    by_direction[direction_of(name)].merge(stats);
-  }
+  for (const auto &[kind, stats] : aggregator.memcpy_bytes())
+    by_direction[direction_of(kind)].merge(stats);
   if (by_direction.empty()) return table;
   Section section{"", "======== Memory copies by direction, bytes:", {}};
   for (const auto &[direction, s] : by_direction)

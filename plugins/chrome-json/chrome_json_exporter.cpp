@@ -106,13 +106,44 @@ void ChromeJsonExporter::open_event(const char *phase, const ChromePlace &place,
   append_microseconds(out_, static_cast<int64_t>(ts - base_ns_));
 }
 
-void ChromeJsonExporter::append_name(std::string_view name, std::string_view category) {
+void ChromeJsonExporter::append_name(std::string_view name, std::string_view category,
+                                     uint16_t kind) {
   out_ += ",\"name\":";
   append_json_string(out_, name);
-  if (!category.empty()) {
+  // Chrome's cat is a comma-separated list: the vendor's, then the well-known one.
+  const std::string_view well_known = category_name(kind);
+  if (!category.empty() || !well_known.empty()) {
     out_ += ",\"cat\":";
-    append_json_string(out_, category);
+    append_json_string(out_, well_known.empty() ? std::string(category)
+                             : category.empty()
+                                 ? std::string(well_known)
+                                 : std::string(category) + "," + std::string(well_known));
   }
+}
+
+void ChromeJsonExporter::append_args(const prof_event &e, bool with_correlation) {
+  const std::span<const prof_arg> args = host_.args(e.args);
+  if (args.empty() && !(with_correlation && e.id != 0)) return;
+  out_ += ",\"args\":{";
+  bool first = true;
+  if (with_correlation && e.id != 0) {
+    out_ += "\"correlation_id\":";
+    out_ += std::to_string(e.id);
+    first = false;
+  }
+  for (const prof_arg &a : args) {
+    if (!first) out_ += ',';
+    first = false;
+    append_json_string(out_, host_.string(a.key));
+    out_ += ':';
+    std::string number;
+    if (a.type == PROF_ARG_INT || a.type == PROF_ARG_UINT ||
+        (a.type == PROF_ARG_DOUBLE && append_double(number, a.value.d)))
+      out_ += a.type == PROF_ARG_DOUBLE ? number : host_.arg_text(a);
+    else
+      append_json_string(out_, host_.arg_text(a)); // strings, and doubles JSON cannot hold
+  }
+  out_ += '}';
 }
 
 void ChromeJsonExporter::write(const prof_event &e) {
@@ -132,7 +163,8 @@ void ChromeJsonExporter::write(const prof_event &e) {
     if (on_counter) break;
     open_event("i", place, e.ts);
     out_ += ",\"s\":\"t\"";
-    append_name(host_.string(e.name), host_.string(e.category));
+    append_name(host_.string(e.name), host_.string(e.category), e.kind);
+    append_args(e, false);
     out_ += '}';
     return;
   case PROF_EVENT_COUNTER: {
@@ -167,12 +199,8 @@ void ChromeJsonExporter::write_slice(const prof_event &e, const ChromePlace &pla
   open_event("X", place, e.ts);
   out_ += ",\"dur\":";
   append_microseconds(out_, static_cast<int64_t>(e.duration));
-  append_name(host_.string(e.name), host_.string(e.category));
-  if (e.id != 0) {
-    out_ += ",\"args\":{\"correlation_id\":";
-    out_ += std::to_string(e.id);
-    out_ += '}';
-  }
+  append_name(host_.string(e.name), host_.string(e.category), e.kind);
+  append_args(e, true);
   // Arrows come from the flow events sources emit (PROF_EVENT_FLOW): a set
   // of every correlation id seen grew with the report.
   out_ += '}';

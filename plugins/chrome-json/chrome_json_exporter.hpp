@@ -60,7 +60,10 @@ private:
                   uint64_t ts, const ChromePlace &place);
   /// Starts an event object: separator, "ph", "pid", "tid" and "ts".
   void open_event(const char *phase, const ChromePlace &place, uint64_t ts);
-  void append_name(std::string_view name, std::string_view category);
+  /// "name" and "cat": the display category, then the well-known `kind`.
+  void append_name(std::string_view name, std::string_view category, uint16_t kind = 0);
+  /// "args": the correlation id (slices) and the event's typed arguments.
+  void append_args(const prof_event &e, bool with_correlation);
   void emit_record(const std::string &record);
   bool flush();
   bool fail(std::string message);

@@ -6,14 +6,13 @@
 namespace prof::csv {
 namespace {
 
-constexpr const char *kHeaders[] = {
-    "id,parent,kind,name,pid,tid,index,unit",
-    "track,ts_ns,dur_ns,name,category,correlation",
-    "track,ts_ns,name,category",
-    "track,ts_ns,value",
-    "track,ts_ns,stack,category",
-    "stack,depth,frame",
-    "track,ts_ns,flow,phase"};
+constexpr const char *kHeaders[] = {"id,parent,kind,name,pid,tid,index,unit",
+                                    "track,ts_ns,dur_ns,name,category,correlation,kind,args",
+                                    "track,ts_ns,name,category,kind,args",
+                                    "track,ts_ns,value",
+                                    "track,ts_ns,stack,category",
+                                    "stack,depth,frame",
+                                    "track,ts_ns,flow,phase"};
 
 const char *flow_phase_name(uint8_t phase) {
   switch (phase) {
@@ -28,6 +27,17 @@ const char *flow_phase_name(uint8_t phase) {
 }
 
 } // namespace
+
+std::string CsvTables::args_text(uint64_t id) const {
+  std::string text;
+  for (const prof_arg &a : host_.args(id)) {
+    if (!text.empty()) text += ';';
+    text += host_.string(a.key);
+    text += '=';
+    text += host_.arg_text(a);
+  }
+  return text;
+}
 
 bool CsvTables::open(const std::string &folder, bool overwrite, std::string &error) {
   namespace fs = std::filesystem;
@@ -100,6 +110,8 @@ void CsvTables::add(const prof_event &e) {
         .field(host_.string(e.name))
         .field(e.category ? host_.string(e.category) : std::string_view())
         .field(e.id)
+        .field(std::string_view(category_name(e.kind)))
+        .field(args_text(e.args))
         .end_row();
     break;
   case PROF_EVENT_INSTANT:
@@ -108,6 +120,8 @@ void CsvTables::add(const prof_event &e) {
         .field(e.ts)
         .field(host_.string(e.name))
         .field(e.category ? host_.string(e.category) : std::string_view())
+        .field(std::string_view(category_name(e.kind)))
+        .field(args_text(e.args))
         .end_row();
     break;
   case PROF_EVENT_COUNTER:

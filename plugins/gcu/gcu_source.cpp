@@ -13,19 +13,9 @@
 #include <unistd.h>
 
 namespace prof::gcu {
-namespace {
 
-// The record of a call's work that ends the flow from the call: one per call
-// (a kernel's Operator, a copy's DMA execution, a memset, a stream's TS work).
-bool ends_flow(std::string_view activity, uint32_t label) {
-  return activity == "Operator" || activity == "DMA VC Execution" ||
-         (activity == "SIP Busy" && label != 0) || activity == "TS Record Stream" ||
-         activity == "TS Wait Stream" || activity == "TS Memory Wait";
-}
-
-} // namespace
-
-GcuSource::GcuSource(Host host) : host_(host), driver_(&open_gcu_driver(host_, topology_)) {}
+GcuSource::GcuSource(Host host)
+    : host_(host), driver_(&open_gcu_driver(host_, topology_)), kinds_(*driver_, *topology_) {}
 
 GcuSource::~GcuSource() {
   if (subscribed_) driver_->unsubscribe(handle_);
@@ -69,6 +59,7 @@ bool GcuSource::start() {
     for (uint32_t f = 0; f < topology_->api_domains[d].function_count; ++f)
       api_names_[d].push_back(host_.intern(topology_->api_domains[d].functions[f]));
   api_category_ = host_.intern("api");
+  bytes_key_ = host_.intern("bytes");
   api_traced_ = !options_.selection.apis.empty();
 
   if (!options_.selection.empty()) {
@@ -158,12 +149,11 @@ void GcuSource::on_records(void *self, const prof_gcu_record *records, size_t co
     if (records[i].kind == PROF_GCU_RECORD_ACTIVITY) source.emit_activity(records[i]);
 }
 
-prof_string_id GcuSource::label(uint32_t id) {
+const GcuSource::Label &GcuSource::label(uint32_t id) {
   if (auto it = labels_.find(id); it != labels_.end()) return it->second;
   const char *text = driver_->label(id);
-  const prof_string_id name = host_.intern(text ? text : "");
-  labels_.emplace(id, name);
-  return name;
+  return labels_.emplace(id, Label{host_.intern(text ? text : ""), kinds_.label_category(id)})
+      .first->second;
 }
 
 void GcuSource::emit_activity(const prof_gcu_record &r) {
@@ -179,20 +169,19 @@ void GcuSource::emit_activity(const prof_gcu_record &r) {
           : tracks_->engine_instance(r.device, r.group, r.group_index, r.engine, r.engine_index);
   if (track == 0) return;
   const prof_string_id category = activity_names_[r.engine][r.item];
-  const prof_string_id name = r.label != 0 ? label(r.label) : category;
+  const Label none{};
+  const Label &named = r.label != 0 ? label(r.label) : none;
+  const prof_string_id name = r.label != 0 ? named.name : category;
+  // The label refines the activity's category (a copy's direction), but
+  // only of work that has one: a kernel's launch is not the kernel.
+  uint16_t kind = kinds_.category(r.engine, r.item);
+  if (kind != PROF_CATEGORY_OTHER && named.category != PROF_CATEGORY_OTHER) kind = named.category;
   const uint64_t correlation = session_correlation(pid_, r.correlation_id);
-  host_.slice(track, r.start, r.end - r.start, name, category, correlation);
-  // Copies and sets carry their size: a counter tied to the slice by correlation.
-  if (r.bytes != 0 && r.label != 0) {
-    auto [size_track, added] =
-        copy_size_tracks_.try_emplace((static_cast<uint64_t>(r.device) << 32) | r.label, 0);
-    if (added) {
-      const char *text = driver_->label(r.label);
-      size_track->second = tracks_->copy_size(r.device, text ? text : "Copy");
-    }
-    host_.counter(size_track->second, r.start, static_cast<double>(r.bytes), correlation);
-  }
-  if (api_traced_ && correlation != 0 && ends_flow(engine.activities[r.item], r.label))
+  const prof_arg bytes = arg_uint(bytes_key_, r.bytes);
+  host_.slice(track, r.start, r.end - r.start, name, category, correlation,
+              static_cast<prof_category>(kind),
+              std::span<const prof_arg>(&bytes, r.bytes != 0 ? 1 : 0));
+  if (api_traced_ && correlation != 0 && kinds_.ends_flow(r.engine, r.item))
     flows_.work(correlation, track, r.start);
 }
 
@@ -208,7 +197,7 @@ void GcuSource::on_api(void *self, const prof_gcu_api_record *record) {
   const uint64_t correlation = session_correlation(source.pid_, record->correlation_id);
   source.host_.slice(track, record->begin_ns, record->end_ns - record->begin_ns,
                      source.api_names_[record->domain][record->function], source.api_category_,
-                     correlation);
+                     correlation, PROF_CATEGORY_RUNTIME_API);
   if (correlation != 0) source.flows_.call(correlation, track, record->begin_ns);
 }
 

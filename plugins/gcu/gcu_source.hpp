@@ -2,6 +2,7 @@
 // trace of a GCU, through the vendor-driver interface.
 #pragma once
 
+#include "activity_kinds.hpp"
 #include "capture_options.hpp"
 #include "device_tracks.hpp"
 #include "flow_matcher.hpp"
@@ -35,13 +36,19 @@ private:
   static void on_records(void *self, const prof_gcu_record *records, size_t count);
   static void on_api(void *self, const prof_gcu_api_record *record);
   void emit_activity(const prof_gcu_record &record);
-  prof_string_id label(uint32_t id);
+  /// A label's interned text and the category it names (0 for none).
+  struct Label {
+    prof_string_id name = 0;
+    uint16_t category = 0;
+  };
+  const Label &label(uint32_t id);
   void report_drops();
 
   Host host_;
   // Set while driver_ is initialized, so declared before it.
   const prof_gcu_topology *topology_ = nullptr;
   const prof_gcu_driver *driver_ = nullptr;
+  ActivityKinds kinds_;
   CaptureOptions options_;
   std::unique_ptr<DeviceTracks> tracks_;
   std::unique_ptr<UtilizationSampler> utilization_;
@@ -54,11 +61,9 @@ private:
   // Interned names, filled on the driver's delivery thread only.
   std::vector<std::vector<prof_string_id>> activity_names_; // [engine][activity]
   std::vector<std::vector<prof_string_id>> api_names_;      // [domain][function]
-  std::unordered_map<uint32_t, prof_string_id> labels_;
-  std::unordered_map<uint64_t, prof_track_id> copy_size_tracks_; ///< by device << 32 | label
+  std::unordered_map<uint32_t, Label> labels_;
   prof_string_id api_category_ = 0;
-  prof_string_id operator_ = 0;
-  prof_string_id copy_ = 0;
+  prof_string_id bytes_key_ = 0;
 };
 
 } // namespace prof::gcu

@@ -15,6 +15,8 @@ namespace f = field;
 
 /// iid of the name "flow", outside the range of prof string ids (uint32).
 constexpr uint64_t kFlowNameIid = 1ull << 32;
+// Category iids of the well-known categories: past every string id.
+constexpr uint64_t kKindIidBase = 1ull << 32;
 /// The one synthetic mapping that holds every frame, and its path's iid.
 constexpr uint64_t kMappingIid = 1;
 constexpr uint64_t kMappingPathIid = 1;
@@ -171,6 +173,11 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uin
     flow_name_written_ = true;
   }
   const bool new_category = e.category != 0 && categories_.insert(e.category);
+  // The well-known category goes beside the vendor's as a second one.
+  const uint16_t kind = flow || e.kind >= 32 || !*category_name(e.kind) ? 0 : e.kind;
+  const bool new_kind = kind != 0 && !(kinds_written_ & (1u << kind));
+  kinds_written_ |= kind != 0 ? 1u << kind : 0;
+  const std::span<const prof_arg> args = flow ? std::span<const prof_arg>() : host_.args(e.args);
 
   TrackEventPacket packet;
   packet.timestamp = e.ts;
@@ -179,22 +186,57 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uin
   packet.track_uuid = uuid;
   packet.name_iid = name_iid;
   packet.category_iid = e.category;
+  packet.kind_iid = kind != 0 ? kKindIidBase + kind : 0;
   packet.flow_id = e.id;
   packet.terminating_flow = flow && e.flags == PROF_FLOW_END;
-  if (!new_name && !new_category) {
+  if (!new_name && !new_category && !new_kind && args.empty()) {
     write_packet(out_, packet);
     return;
   }
   begin_packet(out_, e.ts, f::packet::kSeqNeedsIncrementalState);
-  out_.begin_nested(f::packet::kInternedData);
-  if (new_name)
-    intern_entry(f::interned_data::kEventNames, name_iid,
-                 name_iid == kFlowNameIid ? "flow" : host_.string(e.name));
-  if (new_category)
-    intern_entry(f::interned_data::kEventCategories, e.category, host_.string(e.category));
-  out_.end_nested();
-  out_.commit(put_track_event(out_.claim(kMaxTrackEvent), packet));
+  if (new_name || new_category || new_kind) {
+    out_.begin_nested(f::packet::kInternedData);
+    if (new_name)
+      intern_entry(f::interned_data::kEventNames, name_iid,
+                   name_iid == kFlowNameIid ? "flow" : host_.string(e.name));
+    if (new_category)
+      intern_entry(f::interned_data::kEventCategories, e.category, host_.string(e.category));
+    if (new_kind)
+      intern_entry(f::interned_data::kEventCategories, packet.kind_iid, category_name(kind));
+    out_.end_nested();
+  }
+  if (args.empty()) {
+    out_.commit(put_track_event(out_.claim(kMaxTrackEvent), packet));
+  } else {
+    out_.begin_nested(f::packet::kTrackEvent);
+    out_.commit(put_track_event_fields(out_.claim(kMaxTrackEvent), packet));
+    write_debug_annotations(args);
+    out_.end_nested();
+  }
   end_packet(out_);
+}
+
+void PerfettoExporter::write_debug_annotations(std::span<const prof_arg> args) {
+  namespace d = f::debug_annotation;
+  for (const prof_arg &a : args) {
+    out_.begin_nested(f::track_event::kDebugAnnotations);
+    out_.field_bytes(d::kName, host_.string(a.key));
+    switch (a.type) {
+    case PROF_ARG_INT:
+      out_.field_int(d::kIntValue, a.value.i);
+      break;
+    case PROF_ARG_UINT:
+      out_.field_varint(d::kUintValue, a.value.u);
+      break;
+    case PROF_ARG_DOUBLE:
+      out_.field_double(d::kDoubleValue, a.value.d);
+      break;
+    default:
+      out_.field_bytes(d::kStringValue, host_.arg_text(a));
+      break;
+    }
+    out_.end_nested();
+  }
 }
 
 void PerfettoExporter::write_counter(const prof_event &e, uint64_t uuid) {

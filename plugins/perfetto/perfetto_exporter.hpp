@@ -70,6 +70,7 @@ private:
   void write_counter(const prof_event &e, uint64_t track_uuid);
   void write_sample(const prof_event &e);
   void intern_entry(uint32_t field, uint64_t iid, std::string_view text);
+  void write_debug_annotations(std::span<const prof_arg> args);
   bool flush();
   bool fail(const std::string &message);
 
@@ -81,6 +82,7 @@ private:
   OutputFile file_;
   std::optional<BackgroundWriter> writer_; // while the file is open; after file_, so stops first
   InternedSet names_, categories_, frames_, stacks_;
+  uint32_t kinds_written_ = 0; // bit k: the well-known category k is interned
   bool flow_name_written_ = false;
   bool mapping_written_ = false;
   bool failed_ = false;

@@ -95,6 +95,7 @@ inline constexpr uint32_t kUnitSizeBytes = 3;
 
 namespace track_event {
 inline constexpr uint32_t kCategoryIids = 3;
+inline constexpr uint32_t kDebugAnnotations = 4;
 inline constexpr uint32_t kType = 9;
 inline constexpr uint32_t kNameIid = 10;
 inline constexpr uint32_t kTrackUuid = 11;
@@ -107,6 +108,15 @@ inline constexpr uint32_t kTypeSliceEnd = 2;
 inline constexpr uint32_t kTypeInstant = 3;
 inline constexpr uint32_t kTypeCounter = 4;
 } // namespace track_event
+
+/// DebugAnnotation (debug_annotation.proto): an event's typed argument.
+namespace debug_annotation {
+inline constexpr uint32_t kUintValue = 3;
+inline constexpr uint32_t kIntValue = 4;
+inline constexpr uint32_t kDoubleValue = 5;
+inline constexpr uint32_t kStringValue = 6;
+inline constexpr uint32_t kName = 10;
+} // namespace debug_annotation
 
 namespace interned_data {
 inline constexpr uint32_t kEventCategories = 1;

@@ -19,20 +19,20 @@ struct TrackEventPacket {
   uint64_t track_uuid = 0;
   uint64_t name_iid = 0;
   uint64_t category_iid = 0;
+  uint64_t kind_iid = 0; ///< a second category: the well-known one
   uint64_t flow_id = 0;
   bool terminating_flow = false; ///< flow_id goes to terminating_flow_ids
 };
 
 /// Most bytes put_track_event() writes: every varint at 10 bytes.
-inline constexpr size_t kMaxTrackEvent = 2 + 6 + 3 * 11 + 2 + 8;
+inline constexpr size_t kMaxTrackEvent = 2 + 6 + 4 * 11 + 2 + 8;
 
-/// Writes TracePacket.track_event (tag, length, body) at `out`, which has
-/// room for kMaxTrackEvent bytes; returns the end.
-[[gnu::always_inline]] inline uint8_t *put_track_event(uint8_t *out, const TrackEventPacket &e) {
+/// Writes the fields of a TrackEvent at `out` (room for kMaxTrackEvent - 2
+/// bytes); returns the end.
+[[gnu::always_inline]] inline uint8_t *put_track_event_fields(uint8_t *p,
+                                                              const TrackEventPacket &e) {
   namespace f = field::track_event;
   using W = WireType;
-  static_assert(kMaxTrackEvent - 2 < 0x80, "the length must fit one byte");
-  uint8_t *p = out + 2; // tag and length
   p = put_varint(p, field_tag(f::kType, W::Varint));
   p = put_varint(p, e.type);
   if (e.track_uuid != 0) {
@@ -47,11 +47,24 @@ inline constexpr size_t kMaxTrackEvent = 2 + 6 + 3 * 11 + 2 + 8;
     p = put_varint(p, field_tag(f::kCategoryIids, W::Varint));
     p = put_varint(p, e.category_iid);
   }
+  if (e.kind_iid != 0) {
+    p = put_varint(p, field_tag(f::kCategoryIids, W::Varint));
+    p = put_varint(p, e.kind_iid);
+  }
   if (e.flow_id != 0) {
     p = put_varint(
         p, field_tag(e.terminating_flow ? f::kTerminatingFlowIds : f::kFlowIds, W::Fixed64));
     p = put_fixed64(p, e.flow_id);
   }
+  return p;
+}
+
+/// Writes TracePacket.track_event (tag, length, body) at `out`, which has
+/// room for kMaxTrackEvent bytes; returns the end.
+[[gnu::always_inline]] inline uint8_t *put_track_event(uint8_t *out, const TrackEventPacket &e) {
+  using W = WireType;
+  static_assert(kMaxTrackEvent - 2 < 0x80, "the length must fit one byte");
+  uint8_t *p = put_track_event_fields(out + 2, e);
   out[0] = static_cast<uint8_t>(field_tag(field::packet::kTrackEvent, W::LengthDelimited));
   out[1] = static_cast<uint8_t>(p - out - 2);
   return p;

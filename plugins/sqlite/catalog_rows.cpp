@@ -15,8 +15,9 @@ CatalogRows::CatalogRows(ExportHost host, Database &db)
                                 "ON CONFLICT(tid) DO UPDATE SET "
                                 "pid = COALESCE(threads.pid, excluded.pid), "
                                 "name = COALESCE(threads.name, excluded.name)")),
-      insert_frame_(db.prepare("INSERT INTO stacks(id, depth, frame_name_id) VALUES(?1, ?2, ?3)")) {
-}
+      insert_frame_(db.prepare("INSERT INTO stacks(id, depth, frame_name_id) VALUES(?1, ?2, ?3)")),
+      insert_arg_(db.prepare("INSERT INTO args(arg_set_id, idx, key_id, type, int_value, "
+                             "real_value, string_value_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")) {}
 
 uint32_t CatalogRows::add_string(prof_string_id id) {
   const uint32_t row = text_row(host_.string(id));
@@ -85,6 +86,39 @@ void CatalogRows::add_stack(prof_stack_id id) {
     insert_frame_.bind(2, int64_t{depth});
     insert_frame_.bind(3, string(frames[depth]));
     insert_frame_.run();
+  }
+}
+
+void CatalogRows::add_args(prof_args_id id) {
+  arg_sets_.set(id, true);
+  const std::span<const prof_arg> args = host_.args(id);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const prof_arg &a = args[i];
+    insert_arg_.bind(1, int64_t{id});
+    insert_arg_.bind(2, static_cast<int64_t>(i));
+    insert_arg_.bind(3, string(a.key));
+    insert_arg_.bind_null(5);
+    insert_arg_.bind_null(6);
+    insert_arg_.bind_null(7);
+    switch (a.type) {
+    case PROF_ARG_INT:
+      insert_arg_.bind(4, std::string_view("int"));
+      insert_arg_.bind(5, a.value.i);
+      break;
+    case PROF_ARG_UINT: // the same 64 bits: 2^63 and above read back negative
+      insert_arg_.bind(4, std::string_view("uint"));
+      insert_arg_.bind(5, static_cast<int64_t>(a.value.u));
+      break;
+    case PROF_ARG_DOUBLE:
+      insert_arg_.bind(4, std::string_view("real"));
+      if (a.value.d == a.value.d) insert_arg_.bind(6, a.value.d);
+      break;
+    default:
+      insert_arg_.bind(4, std::string_view("string"));
+      insert_arg_.bind(7, string(a.value.s));
+      break;
+    }
+    insert_arg_.run();
   }
 }
 

@@ -40,6 +40,10 @@ public:
   void use_stack(prof_stack_id id) {
     if (id != 0 && !stacks_.get(id)) add_stack(id);
   }
+  /// Writes the arguments of set `id` if not yet written.
+  void use_args(prof_args_id id) {
+    if (id != 0 && !arg_sets_.get(id)) add_args(id);
+  }
 
 private:
   struct TrackState {
@@ -53,6 +57,7 @@ private:
   uint32_t text_row(std::string_view text);
   void add_track(prof_track_id id, int depth);
   void add_stack(prof_stack_id id);
+  void add_args(prof_args_id id);
 
   ExportHost host_;
   Statement insert_string_;
@@ -60,10 +65,12 @@ private:
   Statement upsert_process_;
   Statement upsert_thread_;
   Statement insert_frame_;
+  Statement insert_arg_;
   IdTable<uint32_t> string_rows_; ///< prof string id -> strings.id
   std::unordered_map<std::string, uint32_t> text_rows_;
   IdTable<TrackState> tracks_;
   IdTable<bool> stacks_;
+  IdTable<bool> arg_sets_;
 };
 
 } // namespace prof::sqlite

@@ -59,9 +59,10 @@ void SqliteExporter::open_database() {
   db_.exec(kCreateTables);
   catalog_ = std::make_unique<CatalogRows>(host_, db_);
   insert_slice_ = db_.prepare("INSERT INTO slices(track_id, ts, dur, name_id, category_id, "
-                              "correlation_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
-  insert_instant_ = db_.prepare(
-      "INSERT INTO instants(track_id, ts, name_id, category_id) VALUES(?1, ?2, ?3, ?4)");
+                              "correlation_id, kind, arg_set_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+                              "?7, ?8)");
+  insert_instant_ = db_.prepare("INSERT INTO instants(track_id, ts, name_id, category_id, kind, "
+                                "arg_set_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
   insert_counter_ = db_.prepare(
       "INSERT INTO counters(track_id, ts, value, correlation_id) VALUES(?1, ?2, ?3, ?4)");
   insert_sample_ = db_.prepare(
@@ -96,11 +97,13 @@ void SqliteExporter::write(const prof_event &e) {
     row->bind(4, catalog.string(e.name));
     row->bind_optional_id(5, catalog.optional_string(e.category));
     row->bind_optional_id(6, e.id);
+    bind_kind_and_args(*row, 7, e);
     break;
   case PROF_EVENT_INSTANT:
     row = &insert_instant_;
     row->bind(3, catalog.string(e.name));
     row->bind_optional_id(4, catalog.optional_string(e.category));
+    bind_kind_and_args(*row, 5, e);
     break;
   case PROF_EVENT_COUNTER:
     row = &insert_counter_;
@@ -129,6 +132,21 @@ void SqliteExporter::write(const prof_event &e) {
   ++events_;
   first_ts_ = std::min(first_ts_, e.ts);
   last_ts_ = std::max(last_ts_, e.type == PROF_EVENT_SLICE ? e.ts + e.duration : e.ts);
+}
+
+void SqliteExporter::bind_kind_and_args(Statement &row, int column, const prof_event &e) {
+  const std::string_view kind = category_name(e.kind);
+  if (kind.empty())
+    row.bind_null(column);
+  else
+    row.bind(column, kind);
+  const auto args = static_cast<prof_args_id>(e.args);
+  if (!host_.args(args).empty()) {
+    catalog_->use_args(args);
+    row.bind(column + 1, int64_t{args});
+  } else {
+    row.bind_null(column + 1);
+  }
 }
 
 bool SqliteExporter::end() {

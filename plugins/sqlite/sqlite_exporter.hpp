@@ -50,6 +50,8 @@ public:
 private:
   void open_database();
   void write(const prof_event &e);
+  /// Binds `kind` and `arg_set_id` at `column` and the one after, writing the set.
+  void bind_kind_and_args(Statement &row, int column, const prof_event &e);
   void write_session();
   void close_database();
   bool fail(const std::string &message);

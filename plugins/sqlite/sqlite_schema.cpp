@@ -51,14 +51,28 @@ CREATE TABLE slices(
   end INTEGER GENERATED ALWAYS AS (ts + dur) VIRTUAL,
   name_id INTEGER NOT NULL REFERENCES strings(id),
   category_id INTEGER REFERENCES strings(id),
-  correlation_id INTEGER
+  correlation_id INTEGER,
+  kind TEXT,
+  arg_set_id INTEGER
 );
 CREATE TABLE instants(
   track_id INTEGER REFERENCES tracks(id),
   ts INTEGER NOT NULL,
   name_id INTEGER NOT NULL REFERENCES strings(id),
-  category_id INTEGER REFERENCES strings(id)
+  category_id INTEGER REFERENCES strings(id),
+  kind TEXT,
+  arg_set_id INTEGER
 );
+CREATE TABLE args(
+  arg_set_id INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  key_id INTEGER NOT NULL REFERENCES strings(id),
+  type TEXT NOT NULL,
+  int_value INTEGER,
+  real_value REAL,
+  string_value_id INTEGER REFERENCES strings(id),
+  PRIMARY KEY(arg_set_id, idx)
+) WITHOUT ROWID;
 CREATE TABLE counters(
   track_id INTEGER REFERENCES tracks(id),
   ts INTEGER NOT NULL,
@@ -90,6 +104,8 @@ CREATE INDEX slices_name ON slices(name_id);
 CREATE INDEX slices_track_ts ON slices(track_id, ts);
 CREATE INDEX slices_correlation ON slices(correlation_id) WHERE correlation_id IS NOT NULL;
 CREATE INDEX counters_track_ts ON counters(track_id, ts);
+CREATE INDEX slices_kind ON slices(kind) WHERE kind IS NOT NULL;
+CREATE INDEX args_key ON args(key_id);
 CREATE INDEX flows_flow ON flows(flow_id);
 )sql";
 

@@ -10,7 +10,7 @@
 namespace prof::sqlite {
 
 /// Stored as session(key = 'schema_version'); raised when a table changes.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 /// Connection settings while the temporary file is written: no journal and
 /// no syncs (a failed export removes the file), one writer.

@@ -26,7 +26,8 @@ bool TraceExporter::consume(const prof_event *events, size_t count) {
     if (e.type == PROF_EVENT_COUNTER || e.type == PROF_EVENT_SAMPLE) ++other_events_;
     if (e.type != PROF_EVENT_SLICE && e.type != PROF_EVENT_INSTANT) continue;
     if (device_only_ && !tracks_.place(e.track).device_side) continue;
-    records_.push_back({e.ts, e.duration, e.track, e.name, e.type == PROF_EVENT_INSTANT});
+    records_.push_back({e.ts, e.duration, e.track, e.name, e.type == PROF_EVENT_INSTANT,
+                        static_cast<prof_args_id>(e.args)});
   }
   return true;
 }
@@ -63,7 +64,7 @@ void TraceExporter::print_records() {
   for (const TraceRecord &r : records_) {
     table.fit(0, format_duration(r.ts - origin));
     if (!r.instant) table.fit(1, format_duration(r.duration));
-    table.fit(2, host_.string(r.name));
+    table.fit(2, name_label(r));
     if (!device_only_) table.fit(3, track_label(r.track));
   }
   host_.print("======== Profiling result:");
@@ -71,10 +72,24 @@ void TraceExporter::print_records() {
   for (const TraceRecord &r : records_) {
     const std::string start = format_duration(r.ts - origin);
     const std::string duration = r.instant ? "-" : format_duration(r.duration);
-    std::vector<std::string_view> row{start, duration, host_.string(r.name)};
+    const std::string name = name_label(r);
+    std::vector<std::string_view> row{start, duration, name};
     if (!device_only_) row.push_back(track_label(r.track));
     host_.print(table.format(row));
   }
+}
+
+std::string TraceExporter::name_label(const TraceRecord &record) const {
+  std::string label(host_.string(record.name));
+  const std::span<const prof_arg> args = host_.args(record.args);
+  for (size_t i = 0; i < args.size(); ++i) {
+    label += i == 0 ? " (" : ", ";
+    label += host_.string(args[i].key);
+    label += '=';
+    label += host_.arg_text(args[i]);
+  }
+  if (!args.empty()) label += ')';
+  return label;
 }
 
 std::string_view TraceExporter::track_label(prof_track_id track) {

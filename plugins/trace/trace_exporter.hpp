@@ -27,6 +27,8 @@ public:
 private:
   void print_records();
   std::string_view track_label(prof_track_id track);
+  /// The name, then the arguments: "Memcpy HtoD (bytes=4096)".
+  std::string name_label(const TraceRecord &record) const;
 
   ExportHost host_;
   console::TrackClassifier tracks_;

@@ -16,6 +16,7 @@ struct TraceRecord {
   prof_track_id track;
   prof_string_id name;
   bool instant;
+  prof_args_id args = 0;
 };
 
 /// Orders records by start time; records that start together keep the order

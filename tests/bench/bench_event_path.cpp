@@ -2,13 +2,18 @@
 //  - one bare timestamp read (TSC, and CLOCK_MONOTONIC for reference);
 //  - one emit into the calling thread's ring, timestamp read included,
 //    from one thread and from two at once;
+//  - a slice through the host API's emit functions, bare and with three
+//    typed arguments (plugin ABI 1.5);
 //  - the drain: rings emptied into the report writer (events/s, bytes/event).
 // Emit runs use rings big enough for the whole run, touched beforehand, so
 // they measure the emit itself, never a full ring or a page fault.
 #include "core/capture_windows.hpp"
 #include "core/event_bus.hpp"
+#include "core/host_emitters.hpp"
 #include "core/report/report_writer.hpp"
 #include "core/session_clock.hpp"
+
+#include <prof/event.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -38,7 +43,7 @@ prof_event slice_now(uint32_t track) {
   prof_event e;
   e.type = PROF_EVENT_SLICE;
   e.flags = 0;
-  e.reserved = 0;
+  e.kind = 0;
   e.track = track;
   e.name = 7;
   e.category = 1;
@@ -85,6 +90,44 @@ void BM_Emit(benchmark::State &state) {
   if (state.thread_index() == 0) barrier.reset();
 }
 BENCHMARK(BM_Emit)->Iterations(kEmitsPerThread)->Threads(1)->Threads(2)->UseRealTime();
+
+// The host API's emit functions (what plugins call) over the bench's rings.
+struct BenchRings {
+  static void emit(void *, const prof_event &e) { emit_bus().emit(e); }
+  static void emit_group(void *, const prof_event *records, uint32_t count) {
+    emit_bus().emit_group(records, count);
+  }
+};
+using BenchEmitters = HostEmitters<BenchRings>;
+constexpr int64_t kApiEmits = 1'000'000; // with arguments, two records each
+
+/// Runs `emit_one` kApiEmits times on one thread, after a first run that
+/// claims the ring and touches its pages.
+template <class EmitOne> void run_api_emits(benchmark::State &state, EmitOne emit_one) {
+  EventBus &bus = emit_bus();
+  for (int64_t i = 0; i < kApiEmits; ++i)
+    emit_one();
+  empty_rings(bus);
+  for (auto _ : state)
+    emit_one();
+  state.SetItemsProcessed(state.iterations());
+  state.counters["dropped"] = static_cast<double>(bus.dropped());
+  empty_rings(bus);
+}
+
+void BM_EmitSliceHostApi(benchmark::State &state) {
+  run_api_emits(state, [] { BenchEmitters::emit_slice(nullptr, 1, tsc_now(), 100, 7, 1, 0); });
+}
+BENCHMARK(BM_EmitSliceHostApi)->Iterations(kApiEmits)->UseRealTime();
+
+void BM_EmitSliceHostApiThreeArgs(benchmark::State &state) {
+  const prof_arg args[3] = {prof::arg_uint(8, 4096), prof::arg_uint(9, 3), prof::arg_int(10, -1)};
+  run_api_emits(state, [&args] {
+    BenchEmitters::emit_slice_args(nullptr, 1, tsc_now(), 100, 7, 1, 0, PROF_CATEGORY_MEMCPY_HTOD,
+                                   args, 3);
+  });
+}
+BENCHMARK(BM_EmitSliceHostApiThreeArgs)->Iterations(kApiEmits)->UseRealTime();
 
 // Drain: 1M events waiting in two rings (slices, counters and instants as a
 // capture mixes them) are emptied into the report writer.

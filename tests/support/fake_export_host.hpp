@@ -77,6 +77,31 @@ public:
     return testing::sample(track, ts, stack);
   }
 
+  /// An argument set that events name in `args`.
+  uint64_t add_args(std::vector<prof_arg> args) {
+    arg_sets_.push_back(std::move(args));
+    return arg_sets_.size();
+  }
+  prof_arg uint_arg(const std::string &key, uint64_t value) {
+    return prof::arg_uint(intern(key), value);
+  }
+  prof_arg int_arg(const std::string &key, int64_t value) {
+    return prof::arg_int(intern(key), value);
+  }
+  prof_arg double_arg(const std::string &key, double value) {
+    return prof::arg_double(intern(key), value);
+  }
+  prof_arg string_arg(const std::string &key, const std::string &value) {
+    return prof::arg_string(intern(key), intern(value));
+  }
+  /// `e` with argument set `args` and well-known category `kind`.
+  static prof_event with_args(prof_event e, uint64_t args,
+                              prof_category kind = PROF_CATEGORY_OTHER) {
+    e.args = args;
+    e.kind = static_cast<uint16_t>(kind);
+    return e;
+  }
+
   void set_option(const std::string &name, const std::string &value) { options_[name] = value; }
   void set_target(int pid, const std::string &command) {
     command_ = command;
@@ -126,14 +151,24 @@ private:
     return found == self(host).options_.end() ? nullptr : found->second.c_str();
   }
   static uint64_t dropped_events(void *host) { return self(host).dropped_; }
+  static const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
+    auto &sets = self(host).arg_sets_;
+    if (id == 0 || id > sets.size()) {
+      *count = 0;
+      return nullptr;
+    }
+    *count = static_cast<uint32_t>(sets[id - 1].size());
+    return sets[id - 1].data();
+  }
 
   static constexpr prof_export_api kApi{sizeof(prof_export_api), &string, &track, &stack,
                                         &session_info,           &print,  &log,   &get_option,
-                                        &dropped_events};
+                                        &dropped_events,         &args};
 
   std::map<prof_string_id, std::string> strings_;
   std::map<prof_track_id, Track> tracks_; // map nodes keep desc.name pointers valid
   std::vector<std::vector<prof_string_id>> stacks_;
+  std::vector<std::vector<prof_arg>> arg_sets_;
   std::map<std::string, std::string> options_;
   std::vector<std::string> printed_;
   std::vector<std::string> logs_[4];

@@ -164,14 +164,25 @@ void detach_region() {
 
 AgentState *agent_state() { return g_state; }
 
-void agent_emit(const prof_event &event) {
-  AgentState *state = g_state;
-  if (!state || state->orphaned.load(std::memory_order_relaxed)) return;
-  if (state->pool->emit(event)) return;
-  // A full ring: now and then, see whether prof still drains at all.
+namespace {
+// A full ring: now and then, see whether prof still drains at all.
+void note_drop(AgentState *state) {
   if (state->drops_since_check.fetch_add(1, std::memory_order_relaxed) % 1024 != 0) return;
   const int32_t prof_pid = state->region.header()->prof_pid;
   if (kill(prof_pid, 0) != 0 && errno == ESRCH) state->orphaned.store(true);
+}
+} // namespace
+
+void agent_emit(const prof_event &event) {
+  AgentState *state = g_state;
+  if (!state || state->orphaned.load(std::memory_order_relaxed)) return;
+  if (!state->pool->emit(event)) note_drop(state);
+}
+
+void agent_emit_group(const prof_event *records, uint32_t count) {
+  AgentState *state = g_state;
+  if (!state || state->orphaned.load(std::memory_order_relaxed)) return;
+  if (!state->pool->emit_group(records, count)) note_drop(state);
 }
 
 } // namespace prof::agent

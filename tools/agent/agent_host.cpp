@@ -1,5 +1,7 @@
 #include "tools/agent/agent_host.hpp"
 
+#include "core/host_emitters.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -42,32 +44,13 @@ prof_stack_id intern_stack(void *, const prof_string_id *frames, uint32_t count)
   auto *c = catalog();
   return c && (frames || count == 0) ? c->intern_stack({frames, count}) : 0;
 }
-void emit_slice(void *, prof_track_id track, uint64_t begin, uint64_t duration,
-                prof_string_id name, prof_string_id category, uint64_t correlation) {
-  agent_emit(prof_event{PROF_EVENT_SLICE, 0, 0, track, name, category, begin, duration,
-                        correlation, 0});
-}
-void emit_instant(void *, prof_track_id track, uint64_t ts, prof_string_id name,
-                  prof_string_id category) {
-  agent_emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, name, category, ts, 0, 0, 0});
-}
-void emit_counter(void *, prof_track_id track, uint64_t ts, double value) {
-  agent_emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, 0, value});
-}
-void emit_counter_for(void *, prof_track_id track, uint64_t ts, double value, uint64_t id) {
-  agent_emit(prof_event{PROF_EVENT_COUNTER, 0, 0, track, 0, 0, ts, 0, id, value});
-}
-void emit_sample(void *, prof_track_id track, uint64_t ts, prof_stack_id stack) {
-  agent_emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, ts, 0, stack, 0});
-}
-void emit_stack(void *, prof_track_id track, uint64_t ts, prof_stack_id stack,
-                prof_string_id category) {
-  agent_emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, category, ts, 0, stack, 0});
-}
-void emit_flow(void *, prof_track_id track, uint64_t ts, uint64_t flow, prof_flow_phase phase) {
-  agent_emit(prof_event{PROF_EVENT_FLOW, static_cast<uint8_t>(phase), 0, track, 0, 0, ts, 0, flow,
-                        0});
-}
+// Where the emit functions put records: the calling thread's shared ring.
+struct SharedRings {
+  static void emit(void *, const prof_event &event) { agent_emit(event); }
+  static void emit_group(void *, const prof_event *records, uint32_t count) {
+    agent_emit_group(records, count);
+  }
+};
 prof_clock_id register_clock_domain(void *, const char *name, double frequency_hz) {
   auto *c = catalog();
   return c && name ? c->register_clock(name, frequency_hz) : 0;
@@ -93,13 +76,21 @@ const prof_session_info *session_info(void *) {
   return state ? &state->session : nullptr;
 }
 
-const prof_host_api kApi = {
-    sizeof(prof_host_api), &intern_string, &declare_track,         &intern_stack,
-    &emit_slice,           &emit_instant,  &emit_counter,          &emit_sample,
-    &emit_flow,            &register_clock_domain, &add_calibration, &now,
-    &log,                  &get_option,    &session_info,          &emit_stack,
-    &emit_counter_for,
-};
+constexpr prof_host_api kApi = [] {
+  prof_host_api api{};
+  api.struct_size = sizeof api;
+  api.intern_string = &intern_string;
+  api.declare_track = &declare_track;
+  api.intern_stack = &intern_stack;
+  api.register_clock_domain = &register_clock_domain;
+  api.add_calibration = &add_calibration;
+  api.now = &now;
+  api.log = &log;
+  api.get_option = &get_option;
+  api.session_info = &session_info;
+  core::HostEmitters<SharedRings>::fill(api);
+  return api;
+}();
 
 } // namespace
 

@@ -39,5 +39,7 @@ AgentState *agent_state();
 /// Emits into this thread's shared ring; on a full ring checks now and then
 /// whether prof is still draining, and stops emitting when it is not.
 void agent_emit(const prof_event &event);
+/// Emits an event with its arguments records (core::pack_event_args), all or none.
+void agent_emit_group(const prof_event *records, uint32_t count);
 
 } // namespace prof::agent

@@ -25,6 +25,13 @@ struct ReportExportHostApi {
   static void log(void *, prof_log_level, const char *) {}
   static const char *get_option(void *, const char *) { return nullptr; }
   static uint64_t dropped_events(void *host) { return self(host).reader_.total_dropped(); }
+  static const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
+    const auto &sets = self(host).reader_.args();
+    const auto found = sets.find(id);
+    const bool known = found != sets.end() && !found->second.args.empty();
+    if (count) *count = known ? static_cast<uint32_t>(found->second.args.size()) : 0;
+    return known ? found->second.args.data() : nullptr;
+  }
 };
 
 const prof_export_api ReportExportHost::api_ = {sizeof(prof_export_api),
@@ -35,7 +42,8 @@ const prof_export_api ReportExportHost::api_ = {sizeof(prof_export_api),
                                                 &ReportExportHostApi::print,
                                                 &ReportExportHostApi::log,
                                                 &ReportExportHostApi::get_option,
-                                                &ReportExportHostApi::dropped_events};
+                                                &ReportExportHostApi::dropped_events,
+                                                &ReportExportHostApi::args};
 
 ReportExportHost::ReportExportHost(const report::ReportReader &reader) : reader_(reader) {
   for (const auto &[id, track] : reader.tracks())

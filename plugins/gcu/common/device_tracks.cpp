@@ -134,15 +134,6 @@ prof_track_id DeviceTracks::counter(uint32_t device, int32_t group, uint32_t gro
   return id;
 }
 
-prof_track_id DeviceTracks::copy_size(uint32_t device, const std::string &name) {
-  std::lock_guard lock(mutex_);
-  auto [it, added] = copy_sizes_.try_emplace({device, name}, 0);
-  if (added)
-    it->second = host_.track(PROF_TRACK_COUNTER, name + " size", device_locked(device), 0, 0, -1,
-                             "bytes", clock_locked(device));
-  return it->second;
-}
-
 prof_track_id DeviceTracks::utilization(prof_track_id parent, const std::string &name) {
   return host_.track(PROF_TRACK_COUNTER, name, parent, 0, 0, -1, "%");
 }

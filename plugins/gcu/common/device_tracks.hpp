@@ -34,9 +34,6 @@ public:
   /// A counter of an engine instance ("SIPPMC 2" > "sip_busy_with_wait"), device clock.
   prof_track_id counter(uint32_t device, int32_t group, uint32_t group_index, uint32_t engine,
                         uint32_t engine_index, uint32_t event);
-  /// The sizes of `device`'s copies named `name` ("Memcpy HtoD size"), in
-  /// bytes on the device clock: one value per copy, at its start.
-  prof_track_id copy_size(uint32_t device, const std::string &name);
   /// A utilization counter in percent on the session clock, under `parent`.
   prof_track_id utilization(prof_track_id parent, const std::string &name);
 
@@ -56,8 +53,8 @@ private:
   std::map<uint32_t, prof_clock_id> clocks_;
   // (device, group, group index, engine, engine index, what): what is -1 for
   // the engine kind, -2 for the instance, -3 - stream, >= 0 an event.
-  std::map<std::tuple<uint32_t, int32_t, uint32_t, int64_t, int64_t, int64_t>, prof_track_id> tracks_;
-  std::map<std::pair<uint32_t, std::string>, prof_track_id> copy_sizes_;
+  std::map<std::tuple<uint32_t, int32_t, uint32_t, int64_t, int64_t, int64_t>, prof_track_id>
+      tracks_;
 };
 
 } // namespace prof::gcu

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <stdexcept>
 
@@ -11,7 +12,8 @@ namespace {
 const prof_gcu_driver *checked(prof_gcu_driver_entry_fn entry, const std::string &where,
                                std::string &error) {
   const prof_gcu_driver *driver = entry ? entry() : nullptr;
-  if (driver == nullptr || driver->struct_size < sizeof(prof_gcu_driver)) {
+  // A 1.0 driver's table ends before label_category.
+  if (driver == nullptr || driver->struct_size < offsetof(prof_gcu_driver, label_category)) {
     error = "GCU driver " + where + " returned no usable driver table";
     return nullptr;
   }
@@ -66,7 +68,7 @@ const prof_gcu_driver &open_gcu_driver(const Host &host, const prof_gcu_topology
       load_gcu_driver(std::string(host.option("driver").value_or("libgcusim.so")), error);
   if (driver == nullptr) throw std::runtime_error(error);
   topology = driver->topology();
-  if (topology == nullptr || topology->struct_size < sizeof(prof_gcu_topology))
+  if (topology == nullptr || topology->struct_size < offsetof(prof_gcu_topology, activity_descs))
     throw std::runtime_error(std::string("GCU driver ") + driver->name + " has no device tree");
   return *driver;
 }

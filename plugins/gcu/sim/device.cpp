@@ -2,6 +2,8 @@
 
 #include "host_clock.hpp"
 
+#include <prof/event.h>
+
 #include <cerrno>
 #include <ctime>
 
@@ -10,8 +12,10 @@ namespace prof::gcusim {
 Device::Device(uint32_t index, const DeviceClock &clock, CaptureRegistry &captures,
                LabelTable &labels, double dma_gbps)
     : index_(index), clock_(clock), captures_(captures), dma_bytes_per_ns_(dma_gbps),
-      label_h2d_(labels.intern("Memcpy HtoD")), label_d2h_(labels.intern("Memcpy DtoH")),
-      label_d2d_(labels.intern("Memcpy DtoD")), label_memset_(labels.intern("Memset")) {}
+      label_h2d_(labels.intern("Memcpy HtoD", PROF_CATEGORY_MEMCPY_HTOD)),
+      label_d2h_(labels.intern("Memcpy DtoH", PROF_CATEGORY_MEMCPY_DTOH)),
+      label_d2d_(labels.intern("Memcpy DtoD", PROF_CATEGORY_MEMCPY_DTOD)),
+      label_memset_(labels.intern("Memset", PROF_CATEGORY_MEMSET)) {}
 
 void Device::emit_activity(EngineInstance where, uint32_t activity, uint64_t start_ns,
                            uint64_t end_ns, uint32_t label, uint64_t bytes,

@@ -23,6 +23,7 @@ int driver_clock_pair(uint32_t device, uint64_t *host_ns, uint64_t *device_ticks
 }
 
 const char *driver_label(uint32_t id) { return Simulator::instance().labels().text(id); }
+uint16_t driver_label_category(uint32_t id) { return Simulator::instance().labels().category(id); }
 
 int driver_subscribe(const prof_gcu_capture_config *config, uint32_t *handle, char *error,
                      size_t error_size) {
@@ -81,7 +82,8 @@ const prof_gcu_driver kDriver = {sizeof(prof_gcu_driver),
                                  driver_flush,
                                  driver_unsubscribe,
                                  driver_stats,
-                                 driver_busy_ticks};
+                                 driver_busy_ticks,
+                                 driver_label_category};
 
 } // namespace
 } // namespace prof::gcusim

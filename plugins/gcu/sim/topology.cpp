@@ -1,5 +1,7 @@
 #include "topology.hpp"
 
+#include <prof/event.h>
+
 namespace prof::gcusim {
 namespace {
 
@@ -56,7 +58,7 @@ const char *const kRuntimeFunctions[] = {"gcuInit",
                                          "gcuProfilerStop"};
 static_assert(sizeof(kRuntimeFunctions) / sizeof(kRuntimeFunctions[0]) == kApiFunctionCount);
 
-template <size_t N> constexpr uint32_t count_of(const char *const (&)[N]) { return N; }
+template <class T, size_t N> constexpr uint32_t count_of(const T (&)[N]) { return N; }
 
 const prof_gcu_group_desc kGroups[] = {{"Cluster", kClusterCount},
                                        {"ClusterLite", kClusterLiteCount}};
@@ -80,9 +82,37 @@ const prof_gcu_api_domain kApiDomains[] = {
 
 } // namespace
 
+// What the activities are. A copy's direction and a memset come from the
+// record's label ("Memcpy HtoD"); the SIP_LITE engine runs only memsets, so
+// its "SIP Busy" is the whole memset, where a cluster SIP's is a share of a kernel.
+constexpr uint16_t kEnds = PROF_GCU_ACTIVITY_ENDS_FLOW;
+const prof_gcu_activity_desc kActivityDescs[] = {
+    {kGeneral, kOperator, PROF_CATEGORY_KERNEL, kEnds},
+    {kCdma, kDmaVcExecution, PROF_CATEGORY_MEMCPY, kEnds},
+    {kSdma, kDmaVcExecution, PROF_CATEGORY_MEMCPY, kEnds},
+    {kCdmaLite, kDmaVcExecution, PROF_CATEGORY_MEMCPY, kEnds},
+    {kSdmaLite, kDmaVcExecution, PROF_CATEGORY_MEMCPY, kEnds},
+    {kCdma, kDmaBusy, PROF_CATEGORY_OTHER, 0},
+    {kSdma, kDmaBusy, PROF_CATEGORY_OTHER, 0},
+    {kCdmaLite, kDmaBusy, PROF_CATEGORY_OTHER, 0},
+    {kSdmaLite, kDmaBusy, PROF_CATEGORY_OTHER, 0},
+    {kSipLite, kSipBusy, PROF_CATEGORY_MEMSET, kEnds},
+    {kTs, kTsRecordStream, PROF_CATEGORY_SYNC, kEnds},
+    {kTs, kTsWaitStream, PROF_CATEGORY_SYNC, kEnds},
+    {kTs, kTsMemoryWait, PROF_CATEGORY_SYNC, kEnds},
+};
+
 const prof_gcu_topology &build_topology(uint32_t device_count) {
-  static const prof_gcu_topology topology = {
-      sizeof(prof_gcu_topology), device_count, kGroups, 2, kEngines, kEngineCount, kApiDomains, 1};
+  static const prof_gcu_topology topology = {sizeof(prof_gcu_topology),
+                                             device_count,
+                                             kGroups,
+                                             2,
+                                             kEngines,
+                                             kEngineCount,
+                                             kApiDomains,
+                                             1,
+                                             kActivityDescs,
+                                             count_of(kActivityDescs)};
   return topology;
 }
 

@@ -18,6 +18,8 @@ typedef uint32_t prof_track_id;
 typedef uint32_t prof_stack_id;
 /// Index of a registered clock domain. PROF_CLOCK_SESSION is CLOCK_MONOTONIC ns.
 typedef uint32_t prof_clock_id;
+/// Index of an argument set (ABI 1.5). 0 is "no arguments".
+typedef uint32_t prof_args_id;
 
 /// The session clock: nanoseconds of CLOCK_MONOTONIC.
 #define PROF_CLOCK_SESSION 0u
@@ -67,19 +69,69 @@ typedef enum prof_flow_phase {
   PROF_FLOW_END = 2    ///< where it ends (the device work)
 } prof_flow_phase;
 
+/// What a slice or instant is, in terms generic code may rely on (ABI 1.5).
+/// A source tags its events with one; the event's `category` string keeps the
+/// vendor's own name for display ("DMA VC Execution", "Operator"). Statistics,
+/// summaries and exporters group and label by these, never by vendor names.
+typedef enum prof_category {
+  PROF_CATEGORY_OTHER = 0,          ///< none of the below (every event before ABI 1.5)
+  PROF_CATEGORY_KERNEL = 1,         ///< device compute work
+  PROF_CATEGORY_MEMCPY = 2,         ///< a device copy of unknown direction
+  PROF_CATEGORY_MEMCPY_HTOD = 3,    ///< a copy from host to device memory
+  PROF_CATEGORY_MEMCPY_DTOH = 4,    ///< a copy from device to host memory
+  PROF_CATEGORY_MEMCPY_DTOD = 5,    ///< a copy within one device
+  PROF_CATEGORY_MEMCPY_PTOP = 6,    ///< a copy between two devices (peer to peer)
+  PROF_CATEGORY_MEMSET = 7,         ///< device memory set to a value
+  PROF_CATEGORY_SYNC = 8,           ///< waiting for or signalling device work (streams, events)
+  PROF_CATEGORY_RUNTIME_API = 9,    ///< a call of a device runtime's API
+  PROF_CATEGORY_DRIVER_API = 10,    ///< a call of a device driver's API
+  PROF_CATEGORY_ANNOTATION = 11,    ///< a range or mark the user put in (NVTX, prof ranges)
+  PROF_CATEGORY_COMMUNICATION = 12, ///< a collective or point-to-point operation
+  PROF_CATEGORY_MEMORY = 13,        ///< an allocation or free
+  PROF_CATEGORY_OVERHEAD = 14       ///< the profiler's own work
+} prof_category;
+/// One past the largest prof_category this header knows.
+#define PROF_CATEGORY_COUNT 15u
+
+/// Type of an argument's value (ABI 1.5).
+typedef enum prof_arg_type {
+  PROF_ARG_INT = 1,    ///< value.i
+  PROF_ARG_UINT = 2,   ///< value.u
+  PROF_ARG_DOUBLE = 3, ///< value.d
+  PROF_ARG_STRING = 4  ///< value.s, an interned string
+} prof_arg_type;
+
+/// One typed argument of a slice or instant ("bytes" = 4096), 16 bytes.
+typedef struct prof_arg {
+  prof_string_id key; ///< interned name, never 0
+  uint32_t type;      ///< prof_arg_type
+  union {
+    int64_t i;
+    uint64_t u;
+    double d;
+    prof_string_id s;
+  } value;
+} prof_arg;
+
+/// Most arguments one event may carry; an emit with more keeps the first ones.
+#define PROF_MAX_ARGS 16u
+
 /// One event, 48 bytes. Timestamps are in the track's clock domain when
 /// emitted and in session nanoseconds when an exporter sees them.
 typedef struct prof_event {
   uint8_t type;           ///< prof_event_type
   uint8_t flags;          ///< prof_flow_phase for flows, else 0
-  uint16_t reserved;      ///< zero
+  uint16_t kind;          ///< prof_category of a slice or instant (ABI 1.5; was reserved, 0)
   prof_track_id track;    ///< where the event lives
   prof_string_id name;    ///< what it is called
-  prof_string_id category;///< its category ("api", "kernel", ...), may be 0
+  prof_string_id category; ///< its display category ("api", "Operator", ...), may be 0
   uint64_t ts;            ///< begin (slice) or time (others)
   uint64_t duration;      ///< slice length in the same unit as ts, else 0
   uint64_t id;            ///< correlation id (slice, counter), flow id (flow), stack id (sample)
-  double value;           ///< counter value, else 0
+  union {
+    double value;  ///< counter value, else 0
+    uint64_t args; ///< slices and instants: their prof_args_id, 0 for none (ABI 1.5)
+  };
 } prof_event;
 
 #ifdef __cplusplus

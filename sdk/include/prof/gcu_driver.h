@@ -1,4 +1,4 @@
-/* prof GCU driver interface, version 1.0.
+/* prof GCU driver interface, version 1.1.
  *
  * What a device driver offers a profiler: the device tree (devices, clusters,
  * engines and what each engine can record), a selection of what to record,
@@ -26,8 +26,9 @@ extern "C" {
 
 /// Major version: a profiler refuses a driver with another major.
 #define PROF_GCU_DRIVER_MAJOR 1
-/// Minor version.
-#define PROF_GCU_DRIVER_MINOR 0
+/// Minor version: 1.1 added what each activity is (prof_gcu_activity_desc)
+/// and what each label names (prof_gcu_driver::label_category).
+#define PROF_GCU_DRIVER_MINOR 1
 /// Name of the symbol a driver library exports.
 #define PROF_GCU_DRIVER_ENTRY_SYMBOL "prof_gcu_driver_entry"
 
@@ -57,6 +58,21 @@ typedef struct prof_gcu_api_domain {
   uint32_t function_count;
 } prof_gcu_api_domain;
 
+/// A record of this activity is the work an API call launched: the one
+/// record per call that the call's flow arrow ends at (the kernel's operator,
+/// not each compute unit's share of it).
+#define PROF_GCU_ACTIVITY_ENDS_FLOW 0x1u
+
+/// What the records of one activity of one kind of engine are (driver 1.1).
+/// Activities a driver does not describe are "other" and end no flow.
+typedef struct prof_gcu_activity_desc {
+  uint32_t engine;   ///< index into prof_gcu_topology::engines
+  uint32_t activity; ///< index into that engine's activities
+  uint16_t category; ///< prof_category (prof/event.h) of its records; a label's
+                     ///< category, when it has one, refines it (a copy's direction)
+  uint16_t flags;    ///< PROF_GCU_ACTIVITY_* bits
+} prof_gcu_activity_desc;
+
 /// The device tree. Every device has the same layout. Printed in this order:
 /// groups with their engines (in table order), then the device's own engines.
 typedef struct prof_gcu_topology {
@@ -68,6 +84,9 @@ typedef struct prof_gcu_topology {
   uint32_t engine_count;
   const prof_gcu_api_domain *api_domains;
   uint32_t api_domain_count;
+  /* driver 1.1: check struct_size before reading. */
+  const prof_gcu_activity_desc *activity_descs; ///< what activities are, any order
+  uint32_t activity_desc_count;
 } prof_gcu_topology;
 
 /// One activity or event of one engine instance of one device.
@@ -188,6 +207,11 @@ typedef struct prof_gcu_driver {
   /// or of the whole device when group is -1, and how many units that is.
   int (*busy_ticks)(uint32_t device, int32_t group, uint32_t group_index, uint64_t *busy,
                     uint32_t *units);
+  /* driver 1.1: check struct_size before calling. */
+  /// The prof_category the work a label names belongs to ("Memcpy HtoD":
+  /// PROF_CATEGORY_MEMCPY_HTOD), 0 when the label says nothing about it (a
+  /// kernel's name). May be NULL.
+  uint16_t (*label_category)(uint32_t id);
 } prof_gcu_driver;
 
 typedef const prof_gcu_driver *(*prof_gcu_driver_entry_fn)(void);

@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.3.
+/* prof plugin ABI, version 1.5.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -21,8 +21,11 @@ extern "C" {
 #define PROF_ABI_MAJOR 1
 /// Minor ABI version: 1.1 added prof_plugin_descriptor::vendor, 1.2
 /// prof_host_api::emit_stack, 1.3 prof_host_api::emit_counter_for and the
-/// clock anchor in prof_session_info.
-#define PROF_ABI_MINOR 4
+/// clock anchor in prof_session_info, 1.4 the process list, plugins and rank
+/// of prof_session_info and prof_plugin_descriptor::flags, 1.5 well-known
+/// categories (prof_event::kind) and typed arguments (emit_slice_args,
+/// emit_instant_args, prof_export_api::args).
+#define PROF_ABI_MINOR 5
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
@@ -146,6 +149,18 @@ typedef struct prof_host_api {
   /// `correlation_id` (a device operator, say), so exporters can tie the two.
   void (*emit_counter_for)(void *host, prof_track_id track, uint64_t ts, double value,
                            uint64_t correlation_id);
+  /* ABI 1.5: check struct_size before calling. */
+  /// Emits a slice as emit_slice does, tagged with its well-known category
+  /// `kind` (prof_category) and carrying `arg_count` typed arguments (at most
+  /// PROF_MAX_ARGS are kept; `args` may be NULL when arg_count is 0). The
+  /// arguments are copied: `args` may be reused as soon as the call returns.
+  void (*emit_slice_args)(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                          prof_string_id name, prof_string_id category, uint64_t correlation_id,
+                          uint16_t kind, const prof_arg *args, uint32_t arg_count);
+  /// Emits an instant as emit_instant does, with a category kind and arguments.
+  void (*emit_instant_args)(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
+                            prof_string_id category, uint16_t kind, const prof_arg *args,
+                            uint32_t arg_count);
 } prof_host_api;
 
 /// The instance functions of a source plugin.
@@ -187,6 +202,11 @@ typedef struct prof_export_api {
   const char *(*get_option)(void *host, const char *name);
   /// Events the host dropped (rings full) in the capture being exported.
   uint64_t (*dropped_events)(void *host);
+  /* ABI 1.5: check struct_size before calling. */
+  /// The arguments of argument set `id` (prof_event::args of a slice or
+  /// instant); *count receives their number, 0 and NULL for id 0 or an
+  /// unknown id.
+  const prof_arg *(*args)(void *host, prof_args_id id, uint32_t *count);
 } prof_export_api;
 
 /// The instance functions of an exporter plugin. Events arrive in batches,

@@ -3,6 +3,7 @@
 #ifndef PROF_PLUGIN_HPP
 #define PROF_PLUGIN_HPP
 
+#include <prof/event.hpp>
 #include <prof/plugin.h>
 
 #include <array>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,6 +44,33 @@ public:
   void instant(prof_track_id t, uint64_t ts, prof_string_id name,
                prof_string_id category = 0) const {
     api_->emit_instant(host_, t, ts, name, category);
+  }
+  /// A slice tagged with its well-known category and carrying typed
+  /// arguments (ABI 1.5); on older hosts the plain slice.
+  void slice(prof_track_id t, uint64_t begin, uint64_t duration, prof_string_id name,
+             prof_string_id category, uint64_t correlation, prof_category kind,
+             std::span<const prof_arg> args = {}) const {
+    if (has_args_api())
+      api_->emit_slice_args(host_, t, begin, duration, name, category, correlation,
+                            static_cast<uint16_t>(kind), args.data(),
+                            static_cast<uint32_t>(args.size()));
+    else
+      api_->emit_slice(host_, t, begin, duration, name, category, correlation);
+  }
+  /// An instant with a well-known category and typed arguments (ABI 1.5); on
+  /// older hosts the plain instant.
+  void instant(prof_track_id t, uint64_t ts, prof_string_id name, prof_string_id category,
+               prof_category kind, std::span<const prof_arg> args = {}) const {
+    if (has_args_api())
+      api_->emit_instant_args(host_, t, ts, name, category, static_cast<uint16_t>(kind),
+                              args.data(), static_cast<uint32_t>(args.size()));
+    else
+      api_->emit_instant(host_, t, ts, name, category);
+  }
+  /// Whether the host takes categories and arguments (ABI 1.5).
+  bool has_args_api() const {
+    return api_->struct_size >=
+           offsetof(prof_host_api, emit_instant_args) + sizeof(api_->emit_instant_args);
   }
   void counter(prof_track_id t, uint64_t ts, double value) const {
     api_->emit_counter(host_, t, ts, value);
@@ -178,6 +207,19 @@ public:
     return *text == "true" || *text == "on" || *text == "yes" || *text == "1";
   }
   uint64_t dropped_events() const { return api_->dropped_events(host_); }
+  /// The arguments of a slice or instant (prof_event::args); empty for none
+  /// and on hosts older than ABI 1.5.
+  std::span<const prof_arg> args(uint64_t id) const {
+    if (id == 0 || api_->struct_size < offsetof(prof_export_api, args) + sizeof(api_->args))
+      return {};
+    uint32_t count = 0;
+    const prof_arg *args = api_->args(host_, static_cast<prof_args_id>(id), &count);
+    return args ? std::span<const prof_arg>(args, count) : std::span<const prof_arg>();
+  }
+  /// An argument's value as text.
+  std::string arg_text(const prof_arg &a) const {
+    return prof::arg_text(a, [this](prof_string_id s) { return string(s); });
+  }
   const prof_export_api *api() const { return api_; }
   void *context() const { return host_; }
 

@@ -1,8 +1,8 @@
 // End-to-end tests of the gcu and sip-pmc sources on gcusim: the real prof
 // binary captures the example programs; the tests read what it printed and
 // what the report holds.
+#include "gcu_e2e_fixture.hpp"
 #include "gcu_report.hpp"
-#include "process_runner.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -17,57 +17,9 @@
 namespace prof::e2e {
 namespace {
 
-namespace fs = std::filesystem;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kAdd = (kBuildDir / "bin" / "gcu-add").string();
-const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
-
-std::string read_text(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// Lines of prof's output without their "==PID== " prefix.
-std::vector<std::string> unprefixed(const std::string &out) {
-  static const std::regex prefix(R"(^==\d+== (.*)$)");
-  std::vector<std::string> lines;
-  for (const std::string &line : split_lines(out)) {
-    std::smatch m;
-    lines.push_back(std::regex_match(line, m, prefix) ? std::string(m[1]) : line);
-  }
-  return lines;
-}
-
-class GcuE2E : public ::testing::Test {
-protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/prof-gcu-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-    else std::cerr << "test folder kept: " << dir_ << "\n";
-  }
-  /// prof with `env` settings ("KEY=VALUE") in its environment.
-  RunResult prof(std::vector<std::string> args, std::vector<std::string> env = {}) {
-    std::vector<std::string> argv{"/usr/bin/env"};
-    argv.insert(argv.end(), env.begin(), env.end());
-    argv.push_back(kProf);
-    argv.insert(argv.end(), args.begin(), args.end());
-    return run_process(argv, dir_, std::chrono::seconds(120));
-  }
-  std::string report() const { return (dir_ / "r.profrep").string(); }
-
-  fs::path dir_;
-};
 
 TEST_F(GcuE2E, QueryActivitiesPrintsTopsprofsDeviceTree) {
   const RunResult r = prof({"--query-activities"}, {"GCUSIM_DEVICES=4"});

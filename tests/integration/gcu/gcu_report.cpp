@@ -17,6 +17,15 @@ std::string track_path(const report::ReportReader &reader, uint32_t id, int *dev
   return path;
 }
 
+/// The `bytes` argument of argument set `id`, 0 when it has none.
+uint64_t bytes_of(const report::ReportReader &reader, uint64_t id) {
+  const auto set = reader.args().find(static_cast<uint32_t>(id));
+  if (set == reader.args().end()) return 0;
+  for (const prof_arg &a : set->second.args)
+    if (reader.string(a.key) == "bytes" && a.type == PROF_ARG_UINT) return a.value.u;
+  return 0;
+}
+
 } // namespace
 
 GcuReport read_gcu_report(const std::string &path) {
@@ -31,11 +40,13 @@ GcuReport read_gcu_report(const std::string &path) {
     switch (e.type) {
     case PROF_EVENT_SLICE:
       if (device >= 0)
-        out.device.push_back({std::string(reader.string(e.name)), std::string(reader.string(e.category)),
-                              device, where, e.ts, e.duration, e.id});
+        out.device.push_back({std::string(reader.string(e.name)),
+                              std::string(reader.string(e.category)), device, where, e.ts,
+                              e.duration, e.id, e.kind, bytes_of(reader, e.args)});
       else
-        out.host.push_back({std::string(reader.string(e.name)), std::string(reader.string(e.category)),
-                            track->tid, e.ts, e.duration, e.id});
+        out.host.push_back({std::string(reader.string(e.name)),
+                            std::string(reader.string(e.category)), track->tid, e.ts, e.duration,
+                            e.id, e.kind});
       break;
     case PROF_EVENT_COUNTER:
       out.counters.push_back({track->name, where, e.ts, e.value, e.id});

@@ -18,6 +18,8 @@ struct DeviceSlice {
   uint64_t ts = 0;
   uint64_t duration = 0;
   uint64_t id = 0;
+  uint16_t kind = 0;  ///< the well-known category (prof_category)
+  uint64_t bytes = 0; ///< the `bytes` argument, 0 when none
 };
 
 struct HostSlice {
@@ -27,6 +29,7 @@ struct HostSlice {
   uint64_t ts = 0;
   uint64_t duration = 0;
   uint64_t id = 0;
+  uint16_t kind = 0;
 };
 
 struct CounterSample {

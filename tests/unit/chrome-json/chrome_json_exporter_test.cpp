@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -170,6 +171,29 @@ TEST_F(ChromeJsonExporterTest, WritesEveryEventKindParsedByPython) {
   EXPECT_EQ(text.rfind("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", 0), 0u);
   EXPECT_NE(text.find("\"ts\":0.500,\"dur\":1.500,"), std::string::npos);
   EXPECT_EQ(host.warnings().size(), 1u);
+}
+
+TEST_F(ChromeJsonExporterTest, ArgumentsAndKindsGoIntoArgsAndCat) {
+  FakeExportHost host;
+  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "app", 0, 100);
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "main", process, 100, 100);
+  const uint64_t args = host.add_args(
+      {host.uint_arg("bytes", 4096), host.int_arg("delta", -3), host.double_arg("ratio", 0.25),
+       host.string_arg("peer", "rank \"1\""), host.double_arg("bad", std::nan(""))});
+  const std::vector<prof_event> events = {
+      FakeExportHost::with_args(host.slice(thread, "copy", 1000, 500, "DMA", 7), args,
+                                PROF_CATEGORY_MEMCPY_HTOD),
+      FakeExportHost::with_args(host.instant(thread, "mark", 2000), args, PROF_CATEGORY_ANNOTATION),
+  };
+  ASSERT_TRUE(run(host, {events})) << ::testing::PrintToString(host.errors());
+  const auto lines = parse_with_python(path_);
+  const std::string slice =
+      R"({"args": {"bad": "nan", "bytes": 4096, "correlation_id": 7, "delta": -3, "peer": "rank \"1\"", "ratio": "0.25"}, "cat": "DMA,memcpy.htod", "dur": "0.500", "name": "copy", "ph": "X", "pid": 100, "tid": 100, "ts": "0.000"})";
+  const std::string instant =
+      R"({"args": {"bad": "nan", "bytes": 4096, "delta": -3, "peer": "rank \"1\"", "ratio": "0.25"}, "cat": "annotation", "name": "mark", "ph": "i", "pid": 100, "s": "t", "tid": 100, "ts": "1.000"})";
+  EXPECT_NE(std::find(lines.begin(), lines.end(), slice), lines.end())
+      << ::testing::PrintToString(lines);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), instant), lines.end());
 }
 
 TEST_F(ChromeJsonExporterTest, EventsBeforeTheBaseGetNegativeTimes) {

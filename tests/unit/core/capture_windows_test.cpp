@@ -145,7 +145,7 @@ TEST_F(CaptureWindowsTest, CommandsOutOfOrderAreRefusedWithAReason) {
 TEST_F(CaptureWindowsTest, ALaterWindowGetsTheWholeCatalog) {
   catalog_.strings.intern("a");
   catalog_.strings.intern("b");
-  const CatalogMark now{catalog_.strings.size(), catalog_.tracks.size(), catalog_.stacks.size()};
+  const CatalogMark now = mark_of(catalog_);
   windows_.catalog_grew(catalog_, CatalogMark{}, now);
   ASSERT_TRUE(windows_.start(10).ok);
   EXPECT_EQ(outputs_[1].catalog.strings, now.strings);

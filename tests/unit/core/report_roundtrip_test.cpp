@@ -1,9 +1,12 @@
 // A capture's stream written through ReportSink and replayed from the file
 // gives the exporters the same catalog and events as the live capture.
+#include "core/event_args_record.hpp"
 #include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 #include "core/report_replay.hpp"
 #include "core/report_sink.hpp"
+
+#include <prof/event.hpp>
 
 #include <gtest/gtest.h>
 
@@ -44,8 +47,20 @@ TEST(ReportRoundTrip, ReplayGivesBackTheLiveStream) {
   auto name = live.strings.intern("step");
   prof_string_id frames[] = {live.strings.intern("leaf"), live.strings.intern("main")};
   auto stack = live.stacks.intern(frames);
+  const prof_string_id bytes = live.strings.intern("bytes");
+  const prof_string_id where = live.strings.intern("where");
   for (int i = 0; i < 1000; ++i) {
-    bus.emit(prof_event{PROF_EVENT_SLICE, 0, 0, p, name, 0, uint64_t(1000 + i * 10), 5, uint64_t(i), 0});
+    prof_event slice{PROF_EVENT_SLICE,        0, 0,           p, name, 0,
+                     uint64_t(1000 + i * 10), 5, uint64_t(i), 0};
+    if (i % 10 == 0) { // every tenth with arguments and a category kind
+      slice.kind = PROF_CATEGORY_MEMCPY_HTOD;
+      const prof_arg args[3] = {prof::arg_uint(bytes, uint64_t(i % 30)),
+                                prof::arg_string(where, name), prof::arg_double(where, 0.5)};
+      prof_event records[kMaxRecordsPerEvent];
+      bus.emit_group(records, pack_event_args(slice, args, 3, records));
+    } else {
+      bus.emit(slice);
+    }
     bus.emit(prof_event{PROF_EVENT_COUNTER, 0, 0, c, 0, 0, uint64_t(1000 + i * 10), 0, 0, i * 1.5});
   }
   bus.emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, p, 0, 0, 99999, 0, stack, 0});
@@ -63,6 +78,14 @@ TEST(ReportRoundTrip, ReplayGivesBackTheLiveStream) {
   ASSERT_NE(restored.tracks.find(c), nullptr);
   EXPECT_STREQ(restored.tracks.find(c)->desc.unit, "bytes");
   EXPECT_EQ(restored.tracks.find(c)->desc.parent, p);
+  ASSERT_EQ(restored.args.size(), live.args.size());
+  ASSERT_EQ(live.args.size(), 4u); // three sets and the empty one
+  for (prof_args_id id = 1; id < live.args.size(); ++id) {
+    const auto want = live.args.args(id), got = restored.args.args(id);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t a = 0; a < want.size(); ++a)
+      EXPECT_EQ(std::memcmp(&got[a], &want[a], sizeof(prof_arg)), 0) << id << "/" << a;
+  }
   auto back = restored.stacks.frames(stack);
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(restored.strings.text(back[1]), "main");

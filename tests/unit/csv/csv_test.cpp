@@ -124,6 +124,10 @@ TEST_F(CsvExporterTest, TablesModeWritesOneFilePerTable) {
   fake_.set_option("mode", "tables");
   prof_event slice = fake_.slice(engine_, "dot, \"fast\"", 0, 3000, "kernel");
   slice.id = 7;
+  prof_event copy = FakeExportHost::with_args(
+      fake_.slice(engine_, "Memcpy HtoD", 4000, 100, "DMA"),
+      fake_.add_args({fake_.uint_arg("bytes", 4096), fake_.string_arg("dir", "a;b")}),
+      PROF_CATEGORY_MEMCPY_HTOD);
   prof_event sample{};
   sample.type = PROF_EVENT_SAMPLE;
   sample.track = thread_;
@@ -136,7 +140,7 @@ TEST_F(CsvExporterTest, TablesModeWritesOneFilePerTable) {
   flow.ts = 30;
   flow.id = 7;
   const std::vector<prof_event> events{
-      slice,  fake_.instant(thread_, "two\nlines", 5), fake_.counter(rx_, 10, 2.5), sample,
+      slice,  copy, fake_.instant(thread_, "two\nlines", 5), fake_.counter(rx_, 10, 2.5), sample,
       sample, // the stack is written once
       flow};
   ASSERT_TRUE(run(events)) << ::testing::PrintToString(fake_.errors());
@@ -151,16 +155,18 @@ TEST_F(CsvExporterTest, TablesModeWritesOneFilePerTable) {
                                            "4,3,thread,main,0,0,-1,\n"
                                            "5,0,network,eth0,0,0,-1,\n"
                                            "6,5,counter,RX rate,0,0,-1,bytes/s\n");
-  EXPECT_EQ(read_file(out / "slices.csv"), "track,ts_ns,dur_ns,name,category,correlation\n"
-                                           "2,0,3000,\"dot, \"\"fast\"\"\",kernel,7\n");
-  EXPECT_EQ(read_file(out / "instants.csv"), "track,ts_ns,name,category\n"
-                                             "4,5,\"two\nlines\",\n");
+  EXPECT_EQ(read_file(out / "slices.csv"),
+            "track,ts_ns,dur_ns,name,category,correlation,kind,args\n"
+            "2,0,3000,\"dot, \"\"fast\"\"\",kernel,7,,\n"
+            "2,4000,100,Memcpy HtoD,DMA,0,memcpy.htod,bytes=4096;dir=a;b\n");
+  EXPECT_EQ(read_file(out / "instants.csv"), "track,ts_ns,name,category,kind,args\n"
+                                             "4,5,\"two\nlines\",,,\n");
   EXPECT_EQ(read_file(out / "counters.csv"), "track,ts_ns,value\n6,10,2.5\n");
   EXPECT_EQ(read_file(out / "samples.csv"), "track,ts_ns,stack,category\n4,20,1,\n4,20,1,\n");
   EXPECT_EQ(read_file(out / "stacks.csv"), "stack,depth,frame\n1,0,a\n1,1,b\n");
   EXPECT_EQ(read_file(out / "flows.csv"), "track,ts_ns,flow,phase\n2,30,7,end\n");
   EXPECT_EQ(fake_.printed(),
-            std::vector<std::string>{"csv: 6 events written to " + out.string() + "/"});
+            std::vector<std::string>{"csv: 7 events written to " + out.string() + "/"});
 }
 
 TEST_F(CsvExporterTest, RefusesAnExistingFileWithoutOverwrite) {

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -125,6 +126,46 @@ TEST_F(PerfettoExporterTest, WritesTracksWithNestingAndDescriptors) {
   EXPECT_EQ(model.descriptor("GCU memory")->first("counter")->get("unit"), "UNIT_SIZE_BYTES");
   EXPECT_EQ(model.descriptor("GCU memory")->get("parent_uuid"), device);
   EXPECT_EQ(model.descriptor("CPU utilization")->first("counter")->get("unit_name"), "%");
+}
+
+TEST_F(PerfettoExporterTest, ArgumentsAreDebugAnnotationsAndKindsASecondCategory) {
+  FakeExportHost host;
+  const prof_track_id engine = host.add_track(PROF_TRACK_ENGINE, "CDMA 0");
+  const uint64_t args =
+      host.add_args({host.uint_arg("bytes", 4096), host.int_arg("delta", -3),
+                     host.double_arg("ratio", 0.5), host.string_arg("direction", "in")});
+  const std::vector<std::vector<prof_event>> batches{
+      {FakeExportHost::with_args(host.slice(engine, "Memcpy HtoD", 100, 50, "DMA", 1), args,
+                                 PROF_CATEGORY_MEMCPY_HTOD),
+       host.slice(engine, "plain", 200, 10, "DMA")}};
+  ASSERT_TRUE(run(host, batches)) << ::testing::PrintToString(host.errors());
+  const TextNode trace = testing::decode_trace(path_);
+  const TraceModel model(trace);
+  const TextNode *copy = track_event_named(model, trace, "Memcpy HtoD", "TYPE_SLICE_BEGIN");
+  ASSERT_NE(copy, nullptr);
+  const TextNode &event = *copy->first("track_event");
+  std::vector<std::string> categories;
+  for (const TextNode *iid : event.all("category_iids"))
+    categories.push_back(model.categories.at(iid->value));
+  EXPECT_EQ(categories, (std::vector<std::string>{"DMA", "memcpy.htod"}));
+  std::map<std::string, std::string> annotations;
+  for (const TextNode *a : event.all("debug_annotations")) {
+    for (const char *field : {"uint_value", "int_value", "double_value", "string_value"})
+      if (a->has(field)) annotations[a->get("name")] = a->get(field);
+  }
+  EXPECT_EQ(annotations,
+            (std::map<std::string, std::string>{
+                {"bytes", "4096"}, {"delta", "-3"}, {"ratio", "0.5"}, {"direction", "in"}}));
+  const TextNode *plain = track_event_named(model, trace, "plain", "TYPE_SLICE_BEGIN");
+  ASSERT_NE(plain, nullptr);
+  EXPECT_FALSE(plain->first("track_event")->has("debug_annotations"));
+  EXPECT_EQ(plain->first("track_event")->all("category_iids").size(), 1u);
+  // The slice with arguments still ends where it should.
+  EXPECT_EQ(model.unmatched_ends, 0);
+  const auto slices = model.sorted_slices();
+  EXPECT_NE(
+      std::find(slices.begin(), slices.end(), ModelSlice{"CDMA 0", "Memcpy HtoD", 100, 50, 0}),
+      slices.end());
 }
 
 TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {

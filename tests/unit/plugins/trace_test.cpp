@@ -67,6 +67,21 @@ TEST_F(TraceTest, GcuScopeKeepsDeviceActivitiesInTopsprofColumns) {
   EXPECT_EQ(run(batches(), "gcu"), expected);
 }
 
+TEST_F(TraceTest, ArgumentsFollowTheName) {
+  const uint64_t args = fake.add_args({fake.uint_arg("bytes", 4096), fake.string_arg("dir", "in")});
+  const Lines expected{
+      "======== Profiling result:",
+      " Start  Duration  Name",
+      "0.00ns    1.00us  Memcpy HtoD (bytes=4096, dir=in)",
+      "2.00us    1.00us  conv",
+  };
+  EXPECT_EQ(run({{FakeExportHost::with_args(fake.slice(sip, "Memcpy HtoD", 0, 1000), args,
+                                            PROF_CATEGORY_MEMCPY_HTOD),
+                  fake.slice(sip, "conv", 2000, 1000)}},
+                "gcu"),
+            expected);
+}
+
 TEST_F(TraceTest, EmptyTraceSaysSo) {
   EXPECT_EQ(run({}), Lines{"======== Profiling result: no activities were collected"});
   fake.set_dropped(7);

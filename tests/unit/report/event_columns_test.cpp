@@ -161,16 +161,68 @@ TEST(EventColumns, UnknownTypesKeepEveryField) {
 TEST(EventColumns, FieldsATypeDoesNotCarryAreNotStored) {
   prof_event e = instant(1, 10, 2, 3);
   e.duration = 5;
-  e.value = 1.0;
   e.id = 9;
-  e.reserved = 3;
-  const auto decoded = round_trip({e});
-  ASSERT_EQ(decoded.size(), 1u);
+  e.flags = 2;
+  prof_event c = counter(1, 20, 4.5);
+  c.kind = PROF_CATEGORY_KERNEL;
+  const auto decoded = round_trip({e, c});
+  ASSERT_EQ(decoded.size(), 2u);
   EXPECT_EQ(decoded[0].duration, 0u);
-  EXPECT_EQ(decoded[0].value, 0.0);
   EXPECT_EQ(decoded[0].id, 0u);
-  EXPECT_EQ(decoded[0].reserved, 0u);
+  EXPECT_EQ(decoded[0].flags, 0u);
   EXPECT_EQ(decoded[0].ts, 10u);
+  EXPECT_EQ(decoded[1].kind, 0u); // counters have no category kind
+  EXPECT_EQ(decoded[1].value, 4.5);
+}
+
+TEST(EventColumns, SlicesAndInstantsKeepTheirKindAndArguments) {
+  prof_event s = slice(1, 100, 50, 2, 3, 77);
+  s.kind = PROF_CATEGORY_MEMCPY_HTOD;
+  s.args = 12;
+  prof_event i = instant(2, 120, 4, 5);
+  i.kind = PROF_CATEGORY_ANNOTATION;
+  i.args = 300000;
+  prof_event plain = slice(1, 200, 5, 2, 3, 0);
+  const auto decoded = round_trip({s, i, plain});
+  ASSERT_EQ(decoded.size(), 3u);
+  EXPECT_EQ(decoded[0].kind, PROF_CATEGORY_MEMCPY_HTOD);
+  EXPECT_EQ(decoded[0].args, 12u);
+  EXPECT_EQ(decoded[0].id, 77u);
+  EXPECT_EQ(decoded[1].kind, PROF_CATEGORY_ANNOTATION);
+  EXPECT_EQ(decoded[1].args, 300000u);
+  EXPECT_EQ(decoded[2].kind, 0u);
+  EXPECT_EQ(decoded[2].args, 0u);
+}
+
+TEST(EventColumns, APayloadWrittenBeforeArgumentsReadsWithout) {
+  // The same events in a layout-2 payload of twelve columns, as prof wrote
+  // before plugin ABI 1.5: the directory's count says 12, the last two
+  // columns are absent.
+  prof_event s = slice(1, 100, 50, 2, 3, 77);
+  s.kind = PROF_CATEGORY_KERNEL;
+  s.args = 5;
+  EventColumnEncoder encoder(4);
+  encoder.add(&s, 1);
+  auto pieces = encoder.payload_pieces();
+  // Rebuild the directory with 12 columns: count, 0, layout, start, columns, lengths.
+  std::vector<uint8_t> payload;
+  ByteWriter w(payload);
+  w.varint(1);
+  w.varint(0);
+  w.varint(kEventLayout);
+  w.varint(100);
+  w.varint(kEventColumnCountBeforeArgs);
+  for (size_t c = 0; c < kEventColumnCountBeforeArgs; ++c)
+    w.varint(pieces[c + 1].size());
+  for (size_t c = 0; c < kEventColumnCountBeforeArgs; ++c)
+    payload.insert(payload.end(), pieces[c + 1].begin(), pieces[c + 1].end());
+  std::vector<prof_event> decoded;
+  ASSERT_TRUE(decode_event_columns(payload, decoded));
+  ASSERT_EQ(decoded.size(), 1u);
+  EXPECT_EQ(decoded[0].kind, 0u);
+  EXPECT_EQ(decoded[0].args, 0u);
+  EXPECT_EQ(decoded[0].duration, 50u);
+  EXPECT_EQ(decoded[0].id, 77u);
 }
 
 TEST(EventColumns, EmptyBatchAndClearRestartDeltas) {

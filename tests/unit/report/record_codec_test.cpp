@@ -4,6 +4,8 @@
 #include "core/report/chunk.hpp"
 #include "report_test_support.hpp"
 
+#include <prof/event.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -96,6 +98,33 @@ TEST(RecordCodec, TrackKindsOutsideTheEnumAreRejected) {
   payload[2] = 99; // count, id, kind
   std::vector<TrackRecord> decoded;
   EXPECT_FALSE(decode_tracks(payload, decoded));
+}
+
+TEST(RecordCodec, ArgumentSetsRoundTripEveryTypeAndEdgeValue) {
+  const std::vector<ArgsRecord> sets = {
+      {1, {prof::arg_uint(3, UINT64_MAX), prof::arg_int(4, INT64_MIN), prof::arg_int(4, 7)}},
+      {UINT32_MAX,
+       {prof::arg_double(5, -0.0), prof::arg_double(5, std::numeric_limits<double>::infinity()),
+        prof::arg_string(6, UINT32_MAX)}},
+      {7, {}}};
+  std::vector<uint8_t> payload;
+  encode_args(sets, payload);
+  std::vector<ArgsRecord> back;
+  ASSERT_TRUE(decode_args(payload, back));
+  EXPECT_EQ(back, sets);
+  expect_prefixes_rejected(payload, [](auto p) {
+    std::vector<ArgsRecord> v;
+    return decode_args(p, v);
+  });
+}
+
+TEST(RecordCodec, ArgumentsOfAnUnknownTypeAreRejected) {
+  prof_arg odd = prof::arg_uint(3, 1);
+  odd.type = 9;
+  std::vector<uint8_t> payload;
+  encode_args(std::vector<ArgsRecord>{{1, {odd}}}, payload);
+  std::vector<ArgsRecord> back;
+  EXPECT_FALSE(decode_args(payload, back));
 }
 
 TEST(RecordCodec, StacksClocksDropsAndFooterRoundTrip) {

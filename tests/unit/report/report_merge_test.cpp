@@ -7,6 +7,8 @@
 #include "core/report/report_writer.hpp"
 #include "report_test_support.hpp"
 
+#include <prof/event.hpp>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -37,6 +39,7 @@ struct RankReport {
   std::vector<std::string_view> strings; // ids 1, 2, ...
   std::vector<TrackRecord> tracks;
   std::vector<StackRecord> stacks;
+  std::vector<ArgsRecord> args;
   std::vector<ClockDomainRecord> clocks;
   std::vector<DropRecord> drops;
   std::vector<prof_event> events;
@@ -66,6 +69,7 @@ void write_rank(const std::string &path, const RankReport &rank) {
   if (!rank.strings.empty()) writer.add_strings(1, rank.strings);
   writer.add_tracks(rank.tracks);
   writer.add_stacks(rank.stacks);
+  if (!rank.args.empty()) writer.add_args(rank.args);
   writer.add_events(rank.events.data(), rank.events.size());
   writer.add_clock_domains(rank.clocks);
   writer.add_drops(rank.drops);
@@ -76,6 +80,11 @@ void write_rank(const std::string &path, const RankReport &rank) {
 }
 
 // Wall-clock time of a merged timestamp, through the merged report's anchor.
+prof_event with_args(prof_event e, uint64_t args) {
+  e.args = args;
+  return e;
+}
+
 uint64_t realtime_of(const ReportReader &merged, uint64_t ts) {
   const ClockAnchor &a = merged.header().clock_anchor;
   return a.realtime_ns + ts - a.monotonic_ns;
@@ -170,15 +179,18 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
   TwoHosts ranks;
   ranks.early.strings = {"matmul", "kernel"};
   ranks.early.stacks = {{5, {1, 2}}};
+  ranks.early.args = {{3, {prof::arg_uint(2, 64), prof::arg_string(1, 2)}}};
   ranks.early.clocks = {{2, "gcu0", 1.0e9, {{0, 3 * kDay}}}};
   ranks.early.drops = {{0, 101, 3}};
-  ranks.early.events = {slice(4, 3 * kDay + 10, 5, 1, 2, 77), sample(2, 3 * kDay + 20, 5),
-                        flow(2, 3 * kDay + 30, 9, PROF_FLOW_BEGIN)};
+  ranks.early.events = {with_args(slice(4, 3 * kDay + 10, 5, 1, 2, 77), 3),
+                        sample(2, 3 * kDay + 20, 5), flow(2, 3 * kDay + 30, 9, PROF_FLOW_BEGIN)};
   ranks.late.strings = {"kernel", "sync"};
   ranks.late.stacks = {{5, {2, 1}}};
+  ranks.late.args = {{3, {prof::arg_uint(2, 128), prof::arg_string(1, 2)}}};
   ranks.late.clocks = {{2, "gcu0", 1.0e9, {{0, 3600 * kSecond}}}};
   ranks.late.drops = {{0, 201, 4}, {1, 202, 5}};
-  ranks.late.events = {slice(4, 3 * 3600 * kSecond, 5, 1, 2, 77), sample(2, 3 * 3600 * kSecond, 5),
+  ranks.late.events = {with_args(slice(4, 3 * 3600 * kSecond, 5, 1, 2, 77), 3),
+                       sample(2, 3 * 3600 * kSecond, 5),
                        flow(2, 3 * 3600 * kSecond, 9, PROF_FLOW_END)};
   write_rank(dir.file("r0.profrep"), ranks.early);
   write_rank(dir.file("r1.profrep"), ranks.late);
@@ -240,6 +252,14 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
       EXPECT_EQ(merged.string(e.category), rank1 ? "sync" : "kernel");
       // Correlation ids of the second input are its own.
       EXPECT_EQ(e.id, rank1 ? (uint64_t{1} << 48 | 77) : 77u);
+      // Argument sets are remapped, their keys and string values too.
+      const auto set = merged.args().find(static_cast<uint32_t>(e.args));
+      ASSERT_NE(set, merged.args().end());
+      ASSERT_EQ(set->second.args.size(), 2u);
+      EXPECT_EQ(merged.string(set->second.args[0].key), rank1 ? "sync" : "kernel");
+      EXPECT_EQ(set->second.args[0].value.u, rank1 ? 128u : 64u);
+      EXPECT_EQ(merged.string(set->second.args[1].key), rank1 ? "kernel" : "matmul");
+      EXPECT_EQ(merged.string(set->second.args[1].value.s), rank1 ? "sync" : "kernel");
     } else if (e.type == PROF_EVENT_SAMPLE) {
       const StackRecord *stack = merged.stack(static_cast<uint32_t>(e.id));
       ASSERT_NE(stack, nullptr);

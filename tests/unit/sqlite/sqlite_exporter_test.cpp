@@ -148,7 +148,7 @@ TEST_F(SqliteExporterTest, SessionTableDescribesTheCapture) {
                   {"last_event_end_ns", "2010"},
                   {"plugin.sqlite.overwrite", "false"},
                   {"plugin.sqlite.path", path_},
-                  {"schema_version", "1"},
+                  {"schema_version", "2"},
                   {"session_name", "test"},
                   {"skipped_events", "0"},
                   {"target_pid", "100"},
@@ -163,9 +163,11 @@ TEST_F(SqliteExporterTest, CreatesTheIndexesTheQueriesUse) {
   SqliteRows db(path_);
   EXPECT_EQ(db.query("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND "
                      "name NOT LIKE 'sqlite_autoindex%' ORDER BY name"),
-            (Rows{{"counters_track_ts", "counters"},
+            (Rows{{"args_key", "args"},
+                  {"counters_track_ts", "counters"},
                   {"flows_flow", "flows"},
                   {"slices_correlation", "slices"},
+                  {"slices_kind", "slices"},
                   {"slices_name", "slices"},
                   {"slices_track_ts", "slices"}}));
   EXPECT_EQ(db.query("SELECT name FROM pragma_index_info('slices_track_ts') ORDER BY seqno"),
@@ -205,6 +207,52 @@ TEST_F(SqliteExporterTest, DeviceSummaryGroupsDeviceSlicesByName) {
                                             {"idle", "1", "1", "1.0", "1", "1"}}));
   const std::string docs = read_file(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
   EXPECT_NE(docs.find(kDeviceSummary), std::string::npos)
+      << "docs/sqlite-schema.md no longer holds the query tested here";
+}
+
+// The query of docs/sqlite-schema.md, word for word.
+constexpr const char *kBytesByDirection =
+    "SELECT slices.kind, COUNT(*) AS copies, SUM(a.int_value) AS bytes\n"
+    "FROM slices\n"
+    "JOIN args a ON a.arg_set_id = slices.arg_set_id\n"
+    "JOIN strings k ON k.id = a.key_id AND k.value = 'bytes'\n"
+    "WHERE slices.kind LIKE 'memcpy%' OR slices.kind = 'memset'\n"
+    "GROUP BY slices.kind\n"
+    "ORDER BY bytes DESC;\n";
+
+TEST_F(SqliteExporterTest, ArgumentsAndKindsAreRowsToJoin) {
+  FakeExportHost host;
+  const prof_track_id dma = host.add_track(PROF_TRACK_ENGINE, "DMA 0");
+  const uint64_t in = host.add_args({host.uint_arg("bytes", 4096), host.string_arg("peer", "gcu1"),
+                                     host.double_arg("ratio", 0.5), host.int_arg("delta", -2)});
+  const uint64_t out = host.add_args({host.uint_arg("bytes", 512)});
+  const auto copy = [&](const char *name, uint64_t ts, uint64_t args, prof_category kind) {
+    return FakeExportHost::with_args(host.slice(dma, name, ts, 10, "DMA"), args, kind);
+  };
+  ASSERT_TRUE(run(host, {{copy("Memcpy HtoD", 0, in, PROF_CATEGORY_MEMCPY_HTOD),
+                          copy("Memcpy HtoD", 100, in, PROF_CATEGORY_MEMCPY_HTOD),
+                          copy("Memcpy DtoH", 200, out, PROF_CATEGORY_MEMCPY_DTOH),
+                          host.slice(dma, "plain", 300, 10),
+                          FakeExportHost::with_args(host.instant(dma, "mark", 400), out,
+                                                    PROF_CATEGORY_ANNOTATION)}}));
+  SqliteRows db(path_);
+  EXPECT_EQ(db.query(kBytesByDirection),
+            (Rows{{"memcpy.htod", "2", "8192"}, {"memcpy.dtoh", "1", "512"}}));
+  // Each set is written once, its arguments in order with their types.
+  EXPECT_EQ(db.query("SELECT a.arg_set_id, a.idx, k.value, a.type, a.int_value, a.real_value, "
+                     "v.value FROM args a JOIN strings k ON k.id = a.key_id "
+                     "LEFT JOIN strings v ON v.id = a.string_value_id ORDER BY 1, 2"),
+            (Rows{{"1", "0", "bytes", "uint", "4096", "NULL", "NULL"},
+                  {"1", "1", "peer", "string", "NULL", "NULL", "gcu1"},
+                  {"1", "2", "ratio", "real", "NULL", "0.5", "NULL"},
+                  {"1", "3", "delta", "int", "-2", "NULL", "NULL"},
+                  {"2", "0", "bytes", "uint", "512", "NULL", "NULL"}}));
+  EXPECT_EQ(db.query("SELECT kind, arg_set_id FROM slices WHERE name_id = "
+                     "(SELECT id FROM strings WHERE value = 'plain')"),
+            (Rows{{"NULL", "NULL"}}));
+  EXPECT_EQ(db.query("SELECT kind, arg_set_id FROM instants"), (Rows{{"annotation", "2"}}));
+  const std::string docs = read_file(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
+  EXPECT_NE(docs.find(kBytesByDirection), std::string::npos)
       << "docs/sqlite-schema.md no longer holds the query tested here";
 }
 

@@ -3,6 +3,8 @@
 #include "core/report/chunk.hpp"
 #include "core/report/report_writer.hpp"
 
+#include <prof/event.hpp>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -43,15 +45,25 @@ uint32_t TestReport::stack(const std::vector<std::string> &frames) {
 }
 
 void TestReport::slice(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
-                       const std::string &category) {
+                       const std::string &category, prof_category kind) {
   prof_event e{};
   e.type = PROF_EVENT_SLICE;
+  e.kind = static_cast<uint16_t>(kind);
   e.track = track;
   e.ts = ts;
   e.duration = duration;
   e.name = string(name);
   e.category = string(category);
   events_.push_back(e);
+}
+
+void TestReport::copy(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                      const std::string &category, prof_category kind, uint64_t bytes) {
+  slice(track, ts, duration, name, category, kind);
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1),
+                         {prof::arg_uint(string("bytes"), bytes)}};
+  args_.push_back(set);
+  events_.back().args = set.id;
 }
 
 void TestReport::counter(uint32_t track, uint64_t ts, double value) {
@@ -95,6 +107,7 @@ void TestReport::write(const std::string &path, size_t events_per_chunk, bool fi
   writer.add_strings(1, texts);
   writer.add_tracks(tracks_);
   writer.add_stacks(stacks_);
+  if (!args_.empty()) writer.add_args(args_);
   writer.add_events(events_.data(), events_.size());
   for (const auto &payload : raw_)
     writer.add_raw_chunk(static_cast<uint16_t>(report::ChunkType::events), 0, payload);
@@ -114,30 +127,25 @@ TestReport known_report() {
   const uint32_t sip1 = r.track(PROF_TRACK_ENGINE, gcu1, "SIP 0", 0);
   const uint32_t cpu2 = r.track(PROF_TRACK_COUNTER, 0, "cpu2 utilization", 2, "%");
   const uint32_t rss = r.track(PROF_TRACK_COUNTER, process, "RSS", -1, "bytes");
-  // Copy sizes, as the gcu source records them: a counter per copy.
-  const uint32_t dtoh_size = r.track(PROF_TRACK_COUNTER, gcu1, "Memcpy DtoH size", -1, "bytes");
-  const uint32_t htod_size = r.track(PROF_TRACK_COUNTER, gcu0, "Memcpy HtoD size", -1, "bytes");
-  const uint32_t memset_size = r.track(PROF_TRACK_COUNTER, gcu0, "Memset size", -1, "bytes");
   const uint32_t leaf = r.stack({"compute", "main"});
   const uint32_t deep = r.stack({"helper", "compute", "main"});
 
   r.slice(main, us(0), 10000 * kUs, "step", "nvtx");
-  r.slice(sip0, us(0), 2000 * kUs, "conv", "Operator");
+  r.slice(sip0, us(0), 2000 * kUs, "conv", "Operator", PROF_CATEGORY_KERNEL);
   r.slice(main, us(0), 5 * kUs, "gcuLaunchKernel", "api");
-  r.slice(sip1, us(1000), 3000 * kUs, "conv", "Operator");
+  r.slice(sip1, us(1000), 3000 * kUs, "conv", "Operator", PROF_CATEGORY_KERNEL);
   r.slice(main, us(10), 7 * kUs, "gcuLaunchKernel", "api");
   r.counter(cpu2, us(10), 10);
   r.slice(main, us(20), 10 * kUs, "read", "osrt");
   r.sample(main, us(100), leaf);
-  r.slice(sip0, us(2500), 1000 * kUs, "conv", "Operator");
-  r.slice(sip0, us(3400), 200 * kUs, "relu", "Operator");
+  r.slice(sip0, us(2500), 1000 * kUs, "conv", "Operator", PROF_CATEGORY_KERNEL);
+  r.slice(sip0, us(3400), 200 * kUs, "relu", "Operator", PROF_CATEGORY_KERNEL);
   r.counter(cpu2, us(2000), 20);
   r.sample(main, us(200), leaf);
-  r.slice(sip1, us(4000), 500 * kUs, "Memcpy DtoH", "Operator");
-  r.counter(dtoh_size, us(4000), 4096);
+  r.copy(sip1, us(4000), 500 * kUs, "Memcpy DtoH", "Operator", PROF_CATEGORY_MEMCPY_DTOH, 4096);
   r.counter(rss, us(3000), 1048576);
-  r.slice(cdma0, us(5000), 100 * kUs, "Memcpy HtoD", "DMA VC Execution");
-  r.counter(htod_size, us(5000), 1048576);
+  r.copy(cdma0, us(5000), 100 * kUs, "Memcpy HtoD", "DMA VC Execution", PROF_CATEGORY_MEMCPY_HTOD,
+         1048576);
   r.slice(main, us(5000), 300 * kUs, "Running", "thread-state");
   r.instant(main, us(6000), "mark");
   r.sample(main, us(300), deep);
@@ -145,8 +153,7 @@ TestReport known_report() {
   r.sample(main, us(500), deep, "osrt"); // a blocking call's stack, not a CPU sample
   r.counter(cpu2, us(8000), 60);
   r.counter(rss, us(8000), 3.0 * 1048576);
-  r.slice(cdma0, us(9000), 50 * kUs, "Memset", "DMA VC Execution");
-  r.counter(memset_size, us(9000), 256);
+  r.copy(cdma0, us(9000), 50 * kUs, "Memset", "DMA VC Execution", PROF_CATEGORY_MEMSET, 256);
   return r;
 }
 
@@ -179,9 +186,15 @@ TestReport random_report(uint64_t events, uint32_t seed, int devices) {
     case 2:
       r.sample(main, ts, stacks[random() % stacks.size()]);
       break;
-    default:
-      r.slice(engines[random() % engines.size()], ts, random() % 2'000'000, names[random() % 6],
-              random() % 4 == 0 ? "DMA VC Execution" : "Operator");
+    default: {
+      // Copies and sets as sources tag them; everything else a kernel.
+      const std::string_view name = names[random() % 6];
+      const prof_category kind = name == "Memset"             ? PROF_CATEGORY_MEMSET
+                                 : name.starts_with("Memcpy") ? PROF_CATEGORY_MEMCPY_HTOD
+                                                              : PROF_CATEGORY_KERNEL;
+      r.slice(engines[random() % engines.size()], ts, random() % 2'000'000, std::string(name),
+              random() % 4 == 0 ? "DMA VC Execution" : "Operator", kind);
+    }
     }
   }
   return r;

@@ -26,7 +26,11 @@ public:
   uint32_t stack(const std::vector<std::string> &frames);
 
   void slice(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
-             const std::string &category = "");
+             const std::string &category = "", prof_category kind = PROF_CATEGORY_OTHER);
+  /// A device copy or set, as sources record it: a slice of its well-known
+  /// category carrying its size as the `bytes` argument.
+  void copy(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+            const std::string &category, prof_category kind, uint64_t bytes);
   void counter(uint32_t track, uint64_t ts, double value);
   void sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category = "");
   void instant(uint32_t track, uint64_t ts, const std::string &name);
@@ -44,6 +48,7 @@ private:
   std::vector<std::string> strings_{""};
   std::vector<report::TrackRecord> tracks_;
   std::vector<report::StackRecord> stacks_;
+  std::vector<report::ArgsRecord> args_;
   std::vector<prof_event> events_;
   std::vector<std::vector<uint8_t>> raw_;
 };
@@ -51,8 +56,9 @@ private:
 /// The report most tests use (times in us from 1 s on the session clock):
 ///   GCU 0 / Cluster 0 / SIP 0: conv [0, 2000), conv [2500, 3500), relu [3400, 3600)
 ///   GCU 0 / CDMA 0: "Memcpy HtoD" (category "DMA VC Execution") [5000, 5100),
-///                   "Memset" [9000, 9050)
-///   GCU 1 / SIP 0:  conv [1000, 4000), "Memcpy DtoH" [4000, 4500)
+///                   "Memset" [9000, 9050); 1 MiB and 256 bytes
+///   GCU 1 / SIP 0:  conv [1000, 4000), "Memcpy DtoH" [4000, 4500), 4096 bytes
+///   (kernels, copies and the set carry their well-known categories)
 ///   thread main: api gcuLaunchKernel [0, 5) and [10, 17); osrt read [20, 30);
 ///                nvtx range "step" [0, 10000); a thread-state slice; an instant
 ///   counters: "cpu2 utilization" (%) 10, 20, 60; "RSS" (bytes) 1 MiB, 3 MiB

@@ -1,0 +1,49 @@
+#include "core/args_table.hpp"
+
+#include <cstring>
+
+namespace prof::core {
+
+ArgsTable::ArgsTable() {
+  sets_.push_back({});
+  published_.store(1, std::memory_order_release);
+}
+
+std::string ArgsTable::key_of(std::span<const prof_arg> args) {
+  std::string key(args.size() * sizeof(prof_arg), '\0');
+  for (size_t i = 0; i < args.size(); ++i) {
+    prof_arg a = args[i];
+    if (a.type == PROF_ARG_STRING) a.value.u &= 0xffffffffu; // unused upper half
+    std::memcpy(key.data() + i * sizeof a, &a, sizeof a);
+  }
+  return key;
+}
+
+prof_args_id ArgsTable::intern(std::span<const prof_arg> args) {
+  if (args.empty()) return 0;
+  std::string key = key_of(args);
+  std::lock_guard lock(mutex_);
+  if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+  const auto id = static_cast<prof_args_id>(sets_.size());
+  sets_.push_back(std::vector<prof_arg>(args.begin(), args.end()));
+  ids_.emplace(std::move(key), id);
+  published_.store(sets_.size(), std::memory_order_release);
+  return id;
+}
+
+void ArgsTable::restore(prof_args_id id, std::span<const prof_arg> args) {
+  std::lock_guard lock(mutex_);
+  while (sets_.size() < id)
+    sets_.push_back({});
+  if (id == 0 || sets_.size() != id) return;
+  sets_.push_back(std::vector<prof_arg>(args.begin(), args.end()));
+  ids_.emplace(key_of(args), id);
+  published_.store(sets_.size(), std::memory_order_release);
+}
+
+std::span<const prof_arg> ArgsTable::args(prof_args_id id) const {
+  if (id >= size()) return {};
+  return sets_[id];
+}
+
+} // namespace prof::core

@@ -1,0 +1,41 @@
+// Session-wide argument sets: the typed arguments of slices and instants,
+// interned so that events with equal arguments share one set.
+#pragma once
+
+#include <prof/event.h>
+
+#include <tbb/concurrent_vector.h>
+
+#include <atomic>
+#include <mutex>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace prof::core {
+
+class ArgsTable {
+public:
+  ArgsTable(); // id 0 is the empty set
+  ArgsTable(const ArgsTable &) = delete;
+  ArgsTable &operator=(const ArgsTable &) = delete;
+
+  /// The id of the set holding `args` in this order; 0 for none.
+  prof_args_id intern(std::span<const prof_arg> args);
+  /// Puts `args` at exactly `id` (reading a report); gaps stay empty.
+  void restore(prof_args_id id, std::span<const prof_arg> args);
+  /// Arguments of `id`, empty for an unknown id.
+  std::span<const prof_arg> args(prof_args_id id) const;
+  size_t size() const { return published_.load(std::memory_order_acquire); }
+
+private:
+  static std::string key_of(std::span<const prof_arg> args);
+
+  tbb::concurrent_vector<std::vector<prof_arg>> sets_;
+  std::unordered_map<std::string, prof_args_id> ids_;
+  std::mutex mutex_;
+  std::atomic<size_t> published_{0};
+};
+
+} // namespace prof::core

@@ -1,0 +1,69 @@
+// What the GCU end-to-end tests share: the programs they run, a scratch
+// folder per test, and prof's output without its "==PID== " prefixes.
+#pragma once
+
+#include "process_runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+
+namespace fs = std::filesystem;
+inline const fs::path kBuildDir = PROF_BUILD_DIR;
+inline const std::string kProf = (kBuildDir / "bin" / "prof").string();
+inline const std::string kAdd = (kBuildDir / "bin" / "gcu-add").string();
+inline const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
+
+inline std::string read_text(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Lines of prof's output without their "==PID== " prefix.
+inline std::vector<std::string> unprefixed(const std::string &out) {
+  static const std::regex prefix(R"(^==\d+== (.*)$)");
+  std::vector<std::string> lines;
+  for (const std::string &line : split_lines(out)) {
+    std::smatch m;
+    lines.push_back(std::regex_match(line, m, prefix) ? std::string(m[1]) : line);
+  }
+  return lines;
+}
+
+class GcuE2E : public ::testing::Test {
+protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/prof-gcu-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    if (!HasFailure())
+      fs::remove_all(dir_);
+    else
+      std::cerr << "test folder kept: " << dir_ << "\n";
+  }
+  /// prof with `env` settings ("KEY=VALUE") in its environment.
+  RunResult prof(std::vector<std::string> args, std::vector<std::string> env = {}) {
+    std::vector<std::string> argv{"/usr/bin/env"};
+    argv.insert(argv.end(), env.begin(), env.end());
+    argv.push_back(kProf);
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, dir_, std::chrono::seconds(120));
+  }
+  std::string report() const { return (dir_ / "r.profrep").string(); }
+
+  fs::path dir_;
+};
+
+} // namespace prof::e2e
