@@ -15,6 +15,8 @@ std::string with_plugin_name(const std::string &name, const std::string &text);
 class Console {
 public:
   Console();
+  /// Writes to `out` instead of stdout (tests give it a terminal).
+  explicit Console(std::FILE *out);
   ~Console();
   Console(const Console &) = delete;
   Console &operator=(const Console &) = delete;
@@ -31,7 +33,8 @@ public:
 
   /// One line of capture output, prefixed.
   void line(const std::string &text);
-  /// Text without prefix or newline (progress bars).
+  /// Text without prefix or newline (progress bars). A line left open is
+  /// ended before the next line() or warning() prints.
   void raw(const std::string &text);
   /// A warning on stderr ("prof: warning: ..."), shown even when quiet.
   void warning(const std::string &text);
@@ -39,8 +42,12 @@ public:
 private:
   std::FILE *out_;
   std::FILE *log_ = nullptr;
+  /// Ends a line raw() left open; call with mutex_ held.
+  void end_open_line();
+
   int pid_ = 0;
   bool quiet_ = false;
+  bool line_open_ = false;
   std::mutex mutex_;
 };
 
