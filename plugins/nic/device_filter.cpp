@@ -37,10 +37,15 @@ std::variant<DeviceFilter, std::string> DeviceFilter::parse(std::string_view inc
 }
 
 bool DeviceFilter::keeps(std::string_view name, bool is_loopback) const {
-  if (is_loopback && !loopback_) return false;
-  if (include_.empty()) return true;
-  for (const std::regex &pattern : include_)
-    if (std::regex_search(name.begin(), name.end(), pattern)) return true;
+  if (include_.empty()) return !is_loopback || loopback_;
+  // A loopback device is left out unless a pattern names it whole ("lo"):
+  // "o" keeps bond0, not lo.
+  const bool whole_name = is_loopback && !loopback_;
+  for (const std::regex &pattern : include_) {
+    if (whole_name ? std::regex_match(name.begin(), name.end(), pattern)
+                   : std::regex_search(name.begin(), name.end(), pattern))
+      return true;
+  }
   return false;
 }
 

@@ -18,7 +18,9 @@ public:
   static std::variant<DeviceFilter, std::string> parse(std::string_view include, bool loopback);
 
   /// True when `name` matches some include regex (anywhere in the name, as
-  /// asys does: "bond" keeps bond0) and is not an excluded loopback device.
+  /// asys does: "bond" keeps bond0). A loopback device is kept with
+  /// `loopback`, or when a regex matches its whole name ("lo"); without
+  /// include regexes it is left out by default.
   bool keeps(std::string_view name, bool is_loopback) const;
 
   /// The include text as given, for messages.

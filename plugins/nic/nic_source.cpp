@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <cstdio>
+#include <memory>
 #include <sys/prctl.h>
 #include <variant>
 
@@ -60,7 +60,9 @@ bool NicSource::make_sampler(int64_t &frequency) {
   if (sampler->take(host_.now(), scratch) == 0) {
     const DeviceFilter &filter = sampler->filter();
     host_.error("nic: no network device matches include=\"" + filter.include_text() + "\"" +
-                (filter.loopback() ? "" : " (loopback devices excluded: loopback=false)") +
+                (filter.loopback() ? ""
+                                   : " (a loopback device needs a pattern naming it, e.g. "
+                                     "\"lo\", or loopback=true)") +
                 "; devices found: " + join(sampler->all_names()));
     return false;
   }
@@ -123,7 +125,8 @@ bool NicSource::start() {
                                  std::to_string(thread_.missed()) + " missed, " +
                                  format_us(thread_cpu_seconds() - *cpu_begin) + " us of CPU");
   };
-  thread_.start(period, [this] { sample_and_emit(); }, std::move(hooks));
+  thread_.start(
+      period, [this] { sample_and_emit(); }, std::move(hooks));
   return true;
 }
 

@@ -96,8 +96,25 @@ TEST(NicPluginLoadTest, NoMatchingDeviceListsThoseFound) {
   EXPECT_EQ(plugin.configure(), PROF_ERROR);
   ASSERT_EQ(host.logs(PROF_LOG_ERROR).size(), 1u);
   EXPECT_EQ(host.logs(PROF_LOG_ERROR)[0],
-            "nic: no network device matches include=\"^bond\" (loopback devices excluded: "
-            "loopback=false); devices found: eth0, lo, mlx5_0 (rdma)");
+            "nic: no network device matches include=\"^bond\" (a loopback device needs a "
+            "pattern naming it, e.g. \"lo\", or loopback=true); devices found: eth0, lo, "
+            "mlx5_0 (rdma)");
+}
+
+TEST(NicPluginLoadTest, IncludeLoSamplesTheLoopbackDevice) {
+  SysfsTree tree;
+  tree.set_netdev("eth0", {});
+  tree.set_netdev("lo", {}, 772);
+  FakeSourceHost host;
+  host.set_option("sysfs-root", tree.root());
+  host.set_option("include", "lo");
+  NicPlugin plugin;
+  ASSERT_TRUE(plugin.create(host));
+  ASSERT_EQ(plugin.configure(), PROF_OK) << ::testing::PrintToString(host.logs(PROF_LOG_ERROR));
+  ASSERT_EQ(plugin.start(), PROF_OK);
+  EXPECT_TRUE(wait_for([&] { return host.counter_track("lo", "RX rate").has_value(); }));
+  ASSERT_EQ(plugin.stop(), PROF_OK);
+  EXPECT_FALSE(host.counter_track("eth0", "RX rate"));
 }
 
 TEST(NicPluginLoadTest, StartWithoutConfigureFails) {

@@ -59,6 +59,15 @@ TEST(NicDeviceFilter, IncludeRegexesMatchAnywhereInTheName) {
   EXPECT_TRUE(filter("", true).keeps("lo", true));
 }
 
+TEST(NicDeviceFilter, APatternNamingALoopbackDeviceIncludesIt) {
+  EXPECT_TRUE(filter("lo").keeps("lo", true));
+  EXPECT_TRUE(filter("eth0,lo").keeps("lo", true));
+  EXPECT_TRUE(filter("^l.$").keeps("lo", true));
+  EXPECT_FALSE(filter("o").keeps("lo", true)) << "a part of the name does not name it";
+  EXPECT_TRUE(filter("o").keeps("bond0", false));
+  EXPECT_TRUE(filter("o", true).keeps("lo", true)) << "loopback=true keeps every loopback";
+}
+
 TEST(NicDeviceFilter, BadRegexIsNamed) {
   auto parsed = DeviceFilter::parse("eth,a[,bond", false);
   ASSERT_TRUE(std::holds_alternative<std::string>(parsed));
