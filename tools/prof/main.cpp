@@ -8,6 +8,7 @@
 #include "tools/prof/cli/help_text.hpp"
 #include "tools/prof/cli/option_rules.hpp"
 #include "tools/prof/cli/profile_merge.hpp"
+#include "tools/prof/cli/subcommand_table.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/export_command.hpp"
 #include "tools/prof/import_command.hpp"
@@ -55,7 +56,8 @@ config::PluginCatalog catalog_of(const core::PluginRegistry &registry) {
   };
   catalog.installed = [&registry] {
     std::vector<std::string> names;
-    for (const auto &p : registry.plugins()) names.push_back(p.name);
+    for (const auto &p : registry.plugins())
+      names.push_back(p.name);
     return names;
   };
   return catalog;
@@ -66,26 +68,68 @@ void setup_logging(const cli::CommandLine &command) {
   logger->set_pattern("prof: %v");
   spdlog::set_default_logger(logger);
   spdlog::set_level(command.has("debug") || command.has("debug-dump") ? spdlog::level::debug
-                                                                       : spdlog::level::warn);
+                                                                      : spdlog::level::warn);
+}
+
+// Subcommands that parse their own arguments.
+int run_own_arguments(const cli::SubcommandSpec &subcommand, const std::vector<std::string> &args,
+                      core::Console &console) {
+  switch (subcommand.route) {
+  case cli::Route::Export:
+    return tool::run_export(args, console);
+  case cli::Route::Stats:
+    return tool::run_stats(args, console);
+  case cli::Route::Merge:
+    return tool::run_merge(args, console);
+  case cli::Route::Sessions:
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+      std::fputs(cli::help_text(subcommand).c_str(), stdout);
+      return tool::kExitOk;
+    }
+    if (args.size() != 1 || args[0] != "list")
+      throw cli::UsageError("prof sessions: expected 'prof sessions list'");
+    return tool::run_session_list(console);
+  case cli::Route::Options:
+  case cli::Route::Status:
+    break;
+  }
+  throw cli::UsageError("'prof " + std::string(subcommand.name) + "' takes prof's options");
+}
+
+int print_help(cli::CommandLine &command, core::Console &console) {
+  // asys: `prof --help SUB` is `prof SUB --help`.
+  const cli::SubcommandSpec *subcommand =
+      command.subcommand_given ? cli::find_subcommand(command.subcommand) : nullptr;
+  if (!subcommand && command.app.size() == 1 && command.options.size() == 1 &&
+      command.plugins.empty()) {
+    subcommand = cli::find_subcommand(command.app.front());
+    if (subcommand) command.app.clear();
+  }
+  if (subcommand && subcommand->options == cli::OptionSet::Own)
+    return run_own_arguments(*subcommand, {"--help"}, console);
+  cli::check_option_rules(command); // --help stands alone
+  std::fputs((subcommand ? cli::help_text(*subcommand) : cli::help_text()).c_str(), stdout);
+  return tool::kExitOk;
 }
 
 int dispatch(cli::CommandLine &command, core::Console &console) {
-  if (command.has("help")) {
-    std::fputs(cli::help_text().c_str(), stdout);
-    return tool::kExitOk;
-  }
+  if (command.has("help")) return print_help(command, console);
   if (command.has("version")) {
+    cli::check_option_rules(command); // --version stands alone
     std::printf("%s\n", cli::version_text().c_str());
     return tool::kExitOk;
   }
+  if (command.subcommand == "status") return tool::run_status(command.value_or("session", ""));
   core::PluginRegistry registry = load_plugins(command);
-  for (const auto &warning : registry.warnings()) spdlog::debug("{}", warning);
+  for (const auto &warning : registry.warnings())
+    spdlog::debug("{}", warning);
   if (command.config_path) {
     try {
-      cli::merge_capture_profile(command,
-                                 config::load_capture_profile(*command.config_path, catalog_of(registry)));
+      cli::merge_capture_profile(
+          command, config::load_capture_profile(*command.config_path, catalog_of(registry)));
     } catch (const config::ProfileError &e) {
-      for (size_t i = 0; i + 1 < e.errors().size(); ++i) tool::print_error(e.errors()[i]);
+      for (size_t i = 0; i + 1 < e.errors().size(); ++i)
+        tool::print_error(e.errors()[i]);
       throw cli::UsageError(e.errors().empty() ? e.what() : e.errors().back());
     }
   }
@@ -124,7 +168,8 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
     return tool::kExitOk;
   }
   if (tool::is_query(command)) return tool::run_query(context);
-  if (command.has("import-profile") || command.has("import-rawdata")) return tool::run_import(context);
+  if (command.has("import-profile") || command.has("import-rawdata"))
+    return tool::run_import(context);
   if (command.has_app()) return tool::run_capture(context);
   throw cli::UsageError("nothing to do: give an application to profile (see prof --help)");
 }
@@ -135,23 +180,11 @@ int main(int argc, char **argv) {
   core::Console console;
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
-    if (!args.empty() && args.front() == "export") {
+    if (const cli::SubcommandSpec *subcommand =
+            args.empty() ? nullptr : cli::find_subcommand(args.front());
+        subcommand && subcommand->options == cli::OptionSet::Own) {
       setup_logging(cli::CommandLine{});
-      return tool::run_export({args.begin() + 1, args.end()}, console);
-    }
-    if (!args.empty() && args.front() == "stats") {
-      setup_logging(cli::CommandLine{});
-      return tool::run_stats({args.begin() + 1, args.end()}, console);
-    }
-    if (!args.empty() && args.front() == "sessions") {
-      setup_logging(cli::CommandLine{});
-      if (args.size() != 2 || args[1] != "list")
-        throw cli::UsageError("prof sessions: expected 'prof sessions list'");
-      return tool::run_session_list(console);
-    }
-    if (!args.empty() && args.front() == "merge") {
-      setup_logging(cli::CommandLine{});
-      return tool::run_merge({args.begin() + 1, args.end()}, console);
+      return run_own_arguments(*subcommand, {args.begin() + 1, args.end()}, console);
     }
     cli::CommandLine command = cli::parse_arguments(args);
     setup_logging(command);

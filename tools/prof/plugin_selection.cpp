@@ -13,7 +13,8 @@ namespace prof::tool {
 namespace {
 // An exporter's `path` is an output file (or a folder to write into): refuse
 // an existing file now, before anything runs, unless it may be overwritten.
-void check_output(const core::PluginInfo &plugin, const std::map<std::string, std::string> &values) {
+void check_output(const core::PluginInfo &plugin,
+                  const std::map<std::string, std::string> &values) {
   auto path = values.find("path");
   if (path == values.end() || path->second.empty() || path->second.back() == '/') return;
   std::error_code ec;
@@ -33,18 +34,20 @@ PluginSelection select_plugins(const cli::CommandLine &command,
     const core::PluginInfo *plugin = registry.find(request.plugin);
     if (plugin == nullptr) {
       if (request.implicit) continue;
+      if (!request.when_missing.empty())
+        throw cli::UsageError(request.when_missing +
+                              ", which is not installed (installed: " + registry.names() + ")");
       // A plugin named outright is simply missing; an option served by a
       // plugin is what the user sees as unavailable.
       const bool named = request.requested_by.rfind("--plugin", 0) == 0 ||
                          request.requested_by.rfind("--trace", 0) == 0;
-      throw cli::UsageError(request.requested_by + (named ? ": plugin " : " is not available: plugin ") +
-                            request.plugin + " is not installed (installed: " + registry.names() + ")");
+      throw cli::UsageError(request.requested_by +
+                            (named ? ": plugin " : " is not available: plugin ") + request.plugin +
+                            " is not installed (installed: " + registry.names() + ")");
     }
-    config::OptionValidator validator(plugin->name, plugin->options.data(),
-                                      plugin->options.size());
+    config::OptionValidator validator(plugin->name, plugin->options.data(), plugin->options.size());
     config::ValidatedOptions checked = validator.validate(request.options, false);
-    if (!checked.ok())
-      throw cli::UsageError(request.requested_by + ": " + checked.errors.front());
+    if (!checked.ok()) throw cli::UsageError(request.requested_by + ": " + checked.errors.front());
     std::map<std::string, std::string> values(checked.values.begin(), checked.values.end());
     // --force-overwrite is the one switch for every file prof writes.
     if (command.has("force-overwrite") && plugin->option("overwrite") && !values.count("overwrite"))

@@ -207,4 +207,49 @@ int run_session_list(core::Console &) {
   return kExitOk;
 }
 
+namespace {
+std::string state_text(const std::string &state) {
+  if (state == "running") return "collecting";
+  if (state == "waiting")
+    return "not collecting (waiting for prof start, --delay or a capture range)";
+  return state;
+}
+} // namespace
+
+int run_status(const std::string &session) {
+  std::vector<LiveSession> sessions = live_sessions();
+  if (!session.empty()) {
+    std::string names;
+    for (LiveSession &s : sessions)
+      names += (names.empty() ? "" : ", ") + s.fields["name"];
+    std::erase_if(sessions, [&](LiveSession &s) {
+      return s.fields["name"] != session && s.fields["id"] != session;
+    });
+    if (sessions.empty()) {
+      print_error("status: no session is named '" + session +
+                  "' (sessions: " + (names.empty() ? "none" : names) + ")");
+      return kExitUsage;
+    }
+  }
+  if (sessions.empty()) {
+    std::printf("no sessions are running\n");
+    return kExitOk;
+  }
+  for (LiveSession &s : sessions) {
+    // Processes started with PROF_MODE=dynamic wait for prof --pid.
+    const bool waiting = s.socket.filename().string().starts_with("dynamic-");
+    std::printf("Session %s (id %s)\n", s.fields["name"].c_str(), s.fields["id"].c_str());
+    std::printf("  state:    %s\n", waiting ? "waiting for prof --pid to attach"
+                                            : state_text(s.fields["state"]).c_str());
+    std::printf("  pid:      %s\n", s.fields["pid"].c_str());
+    std::printf("  command:  %s\n", s.fields["command"].c_str());
+    std::printf("  started:  %s\n", s.fields["started"].c_str());
+    if (!waiting) {
+      std::printf("  windows:  %s\n", s.fields["windows"].c_str());
+      std::printf("  output:   %s\n", s.fields["output"].c_str());
+    }
+  }
+  return kExitOk;
+}
+
 } // namespace prof::tool

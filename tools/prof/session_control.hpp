@@ -55,4 +55,8 @@ int run_session_command(control::Command command, const std::string &session,
 /// returns the exit code.
 int run_session_list(core::Console &console);
 
+/// prof status (asys): the state of each running session, or of the one
+/// named by `session` (its name or id; exit 2 when there is none such).
+int run_status(const std::string &session);
+
 } // namespace prof::tool

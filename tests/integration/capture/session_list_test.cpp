@@ -46,7 +46,8 @@ TEST_F(SessionList, ARunningCaptureIsListedUntilItEnds) {
   const pid_t capture = fork();
   if (capture == 0) {
     std::vector<char *> argv;
-    for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+    for (const auto &a : args)
+      argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
     freopen("/dev/null", "w", stdout);
     execv(argv[0], argv.data());
@@ -96,6 +97,48 @@ TEST_F(SessionList, SocketsOfSessionsThatAreGoneAreRemoved) {
   const RunResult listed = run_process(with_env({"--session-list"}));
   EXPECT_EQ(listed.out, "no sessions\n") << listed.describe();
   EXPECT_FALSE(fs::exists(ghost));
+}
+
+TEST_F(SessionList, StatusShowsTheStateOfEachRunningSession) {
+  const RunResult none = run_process(with_env({"status"}));
+  EXPECT_EQ(none.exit_code, 0) << none.describe();
+  EXPECT_EQ(none.out, "no sessions are running\n");
+
+  const std::vector<std::string> args =
+      with_env({"launch", "--session-new", "held", "--cpu-utilization", "-o",
+                (runtime_ / "w").string(), kWorkload, "--seconds", "1.5", "--quiet"});
+  const pid_t capture = fork();
+  if (capture == 0) {
+    std::vector<char *> argv;
+    for (const auto &a : args)
+      argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    freopen("/dev/null", "w", stdout);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  const fs::path socket = runtime_ / "prof" / "held.sock";
+  for (int i = 0; i < 100 && !fs::exists(socket); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(fs::exists(socket));
+
+  const RunResult status = run_process(with_env({"status"}));
+  EXPECT_EQ(status.exit_code, 0) << status.describe();
+  const auto lines = split_lines(status.out);
+  ASSERT_GE(lines.size(), 7u) << status.out;
+  EXPECT_THAT(lines[0], ::testing::StartsWith("Session held (id "));
+  EXPECT_EQ(lines[1], "  state:    not collecting (waiting for prof start, --delay or a capture "
+                      "range)");
+  EXPECT_THAT(lines[3], HasSubstr("prof-workload --seconds 1.5"));
+  EXPECT_EQ(run_process(with_env({"status", "--session", "held"})).out, status.out);
+
+  const RunResult other = run_process(with_env({"status", "--session", "nope"}));
+  EXPECT_EQ(other.exit_code, 2) << other.describe();
+  EXPECT_EQ(other.err, "prof: status: no session is named 'nope' (sessions: held)\n");
+
+  int code = 0;
+  waitpid(capture, &code, 0);
+  EXPECT_TRUE(WIFEXITED(code) && WEXITSTATUS(code) == 0);
 }
 
 TEST_F(SessionList, ControlCommandsNeedASession) {

@@ -70,7 +70,9 @@ TEST(CommandLineParser, PluginsSubcommandMeansPluginList) {
   EXPECT_TRUE(command.has("plugin-list"));
   EXPECT_EQ(command.plugin_paths, Args{"/opt/p"});
   EXPECT_EQ(error_of({"plugins", "--cpu-utilization"}),
-            "prof: 'prof plugins' must be used alone, not with --cpu-utilization");
+            "prof: 'prof plugins' takes no --cpu-utilization (see prof plugins --help)");
+  EXPECT_EQ(error_of({"plugins", "ls"}), "prof: 'prof plugins' must be used alone, not with an "
+                                         "application ('ls')");
 }
 
 TEST(CommandLineParser, OtherWordsAreTheApplication) {

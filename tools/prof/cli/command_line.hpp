@@ -22,6 +22,7 @@ struct GivenOption {
 /// check_option_rules().
 struct CommandLine {
   std::string subcommand = "profile"; ///< "profile" (also when implicit), "plugins", "attach", ...
+  bool subcommand_given = false;      ///< false for topsprof's flat form
   std::vector<GivenOption> options;   ///< in the order given; --plugin and --plugin-path excluded
   std::vector<std::string> app;       ///< application and its arguments; empty if none
   std::vector<PluginSpec> plugins;    ///< --plugin specs and profile `plugins:` entries

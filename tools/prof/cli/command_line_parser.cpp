@@ -1,6 +1,7 @@
 #include "tools/prof/cli/command_line_parser.hpp"
 
 #include "tools/prof/cli/option_rules.hpp"
+#include "tools/prof/cli/subcommand_table.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 
 #include <boost/program_options.hpp>
@@ -13,18 +14,6 @@ namespace po = boost::program_options;
 
 namespace prof::cli {
 namespace {
-
-/// Words accepted in place of options before everything else.
-struct Subcommand {
-  std::string_view word;
-  std::string_view sets_flag; ///< option it stands for, "" for none
-};
-constexpr Subcommand kSubcommands[] = {
-    {"profile", ""},   {"plugins", "plugin-list"}, {"start", "start"},
-    {"stop", "stop"},  {"suspend", "suspend"},     {"resume", "resume"},
-    {"cancel", "cancel"}, {"shutdown", "shutdown"}, {"attach", ""},
-    // asys launch: the application starts with collection off.
-    {"launch", "profile-from-start=off"}};
 
 std::string in_quotes(std::string_view text) { return "'" + std::string(text) + "'"; }
 
@@ -91,13 +80,15 @@ public:
 
   void scan(CommandLine &result, std::vector<std::string> &tokens) {
     std::size_t i = 0;
-    if (!args_.empty()) {
-      for (const auto &sub : kSubcommands) {
-        if (args_[0] != sub.word) continue;
-        result.subcommand = std::string(sub.word);
-        if (!sub.sets_flag.empty()) tokens.push_back("--" + std::string(sub.sets_flag));
-        i = 1;
-      }
+    if (!args_.empty()) subcommand_ = find_subcommand(args_[0]);
+    if (subcommand_) {
+      if (subcommand_->options == OptionSet::Own)
+        throw UsageError("'prof " + args_[0] + "' takes its own arguments (see prof " + args_[0] +
+                         " --help)");
+      result.subcommand = args_[0];
+      result.subcommand_given = true;
+      if (!subcommand_->implies.empty()) tokens.push_back("--" + std::string(subcommand_->implies));
+      i = 1;
     }
     for (; i < args_.size(); ++i) {
       const std::string &arg = args_[i];
@@ -109,7 +100,7 @@ public:
         result.app.assign(args_.begin() + static_cast<long>(i), args_.end());
         return;
       }
-      tokens.push_back(scan_option(i));
+      if (std::string token = scan_option(i); !token.empty()) tokens.push_back(std::move(token));
     }
   }
 
@@ -140,7 +131,11 @@ private:
     if (!spec)
       throw UsageError("unknown option " + in_quotes(arg.substr(0, arg.find('='))) +
                        " (see prof --help)");
+    if (subcommand_) {
+      if (const std::string why = refusal(*subcommand_, *spec); !why.empty()) throw UsageError(why);
+    }
     const std::string dashed = "--" + std::string(spec->name);
+    if (spec->kind == ValueKind::Switch) return scan_switch(*spec, dashed, value, i);
     if (!takes_value(*spec)) {
       if (value) throw UsageError(dashed + " takes no value");
       return dashed;
@@ -153,14 +148,26 @@ private:
     return dashed + "=" + *value;
   }
 
+  // Alone it is on; a following true or false (asys -f true) is its value.
+  std::string scan_switch(const OptionSpec &spec, const std::string &dashed,
+                          std::optional<std::string> value, std::size_t &i) {
+    if (!value && i + 1 < args_.size() && (args_[i + 1] == "true" || args_[i + 1] == "false"))
+      value = args_[++i];
+    if (!value) return dashed;
+    const config::ValueCheck check = check_option_value(spec, *value);
+    if (!check.ok()) throw UsageError(check.error);
+    return check.value == "true" ? dashed : std::string();
+  }
+
   const std::vector<std::string> &args_;
+  const SubcommandSpec *subcommand_ = nullptr;
 };
 
 po::options_description boost_options() {
   po::options_description description;
   for (const auto &spec : option_specs()) {
     const std::string name(spec.name);
-    if (spec.kind == ValueKind::Flag)
+    if (spec.kind == ValueKind::Flag || spec.kind == ValueKind::Switch)
       description.add_options()(name.c_str(), po::bool_switch());
     else if (spec.kind == ValueKind::Repeatable)
       description.add_options()(name.c_str(), po::value<std::vector<std::string>>()->composing());
@@ -184,7 +191,7 @@ void add_option(CommandLine &result, const OptionSpec &spec, const std::string &
     result.plugin_paths.push_back(value);
     return;
   }
-  if (spec.kind == ValueKind::Flag) {
+  if (!takes_value(spec)) {
     result.set(std::string(spec.name), "true");
     return;
   }
@@ -198,7 +205,7 @@ void add_option(CommandLine &result, const OptionSpec &spec, const std::string &
 
 config::ValueCheck check_option_value(const OptionSpec &spec, std::string_view value) {
   const std::string dashed = "--" + std::string(spec.name);
-  if (value.empty() && spec.kind != ValueKind::Flag) return {{}, dashed + " needs a value"};
+  if (value.empty() && takes_value(spec)) return {{}, dashed + " needs a value"};
   switch (spec.kind) {
   case ValueKind::Flag:
   case ValueKind::Text:
@@ -206,6 +213,7 @@ config::ValueCheck check_option_value(const OptionSpec &spec, std::string_view v
     return {std::string(value), {}};
   case ValueKind::Int:
     return check_int(spec, value, dashed);
+  case ValueKind::Switch:
   case ValueKind::Enum: {
     std::string_view rest = spec.choices;
     while (true) {

@@ -1,5 +1,6 @@
 #include "tools/prof/cli/option_rules.hpp"
 
+#include "tools/prof/cli/subcommand_table.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 
 #include <algorithm>
@@ -36,7 +37,8 @@ constexpr std::string_view kStandalone[] = {
     "query-trace",   "plugin-list",       "help",         "version",
     "reset",         "session-list"};
 
-constexpr std::string_view kControl[] = {"start", "stop", "suspend", "resume", "cancel", "shutdown"};
+constexpr std::string_view kControl[] = {"start",  "stop",   "suspend",
+                                         "resume", "cancel", "shutdown"};
 
 constexpr std::string_view kModifiers[] = {"quiet", "log-file", "debug", "debug-dump",
                                            "force-overwrite"};
@@ -50,14 +52,14 @@ constexpr std::string_view kCaptureOnly[] = {
     // prof's own
     "show-output", "trace", "sampling-frequency", "sample-period", "backtrace",
     "sample-backtrace-depth", "osrt-threshold", "osrt-backtrace-threshold", "osrt-backtrace-depth",
-    "nic-metrics", "nic-device-include", "nic-metrics-frequency",
-    "capture-range", "annotation-capture", "capture-range-end", "trace-rotation", "env-var",
-    "inherit-environment", "wait", "delay"};
+    "nic-metrics", "nic-device-include", "nic-metrics-frequency", "capture-range",
+    "annotation-capture", "capture-range-end", "trace-rotation", "env-var", "inherit-environment",
+    "wait", "delay"};
 
 constexpr std::string_view kSelectors[] = {
     "enable-events",  "enable-activities",       "import-events",   "import-activities",
     "metrics",        "cpu-profiling-callstack", "cpu-utilization", "memory-utilization",
-    "memory-profile", "gcu-utilization", "nic-metrics"};
+    "memory-profile", "gcu-utilization",         "nic-metrics"};
 
 constexpr std::string_view kSavedCapture[] = {"import-profile", "import-rawdata"};
 constexpr std::string_view kMerge[] = {"visual-profiler-merge-from", "visual-profiler-merge-to"};
@@ -68,7 +70,8 @@ template <typename List> bool contains(const List &list, std::string_view name) 
 
 std::string shown(const CommandLine &command, std::string_view name) {
   std::string text = "--" + std::string(name);
-  if (name == "plugin-list" && command.subcommand == "plugins") text = "'prof plugins'";
+  if (command.subcommand_given && name == implied_option(command.subcommand))
+    text = "'prof " + command.subcommand + "'";
   const GivenOption *option = command.find(name);
   if (option && !option->origin.empty()) text += " (from " + option->origin + ")";
   return text;
@@ -118,7 +121,8 @@ std::string first_other(const CommandLine &command, std::string_view self,
                         bool allow_help_plugins) {
   for (const auto &option : command.options) {
     if (option.name == self || contains(kModifiers, option.name) ||
-        contains(also_allowed, option.name))
+        contains(also_allowed, option.name) ||
+        (command.subcommand_given && option.name == implied_option(command.subcommand)))
       continue;
     return shown(command, option.name);
   }
@@ -131,6 +135,10 @@ std::string first_other(const CommandLine &command, std::string_view self,
 void check_alone(const CommandLine &command) {
   for (const auto &option : command.options) {
     if (!contains(kStandalone, option.name)) continue;
+    // 'prof plugins --help': the option the word stands for is no company.
+    if (command.has("help") && command.subcommand_given &&
+        option.name == implied_option(command.subcommand))
+      continue;
     const std::string other = first_other(command, option.name, {}, false);
     if (!other.empty())
       throw UsageError(shown(command, option.name) + " must be used alone, not with " + other);
@@ -160,9 +168,8 @@ void check_control(const CommandLine &command) {
                          " cannot be used together");
     // `prof start -o NAME` names the report of the window it starts.
     const bool start = option.name == "start";
-    const std::string other =
-        first_other(command, option.name,
-                    start ? Names{"session", "output"} : Names{"session"}, false);
+    const std::string other = first_other(
+        command, option.name, start ? Names{"session", "output"} : Names{"session"}, false);
     if (!other.empty())
       throw UsageError(shown(command, option.name) + " can only be used alone or with --session" +
                        (start ? " and -o" : "") + ", not with " + other);
@@ -225,6 +232,10 @@ void check_with_app(const CommandLine &command) {
 } // namespace
 
 void check_option_rules(const CommandLine &command) {
+  if (command.has("help") || command.has("version")) {
+    check_alone(command); // prof SUB --help: the word's own option is no other
+    return;
+  }
   check_conflicts(command);
   check_watermark(command);
   check_alone(command);

@@ -13,6 +13,7 @@ enum class OptionGroup { Gcu, Cpu, Print, InputOutput, Control, Plugin, Advanced
 /// What an option's value looks like.
 enum class ValueKind {
   Flag,      ///< no value
+  Switch,    ///< a flag that also takes true|false (asys -f true): false leaves it unset
   Text,      ///< free text (file name, filter string)
   Int,       ///< integer within [min, max]
   Enum,      ///< one of `choices` ("on|off")
@@ -44,7 +45,9 @@ const OptionSpec *find_option(std::string_view name);
 const OptionSpec *find_short_option(char letter);
 
 /// Whether the option takes a value.
-inline bool takes_value(const OptionSpec &spec) { return spec.kind != ValueKind::Flag; }
+inline bool takes_value(const OptionSpec &spec) {
+  return spec.kind != ValueKind::Flag && spec.kind != ValueKind::Switch;
+}
 
 /// Title of a help section ("GCU capture options").
 std::string_view group_title(OptionGroup group);

@@ -1,5 +1,8 @@
 #include "tools/prof/cli/plugin_mapping.hpp"
 
+#include "tools/prof/cli/trace_items.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+
 #include <algorithm>
 
 namespace prof::cli {
@@ -80,7 +83,7 @@ public:
   PluginRequest &request(std::string_view plugin, const std::string &requested_by) {
     for (auto &existing : requests_)
       if (existing.plugin == plugin) return existing;
-    requests_.push_back({std::string(plugin), {}, requested_by, false});
+    requests_.push_back({std::string(plugin), {}, requested_by, false, {}});
     return requests_.back();
   }
   PluginRequest *find(std::string_view plugin) {
@@ -150,7 +153,18 @@ void add_trace_items(const CommandLine &command, RequestList &list) {
   while (true) {
     const auto comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
-    if (item != "none") list.request(item, requester(*command.find("trace")));
+    const std::string by = requester(*command.find("trace"));
+    const TraceItem *known = find_trace_item(item);
+    if (known && known->plugin.empty())
+      throw UsageError(by + " " + std::string(item) + " needs " + std::string(known->needs) +
+                       " (trace items: " + supported_trace_items() + ")");
+    if (item != "none") {
+      PluginRequest &request = list.request(known ? known->plugin : item, by);
+      if (request.when_missing.empty())
+        request.when_missing = by + " " + std::string(item) + " needs " +
+                               (known ? std::string(known->needs)
+                                      : "a trace item or source plugin named " + std::string(item));
+    }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }

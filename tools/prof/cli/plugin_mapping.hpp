@@ -44,11 +44,16 @@ struct PluginRequest {
   /// True for the default summary exporter nobody asked for: skip it
   /// quietly when it is not installed.
   bool implicit = false;
+  /// What a missing plugin means to the user ("-t hggc needs ..."), "" to
+  /// say only that the plugin is not installed.
+  std::string when_missing;
 };
 
 /// The plugins a (rule-checked) command line needs, in the order first asked
 /// for. Requests for one plugin are merged; --plugin keys win over keys
-/// derived from topsprof options. --trace items are plugin names. A
+/// derived from topsprof options. --trace items are asys/nsys trace items
+/// (trace_items.hpp) or plugin names; an item prof has no source for throws
+/// UsageError naming what it needs. A
 /// capture or a saved capture without --quiet and without any print option
 /// or --plugin summary/trace gets an implicit summary (mode=summary), as
 /// topsprof prints its summary by default. Queries (--query-*,

@@ -27,7 +27,7 @@ void merge_option(CommandLine &command, const config::ProfileOption &option) {
   }
   const std::string dashed = "--" + option.name;
   std::string value = "true";
-  if (spec->kind == ValueKind::Flag) {
+  if (!takes_value(*spec)) {
     bool on = true;
     if (option.has_value && !config::parse_bool_word(option.value, on))
       throw error_at(option.value_at, dashed + " takes true or false, not '" + option.value + "'");
