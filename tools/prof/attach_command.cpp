@@ -200,6 +200,7 @@ int run_attach(const RunContext &context) {
   header.command_display = display;
   SessionDetails details;
   details.describe(header, capture.session);
+  create_visual_profiler_folder(command);
   const WindowReports reports(report_pattern, force, header, pids.front(), host);
   const std::vector<core::EventSink *> shared_sinks = sinks_of(exporters);
   const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -60,7 +60,26 @@ std::string report_output_path(const cli::CommandLine &command) {
   if (const std::string *name = command.value("output")) {
     return std::filesystem::path(*name).has_extension() ? *name : *name + ".profrep";
   }
+  // topsprof's visual-profiler folder also holds the native report, which
+  // is what --visual-profiler-merge-from merges.
+  if (const std::string *trace = command.value("export-visual-profiler")) {
+    std::error_code ec;
+    if (trace->back() == '/' || std::filesystem::is_directory(*trace, ec))
+      return (std::filesystem::path(*trace) / "prof-%p.profrep").string();
+    std::string beside = std::filesystem::path(*trace).replace_extension(".profrep").string();
+    return beside == *trace ? beside + ".profrep" : beside;
+  }
+  if (command.subcommand_given &&
+      (command.subcommand == "profile" || command.subcommand == "attach"))
+    return "report%i.profrep";
   return "";
+}
+
+void create_visual_profiler_folder(const cli::CommandLine &command) {
+  const std::string *trace = command.value("export-visual-profiler");
+  if (!trace || trace->back() != '/') return;
+  std::error_code ec; // a folder that cannot be made is reported when the report opens
+  std::filesystem::create_directories(*trace, ec);
 }
 
 int run_capture(const RunContext &context) {
@@ -113,6 +132,7 @@ int run_capture(const RunContext &context) {
     return kExitFailure;
   }
   console.set_pid(app.pid());
+  create_visual_profiler_folder(command);
   if (has_output_macros(report_pattern)) {
     try {
       report_path = expand_output_name(report_pattern, {app.pid(), host_name(), std::time(nullptr)},
