@@ -1,0 +1,243 @@
+// End-to-end tests of the edges a topsprof, asys or nsys user meets first:
+// their spellings, stand-alone options, default report names, help per
+// subcommand, the visual-profiler folder and the shipped capture profiles.
+#include "process_runner.hpp"
+
+#include "core/report/report_reader.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const fs::path kSourceDir = PROF_SOURCE_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
+const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
+
+std::vector<std::string> files_in(const fs::path &folder) {
+  std::vector<std::string> names;
+  for (const auto &entry : fs::directory_iterator(folder))
+    names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::set<std::string> plugins_of(const fs::path &report_path) {
+  report::ReportReader reader;
+  std::set<std::string> names;
+  if (!reader.open(report_path.string())) return names;
+  for (const auto &plugin : reader.header().plugins)
+    names.insert(plugin.name);
+  return names;
+}
+
+class CliEdges : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "prof-edges-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    if (!HasFailure())
+      fs::remove_all(dir_);
+    else
+      std::cerr << "test folder kept: " << dir_ << "\n";
+  }
+  RunResult prof(std::vector<std::string> args, const fs::path &cwd = {}) {
+    args.insert(args.begin(), kProf);
+    return run_process(args, cwd.empty() ? dir_ : cwd, std::chrono::seconds(120));
+  }
+  fs::path dir_;
+};
+
+TEST_F(CliEdges, VersionAndHelpStandAlone) {
+  const RunResult version = prof({"-v"});
+  EXPECT_EQ(version.exit_code, 0) << version.describe();
+  EXPECT_THAT(version.out, StartsWith("prof "));
+  EXPECT_EQ(prof({"--version"}).out, version.out);
+
+  const RunResult both = prof({"--plugin-list", "--version"});
+  EXPECT_EQ(both.exit_code, 2) << both.describe();
+  EXPECT_EQ(both.err, "prof: --plugin-list must be used alone, not with --version\n");
+  EXPECT_EQ(both.out, "");
+  const RunResult help = prof({"--help", "--cpu-utilization"});
+  EXPECT_EQ(help.exit_code, 2) << help.describe();
+  EXPECT_EQ(help.err, "prof: --help must be used alone, not with --cpu-utilization\n");
+  EXPECT_EQ(help.out, "");
+  const RunResult app = prof({"--version", kWorkload});
+  EXPECT_EQ(app.exit_code, 2) << app.describe();
+  EXPECT_EQ(app.err,
+            "prof: --version must be used alone, not with an application ('" + kWorkload + "')\n");
+}
+
+TEST_F(CliEdges, EachSubcommandHelpListsItsOwnOptions) {
+  const RunResult attach = prof({"attach", "--help"});
+  ASSERT_EQ(attach.exit_code, 0) << attach.describe();
+  EXPECT_THAT(attach.out, StartsWith("Usage: prof attach [options] PID[,PID...]\n"));
+  EXPECT_THAT(attach.out, HasSubstr("--trace ITEMS"));
+  EXPECT_THAT(attach.out, HasSubstr("[application scope]"));
+  EXPECT_THAT(attach.out, HasSubstr("[system scope]"));
+  EXPECT_THAT(attach.out, Not(HasSubstr("--env-var")));
+  EXPECT_EQ(prof({"--help", "attach"}).out, attach.out) << "asys: prof --help SUB";
+
+  const RunResult stop = prof({"stop", "-h"});
+  ASSERT_EQ(stop.exit_code, 0) << stop.describe();
+  EXPECT_THAT(stop.out, HasSubstr("--session NAME"));
+  EXPECT_THAT(stop.out, Not(HasSubstr("--cpu-utilization")));
+  const RunResult plugins = prof({"plugins", "--help"});
+  EXPECT_EQ(plugins.exit_code, 0) << plugins.describe();
+  EXPECT_THAT(plugins.out, HasSubstr("--plugin-path DIR"));
+  const RunResult stats = prof({"--help", "stats"});
+  EXPECT_EQ(stats.exit_code, 0) << stats.describe();
+  EXPECT_THAT(stats.out, HasSubstr("--report"));
+
+  const RunResult refused = prof({"stop", "--cpu-utilization"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.describe();
+  EXPECT_EQ(refused.err, "prof: 'prof stop' takes no --cpu-utilization (see prof stop --help)\n");
+
+  const RunResult top = prof({"--help"});
+  for (const char *word : {"profile", "launch", "attach", "status", "sessions", "export"})
+    EXPECT_THAT(top.out, HasSubstr("\n  " + std::string(word) + " ")) << word;
+}
+
+TEST_F(CliEdges, ForceOverwriteTakesAsysTrueOrFalse) {
+  std::ofstream(dir_ / "r.profrep") << "old";
+  const std::vector<std::string> capture = {"--cpu-utilization", "-o",        "r",   "--quiet",
+                                            kWorkload,           "--seconds", "0.1", "--quiet"};
+  std::vector<std::string> no = {"-f", "false"};
+  no.insert(no.end(), capture.begin(), capture.end());
+  const RunResult refused = prof(no);
+  EXPECT_EQ(refused.exit_code, 2) << refused.describe();
+  EXPECT_THAT(refused.err, HasSubstr("already exists (use --force-overwrite)"));
+
+  std::vector<std::string> yes = {"-f", "true"};
+  yes.insert(yes.end(), capture.begin(), capture.end());
+  const RunResult replaced = prof(yes);
+  EXPECT_EQ(replaced.exit_code, 0) << replaced.describe();
+  EXPECT_GT(fs::file_size(dir_ / "r.profrep"), 3u);
+
+  const RunResult bad = prof({"--force-overwrite=yes", "--cpu-utilization", kWorkload});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_EQ(bad.err, "prof: --force-overwrite 'yes' is not valid: expected true or false\n");
+}
+
+TEST_F(CliEdges, TraceItemsWithoutTheirSourceSayWhatTheyNeed) {
+  const RunResult acblas = prof({"-t", "acblas", kWorkload});
+  EXPECT_EQ(acblas.exit_code, 2) << acblas.describe();
+  EXPECT_THAT(acblas.err, StartsWith("prof: --trace acblas needs a T-Head PPU's ACBLAS library, "
+                                     "which prof has no source for (trace items: gcu, osrt,"));
+  const RunResult hggc = prof({"-t", "osrt,hggc", kWorkload});
+  EXPECT_EQ(hggc.exit_code, 2) << hggc.describe();
+  EXPECT_THAT(hggc.err, StartsWith("prof: --trace hggc needs a T-Head PPU or NVIDIA GPU with "
+                                   "CUPTI and plugin cuda, which is not installed (installed: "));
+  EXPECT_EQ(std::count(hggc.err.begin(), hggc.err.end(), '\n'), 1);
+  EXPECT_TRUE(files_in(dir_).empty());
+}
+
+TEST_F(CliEdges, ProfileWithoutOutputWritesTheFirstFreeReportIndex) {
+  const std::vector<std::string> args = {
+      "profile", "--cpu-utilization", "--quiet", kWorkload, "--seconds", "0.1", "--quiet"};
+  ASSERT_EQ(prof(args).exit_code, 0);
+  const RunResult second = prof(args);
+  ASSERT_EQ(second.exit_code, 0) << second.describe();
+  EXPECT_EQ(files_in(dir_), (std::vector<std::string>{"report1.profrep", "report2.profrep"}));
+
+  // topsprof's flat form prints its statistics and writes nothing.
+  const fs::path flat = dir_ / "flat";
+  fs::create_directory(flat);
+  const RunResult printed = prof({"--cpu-utilization", kWorkload, "--seconds", "0.1"}, flat);
+  ASSERT_EQ(printed.exit_code, 0) << printed.describe();
+  EXPECT_THAT(printed.out, HasSubstr("Counters"));
+  EXPECT_TRUE(files_in(flat).empty());
+}
+
+TEST_F(CliEdges, VisualProfilerFoldersMergeAsTopsprofUsersCollectThem) {
+  // Two "ranks", each into its own folder, then copied into one.
+  for (const char *rank : {"rank0/", "rank1/"}) {
+    const RunResult r = prof({"--cpu-utilization", "--export-visual-profiler",
+                              (dir_ / rank).string(), kWorkload, "--seconds", "0.1"});
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    const auto files = files_in(dir_ / rank);
+    ASSERT_EQ(files.size(), 2u) << ::testing::PrintToString(files);
+    EXPECT_EQ(fs::path(files[0]).stem(), fs::path(files[1]).stem());
+    EXPECT_EQ(fs::path(files[0]).extension(), ".perfetto-trace");
+    EXPECT_EQ(fs::path(files[1]).extension(), ".profrep");
+    fs::create_directories(dir_ / "all");
+    for (const auto &name : files)
+      fs::copy_file(dir_ / rank / name, dir_ / "all" / name);
+  }
+  const RunResult merged = prof({"--visual-profiler-merge-from", (dir_ / "all").string(),
+                                 "--visual-profiler-merge-to", (dir_ / "merged.profrep").string()});
+  ASSERT_EQ(merged.exit_code, 0) << merged.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "merged.profrep").string()));
+  EXPECT_EQ(reader.header().pids.size(), 2u);
+}
+
+// ---------------------------------------------------------------------------
+// The capture profiles shipped in configs/: each is loaded and run.
+
+struct ShippedProfile {
+  std::string file;
+  std::vector<std::string> app;
+  std::vector<std::string> plugins; ///< sources the report must name
+};
+
+std::vector<ShippedProfile> shipped_profiles() {
+  const std::vector<std::string> busy = {kWorkload, "--threads", "2", "--seconds", "0.3"};
+  return {
+      {"training-step.yaml", {kTrain}, {"gcu"}},
+      {"sip-counters.yaml", {kTrain}, {"gcu", "sip-pmc"}},
+      {"cpu-hotspots.yaml", busy, {"cpu-perf"}},
+      {"waits.yaml", {kWorkload, "--lock-wait-ms", "50", "--seconds", "0.1"}, {"osrt"}},
+      {"host-overview.yaml", busy, {"cpu-util"}},
+      {"cpu-utilization.yaml", busy, {"cpu-util"}},
+  };
+}
+
+class ShippedProfiles : public CliEdges, public ::testing::WithParamInterface<ShippedProfile> {};
+
+TEST_P(ShippedProfiles, LoadsAndCaptures) {
+  const ShippedProfile &profile = GetParam();
+  std::vector<std::string> args = {"--config", (kSourceDir / "configs" / profile.file).string(),
+                                   "-o", "r"};
+  args.insert(args.end(), profile.app.begin(), profile.app.end());
+  const RunResult r = prof(args);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("PROF is profiling process"));
+  const std::set<std::string> plugins = plugins_of(dir_ / "r.profrep");
+  for (const auto &name : profile.plugins)
+    EXPECT_TRUE(plugins.count(name)) << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, ShippedProfiles, ::testing::ValuesIn(shipped_profiles()),
+                         [](const auto &info) {
+                           std::string name = fs::path(info.param.file).stem();
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(ShippedProfileList, EveryProfileInConfigsIsRunByATest) {
+  std::set<std::string> tested;
+  for (const auto &profile : shipped_profiles())
+    tested.insert(profile.file);
+  for (const auto &entry : fs::directory_iterator(kSourceDir / "configs"))
+    if (entry.path().extension() == ".yaml")
+      EXPECT_TRUE(tested.count(entry.path().filename())) << entry.path().filename();
+}
+
+} // namespace
+} // namespace prof::e2e
