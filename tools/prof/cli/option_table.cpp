@@ -81,7 +81,9 @@ constexpr OptionSpec kOptions[] = {
      "write a trace for a visual profiler (Perfetto)"},
     {"import-profile", 0, K::Text, G::InputOutput, "FILE", 0, 0, "",
      "read a saved report instead of capturing"},
-    {"export-rawdata", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "write the raw data (SQLite)"},
+    {"export-rawdata", 0, K::Text, G::InputOutput, "FILE", 0, 0, "",
+     "write every collected event, undigested, to FILE: the native report (.profrep), "
+     "read back with --import-rawdata"},
     {"import-rawdata", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "read saved raw data"},
     {"export-csv", 0, K::Text, G::InputOutput, "FILE", 0, 0, "", "write the results as CSV"},
     {"visual-profiler-merge-from", 0, K::Text, G::InputOutput, "DIR", 0, 0, "",
