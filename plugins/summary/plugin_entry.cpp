@@ -15,14 +15,12 @@ constexpr prof_option_desc kOptions[] = {
      "rows of the flat CPU function table"},
     {"tree-min-percent", PROF_OPTION_DOUBLE, "2", 0, 100, nullptr,
      "call-tree nodes under this share of the samples are left out"},
-    {"metrics", PROF_OPTION_STRING, "", 0, -1, nullptr,
-     "metric tables to print after the activities: sip_busy_efficiency_per_op; --metrics"},
 };
 
 constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::summary::SummaryExporter>(
         "summary", "1.0.0", "Statistics of activities and counters (topsprof statistics mode)",
-        kOptions);
+        kOptions, "prof project");
 
 } // namespace
 

@@ -45,13 +45,6 @@ bool SummaryExporter::begin() {
   }
   mode_ = *mode;
   aggregator_.emplace(host_);
-  const std::string_view metrics = host_.option("metrics").value_or("");
-  if (!metrics.empty() && metrics != "sip_busy_efficiency_per_op") {
-    host_.log(PROF_LOG_ERROR, "summary: unknown metric '" + std::string(metrics) +
-                                  "' (known: sip_busy_efficiency_per_op)");
-    return false;
-  }
-  if (!metrics.empty()) sip_efficiency_.emplace(host_);
   return true;
 }
 
@@ -59,7 +52,6 @@ bool SummaryExporter::consume(const prof_event *events, size_t count) {
   if (!aggregator_) aggregator_.emplace(host_);
   for (size_t i = 0; i < count; ++i) {
     aggregator_->add(events[i]);
-    if (sip_efficiency_) sip_efficiency_->add(events[i]);
     // CPU samples only: a stack with a category belongs to something else
     // (e.g. a blocking call's slice).
     if (events[i].type == PROF_EVENT_SAMPLE && events[i].id != 0 && events[i].category == 0)
@@ -74,7 +66,6 @@ bool SummaryExporter::end() {
     host_.print("======== Profiling result: no events were collected");
   } else {
     print_activities();
-    print_metrics();
     if (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) {
       print_counters();
       print_functions();
@@ -167,11 +158,6 @@ void SummaryExporter::print_functions() {
   if (which == "all" || which == "bottom-up")
     print_section("======== CPU call tree, bottom-up" + pruned,
                   functions_.call_tree(resolve, false, min_percent));
-}
-
-void SummaryExporter::print_metrics() {
-  if (sip_efficiency_)
-    print_section("======== Sip busy efficiency(Per-op Mode)", sip_efficiency_->table());
 }
 
 void SummaryExporter::print_section(const std::string &title,

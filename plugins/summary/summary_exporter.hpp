@@ -5,7 +5,6 @@
 
 #include "core/stats/function_view.hpp"
 #include "core/stats/summary_aggregator.hpp"
-#include "sip_efficiency.hpp"
 
 #include <prof/plugin.hpp>
 
@@ -38,14 +37,12 @@ private:
   void print_activities();
   void print_counters();
   void print_functions();
-  void print_metrics();
   void print_section(const std::string &title, const std::vector<std::string> &table);
 
   ExportHost host_;
   SummaryMode mode_ = SummaryMode::Summary;
   std::optional<SummaryAggregator> aggregator_;
   FunctionView functions_;
-  std::optional<SipEfficiency> sip_efficiency_; ///< with --metrics sip_busy_efficiency_per_op
 };
 
 } // namespace prof::summary

@@ -27,7 +27,7 @@ constexpr OptionMapping kMappings[] = {
     // A metric needs activities, counters and the table that shows it.
     {"metrics", "gcu", "metrics", "", R::Enables},
     {"metrics", "sip-pmc", "metrics", "", R::Enables},
-    {"metrics", "summary", "metrics", "", R::Enables},
+    {"metrics", "gcu-metrics", "metrics", "", R::Enables},
     {"devices", "gcu", "devices", "", R::Modifies},
     {"devices", "sip-pmc", "devices", "", R::Modifies},
     {"buffer", "gcu", "buffer", "", R::Modifies},

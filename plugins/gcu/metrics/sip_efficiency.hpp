@@ -1,7 +1,7 @@
 // topsprof's "Sip busy efficiency (Per-op Mode)" metric: for each operator,
 // each SIP's busy cycles without and with waits and their ratio. Operators
-// are device slices of category "Operator"; the counters are sip-pmc's,
-// tied to their operator by correlation id.
+// are the kernel slices (PROF_CATEGORY_KERNEL) of the gcu source; the
+// counters are sip-pmc's, tied to their operator by correlation id.
 #pragma once
 
 #include <prof/plugin.hpp>
@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace prof::summary {
+namespace prof::gcu {
 
 class SipEfficiency {
 public:
@@ -40,11 +40,9 @@ private:
   std::string sip_label(const prof_track_desc &counter) const;
 
   const ExportHost &host_;
-  prof_string_id operator_category_ = 0;
-  bool category_known_ = false;
   std::unordered_map<uint64_t, Operator> operators_;
   std::unordered_map<uint64_t, std::map<std::string, SipValues>> values_;
   std::unordered_map<prof_track_id, CounterTrack> counter_tracks_;
 };
 
-} // namespace prof::summary
+} // namespace prof::gcu

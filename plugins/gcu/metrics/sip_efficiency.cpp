@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace prof::summary {
+namespace prof::gcu {
 namespace {
 
 // The index of the nearest enclosing track of `kind` at or above `desc`, -1 if none.
@@ -42,8 +42,10 @@ const SipEfficiency::CounterTrack &SipEfficiency::counter_track(prof_track_id tr
   CounterTrack info;
   if (const prof_track_desc *desc = host_.track(track); desc && desc->name) {
     const std::string_view name = desc->name;
-    if (name == "sip_busy_without_wait") info.kind = CounterKind::WithoutWait;
-    else if (name == "sip_busy_with_wait") info.kind = CounterKind::WithWait;
+    if (name == "sip_busy_without_wait")
+      info.kind = CounterKind::WithoutWait;
+    else if (name == "sip_busy_with_wait")
+      info.kind = CounterKind::WithWait;
     if (info.kind != CounterKind::Other) info.sip = sip_label(*desc);
   }
   return counter_tracks_.emplace(track, std::move(info)).first->second;
@@ -52,12 +54,7 @@ const SipEfficiency::CounterTrack &SipEfficiency::counter_track(prof_track_id tr
 void SipEfficiency::add(const prof_event &e) {
   if (e.id == 0) return;
   if (e.type == PROF_EVENT_SLICE) {
-    if (!category_known_ && e.category != 0 && host_.string(e.category) == "Operator") {
-      operator_category_ = e.category;
-      category_known_ = true;
-    }
-    if (category_known_ && e.category == operator_category_)
-      operators_[e.id] = {e.ts, e.duration, e.name};
+    if (e.kind == PROF_CATEGORY_KERNEL) operators_[e.id] = {e.ts, e.duration, e.name};
   } else if (e.type == PROF_EVENT_COUNTER) {
     const CounterTrack &track = counter_track(e.track);
     if (track.kind == CounterKind::Other) return;
@@ -85,8 +82,7 @@ std::vector<std::string> SipEfficiency::table() {
     const uint64_t id = order[index].second;
     const Operator &op = operators_[id];
     rows.push_back({std::to_string(index), std::string(host_.string(op.name)),
-                    std::to_string(gcu::driver_correlation(id)),
-                    console::format_duration(op.duration)});
+                    std::to_string(driver_correlation(id)), console::format_duration(op.duration)});
     for (const auto &[sip, v] : values_[id])
       rows.push_back({sip, std::to_string(static_cast<uint64_t>(v.without_wait)),
                       std::to_string(static_cast<uint64_t>(v.with_wait)),
@@ -103,4 +99,4 @@ std::vector<std::string> SipEfficiency::table() {
   return lines;
 }
 
-} // namespace prof::summary
+} // namespace prof::gcu
