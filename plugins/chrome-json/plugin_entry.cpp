@@ -15,7 +15,8 @@ constexpr prof_option_desc kOptions[] = {
 constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::chrome_json::ChromeJsonExporter>(
         "chrome-json", "1.0.0",
-        "Chrome Trace Event Format JSON for chrome://tracing and ui.perfetto.dev", kOptions);
+        "Chrome Trace Event Format JSON for chrome://tracing and ui.perfetto.dev", kOptions,
+        "prof project");
 
 } // namespace
 

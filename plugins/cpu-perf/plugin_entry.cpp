@@ -31,7 +31,7 @@ constexpr prof_plugin_descriptor kDescriptor =
     prof::source_descriptor<prof::cpu_perf::CpuPerfSource>(
         "cpu-perf", "1.0.0",
         "CPU sampling with call stacks, thread states and CPU rows from perf_event_open",
-        PROF_SCOPE_SYSTEM, kOptions);
+        PROF_SCOPE_SYSTEM, kOptions, "prof project");
 
 } // namespace
 

@@ -18,7 +18,7 @@ constexpr prof_plugin_descriptor kDescriptor =
     prof::source_descriptor<prof::cpu_util::CpuUtilSource>(
         "cpu-util", "1.0.0",
         "CPU utilization and memory of the system and the profiled process tree", PROF_SCOPE_SYSTEM,
-        kOptions);
+        kOptions, "prof project");
 
 } // namespace
 

@@ -15,7 +15,7 @@ constexpr prof_option_desc kOptions[] = {
 };
 
 constexpr prof_plugin_descriptor kDescriptor = prof::exporter_descriptor<prof::csv::CsvExporter>(
-    "csv", "1.0.0", "Summary tables or event tables as CSV files", kOptions);
+    "csv", "1.0.0", "Summary tables or event tables as CSV files", kOptions, "prof project");
 
 } // namespace
 

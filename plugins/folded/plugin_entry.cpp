@@ -15,7 +15,8 @@ constexpr prof_option_desc kOptions[] = {
 
 constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::folded::FoldedExporter>(
-        "folded", "1.0.0", "Folded call stacks of CPU samples for flame-graph tools", kOptions);
+        "folded", "1.0.0", "Folded call stacks of CPU samples for flame-graph tools", kOptions,
+        "prof project");
 
 } // namespace
 

@@ -27,7 +27,7 @@ constexpr auto kOptions = prof::join_options(kOwnOptions, prof::gcu::kSharedCapt
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::gcu::GcuSource>(
     "gcu", "1.0.0",
     "GCU device activities (kernels, DMA, SIP, TS), the runtime API trace and utilization",
-    PROF_SCOPE_PROCESS, kOptions);
+    PROF_SCOPE_PROCESS, kOptions, "prof project");
 
 } // namespace
 

@@ -23,7 +23,7 @@ constexpr prof_option_desc kOptions[] = {
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::nic::NicSource>(
     "nic", "1.0.0",
     "network interface and RDMA port metrics: receive/send rate, packet size, CNPs, send wait",
-    PROF_SCOPE_SYSTEM, kOptions);
+    PROF_SCOPE_SYSTEM, kOptions, "prof project");
 
 } // namespace
 

@@ -23,7 +23,7 @@ constexpr prof_plugin_descriptor kDescriptor = [] {
       "osrt", "1.0.0",
       "OS runtime tracing: blocking C library calls (locks, sleeps, io, sockets, waits) of the "
       "profiled process",
-      PROF_SCOPE_PROCESS, kOptions);
+      PROF_SCOPE_PROCESS, kOptions, "prof project");
   d.flags = PROF_PLUGIN_INTERPOSES; // its wrappers of read(), pthread_mutex_lock() ...
   return d;
 }();

@@ -17,7 +17,7 @@ constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::perfetto::PerfettoExporter>(
         "perfetto", "1.0.0",
         "Perfetto protobuf trace for ui.perfetto.dev and trace_processor (visual profiler)",
-        kOptions);
+        kOptions, "prof project");
 
 } // namespace
 

@@ -25,7 +25,7 @@ constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::gcu
     "sip-pmc", "1.0.0",
     "GCU SIP performance counters per operator (busy with and without waits, instructions, "
     "stalls) and metrics",
-    PROF_SCOPE_PROCESS, kOptions);
+    PROF_SCOPE_PROCESS, kOptions, "prof project");
 
 } // namespace
 

@@ -15,8 +15,8 @@ constexpr prof_option_desc kOptions[] = {
 constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::sqlite::SqliteExporter>(
         "sqlite", prof::sqlite::kPluginVersion,
-        "SQLite database of every event, track, string and stack (docs/sqlite-schema.md)",
-        kOptions);
+        "SQLite database of every event, track, string and stack (docs/sqlite-schema.md)", kOptions,
+        "prof project");
 
 } // namespace
 

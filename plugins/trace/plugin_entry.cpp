@@ -13,7 +13,8 @@ constexpr prof_option_desc kOptions[] = {
 
 constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::trace::TraceExporter>(
-        "trace", "1.0.0", "Activities in start-time order (topsprof trace mode)", kOptions);
+        "trace", "1.0.0", "Activities in start-time order (topsprof trace mode)", kOptions,
+        "prof project");
 
 } // namespace
 

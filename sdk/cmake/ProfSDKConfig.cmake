@@ -4,7 +4,8 @@ get_filename_component(_prof_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABS
 if(NOT TARGET prof::sdk)
   add_library(prof::sdk INTERFACE IMPORTED)
   set_target_properties(prof::sdk PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "${_prof_sdk_prefix}/include")
+    INTERFACE_INCLUDE_DIRECTORIES "${_prof_sdk_prefix}/include"
+    INTERFACE_COMPILE_FEATURES cxx_std_20)
 endif()
 set(ProfSDK_INCLUDE_DIR "${_prof_sdk_prefix}/include")
 set(ProfSDK_PLUGIN_DIR "${_prof_sdk_prefix}/lib/prof/plugins")
@@ -14,4 +15,7 @@ function(prof_sdk_add_plugin name)
   set_target_properties(prof-${name} PROPERTIES PREFIX lib
     C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden)
   target_link_libraries(prof-${name} PRIVATE prof::sdk)
+  # As in-tree plugins: a symbol left undefined is a link error, not a
+  # failure to load on the user's machine.
+  target_link_options(prof-${name} PRIVATE -Wl,--no-undefined)
 endfunction()

@@ -63,14 +63,9 @@ constexpr prof_option_desc kOptions[] = {
     {"label", PROF_OPTION_STRING, "tick", 0, -1, nullptr, "name of the tick slices"},
 };
 
-constexpr prof_plugin_descriptor make_descriptor() {
-  auto d = prof::source_descriptor<ExampleTicks>("example-ticks", "1.0.0",
-                                                 "Example source: a tick every interval",
-                                                 PROF_SCOPE_SYSTEM, kOptions);
-  d.vendor = "prof SDK example";
-  return d;
-}
-constexpr prof_plugin_descriptor kDescriptor = make_descriptor();
+constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<ExampleTicks>(
+    "example-ticks", "1.0.0", "Example source: a tick every interval", PROF_SCOPE_SYSTEM, kOptions,
+    "prof SDK example");
 
 } // namespace
 

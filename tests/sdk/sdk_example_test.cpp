@@ -41,6 +41,7 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
   ASSERT_EQ(install.status, 0) << install.output;
   ASSERT_TRUE(fs::exists(work / "prefix/include/prof/plugin.h"));
   ASSERT_TRUE(fs::exists(work / "prefix/lib/cmake/ProfSDK/ProfSDKConfig.cmake"));
+  ASSERT_TRUE(fs::exists(work / "prefix/lib/cmake/ProfSDK/ProfSDKConfigVersion.cmake"));
 
   Result configure = run(cmake + " -S " + quote(fs::path(PROF_SOURCE_DIR) / "sdk/examples") +
                          " -B " + quote(work / "build") + " -DCMAKE_PREFIX_PATH=" +

@@ -287,12 +287,13 @@ inline const char *track_kind_name(prof_track_kind kind) {
   return "custom";
 }
 
-/// Fills the fixed part of a descriptor for the ABI this header declares.
+/// Fills the fixed part of a descriptor for the ABI this header declares;
+/// `vendor` is who ships the plugin, as --plugin-list shows it.
 constexpr prof_plugin_descriptor make_descriptor(const char *name, const char *version,
                                                  const char *description, prof_plugin_kind kind,
                                                  prof_plugin_scope scope,
                                                  const prof_option_desc *options,
-                                                 uint32_t option_count) {
+                                                 uint32_t option_count, const char *vendor) {
   return prof_plugin_descriptor{sizeof(prof_plugin_descriptor),
                                 PROF_ABI_MAJOR,
                                 PROF_ABI_MINOR,
@@ -305,7 +306,7 @@ constexpr prof_plugin_descriptor make_descriptor(const char *name, const char *v
                                 option_count,
                                 nullptr,
                                 nullptr,
-                                "prof project",
+                                vendor,
                                 0};
 }
 
@@ -319,9 +320,10 @@ inline constexpr prof_exporter_vtable exporter_vtable = ExporterAdapter<T>::vtab
 template <class T, uint32_t N>
 constexpr prof_plugin_descriptor source_descriptor(const char *name, const char *version,
                                                    const char *description, prof_plugin_scope scope,
-                                                   const prof_option_desc (&options)[N]) {
+                                                   const prof_option_desc (&options)[N],
+                                                   const char *vendor) {
   prof_plugin_descriptor d =
-      make_descriptor(name, version, description, PROF_KIND_SOURCE, scope, options, N);
+      make_descriptor(name, version, description, PROF_KIND_SOURCE, scope, options, N, vendor);
   d.source = &source_vtable<T>;
   return d;
 }
@@ -331,9 +333,10 @@ constexpr prof_plugin_descriptor source_descriptor(const char *name, const char 
 template <class T, size_t N>
 constexpr prof_plugin_descriptor source_descriptor(const char *name, const char *version,
                                                    const char *description, prof_plugin_scope scope,
-                                                   const std::array<prof_option_desc, N> &options) {
+                                                   const std::array<prof_option_desc, N> &options,
+                                                   const char *vendor) {
   prof_plugin_descriptor d = make_descriptor(name, version, description, PROF_KIND_SOURCE, scope,
-                                             options.data(), static_cast<uint32_t>(N));
+                                             options.data(), static_cast<uint32_t>(N), vendor);
   d.source = &source_vtable<T>;
   return d;
 }
@@ -351,11 +354,11 @@ constexpr std::array<prof_option_desc, A + B> join_options(const prof_option_des
 
 /// A complete descriptor for exporter class T (see ExporterAdapter) with its option table.
 template <class T, uint32_t N>
-constexpr prof_plugin_descriptor exporter_descriptor(const char *name, const char *version,
-                                                     const char *description,
-                                                     const prof_option_desc (&options)[N]) {
+constexpr prof_plugin_descriptor
+exporter_descriptor(const char *name, const char *version, const char *description,
+                    const prof_option_desc (&options)[N], const char *vendor) {
   prof_plugin_descriptor d = make_descriptor(name, version, description, PROF_KIND_EXPORTER,
-                                             PROF_SCOPE_SYSTEM, options, N);
+                                             PROF_SCOPE_SYSTEM, options, N, vendor);
   d.exporter = &exporter_vtable<T>;
   return d;
 }

@@ -58,7 +58,14 @@ TEST_F(SessionList, ARunningCaptureIsListedUntilItEnds) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_TRUE(fs::exists(socket));
 
-  const RunResult listed = run_process(with_env({"--session-list"}));
+  // The socket answers as soon as the session exists; its first window
+  // opens on the drain's next round, so on a loaded machine a first listing
+  // may still say "waiting". It must say "running" soon after.
+  RunResult listed = run_process(with_env({"--session-list"}));
+  for (int i = 0; i < 50 && listed.out.find("running") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    listed = run_process(with_env({"--session-list"}));
+  }
   ASSERT_EQ(listed.exit_code, 0) << listed.describe();
   const auto lines = split_lines(listed.out);
   ASSERT_EQ(lines.size(), 2u) << listed.out;
