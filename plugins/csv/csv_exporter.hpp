@@ -4,9 +4,9 @@
 #ifndef PROF_PLUGINS_CSV_CSV_EXPORTER_HPP
 #define PROF_PLUGINS_CSV_CSV_EXPORTER_HPP
 
-#include "core/stats/summary_aggregator.hpp"
 #include "csv_file.hpp"
 #include "csv_tables.hpp"
+#include <prof/stats/summary_aggregator.hpp>
 
 #include <prof/plugin.hpp>
 

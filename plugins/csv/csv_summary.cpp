@@ -1,8 +1,8 @@
 #include "csv_summary.hpp"
 
-#include "core/stats/counter_name.hpp"
-#include "core/stats/natural_order.hpp"
-#include "core/stats/summary_tables.hpp"
+#include <prof/stats/counter_name.hpp>
+#include <prof/stats/natural_order.hpp>
+#include <prof/stats/summary_tables.hpp>
 
 #include <algorithm>
 #include <map>

@@ -3,8 +3,8 @@
 #ifndef PROF_PLUGINS_CSV_CSV_SUMMARY_HPP
 #define PROF_PLUGINS_CSV_CSV_SUMMARY_HPP
 
-#include "core/stats/summary_aggregator.hpp"
 #include "csv_file.hpp"
+#include <prof/stats/summary_aggregator.hpp>
 
 #include <prof/plugin.hpp>
 

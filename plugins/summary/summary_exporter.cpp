@@ -1,8 +1,8 @@
 #include "summary_exporter.hpp"
 
-#include "core/stats/activity_rows.hpp"
-#include "core/stats/counter_name.hpp"
-#include "core/stats/summary_tables.hpp"
+#include <prof/stats/activity_rows.hpp>
+#include <prof/stats/counter_name.hpp>
+#include <prof/stats/summary_tables.hpp>
 
 #include <algorithm>
 #include <cstdlib>

@@ -3,8 +3,8 @@
 #ifndef PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 #define PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 
-#include "core/stats/function_view.hpp"
-#include "core/stats/summary_aggregator.hpp"
+#include <prof/stats/function_view.hpp>
+#include <prof/stats/summary_aggregator.hpp>
 
 #include <prof/plugin.hpp>
 

@@ -1,7 +1,7 @@
 #include "trace_exporter.hpp"
 
-#include "core/stats/text_table.hpp"
-#include "core/stats/time_format.hpp"
+#include <prof/stats/text_table.hpp>
+#include <prof/stats/time_format.hpp>
 
 namespace prof::trace {
 

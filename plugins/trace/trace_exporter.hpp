@@ -3,8 +3,8 @@
 #ifndef PROF_PLUGINS_TRACE_EXPORTER_HPP
 #define PROF_PLUGINS_TRACE_EXPORTER_HPP
 
-#include "core/stats/track_classifier.hpp"
 #include "trace_record.hpp"
+#include <prof/stats/track_classifier.hpp>
 
 #include <prof/plugin.hpp>
 

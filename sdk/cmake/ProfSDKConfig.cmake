@@ -1,5 +1,7 @@
 # ProfSDKConfig.cmake: find_package(ProfSDK) for out-of-tree prof plugins.
-# Provides the interface target prof::sdk and prof_sdk_add_plugin(NAME SOURCES...).
+# Provides the interface target prof::sdk, the libraries prof::stats
+# (statistics tables) and prof::activity (filter strings, device trees), and
+# prof_sdk_add_plugin(NAME SOURCES...).
 get_filename_component(_prof_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 if(NOT TARGET prof::sdk)
   add_library(prof::sdk INTERFACE IMPORTED)
@@ -7,6 +9,14 @@ if(NOT TARGET prof::sdk)
     INTERFACE_INCLUDE_DIRECTORIES "${_prof_sdk_prefix}/include"
     INTERFACE_COMPILE_FEATURES cxx_std_20)
 endif()
+foreach(_prof_lib stats activity)
+  if(NOT TARGET prof::${_prof_lib})
+    add_library(prof::${_prof_lib} STATIC IMPORTED)
+    set_target_properties(prof::${_prof_lib} PROPERTIES
+      IMPORTED_LOCATION "${_prof_sdk_prefix}/lib/libprof-${_prof_lib}.a"
+      INTERFACE_LINK_LIBRARIES prof::sdk)
+  endif()
+endforeach()
 set(ProfSDK_INCLUDE_DIR "${_prof_sdk_prefix}/include")
 set(ProfSDK_PLUGIN_DIR "${_prof_sdk_prefix}/lib/prof/plugins")
 

@@ -42,6 +42,11 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
   ASSERT_TRUE(fs::exists(work / "prefix/include/prof/plugin.h"));
   ASSERT_TRUE(fs::exists(work / "prefix/lib/cmake/ProfSDK/ProfSDKConfig.cmake"));
   ASSERT_TRUE(fs::exists(work / "prefix/lib/cmake/ProfSDK/ProfSDKConfigVersion.cmake"));
+  // The libraries a vendor's plugin may link, and the fake hosts for its tests.
+  ASSERT_TRUE(fs::exists(work / "prefix/lib/libprof-stats.a"));
+  ASSERT_TRUE(fs::exists(work / "prefix/lib/libprof-activity.a"));
+  ASSERT_TRUE(fs::exists(work / "prefix/include/prof/stats/summary_tables.hpp"));
+  ASSERT_TRUE(fs::exists(work / "prefix/include/prof/testing/fake_export_host.hpp"));
 
   Result configure = run(cmake + " -S " + quote(fs::path(PROF_SOURCE_DIR) / "sdk/examples") +
                          " -B " + quote(work / "build") + " -DCMAKE_PREFIX_PATH=" +
@@ -50,12 +55,25 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
   Result build = run(cmake + " --build " + quote(work / "build"));
   ASSERT_EQ(build.status, 0) << build.output;
   ASSERT_TRUE(fs::exists(work / "build/libprof-example-ticks.so"));
+  ASSERT_TRUE(fs::exists(work / "build/libprof-example-durations.so"));
+  // The exporter's own unit tests pass with the SDK's fake export host.
+  const std::string ctest = (fs::path(PROF_CMAKE_COMMAND).parent_path() / "ctest").string();
+  Result unit = run(ctest + " --test-dir " + quote(work / "build") + " --output-on-failure");
+  ASSERT_EQ(unit.status, 0) << unit.output;
+  EXPECT_NE(unit.output.find("100% tests passed"), std::string::npos) << unit.output;
 
   const std::string prof = quote(fs::path(PROF_BUILD_DIR) / "bin/prof");
   const std::string plugin_path = " --plugin-path " + quote(work / "build");
   Result list = run(prof + plugin_path + " --plugin-list");
   ASSERT_EQ(list.status, 0) << list.output;
-  EXPECT_NE(list.output.find("example-ticks  source"), std::string::npos) << list.output;
+  const auto listed_as = [&](const std::string &name, const std::string &kind) {
+    const size_t at = list.output.find("  " + name + " ");
+    const size_t eol = list.output.find('\n', at);
+    return at != std::string::npos &&
+           list.output.substr(at, eol - at).find(kind) != std::string::npos;
+  };
+  EXPECT_TRUE(listed_as("example-ticks", "source")) << list.output;
+  EXPECT_TRUE(listed_as("example-durations", "exporter")) << list.output;
   EXPECT_NE(list.output.find("prof SDK example"), std::string::npos) << list.output;
 
   const fs::path report = work / "ticks.profrep";
@@ -64,6 +82,14 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
                        " --export-profile " + quote(report) + " sleep 0.3");
   ASSERT_EQ(capture.status, 0) << capture.output;
   EXPECT_NE(capture.output.find("beat"), std::string::npos) << capture.output;
+
+  // The exporter linked with prof::stats and prof::activity runs inside prof.
+  Result durations = run(prof + plugin_path +
+                         " --plugin 'example-ticks interval-ms=5 label=beat'"
+                         " --plugin 'example-durations names=BEAT' sleep 0.2");
+  ASSERT_EQ(durations.status, 0) << durations.output;
+  EXPECT_NE(durations.output.find("Time(%)"), std::string::npos) << durations.output;
+  EXPECT_NE(durations.output.find("beat"), std::string::npos) << durations.output;
 
   prof::report::ReportReader reader;
   ASSERT_TRUE(reader.open(report.string()));

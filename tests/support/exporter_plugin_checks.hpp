@@ -3,8 +3,8 @@
 // without a path.
 #pragma once
 
-#include "tests/support/fake_export_host.hpp"
 #include "tests/support/loaded_plugin.hpp"
+#include <prof/testing/fake_export_host.hpp>
 
 #include <prof/plugin.h>
 

@@ -2,8 +2,8 @@
 // in it, and one run of the exporter over batches of events.
 #pragma once
 
-#include "tests/support/fake_export_host.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include <prof/testing/fake_export_host.hpp>
 
 #include <prof/plugin.h>
 

@@ -1,11 +1,11 @@
 #include "tools/prof/stats_command.hpp"
 
-#include "core/stats/stats_reports.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/report_export_host.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/stats_scan.hpp"
+#include <prof/stats/stats_reports.hpp>
 
 #include <boost/program_options.hpp>
 

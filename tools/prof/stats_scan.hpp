@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/report/report_reader.hpp"
-#include "core/stats/stats_aggregator.hpp"
+#include <prof/stats/stats_aggregator.hpp>
 
 #include <prof/plugin.hpp>
 

@@ -1,8 +1,8 @@
 #include "capture_options.hpp"
 
-#include "core/activity/device_list.hpp"
-#include "core/activity/filter.hpp"
-#include "core/activity/tree_json.hpp"
+#include <prof/activity/device_list.hpp>
+#include <prof/activity/filter.hpp>
+#include <prof/activity/tree_json.hpp>
 
 #include <fstream>
 #include <sstream>

@@ -2,7 +2,7 @@
 // read and checked once.
 #pragma once
 
-#include "core/activity/selection.hpp"
+#include <prof/activity/selection.hpp>
 
 #include <prof/gcu_driver.h>
 #include <prof/plugin.hpp>

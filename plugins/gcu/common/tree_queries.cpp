@@ -1,7 +1,7 @@
 #include "tree_queries.hpp"
 
-#include "core/activity/tree_json.hpp"
-#include "core/activity/tree_text.hpp"
+#include <prof/activity/tree_json.hpp>
+#include <prof/activity/tree_text.hpp>
 
 #include <cstdio>
 #include <filesystem>

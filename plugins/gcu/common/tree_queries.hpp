@@ -2,7 +2,7 @@
 // query call: print the device tree, write it as JSON.
 #pragma once
 
-#include "core/activity/selection.hpp"
+#include <prof/activity/selection.hpp>
 
 #include <prof/gcu_driver.h>
 #include <prof/plugin.hpp>

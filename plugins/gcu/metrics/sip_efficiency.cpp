@@ -1,8 +1,8 @@
 #include "sip_efficiency.hpp"
 
-#include "core/stats/text_table.hpp"
-#include "core/stats/time_format.hpp"
 #include "correlation.hpp"
+#include <prof/stats/text_table.hpp>
+#include <prof/stats/time_format.hpp>
 
 #include <algorithm>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // per second and the database's bytes per event (indexes included).
 #include "sqlite_exporter.hpp"
 
-#include "tests/support/fake_export_host.hpp"
+#include <prof/testing/fake_export_host.hpp>
 
 #include <benchmark/benchmark.h>
 

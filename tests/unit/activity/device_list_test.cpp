@@ -1,7 +1,7 @@
-#include "core/activity/device_list.hpp"
+#include <prof/activity/device_list.hpp>
 
-#include "core/activity/filter.hpp"
 #include "gcu_test_topology.hpp"
+#include <prof/activity/filter.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
-#include "core/activity/filter.hpp"
+#include <prof/activity/filter.hpp>
 
-#include "core/activity/device_tree.hpp"
 #include "gcu_test_topology.hpp"
+#include <prof/activity/device_tree.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 #include "gcu_test_topology.hpp"
 
-#include "core/activity/device_tree.hpp"
+#include <prof/activity/device_tree.hpp>
 
 namespace prof::activity::testing {
 namespace {

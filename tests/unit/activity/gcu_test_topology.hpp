@@ -1,7 +1,7 @@
 // The GCU device tree the tests use; gcusim (plugins/gcu/sim) provides the same.
 #pragma once
 
-#include "core/activity/selection.hpp"
+#include <prof/activity/selection.hpp>
 
 #include <prof/gcu_driver.h>
 

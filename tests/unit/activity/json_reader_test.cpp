@@ -1,5 +1,5 @@
-#include "core/activity/json_reader.hpp"
-#include "core/activity/json_writer.hpp"
+#include <prof/activity/json_reader.hpp>
+#include <prof/activity/json_writer.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

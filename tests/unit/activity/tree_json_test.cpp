@@ -1,8 +1,8 @@
-#include "core/activity/tree_json.hpp"
+#include <prof/activity/tree_json.hpp>
 
-#include "core/activity/filter.hpp"
-#include "core/activity/json_reader.hpp"
 #include "gcu_test_topology.hpp"
+#include <prof/activity/filter.hpp>
+#include <prof/activity/json_reader.hpp>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

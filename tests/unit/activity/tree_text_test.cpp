@@ -1,4 +1,4 @@
-#include "core/activity/tree_text.hpp"
+#include <prof/activity/tree_text.hpp>
 
 #include "gcu_test_topology.hpp"
 

@@ -1,7 +1,7 @@
 // The built libprof-cpu-perf.so driven like prof drives it: a child held at
 // a gate, the source started on it, the child released, stopped, flushed.
 #include "perf_event_set.hpp"
-#include "tests/support/fake_source_host.hpp"
+#include <prof/testing/fake_source_host.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 #ifndef PROF_TESTS_NIC_COUNTER_VALUES_HPP
 #define PROF_TESTS_NIC_COUNTER_VALUES_HPP
 
-#include "tests/support/fake_source_host.hpp"
+#include <prof/testing/fake_source_host.hpp>
 
 #include <algorithm>
 #include <vector>

@@ -3,7 +3,7 @@
 #ifndef PROF_TESTS_NIC_NIC_PLUGIN_HPP
 #define PROF_TESTS_NIC_NIC_PLUGIN_HPP
 
-#include "tests/support/fake_source_host.hpp"
+#include <prof/testing/fake_source_host.hpp>
 
 #include <prof/plugin.h>
 

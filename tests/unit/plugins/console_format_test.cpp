@@ -1,9 +1,9 @@
 // The console formatting shared by the summary and trace exporters, and the
 // summary's counter value formatting and natural order.
-#include "core/stats/natural_order.hpp"
-#include "core/stats/text_table.hpp"
-#include "core/stats/time_format.hpp"
-#include "core/stats/value_format.hpp"
+#include <prof/stats/natural_order.hpp>
+#include <prof/stats/text_table.hpp>
+#include <prof/stats/time_format.hpp>
+#include <prof/stats/value_format.hpp>
 
 #include <gtest/gtest.h>
 

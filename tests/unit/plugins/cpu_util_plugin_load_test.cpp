@@ -1,7 +1,7 @@
 // The built cpu-util plugin as the host sees it: dlopen() the .so, read the
 // descriptor, and run the source for real against this test process.
-#include "tests/support/fake_source_host.hpp"
 #include "tests/support/loaded_plugin.hpp"
+#include <prof/testing/fake_source_host.hpp>
 
 #include <gtest/gtest.h>
 

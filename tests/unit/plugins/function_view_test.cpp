@@ -1,4 +1,4 @@
-#include "core/stats/function_view.hpp"
+#include <prof/stats/function_view.hpp>
 
 #include <gtest/gtest.h>
 

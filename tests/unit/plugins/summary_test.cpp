@@ -1,7 +1,7 @@
 // The summary exporter on synthetic events: aggregation, grouping, modes
 // and the exact text it prints.
 #include "summary_exporter.hpp"
-#include "tests/support/fake_export_host.hpp"
+#include <prof/testing/fake_export_host.hpp>
 
 #include <gtest/gtest.h>
 

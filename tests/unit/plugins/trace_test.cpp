@@ -1,7 +1,7 @@
 // The trace exporter on synthetic events: start-time order across batches,
 // relative start times, instants, the gcu scope and the exact text.
-#include "tests/support/fake_export_host.hpp"
 #include "trace_exporter.hpp"
+#include <prof/testing/fake_export_host.hpp>
 
 #include <gtest/gtest.h>
 

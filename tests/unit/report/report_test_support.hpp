@@ -4,7 +4,7 @@
 
 #include "core/report/report_model.hpp"
 #include "tests/support/scratch_dir.hpp"
-#include "tests/support/test_events.hpp"
+#include <prof/testing/test_events.hpp>
 
 #include <prof/event.h>
 

@@ -1,6 +1,6 @@
 // BusyTimeline: the union of intervals, idle gaps and windowed busy time,
 // exact on constructed timelines and against a brute-force union.
-#include "core/stats/busy_timeline.hpp"
+#include <prof/stats/busy_timeline.hpp>
 
 #include <gtest/gtest.h>
 

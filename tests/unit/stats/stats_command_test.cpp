@@ -4,9 +4,9 @@
 #include "stats_test_report.hpp"
 
 #include "core/console.hpp"
-#include "core/stats/stats_reports.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/stats_command.hpp"
+#include <prof/stats/stats_reports.hpp>
 
 #include <gtest/gtest.h>
 

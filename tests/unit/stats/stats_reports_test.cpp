@@ -4,11 +4,11 @@
 #include "stats_test_report.hpp"
 
 #include "core/report/report_reader.hpp"
-#include "core/stats/activity_rows.hpp"
-#include "core/stats/stats_reports.hpp"
-#include "core/stats/summary_tables.hpp"
 #include "tools/prof/report_export_host.hpp"
 #include "tools/prof/stats_scan.hpp"
+#include <prof/stats/activity_rows.hpp>
+#include <prof/stats/stats_reports.hpp>
+#include <prof/stats/summary_tables.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,212 @@
+// SDK test support: a stand-in for the prof host that a source plugin talks
+// to in its unit tests, no prof needed. Keeps every string, stack, track,
+// slice, sample, counter and log line, from any thread.
+// An ABI 1.1 host (no emit_stack), as the oldest host a source must serve.
+#ifndef PROF_TESTING_FAKE_SOURCE_HOST_HPP
+#define PROF_TESTING_FAKE_SOURCE_HOST_HPP
+
+#include <prof/plugin.h>
+
+#include <cstddef>
+#include <ctime>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace prof::testing {
+
+class FakeSourceHost {
+public:
+  struct Track {
+    prof_track_id id;
+    prof_track_kind kind;
+    prof_track_id parent;
+    std::string name;
+    int pid, tid, index;
+    std::string unit;
+  };
+  struct Slice {
+    prof_track_id track;
+    uint64_t begin, duration;
+    std::string name, category;
+  };
+  struct Sample {
+    prof_track_id track;
+    uint64_t ts;
+    prof_stack_id stack;
+  };
+  struct Counter {
+    prof_track_id track;
+    uint64_t ts;
+    double value;
+  };
+  struct LogLine {
+    prof_log_level level;
+    std::string text;
+  };
+
+  /// `target_pid` is the session's target, 0 for none.
+  explicit FakeSourceHost(int target_pid = 0) {
+    session_.struct_size = sizeof session_;
+    session_.session_name = "test";
+    session_.target_pid = target_pid;
+    session_.command = "";
+    session_.hostname = "localhost";
+  }
+
+  void set_option(const std::string &name, const std::string &value) {
+    std::lock_guard lock(mutex_);
+    options_[name] = value;
+  }
+  const prof_host_api *api() const { return &kApi; }
+
+  std::vector<Track> tracks() const { return copy(tracks_); }
+  /// The track declared with id `id` (ids start at 1).
+  Track track(prof_track_id id) const {
+    std::lock_guard lock(mutex_);
+    return tracks_.at(id - 1);
+  }
+  std::vector<Slice> slices() const { return copy(slices_); }
+  std::vector<Sample> samples() const { return copy(samples_); }
+  std::vector<Counter> counters() const { return copy(counters_); }
+  std::vector<LogLine> log_lines() const { return copy(logs_); }
+
+  /// The frames of a stack as text, leaf first.
+  std::vector<std::string> frames(prof_stack_id id) const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    for (prof_string_id s : stacks_.at(id - 1))
+      out.push_back(strings_.at(s));
+    return out;
+  }
+  std::vector<std::string> logs(prof_log_level level) const {
+    std::vector<std::string> lines;
+    for (const LogLine &line : log_lines())
+      if (line.level == level) lines.push_back(line.text);
+    return lines;
+  }
+  std::vector<std::string> errors() const { return logs(PROF_LOG_ERROR); }
+  /// Whether a line of `level` contains `part`.
+  bool logged(prof_log_level level, const std::string &part) const {
+    for (const std::string &line : logs(level))
+      if (line.find(part) != std::string::npos) return true;
+    return false;
+  }
+  /// The counter track `name` under the network track `device`.
+  std::optional<Track> counter_track(const std::string &device, const std::string &name) const {
+    const std::vector<Track> all = tracks();
+    for (const Track &parent : all) {
+      if (parent.kind != PROF_TRACK_NETWORK || parent.name != device) continue;
+      for (const Track &child : all)
+        if (child.parent == parent.id && child.name == name) return child;
+    }
+    return std::nullopt;
+  }
+  /// Values emitted on `track`, in order, with their timestamps.
+  std::vector<Counter> values(prof_track_id track) const {
+    std::vector<Counter> found;
+    for (const Counter &counter : counters())
+      if (counter.track == track) found.push_back(counter);
+    return found;
+  }
+
+private:
+  template <class T> std::vector<T> copy(const std::vector<T> &records) const {
+    std::lock_guard lock(mutex_);
+    return records;
+  }
+  static FakeSourceHost &self(void *host) { return *static_cast<FakeSourceHost *>(host); }
+
+  static prof_string_id intern_string(void *host, const char *text, size_t length) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    auto [it, added] = h.string_ids_.emplace(std::string(text, length), h.strings_.size());
+    if (added) h.strings_.emplace_back(text, length);
+    return it->second;
+  }
+  static prof_track_id declare_track(void *host, const prof_track_desc *desc) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    const auto id = static_cast<prof_track_id>(h.tracks_.size() + 1);
+    h.tracks_.push_back(Track{id, desc->kind, desc->parent, desc->name, desc->pid, desc->tid,
+                              desc->index, desc->unit ? desc->unit : ""});
+    return id;
+  }
+  static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.stacks_.emplace_back(frames, frames + count);
+    return static_cast<prof_stack_id>(h.stacks_.size());
+  }
+  static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                         prof_string_id name, prof_string_id category, uint64_t) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.slices_.push_back({track, begin, duration, h.strings_.at(name), h.strings_.at(category)});
+  }
+  static void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
+  static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.counters_.push_back({track, ts, value});
+  }
+  static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.samples_.push_back({track, ts, stack});
+  }
+  static void emit_flow(void *, prof_track_id, uint64_t, uint64_t, prof_flow_phase) {}
+  static prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
+  static void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
+  static uint64_t now(void *) {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  }
+  static void log(void *host, prof_log_level level, const char *message) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.logs_.push_back({level, message});
+  }
+  static const char *get_option(void *host, const char *name) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    auto found = h.options_.find(name);
+    return found == h.options_.end() ? nullptr : found->second.c_str();
+  }
+  static const prof_session_info *session_info(void *host) { return &self(host).session_; }
+
+  static constexpr prof_host_api kApi{offsetof(prof_host_api, emit_stack),
+                                      &intern_string,
+                                      &declare_track,
+                                      &intern_stack,
+                                      &emit_slice,
+                                      &emit_instant,
+                                      &emit_counter,
+                                      &emit_sample,
+                                      &emit_flow,
+                                      &register_clock_domain,
+                                      &add_calibration,
+                                      &now,
+                                      &log,
+                                      &get_option,
+                                      &session_info};
+
+  mutable std::mutex mutex_;
+  std::vector<std::string> strings_{""}; ///< id 0 is ""
+  std::map<std::string, prof_string_id> string_ids_{{"", 0}};
+  std::vector<std::vector<prof_string_id>> stacks_;
+  std::vector<Track> tracks_;
+  std::vector<Slice> slices_;
+  std::vector<Sample> samples_;
+  std::vector<Counter> counters_;
+  std::vector<LogLine> logs_;
+  std::map<std::string, std::string> options_;
+  prof_session_info session_{};
+};
+
+} // namespace prof::testing
+
+#endif

@@ -1,0 +1,73 @@
+// Everything `prof stats` computes in one pass over a report's events: the
+// summary's activity and counter statistics, memory-copy statistics, each
+// device's busy timeline and the CPU function view. One aggregator per
+// worker thread, merged at the end; keyed by ids, resolved only to print.
+#pragma once
+
+#include <prof/stats/activity_stats.hpp>
+#include <prof/stats/busy_timeline.hpp>
+#include <prof/stats/function_view.hpp>
+#include <prof/stats/summary_aggregator.hpp>
+
+#include <prof/plugin.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+namespace prof::stats {
+
+/// What to keep beyond the activity and counter statistics.
+struct StatsScope {
+  bool memcpy = false;    ///< memory-copy statistics by name
+  bool timelines = false; ///< per-device busy timelines
+  bool functions = false; ///< the CPU function view
+  /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
+  /// them exact, as utilization needs.
+  uint64_t timeline_join_gap = 0;
+};
+
+class StatsAggregator {
+public:
+  StatsAggregator(const ExportHost &host, StatsScope scope)
+      : host_(host), scope_(scope), summary_(host) {}
+
+  void add(const prof_event *events, size_t count);
+  /// Adds what `other` has seen (its timelines are moved out).
+  void merge(StatsAggregator &other);
+
+  const StatsScope &scope() const { return scope_; }
+  const summary::SummaryAggregator &summary() const { return summary_; }
+  /// Device slices that are memory copies or sets, by name.
+  const std::unordered_map<prof_string_id, summary::DurationStats> &memcpy() const {
+    return memcpy_;
+  }
+  /// Their `bytes` arguments, by well-known category (a copy's direction, memset).
+  const std::map<uint16_t, summary::CounterStats> &memcpy_bytes() const { return memcpy_bytes_; }
+  /// Busy timelines by enclosing DEVICE track (0: device slices outside one).
+  std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
+  const summary::FunctionView &functions() const { return functions_; }
+
+  /// Earliest timestamp and latest end over all events; first > last when none.
+  uint64_t first_ts() const { return first_ts_; }
+  uint64_t last_ts() const { return last_ts_; }
+
+private:
+  /// The event's `bytes` argument, if it has one.
+  std::optional<uint64_t> bytes_of(const prof_event &e);
+
+  ExportHost host_;
+  StatsScope scope_;
+  summary::SummaryAggregator summary_;
+  std::unordered_map<prof_string_id, summary::DurationStats> memcpy_;
+  std::map<uint16_t, summary::CounterStats> memcpy_bytes_;
+  std::unordered_map<prof_string_id, bool> bytes_keys_; // argument key id -> is "bytes"
+  std::map<prof_track_id, BusyTimeline> timelines_;
+  summary::FunctionView functions_;
+  uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
+  uint64_t last_ts_ = 0;
+};
+
+} // namespace prof::stats

@@ -1,0 +1,41 @@
+// The reports of `prof stats`: their names, what each shows, what the scan
+// must keep for them, and how each becomes a StatsTable.
+#pragma once
+
+#include <prof/stats/stats_aggregator.hpp>
+#include <prof/stats/stats_table.hpp>
+
+#include <prof/plugin.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace prof::stats {
+
+struct ReportInfo {
+  const char *name;
+  const char *description; ///< one line for --help-reports
+  bool by_default;         ///< shown without --report when it has rows
+};
+
+/// Every report, in the order `--help-reports` lists them.
+const std::vector<ReportInfo> &known_reports();
+const ReportInfo *find_report(std::string_view name);
+/// "  NAME  DESCRIPTION" lines, names padded to one width.
+std::string help_reports_text();
+
+struct ReportOptions {
+  uint64_t interval_ns = 100'000'000;    ///< device-utilization windows
+  uint64_t gap_threshold_ns = 1'000'000; ///< device-gaps: shortest gap reported
+};
+
+/// What the scan must keep for `reports` (names known to find_report).
+StatsScope scope_for(const std::vector<std::string> &reports, const ReportOptions &options);
+
+/// Report `name` from a finished scan. Times in the device reports count
+/// from the report's first event.
+StatsTable build_report(std::string_view name, StatsAggregator &aggregator, const ExportHost &host,
+                        const ReportOptions &options);
+
+} // namespace prof::stats

@@ -1,0 +1,69 @@
+#include <prof/stats/stats_aggregator.hpp>
+
+#include <algorithm>
+
+namespace prof::stats {
+
+namespace {
+/// Copies and sets: what the memcpy reports count.
+bool is_copy(uint16_t kind) { return is_memcpy(kind) || kind == PROF_CATEGORY_MEMSET; }
+} // namespace
+
+std::optional<uint64_t> StatsAggregator::bytes_of(const prof_event &e) {
+  for (const prof_arg &a : host_.args(e.args)) {
+    auto known = bytes_keys_.find(a.key);
+    if (known == bytes_keys_.end())
+      known = bytes_keys_.emplace(a.key, host_.string(a.key) == "bytes").first;
+    if (!known->second) continue;
+    if (a.type == PROF_ARG_UINT) return a.value.u;
+    if (a.type == PROF_ARG_INT && a.value.i >= 0) return static_cast<uint64_t>(a.value.i);
+  }
+  return std::nullopt;
+}
+
+void StatsAggregator::add(const prof_event *events, size_t count) {
+  const bool device_work = scope_.memcpy || scope_.timelines;
+  for (size_t i = 0; i < count; ++i) {
+    const prof_event &e = events[i];
+    summary_.add(e);
+    first_ts_ = std::min(first_ts_, e.ts);
+    last_ts_ = std::max(last_ts_, e.ts + e.duration);
+    if (e.type == PROF_EVENT_SLICE && device_work) {
+      const console::TrackPlace place = summary_.tracks().place(e.track);
+      if (!place.device_side) continue;
+      if (scope_.timelines) {
+        auto timeline = timelines_.find(place.device);
+        if (timeline == timelines_.end())
+          timeline = timelines_.emplace(place.device, BusyTimeline(scope_.timeline_join_gap)).first;
+        timeline->second.add(e.ts, e.ts + e.duration);
+      }
+      if (scope_.memcpy && is_copy(e.kind)) {
+        memcpy_[e.name].add(e.duration);
+        if (const auto bytes = bytes_of(e)) memcpy_bytes_[e.kind].add(static_cast<double>(*bytes));
+      }
+    } else if (e.type == PROF_EVENT_SAMPLE && scope_.functions && e.id != 0 && e.category == 0) {
+      // CPU samples only, as in the summary: a stack with a category belongs
+      // to something else (e.g. a blocking call's slice).
+      functions_.add(static_cast<prof_stack_id>(e.id));
+    }
+  }
+}
+
+void StatsAggregator::merge(StatsAggregator &other) {
+  summary_.merge(other.summary_);
+  for (const auto &[name, stats] : other.memcpy_)
+    memcpy_[name].merge(stats);
+  for (const auto &[kind, stats] : other.memcpy_bytes_)
+    memcpy_bytes_[kind].merge(stats);
+  for (auto &[device, timeline] : other.timelines_) {
+    auto mine = timelines_.find(device);
+    if (mine == timelines_.end())
+      mine = timelines_.emplace(device, BusyTimeline(scope_.timeline_join_gap)).first;
+    mine->second.merge(timeline);
+  }
+  functions_.merge(other.functions_);
+  first_ts_ = std::min(first_ts_, other.first_ts_);
+  last_ts_ = std::max(last_ts_, other.last_ts_);
+}
+
+} // namespace prof::stats

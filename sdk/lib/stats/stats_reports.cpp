@@ -1,0 +1,330 @@
+#include <prof/stats/stats_reports.hpp>
+
+#include <prof/stats/activity_rows.hpp>
+#include <prof/stats/counter_name.hpp>
+#include <prof/stats/natural_order.hpp>
+#include <prof/stats/summary_tables.hpp>
+#include <prof/stats/time_format.hpp>
+#include <prof/stats/value_format.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace prof::stats {
+namespace {
+
+using console::Align;
+using summary::ActivityGroup;
+using summary::DurationStats;
+using summary::NamedStats;
+
+const std::vector<ReportInfo> kReports = {
+    {"gcu-activity", "device activities by name, all devices together (the summary's GCU rows)",
+     true},
+    {"gcu-activity-per-device", "device activities by name, one table per device", false},
+    {"api", "API calls (host slices of category \"api\") by name", true},
+    {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
+    {"ranges", "annotation ranges (host slices of other categories) by name", true},
+    {"memcpy-time", "memory copies and sets on devices, time by name", false},
+    {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
+    {"counters", "counter tracks: min, average and max", true},
+    {"device-utilization", "busy percent of each device in windows of --interval MS", false},
+    {"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
+    {"cpu-functions", "CPU functions by self and total samples, where samples exist", true},
+};
+
+/// The summary's activity table columns; the Type column is console-only.
+std::vector<Column> activity_columns() {
+  return {{"Type", "Type", Align::Right, false}, {"Time(%)", "Time(%)", Align::Right},
+          {"Time", "Time(ns)", Align::Right},    {"Calls", "Calls", Align::Right},
+          {"Avg", "Avg(ns)", Align::Right},      {"Min", "Min(ns)", Align::Right},
+          {"Max", "Max(ns)", Align::Right},      {"Name", "Name", Align::Left}};
+}
+
+/// Rows in format_activity_table()'s order and text: by total time, then
+/// name; the group title on the first row only.
+std::vector<std::vector<Cell>> activity_rows(const char *type, const NamedStats &stats) {
+  std::vector<summary::ActivityRow> sorted = summary::to_rows(ActivityGroup::Device, stats).rows;
+  summary::sort_activity_rows(sorted);
+  uint64_t total = 0;
+  for (const auto &row : sorted)
+    total += row.stats.total;
+  std::vector<std::vector<Cell>> rows;
+  for (const auto &[name, s] : sorted)
+    rows.push_back({Cell::of_text(rows.empty() ? type : ""), Cell::of_percent(s.total, total),
+                    Cell::of_ns(s.total), Cell::of_count(s.calls), Cell::of_ns(s.average()),
+                    Cell::of_ns(s.calls == 0 ? 0 : s.min), Cell::of_ns(s.max),
+                    Cell::of_text(name)});
+  return rows;
+}
+
+StatsTable group_report(std::string_view name, ActivityGroup group, const std::string &noun,
+                        const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{std::string(name), "", activity_columns(), {}, "", {}};
+  table.empty_text = "======== " + noun + ": none in this report";
+  const auto groups = summary::activities_by_group(aggregator.summary(), host,
+                                                   [&](ActivityGroup g) { return g == group; });
+  if (auto found = groups.find(group); found != groups.end())
+    table.sections.push_back(
+        {"", "======== " + noun + ":", activity_rows(summary::group_title(group), found->second)});
+  return table;
+}
+
+/// Device tracks by label, so tables come out in name order.
+template <class Map>
+std::vector<std::pair<std::string, prof_track_id>> devices_by_label(const Map &devices,
+                                                                    const ExportHost &host) {
+  std::vector<std::pair<std::string, prof_track_id>> order;
+  for (const auto &[device, value] : devices)
+    order.emplace_back(summary::device_label(host, device), device);
+  std::sort(order.begin(), order.end(),
+            [](const auto &a, const auto &b) { return summary::natural_less(a.first, b.first); });
+  return order;
+}
+
+StatsTable per_device_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"gcu-activity-per-device", "Device", activity_columns(), {}, "", {}};
+  table.empty_text = "======== GCU activities: none in this report";
+  const auto devices = summary::device_activities(aggregator.summary(), host);
+  for (const auto &[label, device] : devices_by_label(devices, host))
+    table.sections.push_back(
+        {label, "======== GCU activities (" + label + "):",
+         activity_rows(summary::group_title(ActivityGroup::Device), devices.at(device))});
+  return table;
+}
+
+StatsTable memcpy_time_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"memcpy-time", "", activity_columns(), {}, "", {}};
+  table.columns.erase(table.columns.begin()); // no Type column: one kind of row
+  table.empty_text = "======== Memory copies: none in this report";
+  NamedStats by_name;
+  for (const auto &[name, stats] : aggregator.memcpy())
+    by_name[std::string(host.string(name))].merge(stats);
+  if (by_name.empty()) return table;
+  auto rows = activity_rows("", by_name);
+  for (auto &row : rows)
+    row.erase(row.begin());
+  table.sections.push_back({"", "======== Memory copies, time by name:", std::move(rows)});
+  return table;
+}
+
+/// The row a copy's category goes to: its direction, "Memset", or "other"
+/// for a copy whose source did not say which way it went.
+std::string direction_of(uint16_t kind) {
+  if (kind == PROF_CATEGORY_MEMSET) return "Memset";
+  const std::string direction = copy_direction(kind);
+  return direction.empty() ? "other" : direction;
+}
+
+// Sources give each copy's and set's size as its `bytes` argument.
+StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHost &) {
+  StatsTable table{"memcpy-size",
+                   "",
+                   {{"Direction", "Direction", Align::Left},
+                    {"Count", "Count", Align::Right},
+                    {"Total", "Total(B)", Align::Right},
+                    {"Avg", "Avg(B)", Align::Right},
+                    {"Min", "Min(B)", Align::Right},
+                    {"Max", "Max(B)", Align::Right}},
+                   {},
+                   "======== Memory copy sizes: none in this report",
+                   {}};
+  std::map<std::string, summary::CounterStats> by_direction;
+  for (const auto &[kind, stats] : aggregator.memcpy_bytes())
+    by_direction[direction_of(kind)].merge(stats);
+  if (by_direction.empty()) return table;
+  Section section{"", "======== Memory copies by direction, bytes:", {}};
+  for (const auto &[direction, s] : by_direction)
+    section.rows.push_back(
+        {Cell::of_text(direction), Cell::of_count(s.samples),
+         Cell::of_count(static_cast<uint64_t>(s.sum)),
+         Cell::of_count(static_cast<uint64_t>(s.sum / static_cast<double>(s.samples))),
+         Cell::of_count(static_cast<uint64_t>(s.min)),
+         Cell::of_count(static_cast<uint64_t>(s.max))});
+  table.sections.push_back(std::move(section));
+  return table;
+}
+
+StatsTable counters_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"counters",
+                   "",
+                   {{"Min", "Min", Align::Right},
+                    {"Avg", "Avg", Align::Right},
+                    {"Max", "Max", Align::Right},
+                    {"Unit", "Unit", Align::Left},
+                    {"Name", "Name", Align::Left}},
+                   {},
+                   "======== Counters: none in this report",
+                   {}};
+  std::vector<summary::CounterRow> counters;
+  for (const auto &[track, stats] : aggregator.summary().counters()) {
+    const prof_track_desc *desc = host.track(track);
+    counters.push_back({summary::counter_name(host, track),
+                        desc && desc->unit ? std::string(desc->unit) : std::string(), stats});
+  }
+  if (counters.empty()) return table;
+  std::sort(counters.begin(), counters.end(),
+            [](const auto &a, const auto &b) { return summary::natural_less(a.name, b.name); });
+  Section section{"", "======== Counters:", {}};
+  for (const auto &row : counters) {
+    const auto value = [&](double v) {
+      return Cell::of_real(v, summary::format_counter_value(v, row.unit));
+    };
+    section.rows.push_back({value(row.stats.min), value(row.stats.average()), value(row.stats.max),
+                            Cell::of_text(row.unit.empty() ? "-" : row.unit, row.unit),
+                            Cell::of_text(row.name)});
+  }
+  table.sections.push_back(std::move(section));
+  return table;
+}
+
+StatsTable utilization_report(StatsAggregator &aggregator, const ExportHost &host,
+                              const ReportOptions &options) {
+  StatsTable table{"device-utilization",
+                   "Device",
+                   {{"Start", "Start(ns)", Align::Right},
+                    {"End", "End(ns)", Align::Right},
+                    {"Busy", "Busy(ns)", Align::Right},
+                    {"Busy(%)", "Busy(%)", Align::Right}},
+                   {},
+                   "======== Device utilization: no device activities in this report",
+                   {}};
+  const uint64_t origin = aggregator.first_ts();
+  const uint64_t until = aggregator.last_ts();
+  const std::string interval = console::format_duration(options.interval_ns);
+  for (const auto &[label, device] : devices_by_label(aggregator.timelines(), host)) {
+    Section section{
+        label, "======== Device utilization (" + label + ", " + interval + " windows):", {}};
+    for (const WindowBusy &w :
+         aggregator.timelines().at(device).utilization(origin, until, options.interval_ns))
+      section.rows.push_back({Cell::of_ns(w.begin - origin), Cell::of_ns(w.end - origin),
+                              Cell::of_ns(w.busy), Cell::of_percent(w.busy, w.end - w.begin)});
+    table.sections.push_back(std::move(section));
+  }
+  if (!table.sections.empty())
+    table.notes.push_back("times count from the report's first event; the union of each "
+                          "device's slices is busy");
+  return table;
+}
+
+StatsTable gaps_report(StatsAggregator &aggregator, const ExportHost &host,
+                       const ReportOptions &options) {
+  StatsTable table{"device-gaps",
+                   "Device",
+                   {{"Start", "Start(ns)", Align::Right},
+                    {"End", "End(ns)", Align::Right},
+                    {"Duration", "Duration(ns)", Align::Right}},
+                   {},
+                   "======== Device gaps: no device activities in this report",
+                   {}};
+  const uint64_t origin = aggregator.first_ts();
+  const std::string threshold = console::format_duration(options.gap_threshold_ns);
+  for (const auto &[label, device] : devices_by_label(aggregator.timelines(), host)) {
+    Section section{label, "======== Device gaps (" + label + ", over " + threshold + "):", {}};
+    uint64_t idle = 0;
+    for (const Period &gap : aggregator.timelines().at(device).gaps(options.gap_threshold_ns)) {
+      section.rows.push_back({Cell::of_ns(gap.begin - origin), Cell::of_ns(gap.end - origin),
+                              Cell::of_ns(gap.end - gap.begin)});
+      idle += gap.end - gap.begin;
+    }
+    table.notes.push_back(label + ": " + std::to_string(section.rows.size()) + " gaps over " +
+                          threshold + ", " + console::format_duration(idle) + " in all");
+    if (!section.rows.empty()) table.sections.push_back(std::move(section));
+  }
+  if (!table.notes.empty()) {
+    table.notes.push_back("times count from the report's first event");
+    if (table.sections.empty())
+      table.empty_text = "======== Device gaps (over " + threshold + "): none on any device";
+  }
+  return table;
+}
+
+StatsTable functions_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  const summary::FunctionView &view = aggregator.functions();
+  StatsTable table{"cpu-functions",
+                   "",
+                   {{"Self(%)", "Self(%)", Align::Right},
+                    {"Self", "Self", Align::Right},
+                    {"Total(%)", "Total(%)", Align::Right},
+                    {"Total", "Total", Align::Right},
+                    {"Function", "Function", Align::Left}},
+                   {},
+                   "======== CPU functions: no CPU samples in this report",
+                   {}};
+  if (view.samples() == 0) return table;
+  const auto resolve = [&host](prof_stack_id id) {
+    std::vector<std::string> names;
+    const auto [frames, count] = host.stack(id);
+    for (uint32_t i = 0; i < count; ++i)
+      names.emplace_back(host.string(frames[i]));
+    return names;
+  };
+  Section section{
+      "", "======== CPU functions (" + std::to_string(view.samples()) + " samples):", {}};
+  for (const auto &f : view.flat_rows(resolve, SIZE_MAX))
+    section.rows.push_back({Cell::of_percent(f.self, view.samples()), Cell::of_count(f.self),
+                            Cell::of_percent(f.total, view.samples()), Cell::of_count(f.total),
+                            Cell::of_text(f.name)});
+  table.sections.push_back(std::move(section));
+  return table;
+}
+
+} // namespace
+
+const std::vector<ReportInfo> &known_reports() { return kReports; }
+
+const ReportInfo *find_report(std::string_view name) {
+  for (const ReportInfo &info : kReports)
+    if (name == info.name) return &info;
+  return nullptr;
+}
+
+std::string help_reports_text() {
+  size_t width = 0;
+  for (const ReportInfo &info : kReports)
+    width = std::max(width, std::string_view(info.name).size());
+  std::string text = "Reports of prof stats (--report NAME,NAME,...; without it, those marked * "
+                     "that have data):\n";
+  for (const ReportInfo &info : kReports) {
+    std::string line = std::string(info.by_default ? "* " : "  ") + info.name;
+    line.resize(width + 4, ' ');
+    text += line + info.description + "\n";
+  }
+  return text;
+}
+
+StatsScope scope_for(const std::vector<std::string> &reports, const ReportOptions &options) {
+  StatsScope scope;
+  bool utilization = false, gaps = false;
+  for (const std::string &name : reports) {
+    if (name == "memcpy-time" || name == "memcpy-size") scope.memcpy = true;
+    if (name == "device-utilization") utilization = true;
+    if (name == "device-gaps") gaps = true;
+    if (name == "cpu-functions") scope.functions = true;
+  }
+  scope.timelines = utilization || gaps;
+  // Gaps alone need no period shorter than the threshold apart.
+  scope.timeline_join_gap = gaps && !utilization ? options.gap_threshold_ns : 0;
+  return scope;
+}
+
+StatsTable build_report(std::string_view name, StatsAggregator &aggregator, const ExportHost &host,
+                        const ReportOptions &options) {
+  if (name == "gcu-activity")
+    return group_report(name, ActivityGroup::Device, "GCU activities", aggregator, host);
+  if (name == "gcu-activity-per-device") return per_device_report(aggregator, host);
+  if (name == "api") return group_report(name, ActivityGroup::Api, "API calls", aggregator, host);
+  if (name == "osrt")
+    return group_report(name, ActivityGroup::OsRuntime, "OS runtime", aggregator, host);
+  if (name == "ranges")
+    return group_report(name, ActivityGroup::Ranges, "Ranges", aggregator, host);
+  if (name == "memcpy-time") return memcpy_time_report(aggregator, host);
+  if (name == "memcpy-size") return memcpy_size_report(aggregator, host);
+  if (name == "counters") return counters_report(aggregator, host);
+  if (name == "device-utilization") return utilization_report(aggregator, host, options);
+  if (name == "device-gaps") return gaps_report(aggregator, host, options);
+  if (name == "cpu-functions") return functions_report(aggregator, host);
+  return StatsTable{std::string(name), "", {}, {}, "", {}};
+}
+
+} // namespace prof::stats
