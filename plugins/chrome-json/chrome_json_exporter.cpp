@@ -16,7 +16,7 @@ const char *text_or_empty(const char *text) { return text != nullptr ? text : ""
 } // namespace
 
 std::string resolve_output_path(std::string_view path, int pid) {
-  return perfetto::resolve_output_path(path, pid, ".json");
+  return output::resolve_output_path(path, pid, ".json");
 }
 
 ChromeJsonExporter::ChromeJsonExporter(ExportHost host)

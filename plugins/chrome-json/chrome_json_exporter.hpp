@@ -28,7 +28,7 @@
 #define PROF_PLUGINS_CHROME_JSON_CHROME_JSON_EXPORTER_HPP
 
 #include "chrome_track_map.hpp"
-#include "output_file.hpp"
+#include <prof/output/output_file.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -70,7 +70,7 @@ private:
 
   ExportHost host_;
   ChromeTrackMap tracks_;
-  perfetto::OutputFile file_{"chrome-json"};
+  output::OutputFile file_{"chrome-json"};
   std::string out_;
   bool first_record_ = true;
   bool have_base_ = false;

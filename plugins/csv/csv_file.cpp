@@ -1,9 +1,6 @@
 #include "csv_file.hpp"
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <unistd.h>
 
 namespace prof::csv {
 
@@ -28,17 +25,22 @@ std::string format_double(double value) {
 
 bool CsvFile::open(const std::string &path, std::string &error) {
   discard();
-  path_ = path;
-  temp_ = path + ".tmp." + std::to_string(getpid());
-  out_ = std::fopen(temp_.c_str(), "w");
-  if (out_ == nullptr) {
-    error = "cannot write " + temp_ + ": " + std::strerror(errno);
-    temp_.clear();
+  open_ = file_.open(path, true);
+  if (!open_) {
+    error = file_.error();
     return false;
   }
-  std::setvbuf(out_, nullptr, _IOFBF, 1 << 20);
+  buffer_.clear();
+  write_failed_ = false;
   rows_ = 0;
   return true;
+}
+
+bool CsvFile::write_buffer() {
+  if (!buffer_.empty() && !write_failed_)
+    write_failed_ = !file_.write(buffer_.data(), buffer_.size());
+  buffer_.clear();
+  return !write_failed_;
 }
 
 CsvFile &CsvFile::field(std::string_view text) {
@@ -64,7 +66,10 @@ CsvFile &CsvFile::field(double number) { return field(std::string_view(format_do
 
 void CsvFile::end_row() {
   line_ += '\n';
-  if (out_ != nullptr) std::fwrite(line_.data(), 1, line_.size(), out_);
+  if (open_) {
+    buffer_ += line_;
+    if (buffer_.size() >= (1u << 20)) write_buffer();
+  }
   line_.clear();
   first_field_ = true;
   ++rows_;
@@ -77,37 +82,23 @@ void CsvFile::header(std::string_view line) {
 }
 
 bool CsvFile::commit(std::string &error) {
-  if (out_ == nullptr) {
-    error = "cannot write " + path_ + ": file is not open";
+  if (!open_) {
+    error = "cannot write " + path() + ": file is not open";
     return false;
   }
-  const bool written = std::ferror(out_) == 0;
-  const int saved = errno;
-  const bool closed = std::fclose(out_) == 0;
-  out_ = nullptr;
-  if (!written || !closed) {
-    error = "cannot write " + temp_ + ": " + std::strerror(written ? errno : saved);
-    discard();
+  open_ = false;
+  if (!write_buffer() || !file_.commit()) {
+    error = file_.error();
+    file_.discard();
     return false;
   }
-  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
-    error = "cannot rename " + temp_ + " to " + path_ + ": " + std::strerror(errno);
-    discard();
-    return false;
-  }
-  temp_.clear();
   return true;
 }
 
 void CsvFile::discard() {
-  if (out_ != nullptr) {
-    std::fclose(out_);
-    out_ = nullptr;
-  }
-  if (!temp_.empty()) {
-    std::remove(temp_.c_str());
-    temp_.clear();
-  }
+  open_ = false;
+  buffer_.clear();
+  file_.discard();
 }
 
 } // namespace prof::csv

@@ -1,10 +1,12 @@
-// One CSV output file: RFC 4180 quoting, written under a temporary name and
-// renamed onto its final path by commit(); removed if never committed.
+// One CSV output file: RFC 4180 quoting, written through the SDK's
+// OutputFile (a temporary name renamed onto the final path by commit();
+// removed if never committed).
 #ifndef PROF_PLUGINS_CSV_CSV_FILE_HPP
 #define PROF_PLUGINS_CSV_CSV_FILE_HPP
 
+#include <prof/output/output_file.hpp>
+
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -24,8 +26,9 @@ public:
   CsvFile &operator=(const CsvFile &) = delete;
   ~CsvFile() { discard(); }
 
-  /// Opens the temporary file for `path`; on failure returns false and sets
-  /// `error` to a sentence naming the file.
+  /// Opens the temporary file for `path`, replacing a file there once
+  /// committed (the caller decided it may); on failure returns false and
+  /// sets `error` to a sentence naming the file.
   bool open(const std::string &path, std::string &error);
 
   /// Row building: field() appends one field, end_row() writes the line.
@@ -42,13 +45,17 @@ public:
   /// Closes and removes the temporary file (no-op once committed).
   void discard();
 
-  const std::string &path() const { return path_; }
-  const std::string &temp_path() const { return temp_; }
+  const std::string &path() const { return file_.final_path(); }
+  const std::string &temp_path() const { return file_.temporary_path(); }
   uint64_t rows() const { return rows_; }
 
 private:
-  std::FILE *out_ = nullptr;
-  std::string path_, temp_, line_;
+  bool write_buffer();
+
+  output::OutputFile file_{""}; // the exporter names itself in its errors
+  bool open_ = false;
+  bool write_failed_ = false;
+  std::string buffer_, line_;
   bool first_field_ = true;
   uint64_t rows_ = 0;
 };

@@ -2,7 +2,8 @@
 
 namespace prof::perfetto {
 
-BackgroundWriter::BackgroundWriter(OutputFile &file) : file_(file), thread_([this] { run(); }) {}
+BackgroundWriter::BackgroundWriter(output::OutputFile &file)
+    : file_(file), thread_([this] { run(); }) {}
 
 BackgroundWriter::~BackgroundWriter() {
   {

@@ -6,8 +6,8 @@
 #ifndef PROF_PLUGINS_PERFETTO_BACKGROUND_WRITER_HPP
 #define PROF_PLUGINS_PERFETTO_BACKGROUND_WRITER_HPP
 
-#include "output_file.hpp"
 #include "proto_writer.hpp"
+#include <prof/output/output_file.hpp>
 
 #include <condition_variable>
 #include <mutex>
@@ -18,7 +18,7 @@ namespace prof::perfetto {
 class BackgroundWriter {
 public:
   /// Writes to `file`, which must stay open until finish() or destruction.
-  explicit BackgroundWriter(OutputFile &file);
+  explicit BackgroundWriter(output::OutputFile &file);
   BackgroundWriter(const BackgroundWriter &) = delete;
   BackgroundWriter &operator=(const BackgroundWriter &) = delete;
   /// Stops at once: blocks not yet written are dropped.
@@ -35,7 +35,7 @@ private:
 
   void run();
 
-  OutputFile &file_;
+  output::OutputFile &file_;
   ProtoWriter blocks_[kBlocks];
   size_t head_ = 0;   // blocks_[head_] is written next
   size_t queued_ = 0; // blocks waiting or being written

@@ -39,7 +39,7 @@ bool PerfettoExporter::begin() {
   if (!path || path->empty()) return fail("perfetto: option path is required");
   int pid = host_.session().target_pid;
   if (pid <= 0) pid = static_cast<int>(::getpid());
-  const std::string final_path = resolve_output_path(*path, pid);
+  const std::string final_path = output::resolve_output_path(*path, pid, ".perfetto-trace");
   if (!file_.open(final_path, host_.option_bool("overwrite", false))) return fail(file_.error());
   writer_.emplace(file_);
   ahead_.emplace();

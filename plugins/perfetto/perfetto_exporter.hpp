@@ -33,10 +33,10 @@
 #include "background_writer.hpp"
 #include "batch_order.hpp"
 #include "interned_set.hpp"
-#include "output_file.hpp"
 #include "proto_writer.hpp"
 #include "sort_ahead.hpp"
 #include "track_table.hpp"
+#include <prof/output/output_file.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -79,7 +79,7 @@ private:
   TrackTable tracks_;
   BatchOrder order_; // for small batches
   std::optional<SortAhead> ahead_;
-  OutputFile file_;
+  output::OutputFile file_{"perfetto"};
   std::optional<BackgroundWriter> writer_; // while the file is open; after file_, so stops first
   InternedSet names_, categories_, frames_, stacks_;
   uint32_t kinds_written_ = 0; // bit k: the well-known category k is interned

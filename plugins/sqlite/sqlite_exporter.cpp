@@ -12,7 +12,7 @@
 namespace prof::sqlite {
 
 std::string resolve_output_path(std::string_view path, int pid) {
-  return perfetto::resolve_output_path(path, pid, ".sqlite");
+  return output::resolve_output_path(path, pid, ".sqlite");
 }
 
 SqliteExporter::SqliteExporter(ExportHost host) : host_(host) {}

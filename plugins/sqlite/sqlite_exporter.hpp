@@ -16,7 +16,7 @@
 
 #include "catalog_rows.hpp"
 #include "database.hpp"
-#include "output_file.hpp"
+#include <prof/output/output_file.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -57,7 +57,7 @@ private:
   bool fail(const std::string &message);
 
   ExportHost host_;
-  perfetto::OutputFile file_{"sqlite"};
+  output::OutputFile file_{"sqlite"};
   // Declared after the file and the database, so destroyed before them.
   Database db_;
   std::unique_ptr<CatalogRows> catalog_;

@@ -1,6 +1,7 @@
 # ProfSDKConfig.cmake: find_package(ProfSDK) for out-of-tree prof plugins.
 # Provides the interface target prof::sdk, the libraries prof::stats
-# (statistics tables) and prof::activity (filter strings, device trees), and
+# (statistics tables), prof::activity (filter strings, device trees) and
+# prof::output (an exporter's output file, renamed into place when complete), and
 # prof_sdk_add_plugin(NAME SOURCES...).
 get_filename_component(_prof_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 if(NOT TARGET prof::sdk)
@@ -9,7 +10,7 @@ if(NOT TARGET prof::sdk)
     INTERFACE_INCLUDE_DIRECTORIES "${_prof_sdk_prefix}/include"
     INTERFACE_COMPILE_FEATURES cxx_std_20)
 endif()
-foreach(_prof_lib stats activity)
+foreach(_prof_lib stats activity output)
   if(NOT TARGET prof::${_prof_lib})
     add_library(prof::${_prof_lib} STATIC IMPORTED)
     set_target_properties(prof::${_prof_lib} PROPERTIES

@@ -229,13 +229,16 @@ TEST_F(CsvExporterTest, UnknownModeIsAnError) {
 }
 
 TEST_F(CsvExporterTest, UnwritablePathFailsAtBegin) {
-  const fs::path out = dir_ / "missing" / "x.csv";
+  // A missing folder is created, as for every file exporter; one that
+  // cannot be (its parent is a file) fails with the reason.
+  std::ofstream(dir_ / "plain-file") << "x";
+  const fs::path out = dir_ / "plain-file" / "sub" / "x.csv";
   fake_.set_option("path", out.string());
   CsvExporter exporter(host());
   EXPECT_FALSE(exporter.begin());
-  EXPECT_EQ(fake_.errors(),
-            std::vector<std::string>{"csv: cannot write " + out.string() + ".tmp." +
-                                     std::to_string(getpid()) + ": No such file or directory"});
+  EXPECT_EQ(fake_.errors(), std::vector<std::string>{"csv: cannot create folder '" +
+                                                     (dir_ / "plain-file" / "sub").string() +
+                                                     "': Not a directory"});
 }
 
 TEST_F(CsvExporterTest, TemporaryFilesAreRemovedWhenTheExportIsAbandoned) {

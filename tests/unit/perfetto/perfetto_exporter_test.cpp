@@ -409,7 +409,7 @@ TEST_F(PerfettoExporterTest, FolderPathGetsPidNamedFile) {
   nested.set_option("path", dir_.file("vp") + "/"); // created on demand
   ASSERT_TRUE(run(nested, {}));
   EXPECT_TRUE(fs::exists(dir_.file("vp/prof-778.perfetto-trace")));
-  EXPECT_EQ(resolve_output_path("x.pftrace", 1), "x.pftrace");
+  EXPECT_EQ(output::resolve_output_path("x.pftrace", 1, ".perfetto-trace"), "x.pftrace");
 }
 
 TEST_F(PerfettoExporterTest, AbandonedOrFailedExportLeavesNothing) {

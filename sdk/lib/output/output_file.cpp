@@ -1,4 +1,4 @@
-#include "output_file.hpp"
+#include <prof/output/output_file.hpp>
 
 #include <cerrno>
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace prof::perfetto {
+namespace prof::output {
 
 namespace fs = std::filesystem;
 
@@ -26,7 +26,7 @@ std::string resolve_output_path(std::string_view path, int pid, std::string_view
 OutputFile::~OutputFile() { discard(); }
 
 bool OutputFile::fail(const std::string &what, int error_number) {
-  error_ = owner_ + ": " + what;
+  error_ = owner_.empty() ? what : owner_ + ": " + what;
   if (error_number != 0) error_ += ": " + std::string(std::strerror(error_number));
   return false;
 }
@@ -106,4 +106,4 @@ void OutputFile::discard() {
   }
 }
 
-} // namespace prof::perfetto
+} // namespace prof::output

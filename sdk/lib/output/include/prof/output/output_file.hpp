@@ -1,27 +1,27 @@
-// OutputFile: the trace file, written under a temporary name in the target
-// folder and renamed over the final name only when everything was written.
+// OutputFile (prof::output, an SDK library): an exporter's output file,
+// written under a temporary name in the target folder and renamed over the
+// final name only when everything was written.
 // A failed or abandoned export removes the temporary file, so nothing
 // half-written is ever left under the final name.
-#ifndef PROF_PLUGINS_PERFETTO_OUTPUT_FILE_HPP
-#define PROF_PLUGINS_PERFETTO_OUTPUT_FILE_HPP
+#ifndef PROF_OUTPUT_OUTPUT_FILE_HPP
+#define PROF_OUTPUT_OUTPUT_FILE_HPP
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace prof::perfetto {
+namespace prof::output {
 
 /// Final file name for a file exporter's `path` option: `path` itself, or
 /// `<path>/prof-<pid><extension>` when `path` is an existing folder or ends
-/// with '/'. Shared by the file exporters.
-std::string resolve_output_path(std::string_view path, int pid,
-                                std::string_view extension = ".perfetto-trace");
+/// with '/'. `extension` is the exporter's (".json").
+std::string resolve_output_path(std::string_view path, int pid, std::string_view extension);
 
 class OutputFile {
 public:
-  /// `owner` starts every error message ("perfetto: ...").
-  explicit OutputFile(std::string owner = "perfetto") : owner_(std::move(owner)) {}
+  /// `owner` starts every error message ("perfetto: ..."); "" for none.
+  explicit OutputFile(std::string owner) : owner_(std::move(owner)) {}
   OutputFile(const OutputFile &) = delete;
   OutputFile &operator=(const OutputFile &) = delete;
   ~OutputFile(); ///< removes the temporary file unless commit() succeeded
@@ -54,6 +54,6 @@ private:
   static constexpr uint64_t kWritebackBytes = 8 << 20;
 };
 
-} // namespace prof::perfetto
+} // namespace prof::output
 
 #endif
