@@ -16,6 +16,19 @@ function(prof_add_plugin name)
   install(TARGETS ${target} LIBRARY DESTINATION ${PROF_INSTALL_PLUGIN_DIR} COMPONENT runtime)
 endfunction()
 
+# prof_add_plugin_core(NAME SOURCES... LIBRARIES...): the plugin's code
+# apart from its ABI glue, as the static library prof-NAME-core that the
+# plugin and its tests link, so tests never re-list a plugin's sources.
+function(prof_add_plugin_core name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  set(target prof-${name}-core)
+  add_library(${target} STATIC ${ARG_SOURCES})
+  set_target_properties(${target} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${target} PUBLIC prof::sdk ${ARG_LIBRARIES})
+endfunction()
+
 # prof_without_sanitizers(): for code preloaded into profiled applications
 # (the agent, process-scope plugins). A sanitizer runtime cannot be preloaded
 # into a program built without it, so in sanitizer builds this folder's
