@@ -210,8 +210,13 @@ void CaptureController::before_drain() {
       if (plan_.kill_signal != 0 || plan_.attached) shutdown_pending_ = true;
     }
   }
-  windows_.finish_due(std::chrono::steady_clock::now(), progress_());
-  if (shutdown_pending_ && !windows_.finishing()) {
+  // Once the capture is ending, stopped windows are finished with it, after
+  // the sources stopped: some hand over their events only then (cpu-perf's
+  // samples), and a window finished earlier would lose them.
+  if (shutdown_pending_) ending_ = true;
+  const auto steady_now = std::chrono::steady_clock::now();
+  if (!ending_) windows_.finish_due(steady_now, progress_());
+  if (shutdown_pending_ && windows_.grace_over(steady_now)) {
     shutdown_pending_ = false;
     end_application_(plan_.kill_signal);
   }

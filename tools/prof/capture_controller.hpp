@@ -95,6 +95,7 @@ private:
   uint32_t ranges_ = 0;
   bool ranges_done_ = false;
   bool shutdown_pending_ = false;
+  bool ending_ = false;             ///< a shutdown came: windows finish with the capture
   std::deque<std::string> rotated_; ///< finished reports, oldest first
   SourcesNeeded switch_sources_;
   bool sources_needed_ = true; ///< the sources run from their start
