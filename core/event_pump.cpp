@@ -25,10 +25,10 @@ void EventPump::stop() {
   }
   wake_.notify_all();
   thread_.join();
-  if (before_drain_) before_drain_();
+  if (before_drain_) before_drain_->before_drain();
   while (drain_now(true) > 0) {
   }
-  if (before_drain_) before_drain_();
+  if (before_drain_) before_drain_->before_drain();
 }
 
 void EventPump::run() {
@@ -39,7 +39,7 @@ void EventPump::run() {
     wake_.wait_for(lock, tick_);
     lock.unlock();
     const bool all = ++ticks % full_every_ == 0;
-    if (before_drain_) before_drain_();
+    if (before_drain_) before_drain_->before_drain();
     drain_now(all);
     auto now = std::chrono::steady_clock::now();
     if (now - last_calibration > std::chrono::milliseconds(100)) {

@@ -1,5 +1,7 @@
 #include "tools/prof/attach_command.hpp"
 
+#include "core/capture/capture_controller.hpp"
+#include "core/capture/sources_switch.hpp"
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
 #include "core/event_pump.hpp"
@@ -8,13 +10,12 @@
 #include "core/shm_event_source.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/capture_command.hpp"
-#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/capture_parts.hpp"
+#include "tools/prof/capture_plan.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/session_details.hpp"
-#include "tools/prof/sources_switch.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <charconv>
@@ -205,7 +206,7 @@ int run_attach(const RunContext &context) {
   const std::vector<core::EventSink *> shared_sinks = sinks_of(exporters);
   const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   core::EventPump *pump_ptr = nullptr;
-  CaptureController controller(
+  core::CaptureController controller(
       plan, catalog, shared_sinks,
       [&reports](const core::WindowFacts &facts, std::string *error) {
         return reports.open(facts, error);
@@ -220,7 +221,7 @@ int run_attach(const RunContext &context) {
                                 0};
       });
   if (shared_events) controller.add_requests(*shared_events->region().header());
-  SourcesSwitch sources_switch(session, console);
+  core::SourcesSwitch sources_switch(session, console);
   controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
   controller.launched(capture.session.start_ns);
   std::unique_ptr<SessionControl> control;

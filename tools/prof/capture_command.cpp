@@ -1,5 +1,7 @@
 #include "tools/prof/capture_command.hpp"
 
+#include "core/capture/capture_controller.hpp"
+#include "core/capture/sources_switch.hpp"
 #include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 #include "core/exporter_instance.hpp"
@@ -10,7 +12,6 @@
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/app_launcher.hpp"
 #include "tools/prof/application_environment.hpp"
-#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/capture_parts.hpp"
 #include "tools/prof/capture_plan.hpp"
 #include "tools/prof/cli/usage_error.hpp"
@@ -20,7 +21,6 @@
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/session_details.hpp"
-#include "tools/prof/sources_switch.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <algorithm>
@@ -215,7 +215,7 @@ int run_capture(const RunContext &context) {
   const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   const int app_pid = app.pid();
   core::EventPump *pump_ptr = nullptr;
-  CaptureController controller(
+  core::CaptureController controller(
       plan, catalog, shared_sinks,
       [&reports](const core::WindowFacts &facts, std::string *error) {
         return reports.open(facts, error);
@@ -239,7 +239,7 @@ int run_capture(const RunContext &context) {
         return progress;
       });
   if (shared_events) controller.add_requests(*shared_events->region().header());
-  SourcesSwitch sources_switch(session, console);
+  core::SourcesSwitch sources_switch(session, console);
   controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
   try {
     controller.launched(capture.session.start_ns);

@@ -1,11 +1,11 @@
 #include "tools/prof/capture_parts.hpp"
 
+#include "core/capture/capture_controller.hpp"
 #include "core/event_pump.hpp"
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
 #include "core/source_instance.hpp"
 #include "tools/prof/app_launcher.hpp"
-#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/run_context.hpp"
 
@@ -126,9 +126,9 @@ void signal_detach(int fd) {
 }
 
 void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
-                 CaptureController &controller) {
+                 core::CaptureController &controller) {
   if (shared) pump.add_source(*shared);
-  pump.set_before_drain([&controller] { controller.before_drain(); });
+  pump.set_before_drain(controller);
   pump.start();
 }
 

@@ -18,13 +18,12 @@
 #include <vector>
 
 namespace prof::core {
+class CaptureController;
 class EventPump;
 class ShmEventSource;
 } // namespace prof::core
 
 namespace prof::tool {
-
-class CaptureController;
 
 std::string host_name();
 
@@ -61,7 +60,7 @@ void signal_detach(int fd);
 /// Starts `pump` draining into the controller's windows, from the agents'
 /// region `shared` too when there is one; commands apply before each drain.
 void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
-                 CaptureController &controller);
+                 core::CaptureController &controller);
 
 /// The exporters as the sinks every collection window feeds.
 std::vector<core::EventSink *>

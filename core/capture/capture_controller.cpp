@@ -1,13 +1,13 @@
-#include "tools/prof/capture_controller.hpp"
+#include "core/capture/capture_controller.hpp"
 
 #include "core/session_clock.hpp"
-#include "tools/prof/run_context.hpp"
 
 #include <prof/profiler_api.h>
 
+#include <cstdio>
 #include <filesystem>
 
-namespace prof::tool {
+namespace prof::core {
 
 CaptureController::CaptureController(const CapturePlan &plan, const core::Catalog &catalog,
                                      std::vector<core::EventSink *> shared,
@@ -227,7 +227,8 @@ void CaptureController::before_drain() {
 void CaptureController::window_finished(uint32_t, const std::string &path,
                                         const std::string &error) {
   if (!error.empty()) {
-    print_error(error);
+    // An error, not a warning: prof's exit status says the report failed.
+    std::fprintf(stderr, "prof: %s\n", error.c_str());
     report_failed_.store(true);
     return;
   }
@@ -242,4 +243,4 @@ void CaptureController::window_finished(uint32_t, const std::string &path,
   }
 }
 
-} // namespace prof::tool
+} // namespace prof::core
