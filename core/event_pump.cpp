@@ -1,6 +1,7 @@
 #include "core/event_pump.hpp"
 
 #include "core/args_folding.hpp"
+#include "core/session_clock.hpp"
 
 namespace prof::core {
 
@@ -55,6 +56,18 @@ size_t EventPump::drain_now(bool all) {
   for (EventSource *source : sources_)
     total += source->drain([this](prof_event *events, size_t count) { deliver(events, count); }, all);
   return total;
+}
+
+CaptureEnd EventPump::totals() const {
+  CaptureEnd end;
+  end.end_ns = session_now_ns();
+  end.events = events();
+  for (const EventSource *source : sources_) {
+    end.dropped += source->dropped();
+    for (const RingDrops &drops : source->drops())
+      end.drops.push_back(drops);
+  }
+  return end;
 }
 
 void EventPump::publish_catalog() {

@@ -44,6 +44,9 @@ public:
   /// Drains once on the calling thread (only when the thread is not running).
   size_t drain_now(bool all);
   uint64_t events() const { return events_.load(std::memory_order_relaxed); }
+  /// The capture so far: now on the session clock, the events delivered,
+  /// and the drops of every source (prof's rings and the application's).
+  CaptureEnd totals() const;
 
 private:
   void run();

@@ -212,14 +212,7 @@ int run_attach(const RunContext &context) {
         return reports.open(facts, error);
       },
       console, [detach_fd](int) { signal_detach(detach_fd); },
-      [&] {
-        return core::CaptureEnd{core::session_now_ns(),
-                                pump_ptr ? pump_ptr->events() : 0,
-                                bus.dropped(),
-                                bus.drops(),
-                                0,
-                                0};
-      });
+      [&] { return pump_ptr ? pump_ptr->totals() : core::CaptureEnd{core::session_now_ns()}; });
   if (shared_events) controller.add_requests(*shared_events->region().header());
   core::SourcesSwitch sources_switch(session, console);
   controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
@@ -287,8 +280,9 @@ int run_attach(const RunContext &context) {
   pump.stop();
   controller.close();
   close(detach_fd);
-  core::CaptureEnd end{core::session_now_ns(), pump.events(), bus.dropped(), bus.drops(), 0, 0};
-  if (shared_events) end.dropped += shared_events->dropped();
+  // An attached process runs on: its exit status is not prof's to report.
+  const core::CaptureEnd end = pump.totals();
+  warn_lost_definitions(shared_events.get(), console);
   controller.windows().finish(catalog, end);
   int status = finish_exporters(exporters, catalog, end, console) ? kExitOk : kExitFailure;
   if (controller.report_failed()) status = kExitFailure;

@@ -228,16 +228,7 @@ int run_capture(const RunContext &context) {
         }
         signal_detach(detach_fd);
       },
-      [&] {
-        core::CaptureEnd progress{core::session_now_ns(),
-                                  pump_ptr ? pump_ptr->events() : 0,
-                                  bus.dropped(),
-                                  bus.drops(),
-                                  0,
-                                  0};
-        if (shared_events) progress.dropped += shared_events->dropped();
-        return progress;
-      });
+      [&] { return pump_ptr ? pump_ptr->totals() : core::CaptureEnd{core::session_now_ns()}; });
   if (shared_events) controller.add_requests(*shared_events->region().header());
   core::SourcesSwitch sources_switch(session, console);
   controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
@@ -282,20 +273,10 @@ int run_capture(const RunContext &context) {
   controller.close();
   close(detach_fd);
   progress.update(0.6);
-  core::CaptureEnd end{core::session_now_ns(),
-                       pump.events(),
-                       bus.dropped(),
-                       bus.drops(),
-                       exit.running ? 0 : exit.code,
-                       exit.running ? 0 : exit.signal};
-  if (shared_events) {
-    end.dropped += shared_events->dropped();
-    for (const core::RingDrops &d : shared_events->drops())
-      end.drops.push_back(d);
-    if (uint64_t lost = shared_events->catalog_overflow())
-      console.warning(std::to_string(lost) + " definitions from the application were lost: "
-                                             "the shared catalog was full");
-  }
+  core::CaptureEnd end = pump.totals();
+  end.exit_code = exit.running ? 0 : exit.code;
+  end.exit_signal = exit.running ? 0 : exit.signal;
+  warn_lost_definitions(shared_events.get(), console);
   controller.windows().finish(catalog, end);
   progress.finish();
   int status = launched && !exit.running ? exit.code : launched ? kExitOk : kExitFailure;

@@ -132,6 +132,13 @@ void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
   pump.start();
 }
 
+void warn_lost_definitions(const core::ShmEventSource *shared, core::Console &console) {
+  if (!shared) return;
+  if (const uint64_t lost = shared->catalog_overflow())
+    console.warning(std::to_string(lost) + " definitions from the application were lost: "
+                                           "the shared catalog was full");
+}
+
 std::vector<core::EventSink *>
 sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters) {
   std::vector<core::EventSink *> sinks;

@@ -62,6 +62,10 @@ void signal_detach(int fd);
 void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
                  core::CaptureController &controller);
 
+/// Warns when the application's definitions (tracks, strings) did not fit
+/// the shared catalog; `shared` may be null.
+void warn_lost_definitions(const core::ShmEventSource *shared, core::Console &console);
+
 /// The exporters as the sinks every collection window feeds.
 std::vector<core::EventSink *>
 sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters);
