@@ -1,11 +1,8 @@
 #include "tools/prof/attach_command.hpp"
 
-#include "core/capture/capture_controller.hpp"
-#include "core/capture/sources_switch.hpp"
+#include "core/capture/capture_runner.hpp"
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
-#include "core/event_pump.hpp"
-#include "core/session.hpp"
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
 #include "tools/prof/agent_setup.hpp"
@@ -22,8 +19,8 @@
 #include <csignal>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -180,15 +177,30 @@ int run_attach(const RunContext &context) {
   std::unique_ptr<core::ShmEventSource> shared_events;
   if (!process_sources.empty()) {
     agent = std::make_unique<AgentSetup>(process_sources);
-    shared_events = std::make_unique<core::ShmEventSource>(
-        agent->create_region(agent_bus_config(command, buffers), capture.session), catalog);
+    shared_events = shared_event_source(*agent, agent_bus_config(command, buffers), capture);
   }
-  core::Session session(session_name);
-  if (const std::string error = add_sources(selection.sources, capture, session); !error.empty()) {
+  std::unique_ptr<SessionControl> control;
+  try {
+    control = std::make_unique<SessionControl>(
+        SessionFacts{session_name, "", pids.front(), display,
+                     report_pattern.empty() ? "-" : report_pattern, ""});
+  } catch (const std::exception &e) {
+    console.warning(std::string("the session cannot be listed: ") + e.what());
+  }
+  // What the runner's controller and exporters refer to outlives it.
+  SessionDetails details;
+  std::optional<WindowReports> reports;
+  const DetachSignal detach;
+  core::CaptureRunner runner(capture, session_name);
+  // Its thread may be in the controller: it ends first, however prof returns.
+  runner.before_stop([&control] { control.reset(); });
+  if (shared_events) runner.add_shared(*shared_events);
+  std::string error = runner.add_sources(choices_of(selection.sources));
+  if (error.empty()) error = runner.open_exporters(choices_of(selection.exporters));
+  if (!error.empty()) {
     print_error(error);
     return kExitFailure;
   }
-  auto exporters = open_exporters(selection.exporters, catalog, console, capture.session);
   std::vector<SelectedPlugin> all_plugins = selection.sources;
   all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
   all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
@@ -199,45 +211,21 @@ int run_attach(const RunContext &context) {
   header.pids.assign(pids.begin(), pids.end());
   header.argv = {display};
   header.command_display = display;
-  SessionDetails details;
   details.describe(header, capture.session);
   create_visual_profiler_folder(command);
-  const WindowReports reports(report_pattern, force, header, pids.front(), host);
-  const std::vector<core::EventSink *> shared_sinks = sinks_of(exporters);
-  const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  core::EventPump *pump_ptr = nullptr;
-  core::CaptureController controller(
-      plan, catalog, shared_sinks,
+  reports.emplace(report_pattern, force, header, pids.front(), host);
+  // The processes were not started by prof: the end of --duration detaches.
+  core::CaptureController &controller = runner.control(
+      plan,
       [&reports](const core::WindowFacts &facts, std::string *error) {
-        return reports.open(facts, error);
+        return reports->open(facts, error);
       },
-      console, [detach_fd](int) { signal_detach(detach_fd); },
-      [&] { return pump_ptr ? pump_ptr->totals() : core::CaptureEnd{core::session_now_ns()}; });
-  if (shared_events) controller.add_requests(*shared_events->region().header());
-  core::SourcesSwitch sources_switch(session, console);
-  controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
-  controller.launched(capture.session.start_ns);
-  std::unique_ptr<SessionControl> control;
-  try {
-    control = std::make_unique<SessionControl>(
-        SessionFacts{session_name, "", pids.front(), display,
-                     report_pattern.empty() ? "-" : report_pattern, ""});
-  } catch (const std::exception &e) {
-    console.warning(std::string("the session cannot be listed: ") + e.what());
-  }
-
-  core::EventPump pump(bus, catalog, {&controller.windows()});
-  pump_ptr = &pump;
-  start_drain(pump, shared_events.get(), controller);
+      [fd = detach.fd](int) { signal_detach(fd); });
   if (control) control->set_controller(&controller);
-  if (!session.start()) {
-    control.reset(); // its thread may be in the controller: stop it first
-    pump.stop();
-    controller.close();
-    print_error(session.error());
+  if (const std::string problem = runner.start(); !problem.empty()) {
+    print_error(problem);
     return kExitFailure;
   }
-  sources_switch.started();
   std::vector<int> joined;
   for (int pid : pids) {
     if (!agent) break;
@@ -256,7 +244,7 @@ int run_attach(const RunContext &context) {
     listed += (listed.empty() ? "" : ",") + std::to_string(pid);
   console.line("PROF is attached to process " + listed + ", command: " + display);
 
-  g_interrupt_fd = detach_fd;
+  g_interrupt_fd = detach.fd;
   struct sigaction on_signal {
   }, old_int, old_term;
   on_signal.sa_handler = interrupted;
@@ -266,8 +254,8 @@ int run_attach(const RunContext &context) {
   {
     std::unique_ptr<Prompt> prompt;
     if (plan.interactive)
-      prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
-    wait_for_end(pids, detach_fd);
+      prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach.fd);
+    wait_for_end(pids, detach.fd);
   }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
@@ -275,17 +263,9 @@ int run_attach(const RunContext &context) {
   // Agents stop their plugins and flush before prof drains the last events.
   for (int pid : joined)
     ask_agent(pid, control::Command::Stop, "");
-  sources_switch.stopping();
-  if (!session.stop()) console.warning(session.error());
-  pump.stop();
-  controller.close();
-  close(detach_fd);
+  runner.stop();
   // An attached process runs on: its exit status is not prof's to report.
-  const core::CaptureEnd end = pump.totals();
-  warn_lost_definitions(shared_events.get(), console);
-  controller.windows().finish(catalog, end);
-  int status = finish_exporters(exporters, catalog, end, console) ? kExitOk : kExitFailure;
-  if (controller.report_failed()) status = kExitFailure;
+  const int status = runner.finish(0, 0) ? kExitOk : kExitFailure;
   console.line("prof detached from process " + listed);
   return status;
 }

@@ -3,6 +3,7 @@
 // sources, the start of the drain, and the exporters' end.
 #pragma once
 
+#include "core/capture/capture_runner.hpp"
 #include "core/catalog.hpp"
 #include "core/console.hpp"
 #include "core/event_bus.hpp"
@@ -25,6 +26,8 @@ class ShmEventSource;
 
 namespace prof::tool {
 
+class AgentSetup;
+
 std::string host_name();
 
 /// Ring sizes of prof's own threads (--host-buffer-size, --host-ringbuffer-size,
@@ -40,10 +43,6 @@ report::ClockAnchor read_clock_anchor();
 /// Sets `session`'s anchor fields from read_clock_anchor().
 void anchor_session(prof_session_info &session);
 
-/// Creates and configures each of `sources` into `session`; "" or the first error.
-std::string add_sources(const std::vector<SelectedPlugin> &sources, core::CaptureContext &capture,
-                        core::Session &session);
-
 report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
                              const std::vector<SelectedPlugin> &plugins,
                              const prof_session_info &info);
@@ -57,28 +56,23 @@ void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Cat
 /// stop waiting for the application and leave it running.
 void signal_detach(int fd);
 
-/// Starts `pump` draining into the controller's windows, from the agents'
-/// region `shared` too when there is one; commands apply before each drain.
-void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
-                 core::CaptureController &controller);
+/// An eventfd prof waits on besides the application: readable when prof
+/// should stop waiting and let the application run on.
+struct DetachSignal {
+  DetachSignal();
+  ~DetachSignal();
+  DetachSignal(const DetachSignal &) = delete;
+  DetachSignal &operator=(const DetachSignal &) = delete;
+  int fd;
+};
 
-/// Warns when the application's definitions (tracks, strings) did not fit
-/// the shared catalog; `shared` may be null.
-void warn_lost_definitions(const core::ShmEventSource *shared, core::Console &console);
+/// The selected plugins as the capture runner takes them.
+std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected);
 
-/// The exporters as the sinks every collection window feeds.
-std::vector<core::EventSink *>
-sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters);
-
-/// Opens the selected exporters; throws std::runtime_error with the first failure.
-std::vector<std::unique_ptr<core::ExporterInstance>>
-open_exporters(const std::vector<SelectedPlugin> &selected, core::Catalog &catalog,
-               core::Console &console, const prof_session_info &session);
-
-/// Finishes the exporters and warns of drops the summary does not state;
-/// returns false when an exporter failed (its error printed).
-bool finish_exporters(std::vector<std::unique_ptr<core::ExporterInstance>> &exporters,
-                      const core::Catalog &catalog, const core::CaptureEnd &end,
-                      core::Console &console);
+/// The application's shared rings, in the region `agent` creates with
+/// `buffers`; warns when fewer rings fit than asked for. Throws on failure.
+std::unique_ptr<core::ShmEventSource> shared_event_source(AgentSetup &agent,
+                                                          const core::EventBusConfig &buffers,
+                                                          core::CaptureContext &capture);
 
 } // namespace prof::tool
