@@ -12,10 +12,11 @@ CaptureRunner::CaptureRunner(CaptureContext &capture, const std::string &session
     : capture_(capture), session_(session_name) {}
 
 CaptureRunner::~CaptureRunner() {
-  if (started_ && !stopped_)
+  if (stopped_) return;
+  if (started_)
     stop();
   else if (before_stop_)
-    before_stop_();
+    before_stop_(); // nothing ran, but the front end's threads end all the same
 }
 
 std::string CaptureRunner::add_sources(const std::vector<PluginChoice> &sources) {
