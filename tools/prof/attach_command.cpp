@@ -102,23 +102,20 @@ void wait_for_end(const std::vector<int> &pids, int wake_fd) {
     if (fds[i].fd >= 0) close(fds[i].fd);
 }
 
-} // namespace
-
-int run_attach(const RunContext &context) {
-  const cli::CommandLine &command = context.command;
-  core::Console &console = context.console;
+// What shapes a launch has nothing to act on in a running process.
+void refuse_launch_options(const cli::CommandLine &command) {
   if (command.has("kill"))
     throw cli::UsageError("--kill: prof attach never stops the processes it attaches to");
-  // What shapes a launch has nothing to act on in a running process.
   for (const char *option :
        {"env-var", "inherit-environment", "show-output", "wait", "print-app-log"})
     if (command.has(option))
       throw cli::UsageError(std::string("--") + option +
                             " sets up a launched application: it cannot apply to a process "
                             "that is already running");
-  CapturePlan plan = capture_plan(command);
-  plan.attached = true;
-  plan.kill_signal = 0;
+}
+
+// The processes `prof attach PIDS` or `prof --pid PIDS` names.
+std::vector<int> target_pids(const cli::CommandLine &command) {
   std::string pid_text;
   if (command.subcommand == "attach") {
     if (command.app.size() != 1 || command.has("pid"))
@@ -130,16 +127,12 @@ int run_attach(const RunContext &context) {
       throw cli::UsageError("--pid attaches to running processes: it takes no application");
     pid_text = *command.value("pid");
   }
-  const std::vector<int> pids =
-      parse_pids(command.subcommand == "attach" ? "prof attach" : "--pid", pid_text);
+  return parse_pids(command.subcommand == "attach" ? "prof attach" : "--pid", pid_text);
+}
 
-  PluginSelection selection = select_plugins(command, context.registry);
-  std::vector<SelectedPlugin> process_sources;
-  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
-    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
-    process_sources.push_back(source);
-    return true;
-  });
+// Sources that run inside the application need its agent, waiting.
+void check_attachable(const std::vector<SelectedPlugin> &process_sources,
+                      const std::vector<int> &pids, const CapturePlan &plan) {
   for (const SelectedPlugin &source : process_sources)
     if (source.plugin->flags & PROF_PLUGIN_INTERPOSES)
       throw cli::UsageError(source.plugin->name +
@@ -157,6 +150,65 @@ int run_attach(const RunContext &context) {
     throw cli::UsageError("--capture-range: the application's capture requests reach prof through "
                           "its agent; attach with a source that runs inside it (e.g. "
                           "--enable-activities) to a process started with PROF_MODE=dynamic");
+}
+
+// Asks each process's agent to join the capture; the pids that did.
+std::vector<int> join_agents(const std::vector<int> &pids, const AgentSetup *agent,
+                             core::Console &console) {
+  std::vector<int> joined;
+  for (int pid : pids) {
+    if (!agent) break;
+    std::string note;
+    if (const std::string problem =
+            ask_agent(pid, control::Command::Start, agent->region_name(), &note);
+        !problem.empty()) {
+      console.warning("process " + std::to_string(pid) + " did not take the capture: " + problem);
+      continue;
+    }
+    if (note != "attached") console.warning("process " + std::to_string(pid) + ": " + note);
+    joined.push_back(pid);
+  }
+  return joined;
+}
+
+// While it lives, SIGINT and SIGTERM end the wait for the processes (prof
+// detaches) instead of ending prof.
+class InterruptDetaches {
+public:
+  explicit InterruptDetaches(int detach_fd) {
+    g_interrupt_fd = detach_fd;
+    struct sigaction on_signal {};
+    on_signal.sa_handler = interrupted;
+    sigemptyset(&on_signal.sa_mask);
+    sigaction(SIGINT, &on_signal, &old_int_);
+    sigaction(SIGTERM, &on_signal, &old_term_);
+  }
+  ~InterruptDetaches() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  InterruptDetaches(const InterruptDetaches &) = delete;
+  InterruptDetaches &operator=(const InterruptDetaches &) = delete;
+
+private:
+  struct sigaction old_int_ {
+  }, old_term_{};
+};
+
+} // namespace
+
+int run_attach(const RunContext &context) {
+  const cli::CommandLine &command = context.command;
+  core::Console &console = context.console;
+  refuse_launch_options(command);
+  CapturePlan plan = capture_plan(command);
+  plan.attached = true;
+  plan.kill_signal = 0;
+  const std::vector<int> pids = target_pids(command);
+
+  PluginSelection selection = select_plugins(command, context.registry);
+  const std::vector<SelectedPlugin> process_sources = take_process_sources(selection);
+  check_attachable(process_sources, pids, plan);
   const std::string report_pattern = report_output_path(command);
   const bool force = command.has("force-overwrite");
 
@@ -226,39 +278,19 @@ int run_attach(const RunContext &context) {
     print_error(problem);
     return kExitFailure;
   }
-  std::vector<int> joined;
-  for (int pid : pids) {
-    if (!agent) break;
-    std::string note;
-    if (const std::string problem =
-            ask_agent(pid, control::Command::Start, agent->region_name(), &note);
-        !problem.empty()) {
-      console.warning("process " + std::to_string(pid) + " did not take the capture: " + problem);
-      continue;
-    }
-    if (note != "attached") console.warning("process " + std::to_string(pid) + ": " + note);
-    joined.push_back(pid);
-  }
+  const std::vector<int> joined = join_agents(pids, agent.get(), console);
   std::string listed;
   for (int pid : pids)
     listed += (listed.empty() ? "" : ",") + std::to_string(pid);
   console.line("PROF is attached to process " + listed + ", command: " + display);
 
-  g_interrupt_fd = detach.fd;
-  struct sigaction on_signal {
-  }, old_int, old_term;
-  on_signal.sa_handler = interrupted;
-  sigemptyset(&on_signal.sa_mask);
-  sigaction(SIGINT, &on_signal, &old_int);
-  sigaction(SIGTERM, &on_signal, &old_term);
   {
+    const InterruptDetaches interrupt(detach.fd);
     std::unique_ptr<Prompt> prompt;
     if (plan.interactive)
       prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach.fd);
     wait_for_end(pids, detach.fd);
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
   control.reset(); // no command may reach the controller from here on
   // Agents stop their plugins and flush before prof drains the last events.
   for (int pid : joined)

@@ -91,12 +91,7 @@ int run_capture(const RunContext &context) {
   const ApplicationEnvironment app_environment = application_environment(command);
   PluginSelection selection = select_plugins(command, context.registry);
   // System-scope sources run here; process-scope ones inside the application.
-  std::vector<SelectedPlugin> process_sources;
-  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
-    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
-    process_sources.push_back(source);
-    return true;
-  });
+  const std::vector<SelectedPlugin> process_sources = take_process_sources(selection);
   // A name with macros (%p: the application's pid) is known once it runs.
   const std::string report_pattern = report_output_path(command);
   std::string report_path = has_output_macros(report_pattern) ? "" : report_pattern;

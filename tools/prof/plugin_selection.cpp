@@ -27,6 +27,16 @@ void check_output(const core::PluginInfo &plugin,
 }
 } // namespace
 
+std::vector<SelectedPlugin> take_process_sources(PluginSelection &selection) {
+  std::vector<SelectedPlugin> process_sources;
+  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
+    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
+    process_sources.push_back(source);
+    return true;
+  });
+  return process_sources;
+}
+
 SelectedPlugin configure_plugin(const core::PluginInfo &plugin,
                                 const std::vector<std::pair<std::string, std::string>> &options,
                                 bool force, const std::string &requested_by) {
