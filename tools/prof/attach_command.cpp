@@ -225,19 +225,15 @@ int run_attach(const RunContext &context) {
                                                  pids.front(), display.c_str(), host.c_str()}};
   anchor_session(capture.session);
 
+  std::unique_ptr<SessionControl> control = open_session_control(
+      command,
+      {session_name, "", pids.front(), display, report_pattern.empty() ? "-" : report_pattern, ""},
+      console);
   std::unique_ptr<AgentSetup> agent;
   std::unique_ptr<core::ShmEventSource> shared_events;
   if (!process_sources.empty()) {
     agent = std::make_unique<AgentSetup>(process_sources);
     shared_events = shared_event_source(*agent, agent_bus_config(command, buffers), capture);
-  }
-  std::unique_ptr<SessionControl> control;
-  try {
-    control = std::make_unique<SessionControl>(
-        SessionFacts{session_name, "", pids.front(), display,
-                     report_pattern.empty() ? "-" : report_pattern, ""});
-  } catch (const std::exception &e) {
-    console.warning(std::string("the session cannot be listed: ") + e.what());
   }
   // What the runner's controller and exporters refer to outlives it.
   SessionDetails details;
@@ -253,13 +249,10 @@ int run_attach(const RunContext &context) {
     print_error(error);
     return kExitFailure;
   }
-  std::vector<SelectedPlugin> all_plugins = selection.sources;
-  all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
-  all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
 
   capture.session.start_ns = core::session_now_ns();
-  report::Header header =
-      report_header(command, session_name, pids.front(), all_plugins, capture.session);
+  report::Header header = report_header(command, session_name, pids.front(), selection,
+                                        process_sources, capture.session);
   header.pids.assign(pids.begin(), pids.end());
   header.argv = {display};
   header.command_display = display;

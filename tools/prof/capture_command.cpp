@@ -137,16 +137,11 @@ int run_capture(const RunContext &context) {
   const std::string session_name = command.value_or("session-new", std::to_string(app.pid()));
   const std::string display = AppLauncher::display(command.app);
   // Other prof processes see the session through its control socket.
-  std::unique_ptr<SessionControl> control;
-  try {
-    control = std::make_unique<SessionControl>(SessionFacts{
-        session_name, "", app.pid(), display,
-        report_path.empty() ? "-" : std::filesystem::absolute(report_path).string(), ""});
-  } catch (const std::exception &e) {
-    if (command.has("session-new"))
-      throw cli::UsageError("--session-new " + session_name + ": " + e.what());
-    console.warning(std::string("the session cannot be listed: ") + e.what());
-  }
+  std::unique_ptr<SessionControl> control = open_session_control(
+      command,
+      {session_name, "", app.pid(), display,
+       report_path.empty() ? "-" : std::filesystem::absolute(report_path).string(), ""},
+      console);
   const std::string host = host_name();
   core::CaptureContext capture{catalog, bus, console,
                                prof_session_info{sizeof(prof_session_info), session_name.c_str(),
@@ -177,11 +172,8 @@ int run_capture(const RunContext &context) {
     return kExitFailure;
   }
   capture.session.start_ns = core::session_now_ns();
-  std::vector<SelectedPlugin> all_plugins = selection.sources;
-  all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
-  all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
   const report::Header header =
-      report_header(command, session_name, app.pid(), all_plugins, capture.session);
+      report_header(command, session_name, app.pid(), selection, process_sources, capture.session);
   details.describe(header, capture.session); // exporters read it through their session info
   reports.emplace(plan.windowed() || report_path.empty() ? report_pattern : report_path, force,
                   header, app.pid(), host);

@@ -64,8 +64,12 @@ report::ClockAnchor read_clock_anchor() {
 }
 
 report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
-                             const std::vector<SelectedPlugin> &plugins,
+                             const PluginSelection &selection,
+                             const std::vector<SelectedPlugin> &process_sources,
                              const prof_session_info &info) {
+  std::vector<SelectedPlugin> plugins = selection.sources;
+  plugins.insert(plugins.end(), process_sources.begin(), process_sources.end());
+  plugins.insert(plugins.end(), selection.exporters.begin(), selection.exporters.end());
   report::Header header;
   header.session_name = session;
   header.argv = command.app;
@@ -92,6 +96,20 @@ report::Header report_header(const cli::CommandLine &command, const std::string 
 // Process-scope sources run inside the application, where a bad option could
 // only be reported after it started: each is configured here first, so a bad
 // filter string stops prof before anything runs.
+std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
+                                                     SessionFacts facts, core::Console &console) {
+  const std::string name = facts.name;
+  try {
+    return std::make_unique<SessionControl>(std::move(facts));
+  } catch (const std::exception &e) {
+    // A name the user gave must be the session's; a default one may go unlisted.
+    if (command.has("session-new"))
+      throw cli::UsageError("--session-new " + name + ": " + e.what());
+    console.warning(std::string("the session cannot be listed: ") + e.what());
+    return nullptr;
+  }
+}
+
 void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
                            core::EventBus &bus, core::Console &console) {
   core::CaptureContext context{catalog, bus, console,

@@ -13,6 +13,7 @@
 #include "core/session.hpp"
 #include "tools/prof/cli/command_line.hpp"
 #include "tools/prof/plugin_selection.hpp"
+#include "tools/prof/session_control.hpp"
 
 #include <memory>
 #include <string>
@@ -43,9 +44,17 @@ report::ClockAnchor read_clock_anchor();
 /// Sets `session`'s anchor fields from read_clock_anchor().
 void anchor_session(prof_session_info &session);
 
+/// The header every report of the capture starts with; it names the
+/// sources that run here, those in the application, and the exporters.
 report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
-                             const std::vector<SelectedPlugin> &plugins,
+                             const PluginSelection &selection,
+                             const std::vector<SelectedPlugin> &process_sources,
                              const prof_session_info &info);
+
+/// The session's control socket, or null (said on the console) when it
+/// cannot be listed; throws cli::UsageError when --session-new named it.
+std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
+                                                     SessionFacts facts, core::Console &console);
 
 /// Configures each process-scope source once in prof, so a bad option is
 /// exit 2 before anything runs. Throws cli::UsageError.
