@@ -92,6 +92,11 @@ void CaptureWindows::finish_due(std::chrono::steady_clock::time_point now, const
   }
 }
 
+bool CaptureWindows::grace_over(std::chrono::steady_clock::time_point now) const {
+  return std::all_of(closing_.begin(), closing_.end(),
+                     [now](const auto &window) { return window->due <= now; });
+}
+
 void CaptureWindows::catalog_grew(const Catalog &catalog, const CatalogMark &seen,
                                   const CatalogMark &now) {
   mark_ = now;

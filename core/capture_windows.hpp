@@ -79,6 +79,8 @@ public:
   }
   /// Whether stopped windows wait for their grace period to end.
   bool finishing() const { return !closing_.empty(); }
+  /// Whether the grace period of every stopped window has passed by `now`.
+  bool grace_over(std::chrono::steady_clock::time_point now) const;
   /// Windows started so far (cancelled ones included).
   uint32_t started() const { return next_index_ - 1; }
   /// Windows whose output was finished.

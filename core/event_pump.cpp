@@ -1,6 +1,7 @@
 #include "core/event_pump.hpp"
 
 #include "core/args_folding.hpp"
+#include "core/session_clock.hpp"
 
 namespace prof::core {
 
@@ -25,10 +26,10 @@ void EventPump::stop() {
   }
   wake_.notify_all();
   thread_.join();
-  if (before_drain_) before_drain_();
+  if (before_drain_) before_drain_->before_drain();
   while (drain_now(true) > 0) {
   }
-  if (before_drain_) before_drain_();
+  if (before_drain_) before_drain_->before_drain();
 }
 
 void EventPump::run() {
@@ -39,7 +40,7 @@ void EventPump::run() {
     wake_.wait_for(lock, tick_);
     lock.unlock();
     const bool all = ++ticks % full_every_ == 0;
-    if (before_drain_) before_drain_();
+    if (before_drain_) before_drain_->before_drain();
     drain_now(all);
     auto now = std::chrono::steady_clock::now();
     if (now - last_calibration > std::chrono::milliseconds(100)) {
@@ -55,6 +56,18 @@ size_t EventPump::drain_now(bool all) {
   for (EventSource *source : sources_)
     total += source->drain([this](prof_event *events, size_t count) { deliver(events, count); }, all);
   return total;
+}
+
+CaptureEnd EventPump::totals() const {
+  CaptureEnd end;
+  end.end_ns = session_now_ns();
+  end.events = events();
+  for (const EventSource *source : sources_) {
+    end.dropped += source->dropped();
+    for (const RingDrops &drops : source->drops())
+      end.drops.push_back(drops);
+  }
+  return end;
 }
 
 void EventPump::publish_catalog() {

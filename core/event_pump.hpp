@@ -10,12 +10,20 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 namespace prof::core {
+
+/// What runs on the drain thread before every drain (and once after the
+/// last): where commands that must be ordered against drained events
+/// (collection windows) take effect.
+class DrainHook {
+public:
+  virtual ~DrainHook() = default;
+  virtual void before_drain() = 0;
+};
 
 class EventPump {
 public:
@@ -28,16 +36,17 @@ public:
 
   /// Drains `source` too; call before start().
   void add_source(EventSource &source) { sources_.push_back(&source); }
-  /// Runs on the drain thread before every drain (and once after the last):
-  /// where commands that must be ordered against drained events (collection
-  /// windows) take effect. Call before start().
-  void set_before_drain(std::function<void()> hook) { before_drain_ = std::move(hook); }
+  /// `hook` runs before every drain; call before start().
+  void set_before_drain(DrainHook &hook) { before_drain_ = &hook; }
   void start();
   /// Stops the thread and drains what is left.
   void stop();
   /// Drains once on the calling thread (only when the thread is not running).
   size_t drain_now(bool all);
   uint64_t events() const { return events_.load(std::memory_order_relaxed); }
+  /// The capture so far: now on the session clock, the events delivered,
+  /// and the drops of every source (prof's rings and the application's).
+  CaptureEnd totals() const;
 
 private:
   void run();
@@ -45,7 +54,7 @@ private:
   void publish_catalog();
 
   std::vector<EventSource *> sources_;
-  std::function<void()> before_drain_;
+  DrainHook *before_drain_ = nullptr;
   Catalog &catalog_;
   std::vector<EventSink *> sinks_;
   std::chrono::microseconds tick_;

@@ -1,28 +1,26 @@
 #include "tools/prof/attach_command.hpp"
 
+#include "core/capture/capture_runner.hpp"
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
-#include "core/event_pump.hpp"
-#include "core/session.hpp"
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/capture_command.hpp"
-#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/capture_parts.hpp"
+#include "tools/prof/capture_plan.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/session_details.hpp"
-#include "tools/prof/sources_switch.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <charconv>
 #include <csignal>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -104,23 +102,20 @@ void wait_for_end(const std::vector<int> &pids, int wake_fd) {
     if (fds[i].fd >= 0) close(fds[i].fd);
 }
 
-} // namespace
-
-int run_attach(const RunContext &context) {
-  const cli::CommandLine &command = context.command;
-  core::Console &console = context.console;
+// What shapes a launch has nothing to act on in a running process.
+void refuse_launch_options(const cli::CommandLine &command) {
   if (command.has("kill"))
     throw cli::UsageError("--kill: prof attach never stops the processes it attaches to");
-  // What shapes a launch has nothing to act on in a running process.
   for (const char *option :
        {"env-var", "inherit-environment", "show-output", "wait", "print-app-log"})
     if (command.has(option))
       throw cli::UsageError(std::string("--") + option +
                             " sets up a launched application: it cannot apply to a process "
                             "that is already running");
-  CapturePlan plan = capture_plan(command);
-  plan.attached = true;
-  plan.kill_signal = 0;
+}
+
+// The processes `prof attach PIDS` or `prof --pid PIDS` names.
+std::vector<int> target_pids(const cli::CommandLine &command) {
   std::string pid_text;
   if (command.subcommand == "attach") {
     if (command.app.size() != 1 || command.has("pid"))
@@ -132,16 +127,12 @@ int run_attach(const RunContext &context) {
       throw cli::UsageError("--pid attaches to running processes: it takes no application");
     pid_text = *command.value("pid");
   }
-  const std::vector<int> pids =
-      parse_pids(command.subcommand == "attach" ? "prof attach" : "--pid", pid_text);
+  return parse_pids(command.subcommand == "attach" ? "prof attach" : "--pid", pid_text);
+}
 
-  PluginSelection selection = select_plugins(command, context.registry);
-  std::vector<SelectedPlugin> process_sources;
-  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
-    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
-    process_sources.push_back(source);
-    return true;
-  });
+// Sources that run inside the application need its agent, waiting.
+void check_attachable(const std::vector<SelectedPlugin> &process_sources,
+                      const std::vector<int> &pids, const CapturePlan &plan) {
   for (const SelectedPlugin &source : process_sources)
     if (source.plugin->flags & PROF_PLUGIN_INTERPOSES)
       throw cli::UsageError(source.plugin->name +
@@ -159,6 +150,65 @@ int run_attach(const RunContext &context) {
     throw cli::UsageError("--capture-range: the application's capture requests reach prof through "
                           "its agent; attach with a source that runs inside it (e.g. "
                           "--enable-activities) to a process started with PROF_MODE=dynamic");
+}
+
+// Asks each process's agent to join the capture; the pids that did.
+std::vector<int> join_agents(const std::vector<int> &pids, const AgentSetup *agent,
+                             core::Console &console) {
+  std::vector<int> joined;
+  for (int pid : pids) {
+    if (!agent) break;
+    std::string note;
+    if (const std::string problem =
+            ask_agent(pid, control::Command::Start, agent->region_name(), &note);
+        !problem.empty()) {
+      console.warning("process " + std::to_string(pid) + " did not take the capture: " + problem);
+      continue;
+    }
+    if (note != "attached") console.warning("process " + std::to_string(pid) + ": " + note);
+    joined.push_back(pid);
+  }
+  return joined;
+}
+
+// While it lives, SIGINT and SIGTERM end the wait for the processes (prof
+// detaches) instead of ending prof.
+class InterruptDetaches {
+public:
+  explicit InterruptDetaches(int detach_fd) {
+    g_interrupt_fd = detach_fd;
+    struct sigaction on_signal {};
+    on_signal.sa_handler = interrupted;
+    sigemptyset(&on_signal.sa_mask);
+    sigaction(SIGINT, &on_signal, &old_int_);
+    sigaction(SIGTERM, &on_signal, &old_term_);
+  }
+  ~InterruptDetaches() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  InterruptDetaches(const InterruptDetaches &) = delete;
+  InterruptDetaches &operator=(const InterruptDetaches &) = delete;
+
+private:
+  struct sigaction old_int_ {
+  }, old_term_{};
+};
+
+} // namespace
+
+int run_attach(const RunContext &context) {
+  const cli::CommandLine &command = context.command;
+  core::Console &console = context.console;
+  refuse_launch_options(command);
+  CapturePlan plan = capture_plan(command);
+  plan.attached = true;
+  plan.kill_signal = 0;
+  const std::vector<int> pids = target_pids(command);
+
+  PluginSelection selection = select_plugins(command, context.registry);
+  const std::vector<SelectedPlugin> process_sources = take_process_sources(selection);
+  check_attachable(process_sources, pids, plan);
   const std::string report_pattern = report_output_path(command);
   const bool force = command.has("force-overwrite");
 
@@ -175,122 +225,72 @@ int run_attach(const RunContext &context) {
                                                  pids.front(), display.c_str(), host.c_str()}};
   anchor_session(capture.session);
 
+  std::unique_ptr<SessionControl> control = open_session_control(
+      command,
+      {session_name, "", pids.front(), display, report_pattern.empty() ? "-" : report_pattern, ""},
+      console);
   std::unique_ptr<AgentSetup> agent;
   std::unique_ptr<core::ShmEventSource> shared_events;
   if (!process_sources.empty()) {
     agent = std::make_unique<AgentSetup>(process_sources);
-    shared_events = std::make_unique<core::ShmEventSource>(
-        agent->create_region(agent_bus_config(command, buffers), capture.session), catalog);
+    shared_events = shared_event_source(*agent, agent_bus_config(command, buffers), capture);
   }
-  core::Session session(session_name);
-  if (const std::string error = add_sources(selection.sources, capture, session); !error.empty()) {
+  // What the runner's controller and exporters refer to outlives it.
+  SessionDetails details;
+  std::optional<WindowReports> reports;
+  const DetachSignal detach;
+  core::CaptureRunner runner(capture, session_name);
+  // Its thread may be in the controller: it ends first, however prof returns.
+  runner.before_stop([&control] { control.reset(); });
+  if (shared_events) runner.add_shared(*shared_events);
+  std::string error = runner.add_sources(choices_of(selection.sources));
+  if (error.empty()) error = runner.open_exporters(choices_of(selection.exporters));
+  if (!error.empty()) {
     print_error(error);
     return kExitFailure;
   }
-  auto exporters = open_exporters(selection.exporters, catalog, console, capture.session);
-  std::vector<SelectedPlugin> all_plugins = selection.sources;
-  all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
-  all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
 
   capture.session.start_ns = core::session_now_ns();
-  report::Header header =
-      report_header(command, session_name, pids.front(), all_plugins, capture.session);
+  report::Header header = report_header(command, session_name, pids.front(), selection,
+                                        process_sources, capture.session);
   header.pids.assign(pids.begin(), pids.end());
   header.argv = {display};
   header.command_display = display;
-  SessionDetails details;
   details.describe(header, capture.session);
   create_visual_profiler_folder(command);
-  const WindowReports reports(report_pattern, force, header, pids.front(), host);
-  const std::vector<core::EventSink *> shared_sinks = sinks_of(exporters);
-  const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  core::EventPump *pump_ptr = nullptr;
-  CaptureController controller(
-      plan, catalog, shared_sinks,
+  reports.emplace(report_pattern, force, header, pids.front(), host);
+  // The processes were not started by prof: the end of --duration detaches.
+  core::CaptureController &controller = runner.control(
+      plan,
       [&reports](const core::WindowFacts &facts, std::string *error) {
-        return reports.open(facts, error);
+        return reports->open(facts, error);
       },
-      console, [detach_fd](int) { signal_detach(detach_fd); },
-      [&] {
-        return core::CaptureEnd{core::session_now_ns(),
-                                pump_ptr ? pump_ptr->events() : 0,
-                                bus.dropped(),
-                                bus.drops(),
-                                0,
-                                0};
-      });
-  if (shared_events) controller.add_requests(*shared_events->region().header());
-  SourcesSwitch sources_switch(session, console);
-  controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
-  controller.launched(capture.session.start_ns);
-  std::unique_ptr<SessionControl> control;
-  try {
-    control = std::make_unique<SessionControl>(
-        SessionFacts{session_name, "", pids.front(), display,
-                     report_pattern.empty() ? "-" : report_pattern, ""});
-  } catch (const std::exception &e) {
-    console.warning(std::string("the session cannot be listed: ") + e.what());
-  }
-
-  core::EventPump pump(bus, catalog, {&controller.windows()});
-  pump_ptr = &pump;
-  start_drain(pump, shared_events.get(), controller);
+      [fd = detach.fd](int) { signal_detach(fd); });
   if (control) control->set_controller(&controller);
-  if (!session.start()) {
-    control.reset(); // its thread may be in the controller: stop it first
-    pump.stop();
-    controller.close();
-    print_error(session.error());
+  if (const std::string problem = runner.start(); !problem.empty()) {
+    print_error(problem);
     return kExitFailure;
   }
-  sources_switch.started();
-  std::vector<int> joined;
-  for (int pid : pids) {
-    if (!agent) break;
-    std::string note;
-    if (const std::string problem =
-            ask_agent(pid, control::Command::Start, agent->region_name(), &note);
-        !problem.empty()) {
-      console.warning("process " + std::to_string(pid) + " did not take the capture: " + problem);
-      continue;
-    }
-    if (note != "attached") console.warning("process " + std::to_string(pid) + ": " + note);
-    joined.push_back(pid);
-  }
+  const std::vector<int> joined = join_agents(pids, agent.get(), console);
   std::string listed;
   for (int pid : pids)
     listed += (listed.empty() ? "" : ",") + std::to_string(pid);
   console.line("PROF is attached to process " + listed + ", command: " + display);
 
-  g_interrupt_fd = detach_fd;
-  struct sigaction on_signal {
-  }, old_int, old_term;
-  on_signal.sa_handler = interrupted;
-  sigemptyset(&on_signal.sa_mask);
-  sigaction(SIGINT, &on_signal, &old_int);
-  sigaction(SIGTERM, &on_signal, &old_term);
   {
+    const InterruptDetaches interrupt(detach.fd);
     std::unique_ptr<Prompt> prompt;
     if (plan.interactive)
-      prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
-    wait_for_end(pids, detach_fd);
+      prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach.fd);
+    wait_for_end(pids, detach.fd);
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
   control.reset(); // no command may reach the controller from here on
   // Agents stop their plugins and flush before prof drains the last events.
   for (int pid : joined)
     ask_agent(pid, control::Command::Stop, "");
-  sources_switch.stopping();
-  if (!session.stop()) console.warning(session.error());
-  pump.stop();
-  controller.close();
-  close(detach_fd);
-  core::CaptureEnd end{core::session_now_ns(), pump.events(), bus.dropped(), bus.drops(), 0, 0};
-  if (shared_events) end.dropped += shared_events->dropped();
-  controller.windows().finish(catalog, end);
-  int status = finish_exporters(exporters, catalog, end, console) ? kExitOk : kExitFailure;
-  if (controller.report_failed()) status = kExitFailure;
+  runner.stop();
+  // An attached process runs on: its exit status is not prof's to report.
+  const int status = runner.finish(0, 0) ? kExitOk : kExitFailure;
   console.line("prof detached from process " + listed);
   return status;
 }

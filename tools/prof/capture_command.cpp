@@ -1,16 +1,12 @@
 #include "tools/prof/capture_command.hpp"
 
+#include "core/capture/capture_runner.hpp"
 #include "core/event_bus.hpp"
-#include "core/event_pump.hpp"
-#include "core/exporter_instance.hpp"
-#include "core/report_sink.hpp"
-#include "core/session.hpp"
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/app_launcher.hpp"
 #include "tools/prof/application_environment.hpp"
-#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/capture_parts.hpp"
 #include "tools/prof/capture_plan.hpp"
 #include "tools/prof/cli/usage_error.hpp"
@@ -20,7 +16,6 @@
 #include "tools/prof/prompt.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/session_details.hpp"
-#include "tools/prof/sources_switch.hpp"
 #include "tools/prof/window_reports.hpp"
 
 #include <algorithm>
@@ -30,7 +25,7 @@
 #include <ctime>
 #include <filesystem>
 #include <memory>
-#include <sys/eventfd.h>
+#include <optional>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,12 +33,17 @@ namespace prof::tool {
 
 namespace {
 
-// Ends an application still held at its gate: it never ran user code.
-void discard_held_app(AppLauncher &app) {
-  if (app.pid() <= 0) return;
-  kill(app.pid(), SIGKILL);
-  waitpid(app.pid(), nullptr, 0);
-}
+// Ends the application, still held at its gate, when prof returns before
+// releasing it: it never ran user code.
+struct HeldApplication {
+  AppLauncher &app;
+  bool released = false;
+  ~HeldApplication() {
+    if (released || app.pid() <= 0) return;
+    kill(app.pid(), SIGKILL);
+    waitpid(app.pid(), nullptr, 0);
+  }
+};
 
 std::string signal_text(int signal) {
   const char *name = sigabbrev_np(signal);
@@ -91,12 +91,7 @@ int run_capture(const RunContext &context) {
   const ApplicationEnvironment app_environment = application_environment(command);
   PluginSelection selection = select_plugins(command, context.registry);
   // System-scope sources run here; process-scope ones inside the application.
-  std::vector<SelectedPlugin> process_sources;
-  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
-    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
-    process_sources.push_back(source);
-    return true;
-  });
+  const std::vector<SelectedPlugin> process_sources = take_process_sources(selection);
   // A name with macros (%p: the application's pid) is known once it runs.
   const std::string report_pattern = report_output_path(command);
   std::string report_path = has_output_macros(report_pattern) ? "" : report_pattern;
@@ -131,176 +126,107 @@ int run_capture(const RunContext &context) {
     print_error(app.error());
     return kExitFailure;
   }
+  HeldApplication held{app}; // every return until release() ends it
   console.set_pid(app.pid());
   create_visual_profiler_folder(command);
   if (has_output_macros(report_pattern)) {
-    try {
-      report_path = expand_output_name(report_pattern, {app.pid(), host_name(), std::time(nullptr)},
-                                       ".profrep");
-      if (!output_path_allowed(report_path, force, &problem)) throw cli::UsageError(problem);
-    } catch (const cli::UsageError &) {
-      discard_held_app(app);
-      throw;
-    }
+    report_path = expand_output_name(report_pattern, {app.pid(), host_name(), std::time(nullptr)},
+                                     ".profrep");
+    if (!output_path_allowed(report_path, force, &problem)) throw cli::UsageError(problem);
   }
   const std::string session_name = command.value_or("session-new", std::to_string(app.pid()));
   const std::string display = AppLauncher::display(command.app);
   // Other prof processes see the session through its control socket.
-  std::unique_ptr<SessionControl> control;
-  try {
-    control = std::make_unique<SessionControl>(SessionFacts{
-        session_name, "", app.pid(), display,
-        report_path.empty() ? "-" : std::filesystem::absolute(report_path).string(), ""});
-  } catch (const std::exception &e) {
-    if (command.has("session-new")) {
-      discard_held_app(app);
-      throw cli::UsageError("--session-new " + session_name + ": " + e.what());
-    }
-    console.warning(std::string("the session cannot be listed: ") + e.what());
-  }
+  std::unique_ptr<SessionControl> control = open_session_control(
+      command,
+      {session_name, "", app.pid(), display,
+       report_path.empty() ? "-" : std::filesystem::absolute(report_path).string(), ""},
+      console);
   const std::string host = host_name();
   core::CaptureContext capture{catalog, bus, console,
                                prof_session_info{sizeof(prof_session_info), session_name.c_str(),
                                                  app.pid(), display.c_str(), host.c_str()}};
   anchor_session(capture.session);
-
   std::unique_ptr<core::ShmEventSource> shared_events;
   if (agent) {
     try {
-      const core::EventBusConfig agent_buffers = agent_bus_config(command, buffers);
-      core::ShmRegion &region = agent->create_region(agent_buffers, capture.session);
-      if (const uint32_t wanted = AgentSetup::ring_count_for(agent_buffers);
-          region.header()->ring_count < wanted)
-        console.warning("shared memory holds only " + std::to_string(region.header()->ring_count) +
-                        " rings for the application's threads (asked for " +
-                        std::to_string(wanted) + "); lower --host-ringbuffer-size");
-      shared_events = std::make_unique<core::ShmEventSource>(region, catalog);
+      shared_events = shared_event_source(*agent, agent_bus_config(command, buffers), capture);
     } catch (const std::exception &e) {
-      discard_held_app(app);
       print_error(e.what());
       return kExitFailure;
     }
   }
 
-  core::Session session(session_name);
-  if (const std::string error = add_sources(selection.sources, capture, session); !error.empty()) {
-    discard_held_app(app);
+  // What the runner's controller and exporters refer to outlives it.
+  SessionDetails details;
+  std::optional<WindowReports> reports;
+  const DetachSignal detach; // readable when the application should go on unprofiled
+  core::CaptureRunner runner(capture, session_name);
+  // Its thread may be in the controller: it ends first, however prof returns.
+  runner.before_stop([&control] { control.reset(); });
+  if (shared_events) runner.add_shared(*shared_events);
+  std::string error = runner.add_sources(choices_of(selection.sources));
+  if (error.empty()) error = runner.open_exporters(choices_of(selection.exporters));
+  if (!error.empty()) {
     print_error(error);
     return kExitFailure;
   }
-  std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
-  try {
-    exporters = open_exporters(selection.exporters, catalog, console, capture.session);
-  } catch (const std::exception &e) {
-    discard_held_app(app);
-    print_error(e.what());
-    return kExitFailure;
-  }
-
   capture.session.start_ns = core::session_now_ns();
-  std::vector<SelectedPlugin> all_plugins = selection.sources;
-  all_plugins.insert(all_plugins.end(), process_sources.begin(), process_sources.end());
-  all_plugins.insert(all_plugins.end(), selection.exporters.begin(), selection.exporters.end());
   const report::Header header =
-      report_header(command, session_name, app.pid(), all_plugins, capture.session);
-  SessionDetails details;
+      report_header(command, session_name, app.pid(), selection, process_sources, capture.session);
   details.describe(header, capture.session); // exporters read it through their session info
-  const WindowReports reports(plan.windowed() || report_path.empty() ? report_pattern : report_path,
-                              force, header, app.pid(), host);
+  reports.emplace(plan.windowed() || report_path.empty() ? report_pattern : report_path, force,
+                  header, app.pid(), host);
   if (plan.windowed() && report_pattern.empty())
     console.line("no report will be written (give -o NAME, or name each window with "
                  "'prof start -o NAME'); exporters see every window");
-  const std::vector<core::EventSink *> shared_sinks = sinks_of(exporters);
-  // Readable when the application should go on unprofiled while prof ends.
-  const int detach_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   const int app_pid = app.pid();
-  core::EventPump *pump_ptr = nullptr;
-  CaptureController controller(
-      plan, catalog, shared_sinks,
-      [&reports](const core::WindowFacts &facts, std::string *error) {
-        return reports.open(facts, error);
-      },
-      console,
-      [app_pid, detach_fd](int signal) {
-        if (signal != 0) {
-          kill(app_pid, signal);
-          return;
-        }
-        signal_detach(detach_fd);
-      },
-      [&] {
-        core::CaptureEnd progress{core::session_now_ns(),
-                                  pump_ptr ? pump_ptr->events() : 0,
-                                  bus.dropped(),
-                                  bus.drops(),
-                                  0,
-                                  0};
-        if (shared_events) progress.dropped += shared_events->dropped();
-        return progress;
-      });
-  if (shared_events) controller.add_requests(*shared_events->region().header());
-  SourcesSwitch sources_switch(session, console);
-  controller.on_sources_needed([&sources_switch](bool needed) { sources_switch.set(needed); });
+  core::CaptureController *controller = nullptr;
   try {
-    controller.launched(capture.session.start_ns);
+    controller = &runner.control(
+        plan,
+        [&reports](const core::WindowFacts &facts, std::string *error) {
+          return reports->open(facts, error);
+        },
+        [app_pid, fd = detach.fd](int signal) {
+          if (signal != 0)
+            kill(app_pid, signal);
+          else
+            signal_detach(fd);
+        });
   } catch (const std::exception &e) {
-    discard_held_app(app);
     print_error(e.what());
     return kExitFailure;
   }
-
-  core::EventPump pump(bus, catalog, {&controller.windows()});
-  pump_ptr = &pump;
-  start_drain(pump, shared_events.get(), controller);
-  if (control) control->set_controller(&controller);
-  if (!session.start()) {
-    control.reset(); // its thread may be in the controller: stop it first
-    discard_held_app(app);
-    pump.stop();
-    controller.close();
-    print_error(session.error());
+  if (control) control->set_controller(controller);
+  if (const std::string error = runner.start(); !error.empty()) {
+    print_error(error);
     return kExitFailure;
   }
-  sources_switch.started();
   console.line("PROF is profiling process " + std::to_string(app.pid()) + ", command: " + display);
+  held.released = true;
   const bool launched = app.release();
   if (!launched) console.warning(app.error());
-  std::unique_ptr<Prompt> prompt;
-  if (plan.interactive && launched)
-    prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach_fd);
-  const AppExit exit = app.wait_all({command.value_or("wait", "all") == "primary", detach_fd});
-  prompt.reset();
+  AppExit exit;
+  {
+    std::unique_ptr<Prompt> prompt;
+    if (plan.interactive && launched)
+      prompt = std::make_unique<Prompt>(*controller, plan.prompt_timeout, detach.fd);
+    exit = app.wait_all({command.value_or("wait", "all") == "primary", detach.fd});
+  }
   control.reset(); // no command may reach the controller from here on
   if (exit.running)
     console.line("prof detached; application " + std::to_string(app.pid()) + " runs on");
 
-  sources_switch.stopping();
-  if (!session.stop()) console.warning(session.error());
   ProgressBar progress(console, "process profile data");
   progress.update(0.1);
-  pump.stop();
-  controller.close();
-  close(detach_fd);
+  runner.stop();
   progress.update(0.6);
-  core::CaptureEnd end{core::session_now_ns(),
-                       pump.events(),
-                       bus.dropped(),
-                       bus.drops(),
-                       exit.running ? 0 : exit.code,
-                       exit.running ? 0 : exit.signal};
-  if (shared_events) {
-    end.dropped += shared_events->dropped();
-    for (const core::RingDrops &d : shared_events->drops())
-      end.drops.push_back(d);
-    if (uint64_t lost = shared_events->catalog_overflow())
-      console.warning(std::to_string(lost) + " definitions from the application were lost: "
-                                             "the shared catalog was full");
-  }
-  controller.windows().finish(catalog, end);
-  progress.finish();
   int status = launched && !exit.running ? exit.code : launched ? kExitOk : kExitFailure;
-  if (!finish_exporters(exporters, catalog, end, console) && status == 0) status = kExitFailure;
-  if (controller.report_failed() && status == 0) status = kExitFailure;
+  if (!runner.finish(exit.running ? 0 : exit.code, exit.running ? 0 : exit.signal,
+                     [&progress] { progress.finish(); }) &&
+      status == 0)
+    status = kExitFailure;
   if (exit.signal != 0)
     console.line("application was killed by signal " + signal_text(exit.signal));
   else if (launched && exit.code != 0)

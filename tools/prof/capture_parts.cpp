@@ -1,17 +1,17 @@
 #include "tools/prof/capture_parts.hpp"
 
-#include "core/event_pump.hpp"
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
 #include "core/source_instance.hpp"
+#include "tools/prof/agent_setup.hpp"
 #include "tools/prof/app_launcher.hpp"
-#include "tools/prof/capture_controller.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/run_context.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 namespace prof::tool {
@@ -64,8 +64,12 @@ report::ClockAnchor read_clock_anchor() {
 }
 
 report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
-                             const std::vector<SelectedPlugin> &plugins,
+                             const PluginSelection &selection,
+                             const std::vector<SelectedPlugin> &process_sources,
                              const prof_session_info &info) {
+  std::vector<SelectedPlugin> plugins = selection.sources;
+  plugins.insert(plugins.end(), process_sources.begin(), process_sources.end());
+  plugins.insert(plugins.end(), selection.exporters.begin(), selection.exporters.end());
   report::Header header;
   header.session_name = session;
   header.argv = command.app;
@@ -92,6 +96,20 @@ report::Header report_header(const cli::CommandLine &command, const std::string 
 // Process-scope sources run inside the application, where a bad option could
 // only be reported after it started: each is configured here first, so a bad
 // filter string stops prof before anything runs.
+std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
+                                                     SessionFacts facts, core::Console &console) {
+  const std::string name = facts.name;
+  try {
+    return std::make_unique<SessionControl>(std::move(facts));
+  } catch (const std::exception &e) {
+    // A name the user gave must be the session's; a default one may go unlisted.
+    if (command.has("session-new"))
+      throw cli::UsageError("--session-new " + name + ": " + e.what());
+    console.warning(std::string("the session cannot be listed: ") + e.what());
+    return nullptr;
+  }
+}
+
 void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
                            core::EventBus &bus, core::Console &console) {
   core::CaptureContext context{catalog, bus, console,
@@ -109,69 +127,35 @@ void anchor_session(prof_session_info &session) {
   session.monotonic_anchor_ns = anchor.monotonic_ns;
 }
 
-std::string add_sources(const std::vector<SelectedPlugin> &sources, core::CaptureContext &capture,
-                        core::Session &session) {
-  for (const SelectedPlugin &selected : sources) {
-    auto source =
-        std::make_unique<core::SourceInstance>(*selected.plugin, selected.options, capture);
-    if (!source->create() || !source->configure()) return source->error();
-    session.add_source(std::move(source));
-  }
-  return "";
-}
-
 void signal_detach(int fd) {
   const uint64_t one = 1;
   (void)!write(fd, &one, sizeof one);
 }
 
-void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
-                 CaptureController &controller) {
-  if (shared) pump.add_source(*shared);
-  pump.set_before_drain([&controller] { controller.before_drain(); });
-  pump.start();
+DetachSignal::DetachSignal() : fd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
+
+DetachSignal::~DetachSignal() {
+  if (fd >= 0) close(fd);
 }
 
-std::vector<core::EventSink *>
-sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters) {
-  std::vector<core::EventSink *> sinks;
-  for (const auto &exporter : exporters)
-    sinks.push_back(exporter.get());
-  return sinks;
+std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected) {
+  std::vector<core::PluginChoice> choices;
+  for (const SelectedPlugin &s : selected)
+    choices.push_back({s.plugin, s.options});
+  return choices;
 }
 
-std::vector<std::unique_ptr<core::ExporterInstance>>
-open_exporters(const std::vector<SelectedPlugin> &selected, core::Catalog &catalog,
-               core::Console &console, const prof_session_info &session) {
-  std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
-  for (const SelectedPlugin &plugin : selected) {
-    auto exporter = std::make_unique<core::ExporterInstance>(*plugin.plugin, plugin.options,
-                                                             catalog, console, session);
-    if (!exporter->open()) throw std::runtime_error(exporter->error());
-    exporters.push_back(std::move(exporter));
-  }
-  return exporters;
-}
-
-bool finish_exporters(std::vector<std::unique_ptr<core::ExporterInstance>> &exporters,
-                      const core::Catalog &catalog, const core::CaptureEnd &end,
-                      core::Console &console) {
-  bool ok = true;
-  for (auto &exporter : exporters) {
-    exporter->finish(catalog, end);
-    if (exporter->failed()) {
-      print_error(exporter->error());
-      ok = false;
-    }
-  }
-  // The summary states drops in its own output; without one, say it here.
-  const bool summary_states_drops =
-      std::any_of(exporters.begin(), exporters.end(),
-                  [](const auto &e) { return e->plugin().name == "summary"; });
-  if (end.dropped > 0 && !summary_states_drops)
-    console.warning(std::to_string(end.dropped) + " events were dropped because rings were full; "
-                                                  "raise --host-ringbuffer-size");
-  return ok;
+std::unique_ptr<core::ShmEventSource> shared_event_source(AgentSetup &agent,
+                                                          const core::EventBusConfig &buffers,
+                                                          core::CaptureContext &capture) {
+  core::ShmRegion &region = agent.create_region(buffers, capture.session);
+  if (const uint32_t wanted = AgentSetup::ring_count_for(buffers);
+      region.header()->ring_count < wanted)
+    capture.console.warning("shared memory holds only " +
+                            std::to_string(region.header()->ring_count) +
+                            " rings for the application's threads (asked for " +
+                            std::to_string(wanted) + "); lower --host-ringbuffer-size");
+  return std::make_unique<core::ShmEventSource>(region, capture.catalog);
 }
 
 } // namespace prof::tool

@@ -3,6 +3,7 @@
 // sources, the start of the drain, and the exporters' end.
 #pragma once
 
+#include "core/capture/capture_runner.hpp"
 #include "core/catalog.hpp"
 #include "core/console.hpp"
 #include "core/event_bus.hpp"
@@ -12,19 +13,21 @@
 #include "core/session.hpp"
 #include "tools/prof/cli/command_line.hpp"
 #include "tools/prof/plugin_selection.hpp"
+#include "tools/prof/session_control.hpp"
 
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace prof::core {
+class CaptureController;
 class EventPump;
 class ShmEventSource;
 } // namespace prof::core
 
 namespace prof::tool {
 
-class CaptureController;
+class AgentSetup;
 
 std::string host_name();
 
@@ -41,13 +44,17 @@ report::ClockAnchor read_clock_anchor();
 /// Sets `session`'s anchor fields from read_clock_anchor().
 void anchor_session(prof_session_info &session);
 
-/// Creates and configures each of `sources` into `session`; "" or the first error.
-std::string add_sources(const std::vector<SelectedPlugin> &sources, core::CaptureContext &capture,
-                        core::Session &session);
-
+/// The header every report of the capture starts with; it names the
+/// sources that run here, those in the application, and the exporters.
 report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
-                             const std::vector<SelectedPlugin> &plugins,
+                             const PluginSelection &selection,
+                             const std::vector<SelectedPlugin> &process_sources,
                              const prof_session_info &info);
+
+/// The session's control socket, or null (said on the console) when it
+/// cannot be listed; throws cli::UsageError when --session-new named it.
+std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
+                                                     SessionFacts facts, core::Console &console);
 
 /// Configures each process-scope source once in prof, so a bad option is
 /// exit 2 before anything runs. Throws cli::UsageError.
@@ -58,24 +65,23 @@ void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Cat
 /// stop waiting for the application and leave it running.
 void signal_detach(int fd);
 
-/// Starts `pump` draining into the controller's windows, from the agents'
-/// region `shared` too when there is one; commands apply before each drain.
-void start_drain(core::EventPump &pump, core::ShmEventSource *shared,
-                 CaptureController &controller);
+/// An eventfd prof waits on besides the application: readable when prof
+/// should stop waiting and let the application run on.
+struct DetachSignal {
+  DetachSignal();
+  ~DetachSignal();
+  DetachSignal(const DetachSignal &) = delete;
+  DetachSignal &operator=(const DetachSignal &) = delete;
+  int fd;
+};
 
-/// The exporters as the sinks every collection window feeds.
-std::vector<core::EventSink *>
-sinks_of(const std::vector<std::unique_ptr<core::ExporterInstance>> &exporters);
+/// The selected plugins as the capture runner takes them.
+std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected);
 
-/// Opens the selected exporters; throws std::runtime_error with the first failure.
-std::vector<std::unique_ptr<core::ExporterInstance>>
-open_exporters(const std::vector<SelectedPlugin> &selected, core::Catalog &catalog,
-               core::Console &console, const prof_session_info &session);
-
-/// Finishes the exporters and warns of drops the summary does not state;
-/// returns false when an exporter failed (its error printed).
-bool finish_exporters(std::vector<std::unique_ptr<core::ExporterInstance>> &exporters,
-                      const core::Catalog &catalog, const core::CaptureEnd &end,
-                      core::Console &console);
+/// The application's shared rings, in the region `agent` creates with
+/// `buffers`; warns when fewer rings fit than asked for. Throws on failure.
+std::unique_ptr<core::ShmEventSource> shared_event_source(AgentSetup &agent,
+                                                          const core::EventBusConfig &buffers,
+                                                          core::CaptureContext &capture);
 
 } // namespace prof::tool

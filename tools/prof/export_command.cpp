@@ -1,7 +1,7 @@
 #include "tools/prof/export_command.hpp"
 
 #include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/import_command.hpp"
+#include "tools/prof/saved_report.hpp"
 
 #include <boost/program_options.hpp>
 
@@ -68,9 +68,10 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
   const std::string report = values["report"].as<std::vector<std::string>>().front();
   const std::string type = values["type"].as<std::string>();
 
-  cli::CommandLine command;
-  if (values.count("plugin-path")) command.plugin_paths = values["plugin-path"].as<std::vector<std::string>>();
-  std::vector<std::filesystem::path> extra(command.plugin_paths.begin(), command.plugin_paths.end());
+  std::vector<std::filesystem::path> extra;
+  if (values.count("plugin-path"))
+    for (const std::string &folder : values["plugin-path"].as<std::vector<std::string>>())
+      extra.emplace_back(folder);
   core::PluginRegistry registry;
   registry.scan(core::PluginRegistry::search_path(extra));
   const auto types = file_exporters(registry);
@@ -81,13 +82,11 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
                                  : std::filesystem::path(report).replace_extension().string() +
                                        extension_for(type);
 
-  command.set("import-profile", report);
-  command.set("quiet", "true"); // no summary: the export is the output
-  if (values.count("force-overwrite")) command.set("force-overwrite", "true");
   std::vector<std::pair<std::string, std::string>> plugin_options{{"path", output}};
   if (type == "csv") plugin_options.emplace_back("mode", "tables"); // for pandas users
-  command.plugins.push_back({type, false, std::move(plugin_options), ""});
-  const int status = run_import(RunContext{command, registry, console});
+  const SelectedPlugin exporter = configure_plugin(*registry.find(type), plugin_options,
+                                                   values.count("force-overwrite") > 0, "export");
+  const int status = export_saved_report(report, {exporter}, console);
   if (status == 0) std::printf("Generated: %s\n", std::filesystem::absolute(output).c_str());
   return status;
 }

@@ -2,13 +2,14 @@
 
 #include "core/report/report_merge.hpp"
 #include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/import_command.hpp"
+#include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/progress_bar.hpp"
+#include "tools/prof/report_folder.hpp"
+#include "tools/prof/saved_report.hpp"
 
 #include <boost/program_options.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -35,70 +36,6 @@ bool ends_with(std::string_view text, std::string_view tail) {
   return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
 }
 
-// Name order with runs of digits compared as numbers: r2 before r10, so that
-// reports named by rank merge in rank order.
-bool natural_less(const std::string &a, const std::string &b) {
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
-        std::isdigit(static_cast<unsigned char>(b[j]))) {
-      size_t ie = i, je = j;
-      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie])))
-        ++ie;
-      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je])))
-        ++je;
-      std::string_view x(a.data() + i, ie - i), y(b.data() + j, je - j);
-      while (x.size() > 1 && x.front() == '0')
-        x.remove_prefix(1);
-      while (y.size() > 1 && y.front() == '0')
-        y.remove_prefix(1);
-      if (x.size() != y.size()) return x.size() < y.size();
-      if (x != y) return x < y;
-      i = ie;
-      j = je;
-      continue;
-    }
-    if (a[i] != b[j]) return a[i] < b[j];
-    ++i;
-    ++j;
-  }
-  return a.size() - i < b.size() - j;
-}
-
-bool same_file(const fs::path &a, const fs::path &b) {
-  std::error_code ec;
-  return fs::equivalent(a, b, ec);
-}
-
-// The reports `request` names: files as given, folders by their .profrep
-// files in name order (a merge written into the folder before is not one).
-std::vector<std::string> report_paths(const MergeRequest &request) {
-  std::vector<std::string> paths;
-  for (const std::string &input : request.inputs) {
-    std::error_code ec;
-    if (!fs::is_directory(input, ec)) {
-      paths.push_back(input);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (fs::directory_iterator it(input, ec), end; !ec && it != end; it.increment(ec)) {
-      const fs::path &path = it->path();
-      if (path.extension() != kReportExtension || !it->is_regular_file(ec)) continue;
-      if (same_file(path, request.output)) continue;
-      found.push_back(path.string());
-    }
-    if (ec) throw cli::UsageError("merge: cannot read folder '" + input + "': " + ec.message());
-    if (found.empty())
-      throw cli::UsageError("merge: folder '" + input + "' holds no " +
-                            std::string(kReportExtension) + " reports");
-    std::sort(found.begin(), found.end(), natural_less);
-    paths.insert(paths.end(), found.begin(), found.end());
-  }
-  if (paths.empty())
-    throw cli::UsageError("merge: no reports to merge (give .profrep files or folders of them)");
-  return paths;
-}
-
 // Removes a file at the end of the scope.
 struct ScratchFile {
   std::string path;
@@ -112,17 +49,14 @@ struct ScratchFile {
 // `prof export --type perfetto` does.
 int write_perfetto(const std::string &report, const MergeRequest &request,
                    const core::PluginRegistry &registry, core::Console &console) {
-  cli::CommandLine command;
-  command.set("import-profile", report);
-  command.set("quiet", "true");
-  if (request.force) command.set("force-overwrite", "true");
-  command.plugins.push_back({"perfetto", false, {{"path", request.output}}, ""});
-  return run_import(RunContext{command, registry, console});
+  const SelectedPlugin perfetto = configure_plugin(
+      *registry.find("perfetto"), {{"path", request.output}}, request.force, "merge");
+  return export_saved_report(report, {perfetto}, console);
 }
 
 int merge(const MergeRequest &request, core::Console &console,
           const std::function<const core::PluginRegistry &()> &registry) {
-  const std::vector<std::string> paths = report_paths(request);
+  const std::vector<std::string> paths = report_paths(request.inputs, request.output);
   std::string problem;
   if (!output_path_allowed(request.output, request.force, &problem))
     throw cli::UsageError("merge: " + problem);
@@ -167,23 +101,6 @@ int merge(const MergeRequest &request, core::Console &console,
 }
 
 } // namespace
-
-std::string merge_folder_to_temporary(const std::string &folder, core::Console &console) {
-  const std::string output = (fs::temp_directory_path() /
-                              ("prof-import-" + std::to_string(::getpid()) + ".profrep"))
-                                 .string();
-  MergeRequest request{{folder}, output, true};
-  report::MergePlan plan;
-  try {
-    plan = report::plan_merge(report_paths(request));
-  } catch (const report::MergeInputError &e) {
-    throw cli::UsageError(std::string("--import-profile: ") + e.what());
-  }
-  for (const std::string &warning : plan.warnings)
-    console.warning(warning);
-  report::write_merge(plan, output, true, {});
-  return output;
-}
 
 int run_merge(const std::vector<std::string> &args, core::Console &console) {
   po::options_description options("prof merge -o OUTPUT [options] REPORT|FOLDER...");

@@ -16,10 +16,6 @@ namespace prof::tool {
 /// a cli::UsageError.
 int run_merge(const std::vector<std::string> &args, core::Console &console);
 
-/// The reports in `folder` merged into a new temporary report whose path is
-/// returned (the caller removes it): --import-profile of a folder.
-std::string merge_folder_to_temporary(const std::string &folder, core::Console &console);
-
 /// --visual-profiler-merge-from DIR --visual-profiler-merge-to FILE (the
 /// option rules have checked that both are given, alone).
 int run_visual_profiler_merge(const RunContext &context);

@@ -27,6 +27,30 @@ void check_output(const core::PluginInfo &plugin,
 }
 } // namespace
 
+std::vector<SelectedPlugin> take_process_sources(PluginSelection &selection) {
+  std::vector<SelectedPlugin> process_sources;
+  std::erase_if(selection.sources, [&](const SelectedPlugin &source) {
+    if (source.plugin->scope != PROF_SCOPE_PROCESS) return false;
+    process_sources.push_back(source);
+    return true;
+  });
+  return process_sources;
+}
+
+SelectedPlugin configure_plugin(const core::PluginInfo &plugin,
+                                const std::vector<std::pair<std::string, std::string>> &options,
+                                bool force, const std::string &requested_by) {
+  config::OptionValidator validator(plugin.name, plugin.options.data(), plugin.options.size());
+  config::ValidatedOptions checked = validator.validate(options, false);
+  if (!checked.ok()) throw cli::UsageError(requested_by + ": " + checked.errors.front());
+  std::map<std::string, std::string> values(checked.values.begin(), checked.values.end());
+  // --force-overwrite is the one switch for every file prof writes.
+  if (force && plugin.option("overwrite") && !values.count("overwrite"))
+    values["overwrite"] = "true";
+  if (plugin.kind == PROF_KIND_EXPORTER) check_output(plugin, values);
+  return SelectedPlugin{&plugin, core::OptionValues(plugin, std::move(values)), requested_by};
+}
+
 PluginSelection select_plugins(const cli::CommandLine &command,
                                const core::PluginRegistry &registry) {
   PluginSelection selection;
@@ -45,16 +69,8 @@ PluginSelection select_plugins(const cli::CommandLine &command,
                             (named ? ": plugin " : " is not available: plugin ") + request.plugin +
                             " is not installed (installed: " + registry.names() + ")");
     }
-    config::OptionValidator validator(plugin->name, plugin->options.data(), plugin->options.size());
-    config::ValidatedOptions checked = validator.validate(request.options, false);
-    if (!checked.ok()) throw cli::UsageError(request.requested_by + ": " + checked.errors.front());
-    std::map<std::string, std::string> values(checked.values.begin(), checked.values.end());
-    // --force-overwrite is the one switch for every file prof writes.
-    if (command.has("force-overwrite") && plugin->option("overwrite") && !values.count("overwrite"))
-      values["overwrite"] = "true";
-    if (plugin->kind == PROF_KIND_EXPORTER) check_output(*plugin, values);
-    SelectedPlugin selected{plugin, core::OptionValues(*plugin, std::move(values)),
-                            request.requested_by};
+    SelectedPlugin selected = configure_plugin(
+        *plugin, request.options, command.has("force-overwrite"), request.requested_by);
     (plugin->kind == PROF_KIND_SOURCE ? selection.sources : selection.exporters)
         .push_back(std::move(selected));
   }

@@ -28,4 +28,15 @@ struct PluginSelection {
 PluginSelection select_plugins(const cli::CommandLine &command,
                                const core::PluginRegistry &registry);
 
+/// Takes the process-scope sources (they run inside the application) out of
+/// `selection`, in order.
+std::vector<SelectedPlugin> take_process_sources(PluginSelection &selection);
+
+/// `plugin` with `options` checked against its option table, and
+/// overwrite=true when `force` and it has that option. Throws cli::UsageError
+/// naming `requested_by` for a bad option or an output file that exists.
+SelectedPlugin configure_plugin(const core::PluginInfo &plugin,
+                                const std::vector<std::pair<std::string, std::string>> &options,
+                                bool force, const std::string &requested_by);
+
 } // namespace prof::tool

@@ -23,7 +23,8 @@ void show(const std::string &text) {
 
 } // namespace
 
-Prompt::Prompt(CaptureController &controller, std::chrono::seconds start_timeout, int detach_fd)
+Prompt::Prompt(core::CaptureController &controller, std::chrono::seconds start_timeout,
+               int detach_fd)
     : controller_(controller), start_timeout_(start_timeout), detach_fd_(detach_fd),
       thread_([this] { run(); }) {}
 

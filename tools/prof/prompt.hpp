@@ -4,7 +4,7 @@
 // timeout) stops collecting and lets prof go; the application runs on.
 #pragma once
 
-#include "tools/prof/capture_controller.hpp"
+#include "core/capture/capture_controller.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -16,7 +16,7 @@ class Prompt {
 public:
   /// Reads standard input on its own thread; `detach_fd` is written when
   /// the user is done.
-  Prompt(CaptureController &controller, std::chrono::seconds start_timeout, int detach_fd);
+  Prompt(core::CaptureController &controller, std::chrono::seconds start_timeout, int detach_fd);
   /// Stops reading (the application ended).
   ~Prompt();
 
@@ -26,7 +26,7 @@ private:
   bool handle(const std::string &line);
   void detach();
 
-  CaptureController &controller_;
+  core::CaptureController &controller_;
   std::chrono::seconds start_timeout_;
   int detach_fd_;
   std::atomic<bool> stopping_{false};

@@ -76,7 +76,7 @@ SessionControl::SessionControl(SessionFacts facts) : facts_(std::move(facts)) {
 SessionControl::~SessionControl() { server_.reset(); }
 
 std::string SessionControl::answer(const control::Request &request) const {
-  CaptureController *controller = controller_.load();
+  core::CaptureController *controller = controller_.load();
   if (request.command == control::Command::Status) {
     const std::string output = controller ? controller->output() : "";
     return encode_fields(

@@ -3,9 +3,9 @@
 // every socket in the user's session folder.
 #pragma once
 
+#include "core/capture/capture_controller.hpp"
 #include "core/console.hpp"
 #include "core/control/control_server.hpp"
-#include "tools/prof/capture_controller.hpp"
 
 #include <atomic>
 
@@ -35,13 +35,13 @@ public:
   ~SessionControl();
 
   /// Commands go to `controller` from now on; destroy this before it.
-  void set_controller(CaptureController *controller) { controller_.store(controller); }
+  void set_controller(core::CaptureController *controller) { controller_.store(controller); }
 
 private:
   std::string answer(const control::Request &request) const;
 
   SessionFacts facts_;
-  std::atomic<CaptureController *> controller_{nullptr};
+  std::atomic<core::CaptureController *> controller_{nullptr};
   std::unique_ptr<control::ControlServer> server_;
 };
 

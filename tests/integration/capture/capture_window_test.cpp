@@ -411,6 +411,45 @@ TEST_F(CaptureWindows, AttachAndDetachLeaveTheApplicationRunningToItsEnd) {
   EXPECT_GT(w.ts.size(), 10u);
 }
 
+size_t cpu_samples(const fs::path &path) {
+  report::ReportReader reader;
+  if (!reader.open(path.string())) return 0;
+  size_t samples = 0;
+  for (const prof_event &e : reader.read_all_events())
+    samples += e.type == PROF_EVENT_SAMPLE;
+  return samples;
+}
+
+// cpu-perf hands over its samples when it stops, after --duration's window
+// has ended: the window must still take them, whether prof launched the
+// process or attached to it.
+TEST_F(CaptureWindows, CpuSamplingOfAnAttachedProcessRecordsItsSamples) {
+  Background app({kWorkload, "--seconds", "5"}, dir_);
+  std::this_thread::sleep_for(200ms);
+  const RunResult r = prof({"attach", "--cpu-profiling-callstack", "--sampling-frequency", "1000",
+                            "--duration", "1", "-o", "a", std::to_string(app.pid())});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out + r.err, ::testing::Not(HasSubstr("no events were collected")));
+  EXPECT_GT(cpu_samples(dir_ / "a.profrep"), 100u) << r.describe();
+  EXPECT_EQ(kill(app.pid(), 0), 0) << "the application must still run";
+}
+
+TEST_F(CaptureWindows, CpuSamplingWithPidRecordsTheSamples) {
+  Background app({kWorkload, "--seconds", "5"}, dir_);
+  std::this_thread::sleep_for(200ms);
+  const RunResult r = prof({"--pid", std::to_string(app.pid()), "--cpu-profiling-callstack",
+                            "--duration", "1", "-o", "p"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_GT(cpu_samples(dir_ / "p.profrep"), 0u) << r.describe();
+}
+
+TEST_F(CaptureWindows, CpuSamplingOfALaunchedProcessForADurationRecordsItsSamples) {
+  const RunResult r = prof(
+      {"--cpu-profiling-callstack", "--duration", "1", "-o", "l", kWorkload, "--seconds", "5"});
+  EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.describe();
+  EXPECT_GT(cpu_samples(dir_ / "l.profrep"), 0u) << r.describe();
+}
+
 TEST_F(CaptureWindows, AttachReachesTheAgentOfADynamicProcess) {
   Background app({kTrain, "--steps", "40", "--quiet"}, dir_,
                  {"PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent, runtime_});

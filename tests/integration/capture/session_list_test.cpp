@@ -159,3 +159,35 @@ TEST_F(SessionList, ControlCommandsNeedASession) {
 
 } // namespace
 } // namespace prof::e2e
+
+namespace prof::e2e {
+namespace {
+
+TEST_F(SessionList, AttachCannotTakeTheNameOfARunningSessionEither) {
+  const std::vector<std::string> args =
+      with_env({"--session-new", "taken", "--cpu-utilization", "-o", (runtime_ / "r").string(),
+                kWorkload, "--seconds", "2", "--quiet"});
+  const pid_t capture = fork();
+  if (capture == 0) {
+    std::vector<char *> argv;
+    for (const auto &a : args)
+      argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    freopen("/dev/null", "w", stdout);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  const fs::path socket = runtime_ / "prof" / "taken.sock";
+  for (int i = 0; i < 100 && !fs::exists(socket); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(fs::exists(socket));
+  const RunResult clash = run_process(with_env(
+      {"attach", "--session-new", "taken", "--cpu-utilization", std::to_string(getpid())}));
+  EXPECT_EQ(clash.exit_code, 2) << clash.describe();
+  EXPECT_THAT(clash.err, HasSubstr("--session-new taken"));
+  int status = 0;
+  waitpid(capture, &status, 0);
+}
+
+} // namespace
+} // namespace prof::e2e

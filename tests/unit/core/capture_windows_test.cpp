@@ -167,5 +167,20 @@ TEST_F(CaptureWindowsTest, AStoppedWindowWaitsForItsGracePeriod) {
   EXPECT_FALSE(graced.finishing());
 }
 
+TEST_F(CaptureWindowsTest, GraceIsOverOnlyWhenEveryStoppedWindowsGraceHasPassed) {
+  Recorded kept;
+  CaptureWindows graced(
+      catalog_, {},
+      [&](const WindowFacts &, std::string *) { return std::make_unique<RecordingOutput>(kept); },
+      nullptr, std::chrono::milliseconds(1000));
+  const auto now = std::chrono::steady_clock::now();
+  EXPECT_TRUE(graced.grace_over(now)) << "no stopped window waits";
+  ASSERT_TRUE(graced.start(0).ok);
+  ASSERT_TRUE(graced.stop(100).ok);
+  EXPECT_FALSE(graced.grace_over(now));
+  EXPECT_TRUE(graced.grace_over(now + std::chrono::seconds(2)));
+  EXPECT_FALSE(kept.finished) << "asking finishes nothing";
+}
+
 } // namespace
 } // namespace prof::core

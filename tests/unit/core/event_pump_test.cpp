@@ -73,3 +73,32 @@ TEST(EventPump, ConvertsDeviceClockTimestampsToTheSessionClock) {
   EXPECT_EQ(sink.events[1].ts, 50'020'000u);
   EXPECT_EQ(sink.events[1].value, 2.5);
 }
+
+namespace {
+// A source with nothing to drain and the drops it was told.
+struct DroppingSource : EventSource {
+  std::vector<RingDrops> rings;
+  size_t drain(const std::function<void(prof_event *, size_t)> &, bool) override { return 0; }
+  uint64_t dropped() const override {
+    uint64_t total = 0;
+    for (const RingDrops &r : rings)
+      total += r.dropped;
+    return total;
+  }
+  std::vector<RingDrops> drops() const override { return rings; }
+};
+} // namespace
+
+TEST(EventPump, TotalsCountTheDropsOfEverySource) {
+  Catalog catalog;
+  DroppingSource own, application;
+  own.rings = {{0, 11, 3}};
+  application.rings = {{0, 21, 5}, {1, 22, 7}};
+  EventPump pump(own, catalog, {});
+  pump.add_source(application);
+  const CaptureEnd totals = pump.totals();
+  EXPECT_EQ(totals.dropped, 15u);
+  ASSERT_EQ(totals.drops.size(), 3u);
+  EXPECT_EQ(totals.drops[2].tid, 22);
+  EXPECT_GT(totals.end_ns, 0u);
+}

@@ -9,11 +9,9 @@
 #include <mutex>
 
 namespace prof::core {
+
 class Console;
 class Session;
-} // namespace prof::core
-
-namespace prof::tool {
 
 class SourcesSwitch {
 public:
@@ -42,4 +40,4 @@ private:
   bool running_ = true;
 };
 
-} // namespace prof::tool
+} // namespace prof::core

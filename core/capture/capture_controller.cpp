@@ -1,13 +1,13 @@
-#include "tools/prof/capture_controller.hpp"
+#include "core/capture/capture_controller.hpp"
 
 #include "core/session_clock.hpp"
-#include "tools/prof/run_context.hpp"
 
 #include <prof/profiler_api.h>
 
+#include <cstdio>
 #include <filesystem>
 
-namespace prof::tool {
+namespace prof::core {
 
 CaptureController::CaptureController(const CapturePlan &plan, const core::Catalog &catalog,
                                      std::vector<core::EventSink *> shared,
@@ -210,8 +210,13 @@ void CaptureController::before_drain() {
       if (plan_.kill_signal != 0 || plan_.attached) shutdown_pending_ = true;
     }
   }
-  windows_.finish_due(std::chrono::steady_clock::now(), progress_());
-  if (shutdown_pending_ && !windows_.finishing()) {
+  // Once the capture is ending, stopped windows are finished with it, after
+  // the sources stopped: some hand over their events only then (cpu-perf's
+  // samples), and a window finished earlier would lose them.
+  if (shutdown_pending_) ending_ = true;
+  const auto steady_now = std::chrono::steady_clock::now();
+  if (!ending_) windows_.finish_due(steady_now, progress_());
+  if (shutdown_pending_ && windows_.grace_over(steady_now)) {
     shutdown_pending_ = false;
     end_application_(plan_.kill_signal);
   }
@@ -222,7 +227,8 @@ void CaptureController::before_drain() {
 void CaptureController::window_finished(uint32_t, const std::string &path,
                                         const std::string &error) {
   if (!error.empty()) {
-    print_error(error);
+    // An error, not a warning: prof's exit status says the report failed.
+    std::fprintf(stderr, "prof: %s\n", error.c_str());
     report_failed_.store(true);
     return;
   }
@@ -237,4 +243,4 @@ void CaptureController::window_finished(uint32_t, const std::string &path,
   }
 }
 
-} // namespace prof::tool
+} // namespace prof::core

@@ -1,14 +1,14 @@
 // The switch that lets a session's sources rest while collection is off:
 // it acts only while the session runs, only on changes, and keeps the
 // sources' real state when the session refuses.
-#include "tools/prof/sources_switch.hpp"
+#include "core/capture/sources_switch.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace prof::tool {
+namespace prof::core {
 namespace {
 
 struct Recorder {
@@ -65,4 +65,4 @@ TEST(SourcesSwitch, ARefusedSuspendLeavesThemRunning) {
 }
 
 } // namespace
-} // namespace prof::tool
+} // namespace prof::core

@@ -1,7 +1,7 @@
 // The capture controller lets prof's own sources rest while no window needs
 // their events, and wakes them before a window opens; with a capture range
 // they run throughout, since the application opens its windows itself.
-#include "tools/prof/capture_controller.hpp"
+#include "core/capture/capture_controller.hpp"
 
 #include "core/console.hpp"
 #include "core/session_clock.hpp"
@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-namespace prof::tool {
+namespace prof::core {
 namespace {
 
 using namespace std::chrono_literals;
@@ -141,4 +141,4 @@ TEST(CaptureControllerSources, AWindowFromLaunchAndCaptureRangesNeverRest) {
 }
 
 } // namespace
-} // namespace prof::tool
+} // namespace prof::core

@@ -2,14 +2,16 @@
 // --duration (rotating), on the application's capture requests
 // (--capture-range), and on commands from the control socket or the
 // prompt. Commands are queued and take effect on the drain thread just
-// before a drain, so each window holds exactly the events of its interval.
+// before a drain, so each window holds exactly the events of its interval. The
+// pump reaches it as its DrainHook, so the capture's decisions stay in core.
 #pragma once
 
+#include "core/capture/capture_plan.hpp"
 #include "core/capture_requests.hpp"
 #include "core/capture_windows.hpp"
 #include "core/console.hpp"
 #include "core/control/control_message.hpp"
-#include "tools/prof/capture_plan.hpp"
+#include "core/event_pump.hpp"
 
 #include <atomic>
 #include <deque>
@@ -19,9 +21,9 @@
 #include <string>
 #include <vector>
 
-namespace prof::tool {
+namespace prof::core {
 
-class CaptureController {
+class CaptureController final : public DrainHook {
 public:
   /// Ends the application's profiling: sends `signal` to the application,
   /// or with 0 leaves it running and lets prof go.
@@ -52,7 +54,7 @@ public:
   std::string command(control::Command command, const std::string &argument,
                       std::chrono::milliseconds timeout = std::chrono::seconds(5));
   /// On the drain thread before each drain (EventPump::set_before_drain).
-  void before_drain();
+  void before_drain() override;
   /// The drain has stopped: commands get an error from now on.
   void close();
 
@@ -95,6 +97,7 @@ private:
   uint32_t ranges_ = 0;
   bool ranges_done_ = false;
   bool shutdown_pending_ = false;
+  bool ending_ = false;             ///< a shutdown came: windows finish with the capture
   std::deque<std::string> rotated_; ///< finished reports, oldest first
   SourcesNeeded switch_sources_;
   bool sources_needed_ = true; ///< the sources run from their start
@@ -108,4 +111,4 @@ private:
   std::atomic<bool> report_failed_{false};
 };
 
-} // namespace prof::tool
+} // namespace prof::core

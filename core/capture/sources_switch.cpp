@@ -1,9 +1,9 @@
-#include "tools/prof/sources_switch.hpp"
+#include "core/capture/sources_switch.hpp"
 
 #include "core/console.hpp"
 #include "core/session.hpp"
 
-namespace prof::tool {
+namespace prof::core {
 
 SourcesSwitch::SourcesSwitch(Transition suspend, Transition resume)
     : suspend_(std::move(suspend)), resume_(std::move(resume)) {}
@@ -49,4 +49,4 @@ void SourcesSwitch::apply() {
   if (needed_ ? resume_() : suspend_()) running_ = needed_;
 }
 
-} // namespace prof::tool
+} // namespace prof::core

@@ -1,0 +1,39 @@
+// When a capture collects: from launch, after a delay, for a duration
+// (rotating), between the application's capture requests or an annotation
+// range, or when told (start/stop commands, the interactive prompt). The
+// front end reads it from its options (tools/prof/capture_plan.hpp).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace prof::core {
+
+enum class CaptureRange { None, ProfilerApi, Annotation };
+enum class RangeEnd { Stop, StopShutdown, Repeat, RepeatShutdown };
+
+struct CapturePlan {
+  bool from_start = true; ///< --profile-from-start
+  std::chrono::nanoseconds delay{0};
+  std::chrono::nanoseconds duration{0}; ///< 0: until the application ends
+  int kill_signal = 15;                 ///< sent at the end of --duration or on shutdown; 0: none
+  CaptureRange range = CaptureRange::None;
+  std::string annotation_name;   ///< --annotation-capture NAME[@DOMAIN]
+  std::string annotation_domain; ///< "" the default domain, "*" any
+  RangeEnd range_end = RangeEnd::StopShutdown;
+  uint32_t range_limit = 0; ///< repeat:N; 0 without limit
+  uint32_t rotation = 0;    ///< --trace-rotation: reports kept
+  bool interactive = false; ///< --dynamic on: the (prof) prompt
+  bool attached = false;    ///< prof attach: the end of --duration detaches
+  std::chrono::seconds prompt_timeout{1800};
+
+  /// Whether a window opens at launch.
+  bool collects_at_launch() const {
+    return from_start && delay.count() == 0 && range == CaptureRange::None && !interactive;
+  }
+  /// Whether windows come and go during the capture (reports get indexes).
+  bool windowed() const { return !collects_at_launch() || duration.count() > 0; }
+};
+
+} // namespace prof::core
