@@ -108,6 +108,9 @@ void ShmEventSource::translate(prof_event *events, size_t count) const {
     e.track = map(tracks_, e.track);
     e.name = map(strings_, e.name);
     e.category = map(strings_, e.category);
+    // Arguments reach prof only as records after their event (folded by the
+    // drain): an id an application wrote itself is not to be trusted.
+    if (e.type == PROF_EVENT_SLICE || e.type == PROF_EVENT_INSTANT) e.args = 0;
     if (e.type == PROF_EVENT_SAMPLE) e.id = map(stacks_, static_cast<uint32_t>(e.id));
   }
 }

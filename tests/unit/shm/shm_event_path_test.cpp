@@ -1,6 +1,8 @@
 // The shared event path across real processes: children attach to the region
 // by name, define strings and tracks, emit from several threads, and die;
 // prof's side reads everything they wrote, ids translated.
+#include "core/args_folding.hpp"
+#include "core/event_args_record.hpp"
 #include "core/shm_catalog_writer.hpp"
 #include "core/shm_event_source.hpp"
 
@@ -11,6 +13,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace prof::core;
 
@@ -143,5 +146,47 @@ TEST(ShmEventPath, AFullCatalogIsCountedNotCorrupted) {
   source.sync_catalog();
   EXPECT_EQ(catalog.strings.size(), size_t(accepted) + 1);
   EXPECT_EQ(source.catalog_overflow(), uint64_t(1000 - accepted));
+  region.unlink();
+}
+
+// Arguments an application emits arrive with its string ids turned into
+// prof's; an argument set id it wrote into an event itself is not trusted.
+TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  catalog.strings.intern("taken by prof first"); // so the two id spaces differ
+  ShmEventSource source(region, catalog);
+  ShmHeader &h = *region.header();
+  RingPool pool(region.rings(), h.ring_stride, h.slots, h.ring_count, h.ring_capacity,
+                h.watermark_events, &h.no_ring_drops, false);
+  ShmCatalogWriter writer(region);
+  prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, 0, "t", 1, 2, -1, nullptr, 0};
+  const prof_track_id track = writer.declare_track(thread);
+  const prof_string_id bytes = writer.intern_string("bytes");
+  const prof_string_id peer = writer.intern_string("peer");
+  const prof_string_id rank = writer.intern_string("rank 3");
+  prof_event forged{PROF_EVENT_SLICE, 0, 0, track, bytes, 0, 10, 1, 0, 0};
+  forged.args = 0xdeadbeefcafeull;
+  pool.emit(forged);
+  const prof_arg args[2] = {{bytes, PROF_ARG_UINT, {}}, {peer, PROF_ARG_STRING, {}}};
+  prof_arg with_values[2] = {args[0], args[1]};
+  with_values[0].value.u = 4096;
+  with_values[1].value.u = rank;
+  prof_event records[kMaxRecordsPerEvent];
+  pool.emit_group(records,
+                  pack_event_args(prof_event{PROF_EVENT_SLICE, 0, 0, track, bytes, 0, 20, 1, 0, 0},
+                                  with_values, 2, records));
+  std::vector<prof_event> drained;
+  source.drain([&](prof_event *e, size_t n) { drained.insert(drained.end(), e, e + n); }, true);
+  drained.resize(fold_args(drained.data(), drained.size(), catalog.args));
+  ASSERT_EQ(drained.size(), 2u);
+  EXPECT_EQ(drained[0].args, 0u);
+  const auto set = catalog.args.args(static_cast<prof_args_id>(drained[1].args));
+  ASSERT_EQ(set.size(), 2u);
+  EXPECT_EQ(catalog.strings.text(set[0].key), "bytes");
+  EXPECT_EQ(set[0].value.u, 4096u);
+  EXPECT_EQ(catalog.strings.text(set[1].key), "peer");
+  EXPECT_EQ(catalog.strings.text(set[1].value.s), "rank 3");
   region.unlink();
 }
