@@ -48,9 +48,14 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
   ASSERT_TRUE(fs::exists(work / "prefix/include/prof/stats/summary_tables.hpp"));
   ASSERT_TRUE(fs::exists(work / "prefix/include/prof/testing/fake_export_host.hpp"));
 
+  std::string sanitize;
+  if (const std::string flags = PROF_SANITIZE_FLAGS; !flags.empty())
+    for (const char *variable : {"CMAKE_CXX_FLAGS", "CMAKE_EXE_LINKER_FLAGS",
+                                 "CMAKE_MODULE_LINKER_FLAGS", "CMAKE_SHARED_LINKER_FLAGS"})
+      sanitize += std::string(" -D") + variable + "='" + flags + "'";
   Result configure = run(cmake + " -S " + quote(fs::path(PROF_SOURCE_DIR) / "sdk/examples") +
                          " -B " + quote(work / "build") + " -DCMAKE_PREFIX_PATH=" +
-                         quote(work / "prefix"));
+                         quote(work / "prefix") + sanitize);
   ASSERT_EQ(configure.status, 0) << configure.output;
   Result build = run(cmake + " --build " + quote(work / "build"));
   ASSERT_EQ(build.status, 0) << build.output;
