@@ -35,6 +35,28 @@ protected:
     args.insert(args.begin(), {"/usr/bin/env", "XDG_RUNTIME_DIR=" + runtime_.string(), kProf});
     return args;
   }
+  /// Starts prof with `args` (with_env'd) in the background, its output
+  /// discarded; returns its pid.
+  pid_t start_in_background(const std::vector<std::string> &args) const {
+    const pid_t pid = fork();
+    if (pid == 0) {
+      std::vector<char *> argv;
+      for (const auto &a : args)
+        argv.push_back(const_cast<char *>(a.c_str()));
+      argv.push_back(nullptr);
+      freopen("/dev/null", "w", stdout);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    return pid;
+  }
+  /// Whether session `name`'s socket appeared within two seconds.
+  bool wait_for_socket(const std::string &name) const {
+    const fs::path socket = runtime_ / "prof" / (name + ".sock");
+    for (int i = 0; i < 100 && !fs::exists(socket); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return fs::exists(socket);
+  }
   fs::path runtime_;
 };
 
@@ -43,20 +65,9 @@ TEST_F(SessionList, ARunningCaptureIsListedUntilItEnds) {
   const std::vector<std::string> args =
       with_env({"--session-new", "train_run-1", "--cpu-utilization", "-o",
                 (runtime_ / "r").string(), kWorkload, "--seconds", "1.5", "--quiet"});
-  const pid_t capture = fork();
-  if (capture == 0) {
-    std::vector<char *> argv;
-    for (const auto &a : args)
-      argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen("/dev/null", "w", stdout);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  const pid_t capture = start_in_background(args);
   const fs::path socket = runtime_ / "prof" / "train_run-1.sock";
-  for (int i = 0; i < 100 && !fs::exists(socket); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(fs::exists(socket));
+  ASSERT_TRUE(wait_for_socket("train_run-1"));
 
   // The socket answers as soon as the session exists; its first window
   // opens on the drain's next round, so on a loaded machine a first listing
@@ -114,20 +125,8 @@ TEST_F(SessionList, StatusShowsTheStateOfEachRunningSession) {
   const std::vector<std::string> args =
       with_env({"launch", "--session-new", "held", "--cpu-utilization", "-o",
                 (runtime_ / "w").string(), kWorkload, "--seconds", "1.5", "--quiet"});
-  const pid_t capture = fork();
-  if (capture == 0) {
-    std::vector<char *> argv;
-    for (const auto &a : args)
-      argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen("/dev/null", "w", stdout);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  const fs::path socket = runtime_ / "prof" / "held.sock";
-  for (int i = 0; i < 100 && !fs::exists(socket); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(fs::exists(socket));
+  const pid_t capture = start_in_background(args);
+  ASSERT_TRUE(wait_for_socket("held"));
 
   const RunResult status = run_process(with_env({"status"}));
   EXPECT_EQ(status.exit_code, 0) << status.describe();
@@ -167,20 +166,8 @@ TEST_F(SessionList, AttachCannotTakeTheNameOfARunningSessionEither) {
   const std::vector<std::string> args =
       with_env({"--session-new", "taken", "--cpu-utilization", "-o", (runtime_ / "r").string(),
                 kWorkload, "--seconds", "2", "--quiet"});
-  const pid_t capture = fork();
-  if (capture == 0) {
-    std::vector<char *> argv;
-    for (const auto &a : args)
-      argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    freopen("/dev/null", "w", stdout);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  const fs::path socket = runtime_ / "prof" / "taken.sock";
-  for (int i = 0; i < 100 && !fs::exists(socket); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(fs::exists(socket));
+  const pid_t capture = start_in_background(args);
+  ASSERT_TRUE(wait_for_socket("taken"));
   const RunResult clash = run_process(with_env(
       {"attach", "--session-new", "taken", "--cpu-utilization", std::to_string(getpid())}));
   EXPECT_EQ(clash.exit_code, 2) << clash.describe();
