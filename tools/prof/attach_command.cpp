@@ -240,12 +240,8 @@ int run_attach(const RunContext &context) {
   std::optional<WindowReports> reports;
   const DetachSignal detach;
   core::CaptureRunner runner(capture, session_name);
-  // Its thread may be in the controller: it ends first, however prof returns.
-  runner.before_stop([&control] { control.reset(); });
-  if (shared_events) runner.add_shared(*shared_events);
-  std::string error = runner.add_sources(choices_of(selection.sources));
-  if (error.empty()) error = runner.open_exporters(choices_of(selection.exporters));
-  if (!error.empty()) {
+  if (const std::string error = assemble_runner(runner, control, shared_events.get(), selection);
+      !error.empty()) {
     print_error(error);
     return kExitFailure;
   }
@@ -260,17 +256,9 @@ int run_attach(const RunContext &context) {
   create_visual_profiler_folder(command);
   reports.emplace(report_pattern, force, header, pids.front(), host);
   // The processes were not started by prof: the end of --duration detaches.
-  core::CaptureController &controller = runner.control(
-      plan,
-      [&reports](const core::WindowFacts &facts, std::string *error) {
-        return reports->open(facts, error);
-      },
-      [fd = detach.fd](int) { signal_detach(fd); });
-  if (control) control->set_controller(&controller);
-  if (const std::string problem = runner.start(); !problem.empty()) {
-    print_error(problem);
-    return kExitFailure;
-  }
+  core::CaptureController *controller = start_windows(
+      runner, plan, *reports, [fd = detach.fd](int) { signal_detach(fd); }, control.get());
+  if (controller == nullptr) return kExitFailure;
   const std::vector<int> joined = join_agents(pids, agent.get(), console);
   std::string listed;
   for (int pid : pids)
@@ -281,7 +269,7 @@ int run_attach(const RunContext &context) {
     const InterruptDetaches interrupt(detach.fd);
     std::unique_ptr<Prompt> prompt;
     if (plan.interactive)
-      prompt = std::make_unique<Prompt>(controller, plan.prompt_timeout, detach.fd);
+      prompt = std::make_unique<Prompt>(*controller, plan.prompt_timeout, detach.fd);
     wait_for_end(pids, detach.fd);
   }
   control.reset(); // no command may reach the controller from here on

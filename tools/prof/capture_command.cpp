@@ -162,12 +162,8 @@ int run_capture(const RunContext &context) {
   std::optional<WindowReports> reports;
   const DetachSignal detach; // readable when the application should go on unprofiled
   core::CaptureRunner runner(capture, session_name);
-  // Its thread may be in the controller: it ends first, however prof returns.
-  runner.before_stop([&control] { control.reset(); });
-  if (shared_events) runner.add_shared(*shared_events);
-  std::string error = runner.add_sources(choices_of(selection.sources));
-  if (error.empty()) error = runner.open_exporters(choices_of(selection.exporters));
-  if (!error.empty()) {
+  if (const std::string error = assemble_runner(runner, control, shared_events.get(), selection);
+      !error.empty()) {
     print_error(error);
     return kExitFailure;
   }
@@ -181,28 +177,17 @@ int run_capture(const RunContext &context) {
     console.line("no report will be written (give -o NAME, or name each window with "
                  "'prof start -o NAME'); exporters see every window");
   const int app_pid = app.pid();
-  core::CaptureController *controller = nullptr;
-  try {
-    controller = &runner.control(
-        plan,
-        [&reports](const core::WindowFacts &facts, std::string *error) {
-          return reports->open(facts, error);
-        },
-        [app_pid, fd = detach.fd](int signal) {
-          if (signal != 0)
-            kill(app_pid, signal);
-          else
-            signal_detach(fd);
-        });
-  } catch (const std::exception &e) {
-    print_error(e.what());
-    return kExitFailure;
-  }
-  if (control) control->set_controller(controller);
-  if (const std::string error = runner.start(); !error.empty()) {
-    print_error(error);
-    return kExitFailure;
-  }
+  // The end of --duration signals the application prof started (or lets it run on).
+  core::CaptureController *controller = start_windows(
+      runner, plan, *reports,
+      [app_pid, fd = detach.fd](int signal) {
+        if (signal != 0)
+          kill(app_pid, signal);
+        else
+          signal_detach(fd);
+      },
+      control.get());
+  if (controller == nullptr) return kExitFailure;
   console.line("PROF is profiling process " + std::to_string(app.pid()) + ", command: " + display);
   held.released = true;
   const bool launched = app.release();

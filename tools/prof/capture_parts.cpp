@@ -158,4 +158,37 @@ std::unique_ptr<core::ShmEventSource> shared_event_source(AgentSetup &agent,
   return std::make_unique<core::ShmEventSource>(region, capture.catalog);
 }
 
+std::string assemble_runner(core::CaptureRunner &runner, std::unique_ptr<SessionControl> &control,
+                            core::ShmEventSource *shared, const PluginSelection &selection) {
+  runner.before_stop([&control] { control.reset(); });
+  if (shared) runner.add_shared(*shared);
+  std::string error = runner.add_sources(choices_of(selection.sources));
+  if (error.empty()) error = runner.open_exporters(choices_of(selection.exporters));
+  return error;
+}
+
+core::CaptureController *start_windows(core::CaptureRunner &runner, const core::CapturePlan &plan,
+                                       WindowReports &reports,
+                                       core::CaptureController::EndApplication end_application,
+                                       SessionControl *control) {
+  core::CaptureController *controller = nullptr;
+  try {
+    controller = &runner.control(
+        plan,
+        [&reports](const core::WindowFacts &facts, std::string *error) {
+          return reports.open(facts, error);
+        },
+        std::move(end_application));
+  } catch (const std::exception &e) { // the first window cannot open
+    print_error(e.what());
+    return nullptr;
+  }
+  if (control) control->set_controller(controller);
+  if (const std::string error = runner.start(); !error.empty()) {
+    print_error(error);
+    return nullptr;
+  }
+  return controller;
+}
+
 } // namespace prof::tool

@@ -14,6 +14,7 @@
 #include "tools/prof/cli/command_line.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/session_control.hpp"
+#include "tools/prof/window_reports.hpp"
 
 #include <memory>
 #include <string>
@@ -77,6 +78,22 @@ struct DetachSignal {
 
 /// The selected plugins as the capture runner takes them.
 std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected);
+
+/// Fills `runner` for launch and attach alike: the session socket closes
+/// first when it stops (its thread may be in the controller), the
+/// application's rings (`shared`, may be null), then the selected sources and
+/// exporters. "" or the first error.
+std::string assemble_runner(core::CaptureRunner &runner, std::unique_ptr<SessionControl> &control,
+                            core::ShmEventSource *shared, const PluginSelection &selection);
+
+/// Gives `runner` its collection windows (writing through `reports`), tells
+/// the session socket about the controller and starts the capture;
+/// `end_application` is what the end of --duration does to the application.
+/// The controller, or nullptr once the reason is printed.
+core::CaptureController *start_windows(core::CaptureRunner &runner, const core::CapturePlan &plan,
+                                       WindowReports &reports,
+                                       core::CaptureController::EndApplication end_application,
+                                       SessionControl *control);
 
 /// The application's shared rings, in the region `agent` creates with
 /// `buffers`; warns when fewer rings fit than asked for. Throws on failure.
