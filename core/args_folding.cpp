@@ -12,12 +12,11 @@ size_t fold_args(prof_event *events, size_t count, ArgsTable &table) {
 
   size_t out = first > 0 ? first - 1 : 0;
   size_t i = out;
-  prof_arg args[PROF_MAX_ARGS + kArgsPerRecord];
+  prof_arg args[PROF_MAX_ARGS];
   while (i < count) {
     prof_event e = events[i++];
     uint32_t n = 0;
     for (; i < count && events[i].type == kArgsRecord; ++i) {
-      if (n > PROF_MAX_ARGS - 1) continue;
       prof_arg unpacked[kArgsPerRecord];
       const uint32_t got = unpack_args_record(events[i], unpacked);
       for (uint32_t k = 0; k < got && n < PROF_MAX_ARGS; ++k)

@@ -26,7 +26,8 @@ inline constexpr uint32_t kMaxRecordsPerEvent =
 /// kMaxRecordsPerEvent records); returns how many records that is.
 inline uint32_t pack_event_args(const prof_event &event, const prof_arg *args, uint32_t count,
                                 prof_event *out) {
-  if (args == nullptr || count > PROF_MAX_ARGS) count = args ? PROF_MAX_ARGS : 0;
+  if (args == nullptr) count = 0;
+  if (count > PROF_MAX_ARGS) count = PROF_MAX_ARGS;
   out[0] = event;
   uint32_t records = 1;
   for (uint32_t first = 0; first < count; first += kArgsPerRecord) {

@@ -1,6 +1,5 @@
 #include "core/report_sink.hpp"
 
-#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -47,7 +46,7 @@ void ReportSink::catalog_grew(const Catalog &catalog, const CatalogMark &seen,
     }
     if (now.args > seen.args) {
       std::vector<report::ArgsRecord> sets;
-      for (size_t id = std::max<size_t>(seen.args, 1); id < now.args; ++id) {
+      for (size_t id = seen.args; id < now.args; ++id) { // marks start past set 0
         auto args = catalog.args.args(static_cast<prof_args_id>(id));
         sets.push_back({static_cast<uint32_t>(id), {args.begin(), args.end()}});
       }

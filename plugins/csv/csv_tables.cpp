@@ -28,17 +28,6 @@ const char *flow_phase_name(uint8_t phase) {
 
 } // namespace
 
-std::string CsvTables::args_text(uint64_t id) const {
-  std::string text;
-  for (const prof_arg &a : host_.args(id)) {
-    if (!text.empty()) text += ';';
-    text += host_.string(a.key);
-    text += '=';
-    text += host_.arg_text(a);
-  }
-  return text;
-}
-
 bool CsvTables::open(const std::string &folder, bool overwrite, std::string &error) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -111,7 +100,7 @@ void CsvTables::add(const prof_event &e) {
         .field(e.category ? host_.string(e.category) : std::string_view())
         .field(e.id)
         .field(std::string_view(category_name(e.kind)))
-        .field(args_text(e.args))
+        .field(host_.args_text(e.args, ";"))
         .end_row();
     break;
   case PROF_EVENT_INSTANT:
@@ -121,7 +110,7 @@ void CsvTables::add(const prof_event &e) {
         .field(host_.string(e.name))
         .field(e.category ? host_.string(e.category) : std::string_view())
         .field(std::string_view(category_name(e.kind)))
-        .field(args_text(e.args))
+        .field(host_.args_text(e.args, ";"))
         .end_row();
     break;
   case PROF_EVENT_COUNTER:

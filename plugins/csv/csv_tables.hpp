@@ -36,8 +36,6 @@ private:
   enum Table { Tracks, Slices, Instants, Counters, Samples, Stacks, Flows };
   void write_track(prof_track_id track, int depth = 0);
   void write_stack(prof_stack_id stack);
-  /// An event's arguments as "key=value;key=value" ("" for none).
-  std::string args_text(uint64_t id) const;
 
   ExportHost host_;
   std::array<CsvFile, 7> files_;

@@ -80,16 +80,9 @@ void TraceExporter::print_records() {
 }
 
 std::string TraceExporter::name_label(const TraceRecord &record) const {
-  std::string label(host_.string(record.name));
-  const std::span<const prof_arg> args = host_.args(record.args);
-  for (size_t i = 0; i < args.size(); ++i) {
-    label += i == 0 ? " (" : ", ";
-    label += host_.string(args[i].key);
-    label += '=';
-    label += host_.arg_text(args[i]);
-  }
-  if (!args.empty()) label += ')';
-  return label;
+  const std::string args = host_.args_text(record.args, ", ");
+  const std::string_view name = host_.string(record.name);
+  return args.empty() ? std::string(name) : std::string(name) + " (" + args + ")";
 }
 
 std::string_view TraceExporter::track_label(prof_track_id track) {

@@ -7,21 +7,20 @@
 
 #include <prof/plugin.hpp>
 
-#include <optional>
-
 namespace prof::gcu {
 
 class MetricsExporter {
 public:
-  explicit MetricsExporter(ExportHost host) : host_(host) {}
+  /// `metrics` has one choice, and the host refuses any other before begin.
+  explicit MetricsExporter(ExportHost host) : host_(host), sip_efficiency_(host_) {}
 
-  bool begin();
+  bool begin() { return true; }
   bool consume(const prof_event *events, size_t count);
   bool end();
 
 private:
   ExportHost host_;
-  std::optional<SipEfficiency> sip_efficiency_; ///< sip_busy_efficiency_per_op
+  SipEfficiency sip_efficiency_; ///< sip_busy_efficiency_per_op
 };
 
 } // namespace prof::gcu

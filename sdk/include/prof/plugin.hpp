@@ -220,6 +220,17 @@ public:
   std::string arg_text(const prof_arg &a) const {
     return prof::arg_text(a, [this](prof_string_id s) { return string(s); });
   }
+  /// The arguments of set `id` as "key=value" joined by `separator`; "" for none.
+  std::string args_text(uint64_t id, std::string_view separator) const {
+    std::string text;
+    for (const prof_arg &a : args(id)) {
+      if (!text.empty()) text += separator;
+      text += string(a.key);
+      text += '=';
+      text += arg_text(a);
+    }
+    return text;
+  }
   const prof_export_api *api() const { return api_; }
   void *context() const { return host_; }
 
