@@ -8,8 +8,11 @@
 
 namespace prof::core {
 
-CaptureRunner::CaptureRunner(CaptureContext &capture, const std::string &session_name)
-    : capture_(capture), session_(session_name) {}
+CaptureRunner::CaptureRunner(const EventBusConfig &buffers, Console &console)
+    : bus_(buffers), context_{catalog_, bus_, console,
+                              prof_session_info{sizeof(prof_session_info)}} {
+  identify(SessionIdentity{"capture", 0, "", ""});
+}
 
 CaptureRunner::~CaptureRunner() {
   if (stopped_) return;
@@ -19,53 +22,71 @@ CaptureRunner::~CaptureRunner() {
     before_stop_(); // nothing ran, but the front end's threads end all the same
 }
 
+void CaptureRunner::identify(SessionIdentity identity) {
+  identity_ = std::move(identity);
+  session_ = std::make_unique<Session>(identity_.name);
+  prof_session_info &info = context_.session;
+  info.session_name = identity_.name.c_str();
+  info.target_pid = identity_.pid;
+  info.command = identity_.command.c_str();
+  info.hostname = identity_.host.c_str();
+  const uint64_t before = session_now_ns();
+  info.realtime_anchor_ns = realtime_now_ns();
+  const uint64_t after = session_now_ns();
+  info.monotonic_anchor_ns = before + (after - before) / 2;
+}
+
 std::string CaptureRunner::add_sources(const std::vector<PluginChoice> &sources) {
   for (const PluginChoice &choice : sources) {
-    auto source = std::make_unique<SourceInstance>(*choice.plugin, choice.options, capture_);
+    auto source = std::make_unique<SourceInstance>(*choice.plugin, choice.options, context_);
     if (!source->create() || !source->configure()) return source->error();
-    session_.add_source(std::move(source));
+    session_->add_source(std::move(source));
   }
   return "";
 }
 
 std::string CaptureRunner::open_exporters(const std::vector<PluginChoice> &exporters) {
   for (const PluginChoice &choice : exporters) {
-    auto exporter = std::make_unique<ExporterInstance>(
-        *choice.plugin, choice.options, capture_.catalog, capture_.console, capture_.session);
+    auto exporter = std::make_unique<ExporterInstance>(*choice.plugin, choice.options, catalog_,
+                                                       context_.console, context_.session);
     if (!exporter->open()) return exporter->error();
     exporters_.push_back(std::move(exporter));
   }
   return "";
 }
 
-void CaptureRunner::add_shared(ShmEventSource &shared) { shared_ = &shared; }
+void CaptureRunner::add_shared(std::unique_ptr<ShmEventSource> shared) {
+  shared_ = std::move(shared);
+}
 
-CaptureController &CaptureRunner::control(const CapturePlan &plan, CaptureWindows::OpenOutput open,
+CaptureController &CaptureRunner::control(const CapturePlan &plan, WindowReports reports,
                                           CaptureController::EndApplication end_application) {
+  reports_.emplace(std::move(reports));
   std::vector<EventSink *> sinks;
   for (const auto &exporter : exporters_)
     sinks.push_back(exporter.get());
   controller_ = std::make_unique<CaptureController>(
-      plan, capture_.catalog, std::move(sinks), std::move(open), capture_.console,
-      std::move(end_application),
+      plan, catalog_, std::move(sinks),
+      [this](const WindowFacts &facts, std::string *error) { return reports_->open(facts, error); },
+      context_.console, std::move(end_application),
       [this] { return pump_ ? pump_->totals() : CaptureEnd{session_now_ns()}; });
   if (shared_) controller_->add_requests(*shared_->region().header());
-  sources_switch_ = std::make_unique<SourcesSwitch>(session_, capture_.console);
+  sources_switch_ = std::make_unique<SourcesSwitch>(*session_, context_.console);
   controller_->on_sources_needed([this](bool needed) { sources_switch_->set(needed); });
-  controller_->launched(capture_.session.start_ns);
+  controller_->launched(context_.session.start_ns);
   return *controller_;
 }
 
 std::string CaptureRunner::start() {
-  pump_ = std::make_unique<EventPump>(capture_.bus, capture_.catalog,
+  pump_ = std::make_unique<EventPump>(bus_, catalog_,
                                       std::vector<EventSink *>{&controller_->windows()});
   if (shared_) pump_->add_source(*shared_);
   pump_->set_before_drain(*controller_);
   pump_->start();
   started_ = true;
-  if (!session_.start()) {
+  if (!session_->start()) {
     stop();
-    return session_.error();
+    return session_->error();
   }
   sources_switch_->started();
   return "";
@@ -77,9 +98,9 @@ void CaptureRunner::stop() {
   if (before_stop_) before_stop_();
   sources_switch_->stopping();
   // A session that never started has nothing to stop.
-  const SessionState state = session_.state();
-  if ((state == SessionState::Running || state == SessionState::Suspended) && !session_.stop())
-    capture_.console.warning(session_.error());
+  const SessionState state = session_->state();
+  if ((state == SessionState::Running || state == SessionState::Suspended) && !session_->stop())
+    context_.console.warning(session_->error());
   pump_->stop();
   controller_->close();
 }
@@ -91,25 +112,24 @@ bool CaptureRunner::finish(int exit_code, int exit_signal,
   end.exit_signal = exit_signal;
   if (shared_)
     if (const uint64_t lost = shared_->catalog_overflow())
-      capture_.console.warning(std::to_string(lost) +
+      context_.console.warning(std::to_string(lost) +
                                " definitions from the application were lost: "
                                "the shared catalog was full");
-  controller_->windows().finish(capture_.catalog, end);
+  controller_->windows().finish(catalog_, end);
   if (before_exporters) before_exporters();
   bool ok = !controller_->report_failed();
   for (auto &exporter : exporters_) {
-    exporter->finish(capture_.catalog, end);
+    exporter->finish(catalog_, end);
     if (exporter->failed()) {
       std::fprintf(stderr, "prof: %s\n", exporter->error().c_str());
       ok = false;
     }
   }
-  // The summary states drops in its own output; without one, say it here.
-  const bool summary_states_drops =
-      std::any_of(exporters_.begin(), exporters_.end(),
-                  [](const auto &e) { return e->plugin().name == "summary"; });
-  if (end.dropped > 0 && !summary_states_drops)
-    capture_.console.warning(std::to_string(end.dropped) +
+  const bool drops_stated = std::any_of(exporters_.begin(), exporters_.end(), [](const auto &e) {
+    return (e->plugin().flags & PROF_PLUGIN_STATES_DROPS) != 0;
+  });
+  if (end.dropped > 0 && !drops_stated)
+    context_.console.warning(std::to_string(end.dropped) +
                              " events were dropped because rings were full; "
                              "raise --host-ringbuffer-size");
   return ok;

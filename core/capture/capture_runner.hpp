@@ -1,12 +1,17 @@
-// One capture's runtime: the session and its sources, the exporters, the
-// collection controller with its sources switch, and the drain. Front ends
-// (prof profile/launch, prof attach) find the processes and hand over the
-// rest. start(), stop() and finish() run in that order; the destructor
-// stops whatever was started, in the right order, on every exit path.
+// One capture's runtime: the catalog and prof's own rings, the session and
+// its sources, the application's shared rings, the exporters, the collection
+// controller with its window reports and sources switch, and the drain.
+// Front ends (prof profile/launch, prof attach) find the processes and hand
+// over the rest. identify(), start(), stop() and finish() run in that order;
+// the destructor stops whatever was started, in the right order, on every
+// exit path.
 #pragma once
 
 #include "core/capture/capture_controller.hpp"
 #include "core/capture/sources_switch.hpp"
+#include "core/capture/window_reports.hpp"
+#include "core/catalog.hpp"
+#include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 #include "core/exporter_instance.hpp"
 #include "core/option_values.hpp"
@@ -16,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,23 +35,36 @@ struct PluginChoice {
   OptionValues options;
 };
 
+/// Who a capture profiles, as sources, exporters and reports are told.
+struct SessionIdentity {
+  std::string name;    ///< the session's name (prof sessions lists it)
+  int pid = 0;         ///< the first profiled process
+  std::string command; ///< its command line as shown
+  std::string host;
+};
+
 class CaptureRunner {
 public:
-  /// `capture` (catalog, bus, console, session info) outlives the runner.
-  CaptureRunner(CaptureContext &capture, const std::string &session_name);
+  /// `buffers` sizes prof's own rings; `console` outlives the runner.
+  CaptureRunner(const EventBusConfig &buffers, Console &console);
   ~CaptureRunner();
   CaptureRunner(const CaptureRunner &) = delete;
   CaptureRunner &operator=(const CaptureRunner &) = delete;
 
+  /// The catalog, rings, console and session info that sources are made with.
+  CaptureContext &context() { return context_; }
+  /// Names the session and pairs CLOCK_REALTIME with the session clock (what
+  /// lets reports of several hosts be merged). Before add_sources().
+  void identify(SessionIdentity identity);
   /// Creates and configures each source; "" or the first error.
   std::string add_sources(const std::vector<PluginChoice> &sources);
   /// Opens each exporter; "" or the first error.
   std::string open_exporters(const std::vector<PluginChoice> &exporters);
   /// Drains the application's shared rings too and reads its capture requests.
-  void add_shared(ShmEventSource &shared);
-  /// Creates the controller (windows open through `open`) at session start.
+  void add_shared(std::unique_ptr<ShmEventSource> shared);
+  /// Creates the controller at session start; its windows write `reports`.
   /// Throws std::runtime_error when the first window cannot open.
-  CaptureController &control(const CapturePlan &plan, CaptureWindows::OpenOutput open,
+  CaptureController &control(const CapturePlan &plan, WindowReports reports,
                              CaptureController::EndApplication end_application);
   /// `hook` runs first when the capture stops: what must end before the
   /// controller closes (threads that send it commands).
@@ -61,13 +80,19 @@ public:
   /// (said on stderr). `before_exporters` runs between (a progress bar ends).
   bool finish(int exit_code, int exit_signal, const std::function<void()> &before_exporters = {});
 
-  Session &session() { return session_; }
+  Session &session() { return *session_; }
+  /// After control().
+  CaptureController &controller() { return *controller_; }
 
 private:
-  CaptureContext &capture_;
-  Session session_;
+  Catalog catalog_;
+  EventBus bus_;
+  SessionIdentity identity_;
+  CaptureContext context_;
+  std::unique_ptr<Session> session_;
   std::vector<std::unique_ptr<ExporterInstance>> exporters_;
-  ShmEventSource *shared_ = nullptr;
+  std::unique_ptr<ShmEventSource> shared_;
+  std::optional<WindowReports> reports_;
   std::unique_ptr<CaptureController> controller_;
   std::unique_ptr<SourcesSwitch> sources_switch_;
   std::unique_ptr<EventPump> pump_;

@@ -1,19 +1,10 @@
 #include "tools/prof/attach_command.hpp"
 
-#include "core/capture/capture_runner.hpp"
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
-#include "core/session_clock.hpp"
-#include "core/shm_event_source.hpp"
-#include "tools/prof/agent_setup.hpp"
-#include "tools/prof/capture_command.hpp"
-#include "tools/prof/capture_parts.hpp"
+#include "tools/prof/capture_front_end.hpp"
 #include "tools/prof/capture_plan.hpp"
 #include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/prompt.hpp"
-#include "tools/prof/session_control.hpp"
-#include "tools/prof/session_details.hpp"
-#include "tools/prof/window_reports.hpp"
 
 #include <charconv>
 #include <csignal>
@@ -201,84 +192,33 @@ int run_attach(const RunContext &context) {
   const cli::CommandLine &command = context.command;
   core::Console &console = context.console;
   refuse_launch_options(command);
-  CapturePlan plan = capture_plan(command);
+  core::CapturePlan plan = capture_plan(command);
   plan.attached = true;
   plan.kill_signal = 0;
   const std::vector<int> pids = target_pids(command);
-
-  PluginSelection selection = select_plugins(command, context.registry);
-  const std::vector<SelectedPlugin> process_sources = take_process_sources(selection);
-  check_attachable(process_sources, pids, plan);
-  const std::string report_pattern = report_output_path(command);
-  const bool force = command.has("force-overwrite");
-
-  core::Catalog catalog;
-  const core::EventBusConfig buffers = bus_config(command);
-  core::EventBus bus(buffers);
-  check_process_sources(process_sources, catalog, bus, console);
-  const std::string session_name =
-      command.value_or("session-new", "attach-" + std::to_string(pids.front()));
+  CaptureFrontEnd capture(context, plan);
+  check_attachable(capture.process_sources(), pids, plan);
   const std::string display = process_command(pids.front());
-  const std::string host = host_name();
-  core::CaptureContext capture{catalog, bus, console,
-                               prof_session_info{sizeof(prof_session_info), session_name.c_str(),
-                                                 pids.front(), display.c_str(), host.c_str()}};
-  anchor_session(capture.session);
-
-  std::unique_ptr<SessionControl> control = open_session_control(
-      command,
-      {session_name, "", pids.front(), display, report_pattern.empty() ? "-" : report_pattern, ""},
-      console);
-  std::unique_ptr<AgentSetup> agent;
-  std::unique_ptr<core::ShmEventSource> shared_events;
-  if (!process_sources.empty()) {
-    agent = std::make_unique<AgentSetup>(process_sources);
-    shared_events = shared_event_source(*agent, agent_bus_config(command, buffers), capture);
-  }
-  // What the runner's controller and exporters refer to outlives it.
-  SessionDetails details;
-  std::optional<WindowReports> reports;
-  const DetachSignal detach;
-  core::CaptureRunner runner(capture, session_name);
-  if (const std::string error = assemble_runner(runner, control, shared_events.get(), selection);
-      !error.empty()) {
-    print_error(error);
-    return kExitFailure;
-  }
-
-  capture.session.start_ns = core::session_now_ns();
-  report::Header header = report_header(command, session_name, pids.front(), selection,
-                                        process_sources, capture.session);
-  header.pids.assign(pids.begin(), pids.end());
-  header.argv = {display};
-  header.command_display = display;
-  details.describe(header, capture.session);
-  create_visual_profiler_folder(command);
-  reports.emplace(report_pattern, force, header, pids.front(), host);
   // The processes were not started by prof: the end of --duration detaches.
-  core::CaptureController *controller = start_windows(
-      runner, plan, *reports, [fd = detach.fd](int) { signal_detach(fd); }, control.get());
-  if (controller == nullptr) return kExitFailure;
-  const std::vector<int> joined = join_agents(pids, agent.get(), console);
+  capture.start({command.value_or("session-new", "attach-" + std::to_string(pids.front())),
+                 pids,
+                 {display},
+                 display},
+                [fd = capture.detach_fd()](int) { signal_detach(fd); });
+  const std::vector<int> joined = join_agents(pids, capture.agent(), console);
   std::string listed;
   for (int pid : pids)
     listed += (listed.empty() ? "" : ",") + std::to_string(pid);
   console.line("PROF is attached to process " + listed + ", command: " + display);
-
-  {
-    const InterruptDetaches interrupt(detach.fd);
-    std::unique_ptr<Prompt> prompt;
-    if (plan.interactive)
-      prompt = std::make_unique<Prompt>(*controller, plan.prompt_timeout, detach.fd);
-    wait_for_end(pids, detach.fd);
-  }
-  control.reset(); // no command may reach the controller from here on
+  capture.wait([&] {
+    const InterruptDetaches interrupt(capture.detach_fd());
+    wait_for_end(pids, capture.detach_fd());
+  });
   // Agents stop their plugins and flush before prof drains the last events.
   for (int pid : joined)
     ask_agent(pid, control::Command::Stop, "");
-  runner.stop();
   // An attached process runs on: its exit status is not prof's to report.
-  const int status = runner.finish(0, 0) ? kExitOk : kExitFailure;
+  const int status = capture.finish(0, 0) ? kExitOk : kExitFailure;
   console.line("prof detached from process " + listed);
   return status;
 }

@@ -54,48 +54,6 @@ core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
   return config;
 }
 
-report::ClockAnchor read_clock_anchor() {
-  report::ClockAnchor anchor;
-  const uint64_t before = core::session_now_ns();
-  anchor.realtime_ns = core::realtime_now_ns();
-  const uint64_t after = core::session_now_ns();
-  anchor.monotonic_ns = before + (after - before) / 2;
-  return anchor;
-}
-
-report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
-                             const PluginSelection &selection,
-                             const std::vector<SelectedPlugin> &process_sources,
-                             const prof_session_info &info) {
-  std::vector<SelectedPlugin> plugins = selection.sources;
-  plugins.insert(plugins.end(), process_sources.begin(), process_sources.end());
-  plugins.insert(plugins.end(), selection.exporters.begin(), selection.exporters.end());
-  report::Header header;
-  header.session_name = session;
-  header.argv = command.app;
-  header.command_display = AppLauncher::display(command.app);
-  header.pids = {pid};
-  header.host_name = host_name();
-  for (const SelectedPlugin &p : plugins) {
-    report::PluginRecord record{p.plugin->name, p.plugin->version, {}};
-    for (const auto &[key, value] : p.options.effective())
-      record.options.emplace_back(key, value);
-    header.plugins.push_back(std::move(record));
-  }
-  header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
-  header.session_start_ns = info.start_ns;
-  // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
-  for (const char *variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (const char *rank = std::getenv(variable); rank && *rank) {
-      header.rank = rank;
-      break;
-    }
-  return header;
-}
-
-// Process-scope sources run inside the application, where a bad option could
-// only be reported after it started: each is configured here first, so a bad
-// filter string stops prof before anything runs.
 std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
                                                      SessionFacts facts, core::Console &console) {
   const std::string name = facts.name;
@@ -110,21 +68,16 @@ std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &com
   }
 }
 
-void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
-                           core::EventBus &bus, core::Console &console) {
-  core::CaptureContext context{catalog, bus, console,
-                               prof_session_info{sizeof(prof_session_info), "check", 0, "", ""}};
+// Process-scope sources run inside the application, where a bad option could
+// only be reported after it started: each is configured here first, so a bad
+// filter string stops prof before anything runs.
+void check_process_sources(const std::vector<SelectedPlugin> &sources,
+                           core::CaptureContext &capture) {
   for (const SelectedPlugin &selected : sources) {
-    core::SourceInstance source(*selected.plugin, selected.options, context);
+    core::SourceInstance source(*selected.plugin, selected.options, capture);
     if (!source.create()) throw std::runtime_error(source.error());
     if (!source.configure()) throw cli::UsageError(source.error());
   }
-}
-
-void anchor_session(prof_session_info &session) {
-  const report::ClockAnchor anchor = read_clock_anchor();
-  session.realtime_anchor_ns = anchor.realtime_ns;
-  session.monotonic_anchor_ns = anchor.monotonic_ns;
 }
 
 void signal_detach(int fd) {
@@ -156,39 +109,6 @@ std::unique_ptr<core::ShmEventSource> shared_event_source(AgentSetup &agent,
                             " rings for the application's threads (asked for " +
                             std::to_string(wanted) + "); lower --host-ringbuffer-size");
   return std::make_unique<core::ShmEventSource>(region, capture.catalog);
-}
-
-std::string assemble_runner(core::CaptureRunner &runner, std::unique_ptr<SessionControl> &control,
-                            core::ShmEventSource *shared, const PluginSelection &selection) {
-  runner.before_stop([&control] { control.reset(); });
-  if (shared) runner.add_shared(*shared);
-  std::string error = runner.add_sources(choices_of(selection.sources));
-  if (error.empty()) error = runner.open_exporters(choices_of(selection.exporters));
-  return error;
-}
-
-core::CaptureController *start_windows(core::CaptureRunner &runner, const core::CapturePlan &plan,
-                                       WindowReports &reports,
-                                       core::CaptureController::EndApplication end_application,
-                                       SessionControl *control) {
-  core::CaptureController *controller = nullptr;
-  try {
-    controller = &runner.control(
-        plan,
-        [&reports](const core::WindowFacts &facts, std::string *error) {
-          return reports.open(facts, error);
-        },
-        std::move(end_application));
-  } catch (const std::exception &e) { // the first window cannot open
-    print_error(e.what());
-    return nullptr;
-  }
-  if (control) control->set_controller(controller);
-  if (const std::string error = runner.start(); !error.empty()) {
-    print_error(error);
-    return nullptr;
-  }
-  return controller;
 }
 
 } // namespace prof::tool

@@ -1,6 +1,6 @@
-// Pieces a launched capture and an attach share: buffer sizes from the
-// options, the clock anchor, the report header, the check of process-scope
-// sources, the start of the drain, and the exporters' end.
+// Pieces of CaptureFrontEnd: buffer sizes from the options, the report
+// header, the session socket, the check of process-scope sources, the
+// detach signal and the application's shared rings.
 #pragma once
 
 #include "core/capture/capture_runner.hpp"
@@ -14,7 +14,6 @@
 #include "tools/prof/cli/command_line.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/session_control.hpp"
-#include "tools/prof/window_reports.hpp"
 
 #include <memory>
 #include <string>
@@ -39,19 +38,6 @@ core::EventBusConfig bus_config(const cli::CommandLine &command);
 core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
                                       const core::EventBusConfig &buffers);
 
-/// CLOCK_REALTIME paired with the session clock read around it: what lets
-/// reports of several hosts be merged.
-report::ClockAnchor read_clock_anchor();
-/// Sets `session`'s anchor fields from read_clock_anchor().
-void anchor_session(prof_session_info &session);
-
-/// The header every report of the capture starts with; it names the
-/// sources that run here, those in the application, and the exporters.
-report::Header report_header(const cli::CommandLine &command, const std::string &session, int pid,
-                             const PluginSelection &selection,
-                             const std::vector<SelectedPlugin> &process_sources,
-                             const prof_session_info &info);
-
 /// The session's control socket, or null (said on the console) when it
 /// cannot be listed; throws cli::UsageError when --session-new named it.
 std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
@@ -59,8 +45,8 @@ std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &com
 
 /// Configures each process-scope source once in prof, so a bad option is
 /// exit 2 before anything runs. Throws cli::UsageError.
-void check_process_sources(const std::vector<SelectedPlugin> &sources, core::Catalog &catalog,
-                           core::EventBus &bus, core::Console &console);
+void check_process_sources(const std::vector<SelectedPlugin> &sources,
+                           core::CaptureContext &capture);
 
 /// Makes eventfd `fd` readable (async-signal-safe): how prof is told to
 /// stop waiting for the application and leave it running.
@@ -78,22 +64,6 @@ struct DetachSignal {
 
 /// The selected plugins as the capture runner takes them.
 std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected);
-
-/// Fills `runner` for launch and attach alike: the session socket closes
-/// first when it stops (its thread may be in the controller), the
-/// application's rings (`shared`, may be null), then the selected sources and
-/// exporters. "" or the first error.
-std::string assemble_runner(core::CaptureRunner &runner, std::unique_ptr<SessionControl> &control,
-                            core::ShmEventSource *shared, const PluginSelection &selection);
-
-/// Gives `runner` its collection windows (writing through `reports`), tells
-/// the session socket about the controller and starts the capture;
-/// `end_application` is what the end of --duration does to the application.
-/// The controller, or nullptr once the reason is printed.
-core::CaptureController *start_windows(core::CaptureRunner &runner, const core::CapturePlan &plan,
-                                       WindowReports &reports,
-                                       core::CaptureController::EndApplication end_application,
-                                       SessionControl *control);
 
 /// The application's shared rings, in the region `agent` creates with
 /// `buffers`; warns when fewer rings fit than asked for. Throws on failure.

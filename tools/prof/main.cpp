@@ -1,6 +1,7 @@
 // prof: the command-line front end. Parses options, loads plugins and hands
 // over to the command asked for.
 #include "core/config/capture_profile.hpp"
+#include "core/output_name.hpp"
 #include "core/plugin_registry.hpp"
 #include "tools/prof/attach_command.hpp"
 #include "tools/prof/capture_command.hpp"
@@ -136,7 +137,7 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
   cli::check_option_rules(command);
   if (const std::string *log = command.value("log-file")) {
     std::string problem;
-    if (!tool::output_path_allowed(*log, command.has("force-overwrite"), &problem) ||
+    if (!core::output_path_allowed(*log, command.has("force-overwrite"), &problem) ||
         !console.open_log_file(*log, &problem))
       throw cli::UsageError(problem);
   }
@@ -189,7 +190,7 @@ int main(int argc, char **argv) {
     cli::CommandLine command = cli::parse_arguments(args);
     setup_logging(command);
     return dispatch(command, console);
-  } catch (const cli::UsageError &e) {
+  } catch (const core::InputError &e) { // cli::UsageError too
     tool::print_error(e.what());
     return tool::kExitUsage;
   } catch (const std::exception &e) {

@@ -1,5 +1,6 @@
 #include "tools/prof/merge_command.hpp"
 
+#include "core/output_name.hpp"
 #include "core/report/report_merge.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/plugin_selection.hpp"
@@ -58,7 +59,7 @@ int merge(const MergeRequest &request, core::Console &console,
           const std::function<const core::PluginRegistry &()> &registry) {
   const std::vector<std::string> paths = report_paths(request.inputs, request.output);
   std::string problem;
-  if (!output_path_allowed(request.output, request.force, &problem))
+  if (!core::output_path_allowed(request.output, request.force, &problem))
     throw cli::UsageError("merge: " + problem);
   const bool perfetto = !ends_with(request.output, kReportExtension);
   if (perfetto && !registry().find("perfetto"))

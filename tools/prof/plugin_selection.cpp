@@ -1,6 +1,7 @@
 #include "tools/prof/plugin_selection.hpp"
 
 #include "core/config/option_validator.hpp"
+#include "core/output_name.hpp"
 #include "tools/prof/cli/plugin_mapping.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/run_context.hpp"
@@ -22,7 +23,7 @@ void check_output(const core::PluginInfo &plugin,
   auto overwrite = values.find("overwrite");
   const bool force = overwrite != values.end() && overwrite->second == "true";
   std::string problem;
-  if (!output_path_allowed(path->second, force, &problem))
+  if (!core::output_path_allowed(path->second, force, &problem))
     throw cli::UsageError(plugin.name + ": " + problem);
 }
 } // namespace

@@ -20,10 +20,6 @@ struct RunContext {
 /// Prints "prof: MESSAGE" on stderr.
 void print_error(const std::string &message);
 
-/// Whether `path` may be written: false with `error` set when it exists and
-/// --force-overwrite is not given, or when its folder does not exist.
-bool output_path_allowed(const std::string &path, bool force, std::string *error);
-
 /// What prof says of an EVENTS chunk at `offset` of report `path` that would
 /// not decode.
 std::string malformed_chunk_warning(const std::string &path, uint64_t offset);

@@ -1,5 +1,6 @@
 #include "tools/prof/stats_command.hpp"
 
+#include "core/output_name.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/report_export_host.hpp"
@@ -118,7 +119,7 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   const std::string output = values.count("output") ? values["output"].as<std::string>() : "";
   if (!output.empty()) {
     std::string problem;
-    if (!output_path_allowed(output, values.count("force-overwrite") > 0, &problem))
+    if (!core::output_path_allowed(output, values.count("force-overwrite") > 0, &problem))
       throw usage(problem);
   }
 

@@ -243,6 +243,9 @@ typedef struct prof_plugin_descriptor {
 /// The plugin replaces functions by symbol (it must be preloaded when the
 /// application starts), so it cannot join a process by `prof attach`.
 #define PROF_PLUGIN_INTERPOSES 0x1u
+/// An exporter that tells the user in its own output how many events were
+/// dropped (prof_export_api::dropped_events), so prof does not say it again.
+#define PROF_PLUGIN_STATES_DROPS 0x2u
 
 typedef const prof_plugin_descriptor *(*prof_plugin_entry_fn)(void);
 

@@ -15,38 +15,22 @@
 namespace prof::core {
 namespace {
 
-class NullOutput final : public WindowOutput {
-public:
-  EventSink &sink() override { return sink_; }
-  std::string finish(const Catalog &, const CaptureEnd &) override { return ""; }
-  void discard() override {}
-  std::string description() const override { return ""; }
-
-private:
-  struct Sink final : EventSink {
-    void consume(const prof_event *, size_t) override {}
-  } sink_;
-};
-
 class CaptureRunnerTest : public ::testing::Test {
 protected:
   CaptureRunnerTest() { console_.set_quiet(true); }
   std::unique_ptr<CaptureRunner> started_runner() {
-    auto runner = std::make_unique<CaptureRunner>(capture_, "test");
+    auto runner = std::make_unique<CaptureRunner>(kBuffers, console_);
+    runner->identify({"test", 42, "app --flag", "node-1"});
     runner->before_stop([this] { calls_.push_back("before_stop"); });
-    controller_ = &runner->control(
-        CapturePlan{},
-        [](const WindowFacts &, std::string *) { return std::make_unique<NullOutput>(); },
-        [](int) {});
+    // No report name: the windows feed the exporters only.
+    controller_ =
+        &runner->control(CapturePlan{}, WindowReports("", false, {}, 42, "node-1"), [](int) {});
     EXPECT_EQ(runner->start(), "");
     return runner;
   }
 
-  Catalog catalog_;
-  EventBus bus_{EventBusConfig{1 << 16, 1 << 15, 2}};
+  static constexpr EventBusConfig kBuffers{1 << 16, 1 << 15, 2};
   Console console_;
-  CaptureContext capture_{catalog_, bus_, console_,
-                          prof_session_info{sizeof(prof_session_info), "test", 0, "", ""}};
   CaptureController *controller_ = nullptr;
   std::vector<std::string> calls_;
 };
@@ -72,10 +56,25 @@ TEST_F(CaptureRunnerTest, StopAndFinishTearDownOnceAndCloseTheController) {
 
 TEST_F(CaptureRunnerTest, ARunnerThatNeverStartedStillEndsTheFrontEndsThreads) {
   {
-    CaptureRunner runner(capture_, "test");
+    CaptureRunner runner(kBuffers, console_);
     runner.before_stop([this] { calls_.push_back("before_stop"); });
   }
   EXPECT_EQ(calls_, std::vector<std::string>{"before_stop"});
+}
+
+TEST_F(CaptureRunnerTest, IdentifyNamesTheSessionAndAnchorsItsClock) {
+  CaptureRunner runner(kBuffers, console_);
+  const uint64_t before = realtime_now_ns();
+  runner.identify({"train-1", 4242, "python3 train.py", "node-7"});
+  const prof_session_info &info = runner.context().session;
+  EXPECT_STREQ(info.session_name, "train-1");
+  EXPECT_EQ(info.target_pid, 4242);
+  EXPECT_STREQ(info.command, "python3 train.py");
+  EXPECT_STREQ(info.hostname, "node-7");
+  EXPECT_GE(info.realtime_anchor_ns, before);
+  EXPECT_LE(info.realtime_anchor_ns, realtime_now_ns());
+  EXPECT_GT(info.monotonic_anchor_ns, 0u);
+  EXPECT_EQ(runner.session().name(), "train-1");
 }
 
 } // namespace

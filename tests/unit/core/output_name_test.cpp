@@ -1,6 +1,6 @@
-#include "tools/prof/output_name.hpp"
+#include "core/output_name.hpp"
 
-#include "tools/prof/cli/usage_error.hpp"
+#include "core/input_error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <unistd.h>
 
-namespace prof::tool {
+namespace prof::core {
 namespace {
 
 const OutputNameFacts kFacts{4242, "node-7", 1764412800};
@@ -43,11 +43,32 @@ TEST(OutputName, BadMacrosNameThePattern) {
     try {
       expand_output_name(bad, kFacts, ".profrep");
       ADD_FAILURE() << bad;
-    } catch (const cli::UsageError &e) {
+    } catch (const InputError &e) {
       EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
     }
   }
 }
 
+TEST(OutputPath, ExistingFileNeedsForceOverwrite) {
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("prof-out-" + std::to_string(getpid()));
+  std::ofstream(file) << "keep";
+  std::string error;
+  EXPECT_FALSE(output_path_allowed(file.string(), false, &error));
+  EXPECT_EQ(error, "output file '" + file.string() + "' already exists (use --force-overwrite)");
+  EXPECT_TRUE(output_path_allowed(file.string(), true, &error));
+  std::filesystem::remove(file);
+  EXPECT_TRUE(output_path_allowed(file.string(), false, &error));
+}
+
+TEST(OutputPath, FolderMustExistAndTargetMustNotBeOne) {
+  std::string error;
+  EXPECT_FALSE(output_path_allowed("/no/such/folder/x.profrep", false, &error));
+  EXPECT_EQ(error,
+            "cannot write '/no/such/folder/x.profrep': folder '/no/such/folder' does not exist");
+  EXPECT_FALSE(output_path_allowed("/tmp", true, &error));
+  EXPECT_EQ(error, "output file '/tmp' is a directory");
+}
+
 } // namespace
-} // namespace prof::tool
+} // namespace prof::core

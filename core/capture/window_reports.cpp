@@ -1,29 +1,27 @@
-#include "tools/prof/window_reports.hpp"
+#include "core/capture/window_reports.hpp"
 
+#include "core/output_name.hpp"
 #include "core/report_sink.hpp"
-#include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/output_name.hpp"
-#include "tools/prof/run_context.hpp"
 
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
 
-namespace prof::tool {
+namespace prof::core {
 namespace {
 
 namespace fs = std::filesystem;
 
 /// A window's .profrep: a writer and the sink that feeds it.
-class ReportOutput final : public core::WindowOutput {
+class ReportOutput final : public WindowOutput {
 public:
   ReportOutput(const std::string &path, const report::Header &header, bool force)
       : path_(fs::absolute(path).string()) {
     writer_.open(path, header, force);
-    sink_ = std::make_unique<core::ReportSink>(writer_);
+    sink_ = std::make_unique<ReportSink>(writer_);
   }
-  core::EventSink &sink() override { return *sink_; }
-  std::string finish(const core::Catalog &catalog, const core::CaptureEnd &end) override {
+  EventSink &sink() override { return *sink_; }
+  std::string finish(const Catalog &catalog, const CaptureEnd &end) override {
     sink_->finish(catalog, end);
     return sink_->error();
   }
@@ -41,18 +39,18 @@ public:
 private:
   std::string path_;
   report::ReportWriter writer_;
-  std::unique_ptr<core::ReportSink> sink_;
+  std::unique_ptr<ReportSink> sink_;
 };
 
 /// A window with no report: its events reach the exporters only.
-class NoOutput final : public core::WindowOutput {
-  class Nothing final : public core::EventSink {
+class NoOutput final : public WindowOutput {
+  class Nothing final : public EventSink {
     void consume(const prof_event *, size_t) override {}
   } nothing_;
 
 public:
-  core::EventSink &sink() override { return nothing_; }
-  std::string finish(const core::Catalog &, const core::CaptureEnd &) override { return ""; }
+  EventSink &sink() override { return nothing_; }
+  std::string finish(const Catalog &, const CaptureEnd &) override { return ""; }
   void discard() override {}
   std::string description() const override { return ""; }
 };
@@ -71,7 +69,7 @@ WindowReports::WindowReports(std::string pattern, bool force_overwrite, report::
     : pattern_(std::move(pattern)), force_(force_overwrite), header_(std::move(header)), pid_(pid),
       host_(std::move(host)) {}
 
-std::string WindowReports::path_for(const core::WindowFacts &facts) const {
+std::string WindowReports::path_for(const WindowFacts &facts) const {
   const std::string &name = facts.output_name.empty() ? pattern_ : facts.output_name;
   if (name.empty()) return "";
   std::string path = fs::path(name).has_extension() ? name : name + ".profrep";
@@ -83,8 +81,8 @@ std::string WindowReports::path_for(const core::WindowFacts &facts) const {
   return path;
 }
 
-std::unique_ptr<core::WindowOutput> WindowReports::open(const core::WindowFacts &facts,
-                                                        std::string *error) const {
+std::unique_ptr<WindowOutput> WindowReports::open(const WindowFacts &facts,
+                                                  std::string *error) const {
   try {
     const std::string path = path_for(facts);
     if (path.empty()) return std::make_unique<NoOutput>();
@@ -98,4 +96,4 @@ std::unique_ptr<core::WindowOutput> WindowReports::open(const core::WindowFacts 
   }
 }
 
-} // namespace prof::tool
+} // namespace prof::core

@@ -8,7 +8,7 @@
 #include <ctime>
 #include <string>
 
-namespace prof::tool {
+namespace prof::core {
 
 struct OutputNameFacts {
   int pid = 0;
@@ -18,7 +18,7 @@ struct OutputNameFacts {
 
 /// The name `pattern` stands for; `extension` (".profrep") is what the file
 /// will end with, used when %i looks for a free name. Throws
-/// cli::UsageError naming the pattern for an unknown macro, %q without
+/// InputError naming the pattern for an unknown macro, %q without
 /// {NAME} or an unset variable.
 std::string expand_output_name(const std::string &pattern, const OutputNameFacts &facts,
                                const std::string &extension);
@@ -28,4 +28,8 @@ inline bool has_output_macros(const std::string &pattern) {
   return pattern.find('%') != std::string::npos;
 }
 
-} // namespace prof::tool
+/// Whether `path` may be written: false with `error` set when it exists and
+/// --force-overwrite is not given, or when its folder does not exist.
+bool output_path_allowed(const std::string &path, bool force, std::string *error);
+
+} // namespace prof::core

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace prof::tool {
+namespace prof::core {
 
 class WindowReports {
 public:
@@ -19,11 +19,11 @@ public:
                 std::string host);
 
   /// CaptureWindows::OpenOutput.
-  std::unique_ptr<core::WindowOutput> open(const core::WindowFacts &facts, std::string *error) const;
+  std::unique_ptr<WindowOutput> open(const WindowFacts &facts, std::string *error) const;
 
   /// The path window `facts` would write, "" for none. Throws
-  /// cli::UsageError for a bad name.
-  std::string path_for(const core::WindowFacts &facts) const;
+  /// InputError for a bad name.
+  std::string path_for(const WindowFacts &facts) const;
 
 private:
   std::string pattern_;
@@ -33,4 +33,4 @@ private:
   std::string host_;
 };
 
-} // namespace prof::tool
+} // namespace prof::core

@@ -1,11 +1,11 @@
-#include "tools/prof/output_name.hpp"
+#include "core/output_name.hpp"
 
-#include "tools/prof/cli/usage_error.hpp"
+#include "core/input_error.hpp"
 
 #include <cstdlib>
 #include <filesystem>
 
-namespace prof::tool {
+namespace prof::core {
 namespace {
 
 std::string start_time(std::time_t start) {
@@ -27,28 +27,37 @@ std::string expand_fixed(const std::string &pattern, const OutputNameFacts &fact
     const char macro = i + 1 < pattern.size() ? pattern[i + 1] : '\0';
     ++i;
     switch (macro) {
-    case 'p': out += std::to_string(facts.pid); break;
-    case 'h': out += facts.host; break;
-    case 't': out += start_time(facts.start); break;
-    case 'i': out += '\0'; break;
-    case '%': out += '%'; break;
+    case 'p':
+      out += std::to_string(facts.pid);
+      break;
+    case 'h':
+      out += facts.host;
+      break;
+    case 't':
+      out += start_time(facts.start);
+      break;
+    case 'i':
+      out += '\0';
+      break;
+    case '%':
+      out += '%';
+      break;
     case 'q': {
       const size_t close = pattern.find('}', i);
       if (i + 1 >= pattern.size() || pattern[i + 1] != '{' || close == std::string::npos)
-        throw cli::UsageError("output name '" + pattern + "': %q needs a variable, as in %q{RANK}");
+        throw InputError("output name '" + pattern + "': %q needs a variable, as in %q{RANK}");
       const std::string name = pattern.substr(i + 2, close - i - 2);
       const char *value = std::getenv(name.c_str());
       if (name.empty() || value == nullptr)
-        throw cli::UsageError("output name '" + pattern + "': environment variable '" + name +
-                              "' is not set");
+        throw InputError("output name '" + pattern + "': environment variable '" + name +
+                         "' is not set");
       out += value;
       i = close;
       break;
     }
     default:
-      throw cli::UsageError("output name '" + pattern + "': unknown macro '%" +
-                            std::string(macro ? 1 : 0, macro) +
-                            "' (known: %p %h %t %i %q{ENV} %%)");
+      throw InputError("output name '" + pattern + "': unknown macro '%" +
+                       std::string(macro ? 1 : 0, macro) + "' (known: %p %h %t %i %q{ENV} %%)");
     }
   }
   return out;
@@ -56,7 +65,8 @@ std::string expand_fixed(const std::string &pattern, const OutputNameFacts &fact
 
 std::string with_index(const std::string &name, unsigned index) {
   std::string out;
-  for (char c : name) out += c == '\0' ? std::to_string(index) : std::string(1, c);
+  for (char c : name)
+    out += c == '\0' ? std::to_string(index) : std::string(1, c);
   return out;
 }
 
@@ -75,4 +85,23 @@ std::string expand_output_name(const std::string &pattern, const OutputNameFacts
   }
 }
 
-} // namespace prof::tool
+bool output_path_allowed(const std::string &path, bool force, std::string *error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    *error = "output file '" + path + "' is a directory";
+    return false;
+  }
+  if (fs::exists(path, ec) && !force) {
+    *error = "output file '" + path + "' already exists (use --force-overwrite)";
+    return false;
+  }
+  fs::path folder = fs::path(path).parent_path();
+  if (!folder.empty() && !fs::is_directory(folder, ec)) {
+    *error = "cannot write '" + path + "': folder '" + folder.string() + "' does not exist";
+    return false;
+  }
+  return true;
+}
+
+} // namespace prof::core

@@ -1,0 +1,179 @@
+#include "tools/prof/capture_front_end.hpp"
+
+#include "core/output_name.hpp"
+#include "core/session_clock.hpp"
+#include "core/shm_event_source.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/progress_bar.hpp"
+#include "tools/prof/prompt.hpp"
+
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+namespace prof::tool {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The report file the command line asks for (--export-profile FILE, or
+// -o/--output NAME with ".profrep" added when NAME has no extension);
+// `prof profile` and `prof attach` without one write "report%i.profrep" as
+// nsys and asys do; --export-visual-profiler DIR puts it beside the trace
+// (DIR/prof-%p.profrep); "" when none (topsprof's flat form prints only).
+std::string report_output_path(const cli::CommandLine &command) {
+  if (const std::string *path = command.value("export-profile")) return *path;
+  // topsprof's raw data is, in prof, the native report.
+  if (const std::string *path = command.value("export-rawdata")) return *path;
+  if (const std::string *name = command.value("output"))
+    return fs::path(*name).has_extension() ? *name : *name + ".profrep";
+  // topsprof's visual-profiler folder also holds the native report, which
+  // is what --visual-profiler-merge-from merges.
+  if (const std::string *trace = command.value("export-visual-profiler")) {
+    std::error_code ec;
+    if (trace->back() == '/' || fs::is_directory(*trace, ec))
+      return (fs::path(*trace) / "prof-%p.profrep").string();
+    std::string beside = fs::path(*trace).replace_extension(".profrep").string();
+    return beside == *trace ? beside + ".profrep" : beside;
+  }
+  if (command.subcommand_given &&
+      (command.subcommand == "profile" || command.subcommand == "attach"))
+    return "report%i.profrep";
+  return "";
+}
+
+// Creates the folder --export-visual-profiler DIR/ names (trailing '/'), as
+// topsprof does, once the capture starts: the report goes there too.
+void create_visual_profiler_folder(const cli::CommandLine &command) {
+  const std::string *trace = command.value("export-visual-profiler");
+  if (!trace || trace->back() != '/') return;
+  std::error_code ec; // a folder that cannot be made is reported when the report opens
+  fs::create_directories(*trace, ec);
+}
+
+// The header every report of the capture starts with; it names the sources
+// that run here, those in the application, and the exporters.
+report::Header report_header(const CaptureTarget &target, const PluginSelection &selection,
+                             const std::vector<SelectedPlugin> &process_sources,
+                             const prof_session_info &info) {
+  report::Header header;
+  header.session_name = target.session;
+  header.argv = target.argv;
+  header.command_display = target.display;
+  header.pids.assign(target.pids.begin(), target.pids.end());
+  header.host_name = info.hostname;
+  for (const auto *group : {&selection.sources, &process_sources, &selection.exporters})
+    for (const SelectedPlugin &p : *group) {
+      report::PluginRecord record{p.plugin->name, p.plugin->version, {}};
+      for (const auto &[key, value] : p.options.effective())
+        record.options.emplace_back(key, value);
+      header.plugins.push_back(std::move(record));
+    }
+  header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
+  header.session_start_ns = info.start_ns;
+  // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
+  for (const char *variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char *rank = std::getenv(variable); rank && *rank) {
+      header.rank = rank;
+      break;
+    }
+  return header;
+}
+
+void check_report_path(const std::string &path, bool force) {
+  std::string problem;
+  if (!core::output_path_allowed(path, force, &problem)) throw cli::UsageError(problem);
+}
+
+} // namespace
+
+CaptureFrontEnd::CaptureFrontEnd(const RunContext &context, const core::CapturePlan &plan)
+    : command_(context.command), console_(context.console), plan_(plan),
+      selection_(select_plugins(context.command, context.registry)),
+      // System-scope sources run here; process-scope ones inside the application.
+      process_sources_(take_process_sources(selection_)),
+      report_pattern_(report_output_path(context.command)),
+      runner_(bus_config(context.command), context.console) {
+  // A name with macros (%p: the process's pid) is checked once it is known.
+  if (!report_pattern_.empty() && !core::has_output_macros(report_pattern_))
+    check_report_path(report_pattern_, command_.has("force-overwrite"));
+  check_process_sources(process_sources_, runner_.context());
+}
+
+CaptureFrontEnd::~CaptureFrontEnd() = default;
+
+AgentSetup *CaptureFrontEnd::agent() {
+  // The agent also carries the application's prof_start()/prof_stop().
+  if (!agent_ && (!process_sources_.empty() || plan_.range != core::CaptureRange::None))
+    agent_ = std::make_unique<AgentSetup>(process_sources_);
+  return agent_.get();
+}
+
+core::CaptureController &
+CaptureFrontEnd::start(const CaptureTarget &target,
+                       core::CaptureController::EndApplication end_application) {
+  const bool force = command_.has("force-overwrite");
+  const std::string host = host_name();
+  create_visual_profiler_folder(command_);
+  // One report for the whole capture takes its name now; windows name theirs
+  // when they open.
+  std::string report = report_pattern_;
+  if (!plan_.windowed() && core::has_output_macros(report)) {
+    report = core::expand_output_name(report, {target.pids.front(), host, std::time(nullptr)},
+                                      ".profrep");
+    check_report_path(report, force);
+  }
+  // Other prof processes see the session through its control socket.
+  const bool named = !report.empty() && !core::has_output_macros(report);
+  control_ = open_session_control(command_,
+                                  {target.session, "", target.pids.front(), target.display,
+                                   named            ? fs::absolute(report).string()
+                                   : report.empty() ? "-"
+                                                    : report,
+                                   ""},
+                                  console_);
+  runner_.identify({target.session, target.pids.front(), target.display, host});
+  // The session socket closes first when the capture stops: its thread may be
+  // in the controller.
+  runner_.before_stop([this] { control_.reset(); });
+  if (AgentSetup *shared = agent())
+    runner_.add_shared(shared_event_source(
+        *shared, agent_bus_config(command_, bus_config(command_)), runner_.context()));
+  std::string error = runner_.add_sources(choices_of(selection_.sources));
+  if (error.empty()) error = runner_.open_exporters(choices_of(selection_.exporters));
+  if (!error.empty()) throw std::runtime_error(error);
+
+  prof_session_info &session = runner_.context().session;
+  session.start_ns = core::session_now_ns();
+  report::Header header = report_header(target, selection_, process_sources_, session);
+  details_.describe(header, session); // exporters read it through their session info
+  if (plan_.windowed() && report_pattern_.empty())
+    console_.line("no report will be written (give -o NAME, or name each window with "
+                  "'prof start -o NAME'); exporters see every window");
+  core::CaptureController &controller = runner_.control(
+      plan_, core::WindowReports(report, force, std::move(header), target.pids.front(), host),
+      std::move(end_application));
+  if (control_) control_->set_controller(&controller);
+  if (error = runner_.start(); !error.empty()) throw std::runtime_error(error);
+  return controller;
+}
+
+void CaptureFrontEnd::wait(const std::function<void()> &wait_for_processes, bool prompt) {
+  {
+    std::unique_ptr<Prompt> reader;
+    if (plan_.interactive && prompt)
+      reader = std::make_unique<Prompt>(runner_.controller(), plan_.prompt_timeout, detach_.fd);
+    wait_for_processes();
+  }
+  control_.reset(); // no command may reach the controller from here on
+}
+
+bool CaptureFrontEnd::finish(int exit_code, int exit_signal) {
+  ProgressBar progress(console_, "process profile data");
+  progress.update(0.1);
+  runner_.stop();
+  progress.update(0.6);
+  return runner_.finish(exit_code, exit_signal, [&progress] { progress.finish(); });
+}
+
+} // namespace prof::tool
