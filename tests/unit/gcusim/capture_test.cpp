@@ -235,15 +235,24 @@ TEST(Capture, NoCallbackRunsAfterUnsubscribeReturns) {
   Collector collector;
   collector.subscribe(everything(0), all_api_functions());
   std::atomic<bool> stop{false};
+  std::atomic<int> launches{0};
   std::thread worker([&] {
     while (!stop) {
       gcuLaunchKernel("busy", empty_kernel, nullptr, nullptr);
       gcuStreamSynchronize(nullptr);
+      ++launches;
     }
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  // Counted in launches, not time, so a loaded machine cannot starve either side.
+  const auto wait_for_launches = [&](int count) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (launches < count && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  };
+  wait_for_launches(5);
   collector.unsubscribe();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const int at_unsubscribe = launches;
+  wait_for_launches(at_unsubscribe + 5);
   stop = true;
   worker.join();
   EXPECT_EQ(collector.late_callbacks(), 0);
