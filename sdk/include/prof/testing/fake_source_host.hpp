@@ -1,10 +1,12 @@
 // SDK test support: a stand-in for the prof host that a source plugin talks
 // to in its unit tests, no prof needed. Keeps every string, stack, track,
-// slice, sample, counter and log line, from any thread.
-// An ABI 1.1 host (no emit_stack), as the oldest host a source must serve.
+// slice, instant, flow, sample, counter and log line, from any thread.
+// By default an ABI 1.1 host (no emit_stack, no arguments), the oldest host a
+// source must serve; HostAbi::current offers every call of this SDK.
 #ifndef PROF_TESTING_FAKE_SOURCE_HOST_HPP
 #define PROF_TESTING_FAKE_SOURCE_HOST_HPP
 
+#include <prof/event.hpp>
 #include <prof/plugin.h>
 
 #include <cstddef>
@@ -16,6 +18,12 @@
 #include <vector>
 
 namespace prof::testing {
+
+/// Which host table a FakeSourceHost offers.
+enum class HostAbi {
+  oldest,  ///< ABI 1.1: what a source must still work with
+  current, ///< every call of this SDK (stacks, counters with ids, arguments)
+};
 
 class FakeSourceHost {
 public:
@@ -31,6 +39,22 @@ public:
     prof_track_id track;
     uint64_t begin, duration;
     std::string name, category;
+    uint64_t correlation = 0;
+    uint16_t kind = 0;                                     ///< prof_category
+    std::map<std::string, std::string> args = {};          ///< key -> value as text
+    std::map<std::string, uint32_t> arg_types = {};        ///< key -> prof_arg_type
+  };
+  struct Instant {
+    prof_track_id track;
+    uint64_t ts;
+    std::string name, category;
+    uint16_t kind = 0;
+    std::map<std::string, std::string> args = {};
+  };
+  struct Flow {
+    prof_track_id track;
+    uint64_t ts, id;
+    prof_flow_phase phase;
   };
   struct Sample {
     prof_track_id track;
@@ -48,7 +72,8 @@ public:
   };
 
   /// `target_pid` is the session's target, 0 for none.
-  explicit FakeSourceHost(int target_pid = 0) {
+  explicit FakeSourceHost(int target_pid = 0, HostAbi abi = HostAbi::oldest)
+      : api_(abi == HostAbi::oldest ? &kOldestApi : &kCurrentApi) {
     session_.struct_size = sizeof session_;
     session_.session_name = "test";
     session_.target_pid = target_pid;
@@ -60,7 +85,7 @@ public:
     std::lock_guard lock(mutex_);
     options_[name] = value;
   }
-  const prof_host_api *api() const { return &kApi; }
+  const prof_host_api *api() const { return api_; }
 
   std::vector<Track> tracks() const { return copy(tracks_); }
   /// The track declared with id `id` (ids start at 1).
@@ -69,6 +94,8 @@ public:
     return tracks_.at(id - 1);
   }
   std::vector<Slice> slices() const { return copy(slices_); }
+  std::vector<Instant> instants() const { return copy(instants_); }
+  std::vector<Flow> flows() const { return copy(flows_); }
   std::vector<Sample> samples() const { return copy(samples_); }
   std::vector<Counter> counters() const { return copy(counters_); }
   std::vector<LogLine> log_lines() const { return copy(logs_); }
@@ -141,12 +168,36 @@ private:
     return static_cast<prof_stack_id>(h.stacks_.size());
   }
   static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
-                         prof_string_id name, prof_string_id category, uint64_t) {
+                         prof_string_id name, prof_string_id category, uint64_t correlation) {
+    emit_slice_args(host, track, begin, duration, name, category, correlation, 0, nullptr, 0);
+  }
+  static void emit_slice_args(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                              prof_string_id name, prof_string_id category, uint64_t correlation,
+                              uint16_t kind, const prof_arg *args, uint32_t arg_count) {
     FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
-    h.slices_.push_back({track, begin, duration, h.strings_.at(name), h.strings_.at(category)});
+    Slice slice{track, begin, duration, h.strings_.at(name), h.strings_.at(category), correlation,
+                kind};
+    for (uint32_t i = 0; i < arg_count && i < PROF_MAX_ARGS; ++i) {
+      slice.args[h.strings_.at(args[i].key)] = h.text(args[i]);
+      slice.arg_types[h.strings_.at(args[i].key)] = args[i].type;
+    }
+    h.slices_.push_back(std::move(slice));
   }
-  static void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
+  static void emit_instant(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
+                           prof_string_id category) {
+    emit_instant_args(host, track, ts, name, category, 0, nullptr, 0);
+  }
+  static void emit_instant_args(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
+                                prof_string_id category, uint16_t kind, const prof_arg *args,
+                                uint32_t arg_count) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    Instant instant{track, ts, h.strings_.at(name), h.strings_.at(category), kind};
+    for (uint32_t i = 0; i < arg_count && i < PROF_MAX_ARGS; ++i)
+      instant.args[h.strings_.at(args[i].key)] = h.text(args[i]);
+    h.instants_.push_back(std::move(instant));
+  }
   static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
     FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
@@ -157,7 +208,20 @@ private:
     std::lock_guard lock(h.mutex_);
     h.samples_.push_back({track, ts, stack});
   }
-  static void emit_flow(void *, prof_track_id, uint64_t, uint64_t, prof_flow_phase) {}
+  static void emit_flow(void *host, prof_track_id track, uint64_t ts, uint64_t id,
+                        prof_flow_phase phase) {
+    FakeSourceHost &h = self(host);
+    std::lock_guard lock(h.mutex_);
+    h.flows_.push_back({track, ts, id, phase});
+  }
+  static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
+                         prof_string_id) {
+    emit_sample(host, track, ts, stack);
+  }
+  static void emit_counter_for(void *host, prof_track_id track, uint64_t ts, double value,
+                               uint64_t) {
+    emit_counter(host, track, ts, value);
+  }
   static prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
   static void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
   static uint64_t now(void *) {
@@ -178,7 +242,7 @@ private:
   }
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
 
-  static constexpr prof_host_api kApi{offsetof(prof_host_api, emit_stack),
+  static constexpr prof_host_api kOldestApi{offsetof(prof_host_api, emit_stack),
                                       &intern_string,
                                       &declare_track,
                                       &intern_stack,
@@ -193,6 +257,34 @@ private:
                                       &log,
                                       &get_option,
                                       &session_info};
+  static constexpr prof_host_api kCurrentApi{sizeof(prof_host_api),
+                                             &intern_string,
+                                             &declare_track,
+                                             &intern_stack,
+                                             &emit_slice,
+                                             &emit_instant,
+                                             &emit_counter,
+                                             &emit_sample,
+                                             &emit_flow,
+                                             &register_clock_domain,
+                                             &add_calibration,
+                                             &now,
+                                             &log,
+                                             &get_option,
+                                             &session_info,
+                                             &emit_stack,
+                                             &emit_counter_for,
+                                             &emit_slice_args,
+                                             &emit_instant_args};
+
+  /// An argument's value as text (the caller holds mutex_).
+  std::string text(const prof_arg &arg) const {
+    return prof::arg_text(arg, [this](prof_string_id id) -> const std::string & {
+      return strings_.at(id);
+    });
+  }
+
+  const prof_host_api *api_;
 
   mutable std::mutex mutex_;
   std::vector<std::string> strings_{""}; ///< id 0 is ""
@@ -200,6 +292,8 @@ private:
   std::vector<std::vector<prof_string_id>> stacks_;
   std::vector<Track> tracks_;
   std::vector<Slice> slices_;
+  std::vector<Instant> instants_;
+  std::vector<Flow> flows_;
   std::vector<Sample> samples_;
   std::vector<Counter> counters_;
   std::vector<LogLine> logs_;
