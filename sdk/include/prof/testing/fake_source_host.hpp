@@ -40,9 +40,9 @@ public:
     uint64_t begin, duration;
     std::string name, category;
     uint64_t correlation = 0;
-    uint16_t kind = 0;                                     ///< prof_category
-    std::map<std::string, std::string> args = {};          ///< key -> value as text
-    std::map<std::string, uint32_t> arg_types = {};        ///< key -> prof_arg_type
+    uint16_t kind = 0;                              ///< prof_category
+    std::map<std::string, std::string> args = {};   ///< key -> value as text
+    std::map<std::string, uint32_t> arg_types = {}; ///< key -> prof_arg_type
   };
   struct Instant {
     prof_track_id track;
@@ -176,8 +176,8 @@ private:
                               uint16_t kind, const prof_arg *args, uint32_t arg_count) {
     FakeSourceHost &h = self(host);
     std::lock_guard lock(h.mutex_);
-    Slice slice{track, begin, duration, h.strings_.at(name), h.strings_.at(category), correlation,
-                kind};
+    Slice slice{track,       begin, duration, h.strings_.at(name), h.strings_.at(category),
+                correlation, kind};
     for (uint32_t i = 0; i < arg_count && i < PROF_MAX_ARGS; ++i) {
       slice.args[h.strings_.at(args[i].key)] = h.text(args[i]);
       slice.arg_types[h.strings_.at(args[i].key)] = args[i].type;
@@ -243,20 +243,20 @@ private:
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
 
   static constexpr prof_host_api kOldestApi{offsetof(prof_host_api, emit_stack),
-                                      &intern_string,
-                                      &declare_track,
-                                      &intern_stack,
-                                      &emit_slice,
-                                      &emit_instant,
-                                      &emit_counter,
-                                      &emit_sample,
-                                      &emit_flow,
-                                      &register_clock_domain,
-                                      &add_calibration,
-                                      &now,
-                                      &log,
-                                      &get_option,
-                                      &session_info};
+                                            &intern_string,
+                                            &declare_track,
+                                            &intern_stack,
+                                            &emit_slice,
+                                            &emit_instant,
+                                            &emit_counter,
+                                            &emit_sample,
+                                            &emit_flow,
+                                            &register_clock_domain,
+                                            &add_calibration,
+                                            &now,
+                                            &log,
+                                            &get_option,
+                                            &session_info};
   static constexpr prof_host_api kCurrentApi{sizeof(prof_host_api),
                                              &intern_string,
                                              &declare_track,
@@ -279,9 +279,8 @@ private:
 
   /// An argument's value as text (the caller holds mutex_).
   std::string text(const prof_arg &arg) const {
-    return prof::arg_text(arg, [this](prof_string_id id) -> const std::string & {
-      return strings_.at(id);
-    });
+    return prof::arg_text(
+        arg, [this](prof_string_id id) -> const std::string & { return strings_.at(id); });
   }
 
   const prof_host_api *api_;
