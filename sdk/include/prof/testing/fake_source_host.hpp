@@ -242,21 +242,6 @@ private:
   }
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
 
-  static constexpr prof_host_api kOldestApi{offsetof(prof_host_api, emit_stack),
-                                            &intern_string,
-                                            &declare_track,
-                                            &intern_stack,
-                                            &emit_slice,
-                                            &emit_instant,
-                                            &emit_counter,
-                                            &emit_sample,
-                                            &emit_flow,
-                                            &register_clock_domain,
-                                            &add_calibration,
-                                            &now,
-                                            &log,
-                                            &get_option,
-                                            &session_info};
   static constexpr prof_host_api kCurrentApi{sizeof(prof_host_api),
                                              &intern_string,
                                              &declare_track,
@@ -276,6 +261,12 @@ private:
                                              &emit_counter_for,
                                              &emit_slice_args,
                                              &emit_instant_args};
+  // ABI 1.1: the table up to emit_stack.
+  static constexpr prof_host_api kOldestApi = [] {
+    prof_host_api api = kCurrentApi;
+    api.struct_size = offsetof(prof_host_api, emit_stack);
+    return api;
+  }();
 
   /// An argument's value as text (the caller holds mutex_).
   std::string text(const prof_arg &arg) const {
