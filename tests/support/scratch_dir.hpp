@@ -1,5 +1,7 @@
 // A fresh folder under the test temp dir, removed with its files at the end:
-// what the report, stats and exporter tests write their output into.
+// what the report, stats and exporter tests write their output into. An
+// end-to-end test's folder can be kept when the test failed (or when
+// PROF_E2E_KEEP is set), and its path is printed, to look at what prof wrote.
 #pragma once
 
 #include <string>
@@ -9,7 +11,9 @@ namespace prof::testing {
 
 class ScratchDir {
 public:
-  ScratchDir();
+  enum class Keep { never, on_failure };
+  /// A folder named PREFIX-XXXXXX.
+  explicit ScratchDir(const std::string &prefix = "prof-test", Keep keep = Keep::never);
   ~ScratchDir();
   ScratchDir(const ScratchDir &) = delete;
   ScratchDir &operator=(const ScratchDir &) = delete;
@@ -20,6 +24,7 @@ public:
 
 private:
   std::string path_;
+  Keep keep_;
 };
 
 } // namespace prof::testing

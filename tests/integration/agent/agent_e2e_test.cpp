@@ -2,7 +2,8 @@
 // application and every process it execs or forks; what they emit reaches
 // the report, also when the application is killed; and killing prof leaves
 // the application unharmed.
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
 
@@ -31,16 +32,6 @@ const std::string kWorkload = (fs::path(PROF_BUILD_DIR) / "bin" / "prof-workload
 
 class AgentE2E : public ::testing::Test {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("prof-agent-e2e-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
   std::vector<std::string> prof_args(const std::string &plugin, const fs::path &report) const {
     return {kProf, "--plugin-path", PROF_AGENT_FIXTURE_DIR, "--plugin", plugin,
             "--export-profile", report.string()};
@@ -65,7 +56,8 @@ protected:
     }
     return m;
   }
-  fs::path dir_;
+  prof::testing::ScratchDir scratch_{"prof-agent-e2e", prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
 };
 
 TEST_F(AgentE2E, EveryExecutedProcessRunsThePluginOnItsOwnTrack) {

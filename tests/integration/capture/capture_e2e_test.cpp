@@ -1,7 +1,8 @@
 // End-to-end tests of prof: each runs the real prof binary (fork/exec, no
 // shell) on prof-workload, in a folder of its own, and checks what prof
 // printed and what it wrote.
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
 
@@ -128,17 +129,6 @@ protected:
   void SetUp() override {
     ASSERT_TRUE(fs::exists(kProf)) << kProf;
     ASSERT_TRUE(fs::exists(kWorkload)) << kWorkload;
-    std::string pattern = (fs::temp_directory_path() / "prof-e2e-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (std::getenv("PROF_E2E_KEEP") != nullptr || HasFailure()) {
-      std::printf("test folder kept: %s\n", dir_.c_str());
-      return;
-    }
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
   }
 
   /// prof with `args`, run in the test's folder.
@@ -148,7 +138,8 @@ protected:
   }
   fs::path path(const std::string &name) const { return dir_ / name; }
 
-  fs::path dir_;
+  prof::testing::ScratchDir scratch_{"prof-e2e", prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
 };
 
 // ---------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 // attach, and the application's environment. prof runs in the background
 // with a session folder of the test's own; times are CLOCK_MONOTONIC, the
 // session clock, so the test can bracket each command.
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
 
@@ -133,18 +134,7 @@ Window read_window(const fs::path &path) {
 
 class CaptureWindows : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/prof-windows-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    runtime_ = "XDG_RUNTIME_DIR=" + dir_.string();
-  }
-  void TearDown() override {
-    if (!HasFailure())
-      fs::remove_all(dir_);
-    else
-      std::cerr << "test folder kept: " << dir_ << "\n";
-  }
+  void SetUp() override { runtime_ = "XDG_RUNTIME_DIR=" + dir_.string(); }
   std::vector<std::string> prof_args(std::vector<std::string> args) const {
     args.insert(args.begin(), {"/usr/bin/env", runtime_, kProf});
     return args;
@@ -168,7 +158,8 @@ protected:
     std::sort(names.begin(), names.end());
     return names;
   }
-  fs::path dir_;
+  prof::testing::ScratchDir scratch_{"prof-windows", prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
   std::string runtime_;
 };
 

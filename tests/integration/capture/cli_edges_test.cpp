@@ -1,7 +1,8 @@
 // End-to-end tests of the edges a topsprof, asys or nsys user meets first:
 // their spellings, stand-alone options, default report names, help per
 // subcommand, the visual-profiler folder and the shipped capture profiles.
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
 
@@ -45,22 +46,12 @@ std::set<std::string> plugins_of(const fs::path &report_path) {
 
 class CliEdges : public ::testing::Test {
 protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "prof-edges-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!HasFailure())
-      fs::remove_all(dir_);
-    else
-      std::cerr << "test folder kept: " << dir_ << "\n";
-  }
   RunResult prof(std::vector<std::string> args, const fs::path &cwd = {}) {
     args.insert(args.begin(), kProf);
     return run_process(args, cwd.empty() ? dir_ : cwd, std::chrono::seconds(120));
   }
-  fs::path dir_;
+  prof::testing::ScratchDir scratch_{"prof-edges", prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
 };
 
 TEST_F(CliEdges, VersionAndHelpStandAlone) {

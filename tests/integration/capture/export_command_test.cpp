@@ -1,5 +1,5 @@
 // `prof export`: bad input is refused with exit 2 and nothing written.
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
 
 #include "core/report/chunk.hpp"
 #include "core/report/report_writer.hpp"

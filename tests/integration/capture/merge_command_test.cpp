@@ -1,7 +1,7 @@
 // `prof merge` and topsprof's --visual-profiler-merge-from/-to on reports of
 // two real captures: one report with both processes on one timeline, one
 // Perfetto trace; bad input refused with exit 2 and nothing written.
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
 
 #include "core/report/report_reader.hpp"
 

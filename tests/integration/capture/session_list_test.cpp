@@ -1,6 +1,6 @@
 // A running capture is a session other prof processes can list; its socket
 // goes when it ends, and sockets of sessions that are gone are cleaned up.
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

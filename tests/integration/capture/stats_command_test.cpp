@@ -1,7 +1,8 @@
 // `prof stats` on a real capture: its GCU activity table has the rows the
 // capture's own summary printed, and its JSON parses.
 #include "../../unit/stats/json_check.hpp"
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -48,23 +49,13 @@ std::vector<std::vector<std::string>> gcu_rows(const std::string &out) {
 
 class StatsCommandE2E : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/prof-stats-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!HasFailure())
-      fs::remove_all(dir_);
-    else
-      std::cerr << "test folder kept: " << dir_ << "\n";
-  }
   RunResult prof(const std::vector<std::string> &args) {
     std::vector<std::string> argv{kProf};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_process(argv, dir_, std::chrono::seconds(120));
   }
-  fs::path dir_;
+  prof::testing::ScratchDir scratch_{"prof-stats", prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
 };
 
 TEST_F(StatsCommandE2E, GcuActivityMatchesTheCapturesSummary) {

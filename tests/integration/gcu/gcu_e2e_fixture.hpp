@@ -2,7 +2,8 @@
 // folder per test, and prof's output without its "==PID== " prefixes.
 #pragma once
 
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -42,17 +43,6 @@ inline std::vector<std::string> unprefixed(const std::string &out) {
 
 class GcuE2E : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/prof-gcu-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    if (!HasFailure())
-      fs::remove_all(dir_);
-    else
-      std::cerr << "test folder kept: " << dir_ << "\n";
-  }
   /// prof with `env` settings ("KEY=VALUE") in its environment.
   RunResult prof(std::vector<std::string> args, std::vector<std::string> env = {}) {
     std::vector<std::string> argv{"/usr/bin/env"};
@@ -63,7 +53,8 @@ protected:
   }
   std::string report() const { return (dir_ / "r.profrep").string(); }
 
-  fs::path dir_;
+  prof::testing::ScratchDir scratch_{"prof-gcu", prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
 };
 
 } // namespace prof::e2e

@@ -3,9 +3,9 @@
 // report written with ReportWriter and during a capture of prof-workload.
 #include "sqlite_rows.hpp"
 
-#include "../../integration/capture/process_runner.hpp"
 #include "core/report/report_writer.hpp"
 #include "tests/support/exporter_plugin_checks.hpp"
+#include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>

@@ -10,12 +10,12 @@
 namespace prof::e2e {
 
 struct RunResult {
-  int exit_code = -1;   ///< the exit status, or 128 + signal when killed
-  int signal = 0;       ///< the signal that ended it, 0 when it exited
+  int exit_code = -1; ///< the exit status, or 128 + signal when killed
+  int signal = 0;     ///< the signal that ended it, 0 when it exited
   bool timed_out = false;
-  std::string out;      ///< everything written to stdout
-  std::string err;      ///< everything written to stderr
-  double seconds = 0;   ///< wall time
+  std::string out;              ///< everything written to stdout
+  std::string err;              ///< everything written to stderr
+  double seconds = 0;           ///< wall time
   std::string describe() const; ///< for failure messages
 };
 

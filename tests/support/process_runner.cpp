@@ -1,4 +1,4 @@
-#include "process_runner.hpp"
+#include "tests/support/process_runner.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -11,7 +11,8 @@
 namespace prof::e2e {
 
 std::string RunResult::describe() const {
-  return "exit " + std::to_string(exit_code) + (signal ? " (signal " + std::to_string(signal) + ")" : "") +
+  return "exit " + std::to_string(exit_code) +
+         (signal ? " (signal " + std::to_string(signal) + ")" : "") +
          (timed_out ? " TIMED OUT" : "") + "\n--- stdout ---\n" + out + "--- stderr ---\n" + err +
          "--------------";
 }
@@ -37,7 +38,8 @@ RunResult run_process(const std::vector<std::string> &argv, const std::filesyste
     return result;
   }
   std::vector<char *> args;
-  for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+  for (const auto &a : argv)
+    args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
   const std::string dir = cwd.string();
   const auto started = std::chrono::steady_clock::now();
