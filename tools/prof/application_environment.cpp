@@ -19,6 +19,10 @@ bool valid_key(const std::string &key) {
 ApplicationEnvironment application_environment(const cli::CommandLine &command) {
   ApplicationEnvironment environment;
   environment.inherit = command.value_or("inherit-environment", "true") == "true";
+  if (const std::string *show = command.value("show-output"))
+    environment.show_output = *show == "true";
+  else
+    environment.show_output = command.has("print-app-log") || !command.has("quiet");
   for (const cli::GivenOption &option : command.options) {
     if (option.name != "env-var") continue;
     size_t at = 0;

@@ -48,8 +48,7 @@ int run_capture(const RunContext &context) {
   if (const AgentSetup *agent = capture.agent())
     environment.insert(environment.end(), agent->environment().begin(), agent->environment().end());
   AppLauncher app;
-  if (!app.spawn(command.app, command.value_or("show-output", "true") == "true", environment,
-                 app_environment.inherit))
+  if (!app.spawn(command.app, app_environment.show_output, environment, app_environment.inherit))
     throw std::runtime_error(app.error());
   HeldApplication held{app}; // every exit until release() ends it
   const int pid = app.pid();

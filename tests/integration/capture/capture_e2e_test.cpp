@@ -500,16 +500,51 @@ TEST_F(CaptureE2E, ConflictMessageNamesBothOptions) {
 // ---------------------------------------------------------------------------
 // What is printed where.
 
-TEST_F(CaptureE2E, QuietPrintsOnlyTheApplication) {
+// The application writes a line to stdout and one to stderr.
+const std::vector<std::string> kTalkingApp = {"/bin/sh", "-c", "echo APP-OUT; echo APP-ERR >&2"};
+
+std::vector<std::string> with_app(std::vector<std::string> args) {
+  args.insert(args.end(), kTalkingApp.begin(), kTalkingApp.end());
+  return args;
+}
+
+TEST_F(CaptureE2E, ApplicationOutputIsShownByDefault) {
+  const RunResult r = prof(with_app({"--cpu-utilization"}));
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(split_lines(r.out), Contains("APP-OUT"));
+  EXPECT_THAT(split_lines(r.err), Contains("APP-ERR"));
+  EXPECT_THAT(r.out, HasSubstr("PROF is profiling process"));
+}
+
+TEST_F(CaptureE2E, QuietHidesProfAndTheApplication) {
   const fs::path report_path = path("Q.profrep");
-  const RunResult r = prof({"--quiet", "--cpu-utilization", "--export-profile", report_path.string(),
-                            kWorkload, "--seconds", "0.1", "--print", "APP-LINE"});
+  const RunResult r =
+      prof(with_app({"--quiet", "--cpu-utilization", "--export-profile", report_path.string()}));
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out, "") << r.describe();
+  EXPECT_EQ(r.err, "") << r.describe();
+  report::ReportReader reader;
+  EXPECT_TRUE(reader.open(report_path.string())) << "--quiet still writes the report";
+}
+
+TEST_F(CaptureE2E, QuietWithPrintAppLogShowsOnlyTheApplication) {
+  const fs::path report_path = path("Q.profrep");
+  const RunResult r =
+      prof({"--quiet", "--print-app-log", "--cpu-utilization", "--export-profile",
+            report_path.string(), kWorkload, "--seconds", "0.1", "--print", "APP-LINE"});
   EXPECT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_EQ(r.out, "APP-LINE\nworkload done: threads=1 seconds=0.1\n") << r.describe();
   EXPECT_EQ(r.err, "");
   report::ReportReader reader;
   EXPECT_TRUE(reader.open(report_path.string())) << "--quiet still writes the report";
   EXPECT_GT(reader.event_count(), 0u);
+
+  const RunResult both = prof(with_app({"--quiet", "--print-app-log", "--cpu-utilization"}));
+  EXPECT_EQ(both.exit_code, 0) << both.describe();
+  EXPECT_EQ(both.out, "APP-OUT\n") << both.describe();
+  EXPECT_EQ(both.err, "APP-ERR\n") << both.describe();
+  const RunResult shown = prof(with_app({"--quiet", "--show-output", "true", "--cpu-utilization"}));
+  EXPECT_EQ(shown.out, "APP-OUT\n") << shown.describe();
 }
 
 TEST_F(CaptureE2E, ShowOutputFalseHidesTheApplication) {

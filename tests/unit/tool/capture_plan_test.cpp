@@ -103,5 +103,18 @@ TEST(ApplicationEnvironment, EntriesAndInheritance) {
         << bad;
 }
 
+TEST(ApplicationEnvironment, QuietHidesTheApplicationUnlessAskedToShowIt) {
+  const auto shown = [](std::vector<std::string> args) {
+    args.push_back("./app");
+    return application_environment(cli::parse_arguments(args)).show_output;
+  };
+  EXPECT_TRUE(shown({}));
+  EXPECT_FALSE(shown({"--quiet"}));
+  EXPECT_TRUE(shown({"--quiet", "--print-app-log"}));
+  EXPECT_TRUE(shown({"--quiet", "--show-output", "true"}));
+  EXPECT_TRUE(shown({"--print-app-log"}));
+  EXPECT_FALSE(shown({"--show-output", "false"}));
+}
+
 } // namespace
 } // namespace prof::tool
