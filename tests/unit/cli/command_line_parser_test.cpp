@@ -112,6 +112,23 @@ TEST(CommandLineParser, MissingAndUnexpectedValues) {
             "prof: --devices is given more than once");
 }
 
+TEST(CommandLineParser, OptionalValuesComeOnlyAfterEquals) {
+  const CommandLine alone = parse({"--debug-dump", "--cpu-utilization", "./app"});
+  ASSERT_NE(alone.value("debug-dump"), nullptr);
+  EXPECT_EQ(*alone.value("debug-dump"), "");
+  const CommandLine named = parse({"--debug-dump=dumps/a b", "--cpu-utilization", "./app"});
+  EXPECT_EQ(named.value_or("debug-dump", "?"), "dumps/a b");
+  const CommandLine single_dash = parse({"-debug-dump=d", "--cpu-utilization", "./app"});
+  EXPECT_EQ(single_dash.value_or("debug-dump", "?"), "d");
+  // The next argument is the application, never the option's value.
+  const CommandLine before_app = parse({"--cpu-utilization", "--debug-dump", "./app", "x"});
+  EXPECT_EQ(before_app.value_or("debug-dump", "?"), "");
+  EXPECT_EQ(before_app.app, (Args{"./app", "x"}));
+  EXPECT_EQ(error_of({"--debug-dump=", "ls"}), "prof: --debug-dump needs a value after '='");
+  EXPECT_EQ(error_of({"--debug-dump", "--debug-dump=d", "ls"}),
+            "prof: --debug-dump is given more than once");
+}
+
 TEST(CommandLineParser, Ranges) {
   EXPECT_EQ(error_of({"--cpu-profiling-frequency", "500", "ls"}),
             "prof: --cpu-profiling-frequency 500 is out of range: expected 1 to 100");

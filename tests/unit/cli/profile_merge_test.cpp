@@ -90,6 +90,18 @@ TEST_F(ProfileMerge, CommandLineWins) {
                                             {"frequency", "5"}, {"cpu", "false"}}));
 }
 
+TEST_F(ProfileMerge, OptionalValueOrFlag) {
+  const auto merged = [this](const std::string &text) {
+    CommandLine command = parse_arguments({"ls"});
+    merge_capture_profile(command, profile("options:\n  debug-dump:" + text + "\n"));
+    return command.has("debug-dump") ? "[" + *command.value("debug-dump") + "]" : "unset";
+  };
+  EXPECT_EQ(merged(""), "[]");
+  EXPECT_EQ(merged(" true"), "[]");
+  EXPECT_EQ(merged(" false"), "unset");
+  EXPECT_EQ(merged(" dumps"), "[dumps]");
+}
+
 TEST_F(ProfileMerge, BadOptionsArePlaced) {
   CommandLine command = parse_arguments({"ls"});
   EXPECT_EQ(merge_error(command, "options:\n  cpu-utilisation: true\n"),

@@ -136,6 +136,11 @@ private:
     }
     const std::string dashed = "--" + std::string(spec->name);
     if (spec->kind == ValueKind::Switch) return scan_switch(*spec, dashed, value, i);
+    // Never the next argument: `--debug-dump ./app` names the application.
+    if (spec->kind == ValueKind::Optional) {
+      if (value && value->empty()) throw UsageError(dashed + " needs a value after '='");
+      return value ? dashed + "=" + *value : dashed;
+    }
     if (!takes_value(*spec)) {
       if (value) throw UsageError(dashed + " takes no value");
       return dashed;
@@ -169,6 +174,8 @@ po::options_description boost_options() {
     const std::string name(spec.name);
     if (spec.kind == ValueKind::Flag || spec.kind == ValueKind::Switch)
       description.add_options()(name.c_str(), po::bool_switch());
+    else if (spec.kind == ValueKind::Optional)
+      description.add_options()(name.c_str(), po::value<std::string>()->implicit_value(""));
     else if (spec.kind == ValueKind::Repeatable)
       description.add_options()(name.c_str(), po::value<std::vector<std::string>>()->composing());
     else
@@ -191,6 +198,10 @@ void add_option(CommandLine &result, const OptionSpec &spec, const std::string &
     result.plugin_paths.push_back(value);
     return;
   }
+  if (spec.kind == ValueKind::Optional) {
+    result.set(std::string(spec.name), value);
+    return;
+  }
   if (!takes_value(spec)) {
     result.set(std::string(spec.name), "true");
     return;
@@ -208,6 +219,7 @@ config::ValueCheck check_option_value(const OptionSpec &spec, std::string_view v
   if (value.empty() && takes_value(spec)) return {{}, dashed + " needs a value"};
   switch (spec.kind) {
   case ValueKind::Flag:
+  case ValueKind::Optional:
   case ValueKind::Text:
   case ValueKind::Repeatable:
     return {std::string(value), {}};

@@ -25,7 +25,8 @@ constexpr std::pair<std::string_view, bool> kSourceRunsInApp[] = {
 std::string spelling(const OptionSpec &spec) {
   std::string text = spec.short_name ? std::string("-") + spec.short_name + ", " : "    ";
   text += "--" + std::string(spec.name);
-  if (!spec.value_name.empty()) text += " " + std::string(spec.value_name);
+  if (!spec.value_name.empty())
+    text += (spec.kind == ValueKind::Optional ? "" : " ") + std::string(spec.value_name);
   return text;
 }
 

@@ -99,7 +99,7 @@ constexpr OptionSpec kOptions[] = {
     {"help", 'h', K::Flag, G::InputOutput, "", 0, 0, "", "print this help"},
     {"version", 'v', K::Flag, G::InputOutput, "", 0, 0, "", "print the version"},
     {"debug", 0, K::Flag, G::InputOutput, "", 0, 0, "", "print debugging information"},
-    {"debug-dump", 0, K::Flag, G::InputOutput, "", 0, 0, "",
+    {"debug-dump", 0, K::Optional, G::InputOutput, "[=DIR]", 0, 0, "",
      "print debugging information and write dump files"},
     // 2.5 control
     {"session", 0, K::Name, G::Control, "NAME", 0, 0, "", "the existing session to act on"},

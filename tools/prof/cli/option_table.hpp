@@ -14,6 +14,7 @@ enum class OptionGroup { Gcu, Cpu, Print, InputOutput, Control, Plugin, Advanced
 enum class ValueKind {
   Flag,      ///< no value
   Switch,    ///< a flag that also takes true|false (asys -f true): false leaves it unset
+  Optional,  ///< a flag that may take free text after '=' (--debug-dump=DIR); alone its value is ""
   Text,      ///< free text (file name, filter string)
   Int,       ///< integer within [min, max]
   Enum,      ///< one of `choices` ("on|off")
@@ -44,9 +45,10 @@ const OptionSpec *find_option(std::string_view name);
 /// The option with short name `letter` (-o), or nullptr.
 const OptionSpec *find_short_option(char letter);
 
-/// Whether the option takes a value.
+/// Whether the option needs a value (an Optional one may have one after '=').
 inline bool takes_value(const OptionSpec &spec) {
-  return spec.kind != ValueKind::Flag && spec.kind != ValueKind::Switch;
+  return spec.kind != ValueKind::Flag && spec.kind != ValueKind::Switch &&
+         spec.kind != ValueKind::Optional;
 }
 
 /// Title of a help section ("GCU capture options").

@@ -27,7 +27,12 @@ void merge_option(CommandLine &command, const config::ProfileOption &option) {
   }
   const std::string dashed = "--" + option.name;
   std::string value = "true";
-  if (!takes_value(*spec)) {
+  if (spec->kind == ValueKind::Optional) {
+    // `debug-dump: true` is the flag form; any other word is its value.
+    bool on = true;
+    value = option.has_value && !config::parse_bool_word(option.value, on) ? option.value : "";
+    if (!on) return;
+  } else if (!takes_value(*spec)) {
     bool on = true;
     if (option.has_value && !config::parse_bool_word(option.value, on))
       throw error_at(option.value_at, dashed + " takes true or false, not '" + option.value + "'");
