@@ -59,9 +59,10 @@ void CaptureRunner::add_shared(std::unique_ptr<ShmEventSource> shared) {
   shared_ = std::move(shared);
 }
 
-CaptureController &CaptureRunner::control(const CapturePlan &plan, WindowReports reports,
+CaptureController &CaptureRunner::control(const CapturePlan &plan,
+                                          std::unique_ptr<WindowReports> reports,
                                           CaptureController::EndApplication end_application) {
-  reports_.emplace(std::move(reports));
+  reports_ = std::move(reports);
   std::vector<EventSink *> sinks;
   for (const auto &exporter : exporters_)
     sinks.push_back(exporter.get());

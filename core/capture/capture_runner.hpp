@@ -21,7 +21,6 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,7 +63,7 @@ public:
   void add_shared(std::unique_ptr<ShmEventSource> shared);
   /// Creates the controller at session start; its windows write `reports`.
   /// Throws std::runtime_error when the first window cannot open.
-  CaptureController &control(const CapturePlan &plan, WindowReports reports,
+  CaptureController &control(const CapturePlan &plan, std::unique_ptr<WindowReports> reports,
                              CaptureController::EndApplication end_application);
   /// `hook` runs first when the capture stops: what must end before the
   /// controller closes (threads that send it commands).
@@ -83,6 +82,7 @@ public:
   Session &session() { return *session_; }
   /// After control().
   CaptureController &controller() { return *controller_; }
+  const WindowReports &reports() const { return *reports_; }
 
 private:
   Catalog catalog_;
@@ -92,7 +92,7 @@ private:
   std::unique_ptr<Session> session_;
   std::vector<std::unique_ptr<ExporterInstance>> exporters_;
   std::unique_ptr<ShmEventSource> shared_;
-  std::optional<WindowReports> reports_;
+  std::unique_ptr<WindowReports> reports_;
   std::unique_ptr<CaptureController> controller_;
   std::unique_ptr<SourcesSwitch> sources_switch_;
   std::unique_ptr<EventPump> pump_;

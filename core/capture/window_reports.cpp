@@ -89,11 +89,19 @@ std::unique_ptr<WindowOutput> WindowReports::open(const WindowFacts &facts,
     if (!output_path_allowed(path, force_, error)) return nullptr;
     report::Header header = header_;
     header.session_start_ns = std::max(header.session_start_ns, facts.start_ns);
-    return std::make_unique<ReportOutput>(path, header, force_);
+    auto output = std::make_unique<ReportOutput>(path, header, force_);
+    const std::lock_guard lock(mutex_);
+    opened_.push_back(output->description());
+    return output;
   } catch (const std::exception &e) {
     *error = e.what();
     return nullptr;
   }
+}
+
+std::vector<std::string> WindowReports::opened() const {
+  const std::lock_guard lock(mutex_);
+  return opened_;
 }
 
 } // namespace prof::core

@@ -7,7 +7,9 @@
 #include "core/report/report_model.hpp"
 
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace prof::core {
 
@@ -25,12 +27,20 @@ public:
   /// InputError for a bad name.
   std::string path_for(const WindowFacts &facts) const;
 
+  /// What every window's report starts with.
+  const report::Header &header() const { return header_; }
+  /// The reports opened so far, absolute paths in order (--trace-rotation
+  /// may have removed the oldest since).
+  std::vector<std::string> opened() const;
+
 private:
   std::string pattern_;
   bool force_;
   report::Header header_;
   int pid_;
   std::string host_;
+  mutable std::mutex mutex_; // windows open on the controller's thread
+  mutable std::vector<std::string> opened_;
 };
 
 } // namespace prof::core

@@ -92,7 +92,7 @@ CaptureFrontEnd::CaptureFrontEnd(const RunContext &context, const core::CaptureP
       selection_(select_plugins(context.command, context.registry)),
       // System-scope sources run here; process-scope ones inside the application.
       process_sources_(take_process_sources(selection_)),
-      report_pattern_(report_output_path(context.command)),
+      report_pattern_(report_output_path(context.command)), dump_(context),
       runner_(bus_config(context.command), context.console) {
   // A name with macros (%p: the process's pid) is checked once it is known.
   if (!report_pattern_.empty() && !core::has_output_macros(report_pattern_))
@@ -150,9 +150,11 @@ CaptureFrontEnd::start(const CaptureTarget &target,
   if (plan_.windowed() && report_pattern_.empty())
     console_.line("no report will be written (give -o NAME, or name each window with "
                   "'prof start -o NAME'); exporters see every window");
-  core::CaptureController &controller = runner_.control(
-      plan_, core::WindowReports(report, force, std::move(header), target.pids.front(), host),
-      std::move(end_application));
+  core::CaptureController &controller =
+      runner_.control(plan_,
+                      std::make_unique<core::WindowReports>(report, force, std::move(header),
+                                                            target.pids.front(), host),
+                      std::move(end_application));
   if (control_) control_->set_controller(&controller);
   if (error = runner_.start(); !error.empty()) throw std::runtime_error(error);
   return controller;
@@ -173,7 +175,9 @@ bool CaptureFrontEnd::finish(int exit_code, int exit_signal) {
   progress.update(0.1);
   runner_.stop();
   progress.update(0.6);
-  return runner_.finish(exit_code, exit_signal, [&progress] { progress.finish(); });
+  const bool ok = runner_.finish(exit_code, exit_signal, [&progress] { progress.finish(); });
+  dump_.write(runner_.reports());
+  return ok;
 }
 
 } // namespace prof::tool

@@ -9,6 +9,7 @@
 #include "core/capture/capture_runner.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/capture_parts.hpp"
+#include "tools/prof/debug_dump.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/session_control.hpp"
@@ -71,6 +72,7 @@ private:
   PluginSelection selection_;
   std::vector<SelectedPlugin> process_sources_;
   std::string report_pattern_;
+  const DebugDump dump_; // --debug-dump: its folder is checked before anything starts
   std::unique_ptr<AgentSetup> agent_;
   std::unique_ptr<SessionControl> control_;
   SessionDetails details_; // what the exporters' session info points into

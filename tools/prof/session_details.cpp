@@ -2,15 +2,21 @@
 
 namespace prof::tool {
 
+std::string plugin_records_text(const report::Header &header) {
+  std::string text;
+  for (const report::PluginRecord &plugin : header.plugins) {
+    text += plugin.name + " " + plugin.version;
+    for (const auto &[key, value] : plugin.options)
+      text += " " + key + "=" + value;
+    text += "\n";
+  }
+  return text;
+}
+
 void SessionDetails::describe(const report::Header &header, prof_session_info &session) {
   pids = header.pids;
   rank = header.rank;
-  plugins.clear();
-  for (const report::PluginRecord &plugin : header.plugins) {
-    plugins += plugin.name + " " + plugin.version;
-    for (const auto &[key, value] : plugin.options) plugins += " " + key + "=" + value;
-    plugins += "\n";
-  }
+  plugins = plugin_records_text(header);
   session.pids = pids.empty() ? nullptr : pids.data();
   session.pid_count = static_cast<uint32_t>(pids.size());
   session.plugins = plugins.c_str();

@@ -12,6 +12,10 @@
 
 namespace prof::tool {
 
+/// The plugins of `header` with the options they ran with, a line each:
+/// "name version key=value ...".
+std::string plugin_records_text(const report::Header &header);
+
 /// Keep it alive as long as the session info that points into it.
 struct SessionDetails {
   std::vector<int32_t> pids;

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -406,6 +407,24 @@ TEST_F(CaptureWindows, AttachAndDetachLeaveTheApplicationRunningToItsEnd) {
   EXPECT_THAT(app.output(), HasSubstr("workload done"));
   const Window w = read_window(dir_ / "a.profrep");
   EXPECT_GT(w.ts.size(), 10u);
+}
+
+TEST_F(CaptureWindows, AttachWritesItsDebugDump) {
+  Background app({kWorkload, "--seconds", "1.5"}, dir_);
+  std::this_thread::sleep_for(200ms);
+  const RunResult r = prof({"attach", "--cpu-utilization", "--duration", "0.3", "-o", "a",
+                            "--debug-dump=dump", std::to_string(app.pid())});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(app.wait(), 0) << app.output();
+  std::ifstream configuration(dir_ / "dump" / "configuration.txt");
+  std::string first;
+  std::getline(configuration, first);
+  EXPECT_EQ(first, "subcommand: attach");
+  std::ifstream chunks(dir_ / "dump" / "chunks.txt");
+  std::getline(chunks, first);
+  EXPECT_THAT(first, ::testing::StartsWith("Report " + (dir_ / "a.profrep").string() + ": "));
+  EXPECT_TRUE(fs::exists(dir_ / "dump" / "plugins.txt"));
+  EXPECT_TRUE(fs::exists(dir_ / "dump" / "environment.txt"));
 }
 
 size_t cpu_samples(const fs::path &path) {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <set>
 
 namespace prof::e2e {
@@ -176,6 +177,65 @@ TEST_F(CliEdges, VisualProfilerFoldersMergeAsTopsprofUsersCollectThem) {
   report::ReportReader reader;
   ASSERT_TRUE(reader.open((dir_ / "merged.profrep").string()));
   EXPECT_EQ(reader.header().pids.size(), 2u);
+}
+
+std::string read_text(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+const std::vector<std::string> kDumpFiles = {"chunks.txt", "configuration.txt", "environment.txt",
+                                             "plugins.txt"};
+
+TEST_F(CliEdges, DebugDumpWritesWhatABugReportNeeds) {
+  const RunResult r =
+      prof({"--debug-dump=dump", "--cpu-utilization", "-o", "r", kWorkload, "--seconds", "0.1"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const fs::path dump = dir_ / "dump";
+  EXPECT_THAT(r.out, HasSubstr("debug dump written to " + dump.string() + "\n"));
+  ASSERT_EQ(files_in(dump), kDumpFiles);
+
+  const std::string configuration = read_text(dump / "configuration.txt");
+  EXPECT_THAT(configuration, HasSubstr("command: " + kWorkload + " --seconds 0.1\n"));
+  EXPECT_THAT(configuration, HasSubstr("\n  --debug-dump=dump\n  --cpu-utilization\n"
+                                       "  --output=r\n"));
+  const std::string plugins = read_text(dump / "plugins.txt");
+  EXPECT_THAT(plugins, StartsWith("Plugins:\n  NAME "));
+  EXPECT_THAT(plugins, ::testing::ContainsRegex("\n  cpu-util +source +system +[0-9.]+ +1\\.[0-9]+ "
+                                                "+/[^ ]*libprof-cpu-util.so\n"));
+  EXPECT_THAT(plugins, ::testing::ContainsRegex("\nIn this capture, with the options they ran "
+                                                "with:\ncpu-util [0-9.]+ .*frequency=100"));
+  const std::string environment = read_text(dump / "environment.txt");
+  EXPECT_THAT(environment, StartsWith("prof: prof "));
+  EXPECT_THAT(environment, HasSubstr("\nkernel: Linux "));
+  EXPECT_THAT(environment, HasSubstr("\nhost: "));
+  const std::string chunks = read_text(dump / "chunks.txt");
+  EXPECT_THAT(chunks, StartsWith("Report " + (dir_ / "r.profrep").string() + ": "));
+  EXPECT_THAT(chunks, HasSubstr(" bytes, complete\n"));
+  EXPECT_THAT(chunks, HasSubstr("end chunk: present\n"));
+  for (const char *type : {"header", "strings", "tracks", "events", "end"})
+    EXPECT_THAT(chunks, ::testing::ContainsRegex(std::string("\n    ") + type + " +[1-9]")) << type;
+}
+
+TEST_F(CliEdges, DebugDumpAloneDumpsToProfDebugPidWithoutAReport) {
+  const RunResult r = prof({"--debug-dump", "--cpu-utilization", kWorkload, "--seconds", "0.1"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const std::vector<std::string> files = files_in(dir_);
+  ASSERT_EQ(files.size(), 1u) << ::testing::PrintToString(files);
+  EXPECT_THAT(files[0], ::testing::MatchesRegex("prof-debug-[0-9]+"));
+  EXPECT_EQ(files_in(dir_ / files[0]), kDumpFiles);
+  EXPECT_THAT(read_text(dir_ / files[0] / "chunks.txt"),
+              StartsWith("No report file was written by this capture"));
+}
+
+TEST_F(CliEdges, DebugDumpFolderThatCannotBeWrittenStopsBeforeTheCapture) {
+  std::ofstream(dir_ / "file") << "x";
+  const std::string folder = (dir_ / "file" / "dump").string();
+  const RunResult r = prof({"--debug-dump=" + folder, "--cpu-utilization", kWorkload});
+  EXPECT_EQ(r.exit_code, 2) << r.describe();
+  EXPECT_THAT(r.err, StartsWith("prof: --debug-dump: cannot write to folder '" + folder + "': "));
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  EXPECT_EQ(r.out, "");
 }
 
 // ---------------------------------------------------------------------------

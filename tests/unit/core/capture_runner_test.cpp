@@ -23,8 +23,9 @@ protected:
     runner->identify({"test", 42, "app --flag", "node-1"});
     runner->before_stop([this] { calls_.push_back("before_stop"); });
     // No report name: the windows feed the exporters only.
-    controller_ =
-        &runner->control(CapturePlan{}, WindowReports("", false, {}, 42, "node-1"), [](int) {});
+    controller_ = &runner->control(
+        CapturePlan{}, std::make_unique<WindowReports>("", false, report::Header{}, 42, "node-1"),
+        [](int) {});
     EXPECT_EQ(runner->start(), "");
     return runner;
   }

@@ -100,7 +100,8 @@ constexpr OptionSpec kOptions[] = {
     {"version", 'v', K::Flag, G::InputOutput, "", 0, 0, "", "print the version"},
     {"debug", 0, K::Flag, G::InputOutput, "", 0, 0, "", "print debugging information"},
     {"debug-dump", 0, K::Optional, G::InputOutput, "[=DIR]", 0, 0, "",
-     "print debugging information and write dump files"},
+     "print debugging information; after a capture write its configuration, plugins, "
+     "environment and report chunks to DIR (default prof-debug-PID, PID being prof's)"},
     // 2.5 control
     {"session", 0, K::Name, G::Control, "NAME", 0, 0, "", "the existing session to act on"},
     {"session-new", 0, K::Name, G::Control, "NAME", 0, 0, "",
