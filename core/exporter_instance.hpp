@@ -1,8 +1,9 @@
-// One exporter plugin fed as an event sink, with the prof_export_api it is
-// handed. Works the same on a live capture and on a report read back.
+// One exporter plugin fed as an event sink. It reads the catalog through a
+// CatalogExportView, with its own options, and its print and log going to
+// the console. Works the same on a live capture and on a report read back.
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog_export_view.hpp"
 #include "core/console.hpp"
 #include "core/event_sink.hpp"
 #include "core/option_values.hpp"
@@ -14,7 +15,7 @@
 
 namespace prof::core {
 
-class ExporterInstance final : public EventSink {
+class ExporterInstance final : public EventSink, private CatalogExportView {
 public:
   ExporterInstance(const PluginInfo &plugin, OptionValues options, const Catalog &catalog,
                    Console &console, const prof_session_info &session);
@@ -34,16 +35,14 @@ public:
 
 private:
   void fail(const char *step);
-  static const prof_export_api export_api_;
-  friend struct ExportHostApi;
+  const char *option(const char *name) const override;
+  void print(std::string_view line) override;
+  void log(prof_log_level level, std::string_view message) override;
 
   const PluginInfo &plugin_;
   OptionValues options_;
-  const Catalog &catalog_;
   Console &console_;
-  const prof_session_info &session_;
   void *instance_ = nullptr;
-  uint64_t dropped_ = 0;
   std::string error_;
   std::string last_logged_error_;
 };

@@ -7,13 +7,13 @@
 
 #include "core/capture/capture_plan.hpp"
 #include "core/capture/capture_runner.hpp"
+#include "core/session_details.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/capture_parts.hpp"
 #include "tools/prof/debug_dump.hpp"
 #include "tools/prof/plugin_selection.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/session_control.hpp"
-#include "tools/prof/session_details.hpp"
 
 #include <functional>
 #include <memory>
@@ -75,7 +75,7 @@ private:
   const DebugDump dump_; // --debug-dump: its folder is checked before anything starts
   std::unique_ptr<AgentSetup> agent_;
   std::unique_ptr<SessionControl> control_;
-  SessionDetails details_; // what the exporters' session info points into
+  core::SessionDetails details_; // what the exporters' session info points into
   const DetachSignal detach_;
   core::CaptureRunner runner_; // ends before what it refers to above
 };

@@ -4,12 +4,12 @@
 #include "core/report/chunk_scanner.hpp"
 #include "core/report/mapped_file.hpp"
 #include "core/report/report_reader.hpp"
+#include "core/session_details.hpp"
 #include "tools/prof/app_launcher.hpp"
 #include "tools/prof/capture_parts.hpp"
 #include "tools/prof/cli/help_text.hpp"
 #include "tools/prof/cli/option_table.hpp"
 #include "tools/prof/plugin_listing.hpp"
-#include "tools/prof/session_details.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -149,7 +149,7 @@ std::string configuration_text(const cli::CommandLine &command) {
 
 std::string plugins_text(const core::PluginRegistry &registry, const report::Header &header) {
   return plugin_list_text(registry) + "\nIn this capture, with the options they ran with:\n" +
-         plugin_records_text(header);
+         core::plugin_records_text(header);
 }
 
 std::string environment_text(const EnvironmentFacts &facts) {

@@ -2,10 +2,10 @@
 
 #include "core/exporter_instance.hpp"
 #include "core/report_replay.hpp"
+#include "core/session_details.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/run_context.hpp"
-#include "tools/prof/session_details.hpp"
 
 #include <memory>
 
@@ -28,8 +28,8 @@ int export_saved_report(const std::string &path,
   console.set_pid(header.pids.empty() ? 0 : header.pids.front());
   core::Catalog catalog;
   core::load_catalog(reader, catalog);
-  SessionDetails details;
-  const prof_session_info session = session_of(header, details);
+  core::SessionDetails details;
+  const prof_session_info session = core::session_of(header, details);
 
   std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
   std::vector<core::EventSink *> sinks;

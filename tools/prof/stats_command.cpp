@@ -1,9 +1,9 @@
 #include "tools/prof/stats_command.hpp"
 
 #include "core/output_name.hpp"
+#include "core/report_export_view.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
-#include "tools/prof/report_export_host.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/stats_scan.hpp"
 #include <prof/stats/stats_reports.hpp>
@@ -140,7 +140,7 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   if (!chosen)
     for (const auto &info : stats::known_reports())
       if (info.by_default) scanned.emplace_back(info.name);
-  const ReportExportHost report_host(reader);
+  const core::ReportExportView report_host(reader);
   const ExportHost host = report_host.host();
   ScanOptions scan;
   std::optional<ProgressBar> bar;

@@ -4,7 +4,7 @@
 #include "stats_test_report.hpp"
 
 #include "core/report/report_reader.hpp"
-#include "tools/prof/report_export_host.hpp"
+#include "core/report_export_view.hpp"
 #include "tools/prof/stats_scan.hpp"
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/stats_reports.hpp>
@@ -79,7 +79,7 @@ protected:
   testing::ScratchDir dir_;
   std::string path_;
   report::ReportReader reader_;
-  std::optional<tool::ReportExportHost> host_;
+  std::optional<core::ReportExportView> host_;
 };
 
 TEST_F(StatsReports, GcuActivityIsTheSummarysDeviceTable) {

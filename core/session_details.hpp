@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace prof::tool {
+namespace prof::core {
 
 /// The plugins of `header` with the options they ran with, a line each:
 /// "name version key=value ...".
@@ -29,4 +29,4 @@ struct SessionDetails {
 /// (both must outlive the info's use; it points into `header` too).
 prof_session_info session_of(const report::Header &header, SessionDetails &details);
 
-} // namespace prof::tool
+} // namespace prof::core

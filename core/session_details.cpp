@@ -1,6 +1,6 @@
-#include "tools/prof/session_details.hpp"
+#include "core/session_details.hpp"
 
-namespace prof::tool {
+namespace prof::core {
 
 std::string plugin_records_text(const report::Header &header) {
   std::string text;
@@ -36,4 +36,4 @@ prof_session_info session_of(const report::Header &header, SessionDetails &detai
   return session;
 }
 
-} // namespace prof::tool
+} // namespace prof::core

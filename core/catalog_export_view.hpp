@@ -1,0 +1,37 @@
+// The exporter's view of a live capture (or of a catalog loaded from a
+// report): its strings, tracks, stacks and arguments, the session info, and
+// the drops counted at its end.
+#pragma once
+
+#include "core/catalog.hpp"
+#include "core/export_view.hpp"
+
+namespace prof::core {
+
+class CatalogExportView : public ExportView {
+public:
+  /// `catalog` and `session` must outlive the view.
+  CatalogExportView(const Catalog &catalog, const prof_session_info &session)
+      : catalog_(catalog), session_(session) {}
+
+  const char *string(prof_string_id id) const override { return catalog_.strings.text(id).c_str(); }
+  const prof_track_desc *track(prof_track_id id) const override {
+    const TrackEntry *entry = catalog_.tracks.find(id);
+    return entry ? &entry->desc : nullptr;
+  }
+  std::span<const prof_string_id> stack(prof_stack_id id) const override {
+    return catalog_.stacks.frames(id);
+  }
+  std::span<const prof_arg> args(prof_args_id id) const override { return catalog_.args.args(id); }
+  const prof_session_info &session() const override { return session_; }
+  uint64_t dropped_events() const override { return dropped_; }
+  /// The drops of the whole capture, known at its end.
+  void set_dropped_events(uint64_t dropped) { dropped_ = dropped; }
+
+private:
+  const Catalog &catalog_;
+  const prof_session_info &session_;
+  uint64_t dropped_ = 0;
+};
+
+} // namespace prof::core

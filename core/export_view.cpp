@@ -1,0 +1,44 @@
+#include "core/export_view.hpp"
+
+namespace prof::core {
+
+const char *ExportView::option(const char *) const { return nullptr; }
+void ExportView::print(std::string_view) {}
+void ExportView::log(prof_log_level, std::string_view) {}
+
+namespace {
+
+ExportView &view(void *host) { return *static_cast<ExportView *>(host); }
+
+// Hands a span to C: its size in *count, nullptr when empty.
+template <typename T> const T *to_c(std::span<const T> items, uint32_t *count) {
+  if (count) *count = static_cast<uint32_t>(items.size());
+  return items.empty() ? nullptr : items.data();
+}
+
+const char *string(void *host, prof_string_id id) { return view(host).string(id); }
+const prof_track_desc *track(void *host, prof_track_id id) { return view(host).track(id); }
+const prof_string_id *stack(void *host, prof_stack_id id, uint32_t *count) {
+  return to_c(view(host).stack(id), count);
+}
+const prof_session_info *session_info(void *host) { return &view(host).session(); }
+void print(void *host, const char *line) { view(host).print(line ? line : ""); }
+void log(void *host, prof_log_level level, const char *message) {
+  view(host).log(level, message ? message : "");
+}
+const char *get_option(void *host, const char *name) { return view(host).option(name); }
+uint64_t dropped_events(void *host) { return view(host).dropped_events(); }
+const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
+  return to_c(view(host).args(id), count);
+}
+
+const prof_export_api table = {
+    sizeof(prof_export_api), &string, &track, &stack, &session_info, &print, &log, &get_option,
+    &dropped_events,         &args,
+};
+
+} // namespace
+
+const prof_export_api &export_api() { return table; }
+
+} // namespace prof::core

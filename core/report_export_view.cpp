@@ -1,0 +1,37 @@
+#include "core/report_export_view.hpp"
+
+namespace prof::core {
+
+ReportExportView::ReportExportView(const report::ReportReader &reader) : reader_(reader) {
+  for (const auto &[id, track] : reader.tracks())
+    tracks_.emplace(id, prof_track_desc{sizeof(prof_track_desc), track.kind, track.parent,
+                                        track.name.c_str(), track.pid, track.tid, track.index,
+                                        track.unit.empty() ? nullptr : track.unit.c_str(),
+                                        track.clock});
+  session_ = session_of(reader.header(), details_);
+}
+
+const char *ReportExportView::string(prof_string_id id) const {
+  const auto &strings = reader_.strings();
+  return id < strings.size() ? strings[id].c_str() : "";
+}
+
+const prof_track_desc *ReportExportView::track(prof_track_id id) const {
+  const auto found = tracks_.find(id);
+  return found == tracks_.end() ? nullptr : &found->second;
+}
+
+std::span<const prof_string_id> ReportExportView::stack(prof_stack_id id) const {
+  const report::StackRecord *record = reader_.stack(id);
+  return record ? std::span<const prof_string_id>(record->frames)
+                : std::span<const prof_string_id>();
+}
+
+std::span<const prof_arg> ReportExportView::args(prof_args_id id) const {
+  const auto &sets = reader_.args();
+  const auto found = sets.find(id);
+  return found == sets.end() ? std::span<const prof_arg>()
+                             : std::span<const prof_arg>(found->second.args);
+}
+
+} // namespace prof::core
