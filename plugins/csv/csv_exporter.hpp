@@ -32,7 +32,7 @@ private:
   std::string path_;
   bool begun_ = false;
   CsvFile summary_file_;
-  std::optional<summary::SummaryAggregator> aggregator_;
+  std::optional<stats::SummaryAggregator> aggregator_;
   std::optional<CsvTables> tables_;
 };
 

@@ -11,8 +11,8 @@
 namespace prof::csv {
 namespace {
 
-using summary::ActivityGroup;
-using summary::DurationStats;
+using stats::ActivityGroup;
+using stats::DurationStats;
 
 /// "GCU activities:" → "GCU activities"; "12.34%" → "12.34".
 std::string without_last(std::string text, char last) {
@@ -20,7 +20,7 @@ std::string without_last(std::string text, char last) {
   return text;
 }
 
-uint64_t write_activities(const ExportHost &host, const summary::SummaryAggregator &aggregator,
+uint64_t write_activities(const ExportHost &host, const stats::SummaryAggregator &aggregator,
                           CsvFile &out) {
   // Keyed by resolved name, as the summary does, so equal names interned
   // apart merge; devices merge into one group as in mode=summary.
@@ -38,10 +38,10 @@ uint64_t write_activities(const ExportHost &host, const summary::SummaryAggregat
     });
     uint64_t group_total = 0;
     for (const auto &[name, s] : sorted) group_total += s.total;
-    const std::string title = without_last(summary::group_title(group), ':');
+    const std::string title = without_last(stats::group_title(group), ':');
     for (const auto &[name, s] : sorted) {
       out.field(title)
-          .field(without_last(summary::format_percent(s.total, group_total), '%'))
+          .field(without_last(stats::format_percent(s.total, group_total), '%'))
           .field(s.total)
           .field(s.calls)
           .field(s.average())
@@ -57,23 +57,23 @@ uint64_t write_activities(const ExportHost &host, const summary::SummaryAggregat
 
 } // namespace
 
-uint64_t write_summary(const ExportHost &host, const summary::SummaryAggregator &aggregator,
+uint64_t write_summary(const ExportHost &host, const stats::SummaryAggregator &aggregator,
                        CsvFile &out) {
   uint64_t rows = write_activities(host, aggregator, out);
   if (aggregator.counters().empty()) return rows;
 
   struct CounterRow {
     std::string name, unit;
-    summary::CounterStats stats;
+    stats::CounterStats stats;
   };
   std::vector<CounterRow> counters;
-  for (const auto &[track, stats] : aggregator.counters()) {
+  for (const auto &[track, values] : aggregator.counters()) {
     const prof_track_desc *desc = host.track(track);
-    counters.push_back({summary::counter_name(host, track),
-                        desc && desc->unit ? std::string(desc->unit) : std::string(), stats});
+    counters.push_back({stats::counter_name(host, track),
+                        desc && desc->unit ? std::string(desc->unit) : std::string(), values});
   }
   std::sort(counters.begin(), counters.end(), [](const CounterRow &a, const CounterRow &b) {
-    return summary::natural_less(a.name, b.name);
+    return stats::natural_less(a.name, b.name);
   });
   out.header("");
   out.header("Counter,Unit,Min,Avg,Max");

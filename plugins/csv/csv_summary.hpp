@@ -15,7 +15,7 @@ namespace prof::csv {
 /// Writes the activity table (header "Type,Time(%),Time(ns),Calls,Avg(ns),
 /// Min(ns),Max(ns),Name") and, when there are counters, a blank line and the
 /// counter table ("Counter,Unit,Min,Avg,Max"). Returns the rows written.
-uint64_t write_summary(const ExportHost &host, const summary::SummaryAggregator &aggregator,
+uint64_t write_summary(const ExportHost &host, const stats::SummaryAggregator &aggregator,
                        CsvFile &out);
 
 } // namespace prof::csv

@@ -83,34 +83,36 @@ void SummaryExporter::print_activities() {
   const bool split_devices = mode_ == SummaryMode::PerGcu;
   // Rows keyed by resolved name, so equal names merge even when they were
   // interned apart (e.g. in merged reports).
-  const auto host_groups = activities_by_group(*aggregator_, host_, [&](ActivityGroup group) {
-    if (mode_ == SummaryMode::Gcu) return group == ActivityGroup::Device;
-    if (mode_ == SummaryMode::Api) return group == ActivityGroup::Api;
-    return !(split_devices && group == ActivityGroup::Device);
-  });
-  auto devices = split_devices ? device_activities(*aggregator_, host_)
-                               : std::map<prof_track_id, NamedStats>();
+  const auto host_groups =
+      stats::activities_by_group(*aggregator_, host_, [&](stats::ActivityGroup group) {
+        if (mode_ == SummaryMode::Gcu) return group == stats::ActivityGroup::Device;
+        if (mode_ == SummaryMode::Api) return group == stats::ActivityGroup::Api;
+        return !(split_devices && group == stats::ActivityGroup::Device);
+      });
+  auto devices = split_devices ? stats::device_activities(*aggregator_, host_)
+                               : std::map<prof_track_id, stats::NamedStats>();
 
   bool printed = false;
   if (split_devices) {
     std::vector<std::pair<std::string, prof_track_id>> order;
     order.reserve(devices.size());
-    for (const auto &[device, stats] : devices)
-      order.emplace_back(device_label(host_, device), device);
+    for (const auto &[device, by_name] : devices)
+      order.emplace_back(stats::device_label(host_, device), device);
     std::sort(order.begin(), order.end());
     for (const auto &[label, device] : order) {
       print_section("======== Profiling result (" + label + "):",
-                    format_activity_table({to_rows(ActivityGroup::Device, devices[device])}));
+                    stats::format_activity_table(
+                        {stats::to_rows(stats::ActivityGroup::Device, devices[device])}));
       printed = true;
     }
   }
-  std::vector<ActivityGroupRows> groups;
+  std::vector<stats::ActivityGroupRows> groups;
   groups.reserve(host_groups.size());
-  for (const auto &[group, stats] : host_groups)
-    groups.push_back(to_rows(group, stats));
+  for (const auto &[group, by_name] : host_groups)
+    groups.push_back(stats::to_rows(group, by_name));
   if (!groups.empty()) {
     print_section(split_devices ? "======== Profiling result (host):" : kResultTitle,
-                  format_activity_table(std::move(groups)));
+                  stats::format_activity_table(std::move(groups)));
     printed = true;
   }
   const bool counters_follow = (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) &&
@@ -121,14 +123,14 @@ void SummaryExporter::print_activities() {
 }
 
 void SummaryExporter::print_counters() {
-  std::vector<CounterRow> rows;
-  for (const auto &[track, stats] : aggregator_->counters()) {
+  std::vector<stats::CounterRow> rows;
+  for (const auto &[track, values] : aggregator_->counters()) {
     const prof_track_desc *desc = host_.track(track);
-    CounterRow row{counter_name(host_, track), "", stats};
+    stats::CounterRow row{stats::counter_name(host_, track), "", values};
     if (desc != nullptr && desc->unit != nullptr) row.unit = desc->unit;
     rows.push_back(std::move(row));
   }
-  print_section("======== Counters:", format_counter_table(std::move(rows)));
+  print_section("======== Counters:", stats::format_counter_table(std::move(rows)));
 }
 
 void SummaryExporter::print_functions() {

@@ -41,8 +41,8 @@ private:
 
   ExportHost host_;
   SummaryMode mode_ = SummaryMode::Summary;
-  std::optional<SummaryAggregator> aggregator_;
-  FunctionView functions_;
+  std::optional<stats::SummaryAggregator> aggregator_;
+  stats::FunctionView functions_;
 };
 
 } // namespace prof::summary

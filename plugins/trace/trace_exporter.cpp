@@ -5,8 +5,8 @@
 
 namespace prof::trace {
 
-using console::Align;
-using console::format_duration;
+using stats::Align;
+using stats::format_duration;
 
 bool TraceExporter::begin() {
   const std::string_view scope = host_.option("scope").value_or("all");
@@ -54,10 +54,10 @@ bool TraceExporter::end() {
 }
 
 void TraceExporter::print_records() {
-  std::vector<console::Column> columns{
+  std::vector<stats::TextColumn> columns{
       {"Start", Align::Right}, {"Duration", Align::Right}, {"Name", Align::Left}};
   if (!device_only_) columns.push_back({"Track", Align::Left});
-  console::TextTable table(std::move(columns));
+  stats::TextTable table(std::move(columns));
 
   const uint64_t origin = records_.front().ts;
   // Two passes: widths first, so a long trace is never held as text.

@@ -31,7 +31,7 @@ private:
   std::string name_label(const TraceRecord &record) const;
 
   ExportHost host_;
-  console::TrackClassifier tracks_;
+  stats::TrackClassifier tracks_;
   bool device_only_ = false; ///< scope=gcu
   std::vector<TraceRecord> records_;
   uint64_t other_events_ = 0; // counters and samples seen, not printed

@@ -34,14 +34,14 @@ bool DurationsExporter::consume(const prof_event *events, size_t count) {
 }
 
 bool DurationsExporter::end() {
-  prof::summary::ActivityGroupRows group{prof::summary::ActivityGroup::Ranges, {}};
+  prof::stats::ActivityGroupRows group{prof::stats::ActivityGroup::Ranges, {}};
   for (const auto &[name, stats] : by_name_)
     group.rows.push_back({name, stats});
   if (group.rows.empty()) {
     host_.print("example-durations: no slices");
     return true;
   }
-  for (const std::string &line : prof::summary::format_activity_table({group}))
+  for (const std::string &line : prof::stats::format_activity_table({group}))
     host_.print(line);
   return true;
 }

@@ -26,7 +26,7 @@ private:
 
   prof::ExportHost host_;
   std::vector<std::string> names_; // empty: every slice
-  std::map<std::string, prof::summary::DurationStats> by_name_;
+  std::map<std::string, prof::stats::DurationStats> by_name_;
 };
 
 } // namespace example

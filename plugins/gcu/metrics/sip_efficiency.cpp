@@ -72,17 +72,17 @@ std::vector<std::string> SipEfficiency::table() {
             "(*/general/operator) and the SIPPMC busy events"};
   std::sort(order.begin(), order.end());
 
-  using console::Align;
-  console::TextTable table({{"Index", Align::Left},
-                            {"Name", Align::Left},
-                            {"OP ID", Align::Right},
-                            {"Duration", Align::Right}});
+  using stats::Align;
+  stats::TextTable table({{"Index", Align::Left},
+                          {"Name", Align::Left},
+                          {"OP ID", Align::Right},
+                          {"Duration", Align::Right}});
   std::vector<std::vector<std::string>> rows;
   for (size_t index = 0; index < order.size(); ++index) {
     const uint64_t id = order[index].second;
     const Operator &op = operators_[id];
     rows.push_back({std::to_string(index), std::string(host_.string(op.name)),
-                    std::to_string(driver_correlation(id)), console::format_duration(op.duration)});
+                    std::to_string(driver_correlation(id)), stats::format_duration(op.duration)});
     for (const auto &[sip, v] : values_[id])
       rows.push_back({sip, std::to_string(static_cast<uint64_t>(v.without_wait)),
                       std::to_string(static_cast<uint64_t>(v.with_wait)),

@@ -1,6 +1,6 @@
 #include <prof/stats/activity_rows.hpp>
 
-namespace prof::summary {
+namespace prof::stats {
 
 std::map<ActivityGroup, NamedStats>
 activities_by_group(const SummaryAggregator &aggregator, const ExportHost &host,
@@ -36,4 +36,4 @@ std::string device_label(const ExportHost &host, prof_track_id device) {
   return "GCU " + std::to_string(desc->index);
 }
 
-} // namespace prof::summary
+} // namespace prof::stats

@@ -8,12 +8,9 @@
 #include <memory>
 #include <set>
 
-namespace prof::summary {
+namespace prof::stats {
 
 namespace {
-
-using console::Align;
-using console::TextTable;
 
 struct Counts {
   uint64_t self = 0;
@@ -110,7 +107,7 @@ std::vector<std::string> FunctionView::call_tree(const StackResolver &resolve, b
                    [](const auto &a, const auto &b) { return a.second->total > b.second->total; });
   for (const auto &[name, node] : tops)
     print_node(*name, *node, 0, samples_, std::max<uint64_t>(min_samples, 1), top_down, rows);
-  std::vector<console::Column> columns{{"Total(%)", Align::Right}};
+  std::vector<TextColumn> columns{{"Total(%)", Align::Right}};
   if (top_down) columns.push_back({"Self(%)", Align::Right});
   columns.push_back({"Function", Align::Left});
   TextTable table(std::move(columns));
@@ -122,4 +119,4 @@ std::vector<std::string> FunctionView::call_tree(const StackResolver &resolve, b
   return lines;
 }
 
-} // namespace prof::summary
+} // namespace prof::stats

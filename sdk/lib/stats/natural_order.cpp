@@ -1,6 +1,6 @@
 #include <prof/stats/natural_order.hpp>
 
-namespace prof::summary {
+namespace prof::stats {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -41,4 +41,4 @@ bool natural_less(std::string_view a, std::string_view b) {
   return a < b; // equal by nature ("cpu01" vs "cpu1"): keep a total order
 }
 
-} // namespace prof::summary
+} // namespace prof::stats

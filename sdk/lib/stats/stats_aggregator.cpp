@@ -29,7 +29,7 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
     first_ts_ = std::min(first_ts_, e.ts);
     last_ts_ = std::max(last_ts_, e.ts + e.duration);
     if (e.type == PROF_EVENT_SLICE && device_work) {
-      const console::TrackPlace place = summary_.tracks().place(e.track);
+      const TrackPlace place = summary_.tracks().place(e.track);
       if (!place.device_side) continue;
       if (scope_.timelines) {
         auto timeline = timelines_.find(place.device);

@@ -13,11 +13,6 @@
 namespace prof::stats {
 namespace {
 
-using console::Align;
-using summary::ActivityGroup;
-using summary::DurationStats;
-using summary::NamedStats;
-
 const std::vector<ReportInfo> kReports = {
     {"gcu-activity", "device activities by name, all devices together (the summary's GCU rows)",
      true},
@@ -44,8 +39,8 @@ std::vector<Column> activity_columns() {
 /// Rows in format_activity_table()'s order and text: by total time, then
 /// name; the group title on the first row only.
 std::vector<std::vector<Cell>> activity_rows(const char *type, const NamedStats &stats) {
-  std::vector<summary::ActivityRow> sorted = summary::to_rows(ActivityGroup::Device, stats).rows;
-  summary::sort_activity_rows(sorted);
+  std::vector<ActivityRow> sorted = to_rows(ActivityGroup::Device, stats).rows;
+  sort_activity_rows(sorted);
   uint64_t total = 0;
   for (const auto &row : sorted)
     total += row.stats.total;
@@ -62,11 +57,11 @@ StatsTable group_report(std::string_view name, ActivityGroup group, const std::s
                         const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{std::string(name), "", activity_columns(), {}, "", {}};
   table.empty_text = "======== " + noun + ": none in this report";
-  const auto groups = summary::activities_by_group(aggregator.summary(), host,
-                                                   [&](ActivityGroup g) { return g == group; });
+  const auto groups =
+      activities_by_group(aggregator.summary(), host, [&](ActivityGroup g) { return g == group; });
   if (auto found = groups.find(group); found != groups.end())
     table.sections.push_back(
-        {"", "======== " + noun + ":", activity_rows(summary::group_title(group), found->second)});
+        {"", "======== " + noun + ":", activity_rows(group_title(group), found->second)});
   return table;
 }
 
@@ -76,20 +71,20 @@ std::vector<std::pair<std::string, prof_track_id>> devices_by_label(const Map &d
                                                                     const ExportHost &host) {
   std::vector<std::pair<std::string, prof_track_id>> order;
   for (const auto &[device, value] : devices)
-    order.emplace_back(summary::device_label(host, device), device);
+    order.emplace_back(device_label(host, device), device);
   std::sort(order.begin(), order.end(),
-            [](const auto &a, const auto &b) { return summary::natural_less(a.first, b.first); });
+            [](const auto &a, const auto &b) { return natural_less(a.first, b.first); });
   return order;
 }
 
 StatsTable per_device_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"gcu-activity-per-device", "Device", activity_columns(), {}, "", {}};
   table.empty_text = "======== GCU activities: none in this report";
-  const auto devices = summary::device_activities(aggregator.summary(), host);
+  const auto devices = device_activities(aggregator.summary(), host);
   for (const auto &[label, device] : devices_by_label(devices, host))
     table.sections.push_back(
         {label, "======== GCU activities (" + label + "):",
-         activity_rows(summary::group_title(ActivityGroup::Device), devices.at(device))});
+         activity_rows(group_title(ActivityGroup::Device), devices.at(device))});
   return table;
 }
 
@@ -129,7 +124,7 @@ StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHos
                    {},
                    "======== Memory copy sizes: none in this report",
                    {}};
-  std::map<std::string, summary::CounterStats> by_direction;
+  std::map<std::string, CounterStats> by_direction;
   for (const auto &[kind, stats] : aggregator.memcpy_bytes())
     by_direction[direction_of(kind)].merge(stats);
   if (by_direction.empty()) return table;
@@ -156,19 +151,19 @@ StatsTable counters_report(const StatsAggregator &aggregator, const ExportHost &
                    {},
                    "======== Counters: none in this report",
                    {}};
-  std::vector<summary::CounterRow> counters;
+  std::vector<CounterRow> counters;
   for (const auto &[track, stats] : aggregator.summary().counters()) {
     const prof_track_desc *desc = host.track(track);
-    counters.push_back({summary::counter_name(host, track),
+    counters.push_back({counter_name(host, track),
                         desc && desc->unit ? std::string(desc->unit) : std::string(), stats});
   }
   if (counters.empty()) return table;
   std::sort(counters.begin(), counters.end(),
-            [](const auto &a, const auto &b) { return summary::natural_less(a.name, b.name); });
+            [](const auto &a, const auto &b) { return natural_less(a.name, b.name); });
   Section section{"", "======== Counters:", {}};
   for (const auto &row : counters) {
     const auto value = [&](double v) {
-      return Cell::of_real(v, summary::format_counter_value(v, row.unit));
+      return Cell::of_real(v, format_counter_value(v, row.unit));
     };
     section.rows.push_back({value(row.stats.min), value(row.stats.average()), value(row.stats.max),
                             Cell::of_text(row.unit.empty() ? "-" : row.unit, row.unit),
@@ -191,7 +186,7 @@ StatsTable utilization_report(StatsAggregator &aggregator, const ExportHost &hos
                    {}};
   const uint64_t origin = aggregator.first_ts();
   const uint64_t until = aggregator.last_ts();
-  const std::string interval = console::format_duration(options.interval_ns);
+  const std::string interval = format_duration(options.interval_ns);
   for (const auto &[label, device] : devices_by_label(aggregator.timelines(), host)) {
     Section section{
         label, "======== Device utilization (" + label + ", " + interval + " windows):", {}};
@@ -218,7 +213,7 @@ StatsTable gaps_report(StatsAggregator &aggregator, const ExportHost &host,
                    "======== Device gaps: no device activities in this report",
                    {}};
   const uint64_t origin = aggregator.first_ts();
-  const std::string threshold = console::format_duration(options.gap_threshold_ns);
+  const std::string threshold = format_duration(options.gap_threshold_ns);
   for (const auto &[label, device] : devices_by_label(aggregator.timelines(), host)) {
     Section section{label, "======== Device gaps (" + label + ", over " + threshold + "):", {}};
     uint64_t idle = 0;
@@ -228,7 +223,7 @@ StatsTable gaps_report(StatsAggregator &aggregator, const ExportHost &host,
       idle += gap.end - gap.begin;
     }
     table.notes.push_back(label + ": " + std::to_string(section.rows.size()) + " gaps over " +
-                          threshold + ", " + console::format_duration(idle) + " in all");
+                          threshold + ", " + format_duration(idle) + " in all");
     if (!section.rows.empty()) table.sections.push_back(std::move(section));
   }
   if (!table.notes.empty()) {
@@ -240,7 +235,7 @@ StatsTable gaps_report(StatsAggregator &aggregator, const ExportHost &host,
 }
 
 StatsTable functions_report(const StatsAggregator &aggregator, const ExportHost &host) {
-  const summary::FunctionView &view = aggregator.functions();
+  const FunctionView &view = aggregator.functions();
   StatsTable table{"cpu-functions",
                    "",
                    {{"Self(%)", "Self(%)", Align::Right},

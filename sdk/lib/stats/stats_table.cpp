@@ -51,11 +51,11 @@ void json_value(std::string &out, const Cell &cell) {
 
 } // namespace
 
-Cell Cell::of_ns(uint64_t ns) { return {console::format_duration(ns), Kind::Integer, ns, 0, {}}; }
+Cell Cell::of_ns(uint64_t ns) { return {format_duration(ns), Kind::Integer, ns, 0, {}}; }
 
 Cell Cell::of_percent(uint64_t part, uint64_t whole) {
   const double percent = whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / whole;
-  return {summary::format_percent(part, whole), Kind::Real, 0, std::round(percent * 100) / 100, {}};
+  return {format_percent(part, whole), Kind::Real, 0, std::round(percent * 100) / 100, {}};
 }
 
 size_t StatsTable::row_count() const {
@@ -71,10 +71,10 @@ std::string render_table(const std::vector<StatsTable> &tables) {
     if (table.sections.empty() && !table.empty_text.empty()) out += table.empty_text + "\n";
     for (const Section &section : table.sections) {
       if (section.rows.empty()) continue;
-      std::vector<console::Column> columns;
+      std::vector<TextColumn> columns;
       for (const Column &column : table.columns)
         columns.push_back({column.title, column.align});
-      console::TextTable text(std::move(columns));
+      TextTable text(std::move(columns));
       std::vector<std::vector<std::string>> cells;
       for (const auto &row : section.rows) {
         std::vector<std::string> line;

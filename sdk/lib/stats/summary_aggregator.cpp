@@ -1,6 +1,6 @@
 #include <prof/stats/summary_aggregator.hpp>
 
-namespace prof::summary {
+namespace prof::stats {
 
 const char *group_title(ActivityGroup group) {
   switch (group) {
@@ -24,7 +24,7 @@ void SummaryAggregator::add(const prof_event &event) {
   ++events_seen_;
   switch (event.type) {
   case PROF_EVENT_SLICE: {
-    const console::TrackPlace place = tracks_.place(event.track);
+    const TrackPlace place = tracks_.place(event.track);
     ActivityKey key{ActivityGroup::Device, place.device, event.name};
     if (!place.device_side) {
       key.group = host_group(event.category);
@@ -78,4 +78,4 @@ ActivityGroup SummaryAggregator::host_group(prof_string_id category) {
   return group;
 }
 
-} // namespace prof::summary
+} // namespace prof::stats

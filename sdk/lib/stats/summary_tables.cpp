@@ -8,12 +8,9 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace prof::summary {
+namespace prof::stats {
 namespace {
 
-using console::Align;
-using console::format_duration;
-using console::TextTable;
 
 } // namespace
 
@@ -91,4 +88,4 @@ std::vector<std::string> format_counter_table(std::vector<CounterRow> rows) {
   return lines;
 }
 
-} // namespace prof::summary
+} // namespace prof::stats

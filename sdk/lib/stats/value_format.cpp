@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace prof::summary {
+namespace prof::stats {
 
 std::string format_bytes(double bytes) {
   static constexpr const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -34,4 +34,4 @@ std::string format_counter_value(double value, std::string_view unit) {
   return text;
 }
 
-} // namespace prof::summary
+} // namespace prof::stats

@@ -13,7 +13,7 @@
 namespace prof {
 namespace {
 
-using console::format_duration;
+using stats::format_duration;
 
 TEST(TimeFormatTest, PrintsTwoDecimalsInTheLargestUnitBelowAThousand) {
   EXPECT_EQ(format_duration(0), "0.00ns");
@@ -41,7 +41,7 @@ TEST(TimeFormatTest, LargestValueDoesNotOverflow) {
 }
 
 TEST(ValueFormatTest, FormatsByUnit) {
-  using summary::format_counter_value;
+  using stats::format_counter_value;
   EXPECT_EQ(format_counter_value(12.345, "%"), "12.35%");
   EXPECT_EQ(format_counter_value(0, "%"), "0.00%");
   EXPECT_EQ(format_counter_value(0, "bytes"), "0.00B");
@@ -56,19 +56,18 @@ TEST(ValueFormatTest, FormatsByUnit) {
 TEST(NaturalOrderTest, ComparesDigitRunsAsNumbers) {
   std::vector<std::string> names{"cpu10 utilization", "cpu2 utilization", "CPU utilization (total)",
                                  "cpu1 utilization",  "Process tree RSS", "cpu0 utilization"};
-  std::sort(names.begin(), names.end(), summary::natural_less);
+  std::sort(names.begin(), names.end(), stats::natural_less);
   EXPECT_EQ(names, (std::vector<std::string>{"CPU utilization (total)", "Process tree RSS",
                                              "cpu0 utilization", "cpu1 utilization",
                                              "cpu2 utilization", "cpu10 utilization"}));
-  EXPECT_TRUE(summary::natural_less("a", "a1"));
-  EXPECT_FALSE(summary::natural_less("a1", "a1"));
-  EXPECT_TRUE(summary::natural_less("x9y", "x010y"));
+  EXPECT_TRUE(stats::natural_less("a", "a1"));
+  EXPECT_FALSE(stats::natural_less("a1", "a1"));
+  EXPECT_TRUE(stats::natural_less("x9y", "x010y"));
 }
 
 TEST(TextTableTest, AlignsColumnsAndLeavesNoTrailingSpace) {
-  console::TextTable table({{"Count", console::Align::Right},
-                            {"Name", console::Align::Left},
-                            {"Note", console::Align::Left}});
+  stats::TextTable table(
+      {{"Count", stats::Align::Right}, {"Name", stats::Align::Left}, {"Note", stats::Align::Left}});
   table.fit_row({"1234567", "a", "x"});
   EXPECT_EQ(table.header(), "  Count  Name  Note");
   EXPECT_EQ(table.row({"1", "abc", "y"}), "      1  abc   y");

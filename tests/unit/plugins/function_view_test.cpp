@@ -4,7 +4,7 @@
 
 #include <map>
 
-using prof::summary::FunctionView;
+using prof::stats::FunctionView;
 using Lines = std::vector<std::string>;
 
 namespace {

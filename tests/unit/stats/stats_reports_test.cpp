@@ -98,11 +98,12 @@ TEST_F(StatsReports, GcuActivityIsTheSummarysDeviceTable) {
   // The same text as the summary exporter's table for the device group.
   const StatsAggregator aggregator =
       tool::scan_report(reader_, host_->host(), scope_for({"gcu-activity"}, {})).aggregator;
-  const auto groups = summary::activities_by_group(
-      aggregator.summary(), host_->host(),
-      [](summary::ActivityGroup g) { return g == summary::ActivityGroup::Device; });
-  Lines summary = summary::format_activity_table(
-      {summary::to_rows(summary::ActivityGroup::Device, groups.begin()->second)});
+  const auto groups =
+      stats::activities_by_group(aggregator.summary(), host_->host(), [](stats::ActivityGroup g) {
+        return g == stats::ActivityGroup::Device;
+      });
+  Lines summary = stats::format_activity_table(
+      {stats::to_rows(stats::ActivityGroup::Device, groups.begin()->second)});
   summary.insert(summary.begin(), "======== GCU activities:");
   EXPECT_EQ(split(render_table({table})), summary);
 
@@ -313,7 +314,7 @@ TEST_F(StatsReports, CsvHasOneHeaderAndItsColumnsPerReport) {
 }
 
 TEST(StatsCsv, QuotesFieldsThatNeedIt) {
-  StatsTable table{"x", "", {{"Name", "Name", console::Align::Left}}, {}, "", {}};
+  StatsTable table{"x", "", {{"Name", "Name", stats::Align::Left}}, {}, "", {}};
   table.sections.push_back({"", "t", {{Cell::of_text("a,b")}, {Cell::of_text("say \"hi\"")}}});
   EXPECT_EQ(render_csv({table}), "Name\n\"a,b\"\n\"say \"\"hi\"\"\"\n");
   EXPECT_EQ(JsonParser::parse(render_json({table}))["x"]["rows"].items[1]["Name"].text,

@@ -13,7 +13,7 @@
 #include <map>
 #include <string>
 
-namespace prof::summary {
+namespace prof::stats {
 
 /// Durations by resolved name.
 using NamedStats = std::map<std::string, DurationStats>;
@@ -35,4 +35,4 @@ ActivityGroupRows to_rows(ActivityGroup group, const NamedStats &stats);
 /// device" for 0 or an undeclared track.
 std::string device_label(const ExportHost &host, prof_track_id device);
 
-} // namespace prof::summary
+} // namespace prof::stats

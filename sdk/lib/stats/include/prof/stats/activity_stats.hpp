@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace prof::summary {
+namespace prof::stats {
 
 /// Calls, total, min and max of slice durations (ns).
 struct DurationStats {
@@ -53,4 +53,4 @@ struct CounterStats {
   double average() const { return samples == 0 ? 0 : sum / static_cast<double>(samples); }
 };
 
-} // namespace prof::summary
+} // namespace prof::stats

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace prof::summary {
+namespace prof::stats {
 
 inline std::string counter_name(const ExportHost &host, prof_track_id track) {
   const prof_track_desc *desc = host.track(track);
@@ -31,4 +31,4 @@ inline std::string counter_name(const ExportHost &host, prof_track_id track) {
   return name;
 }
 
-} // namespace prof::summary
+} // namespace prof::stats

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace prof::summary {
+namespace prof::stats {
 
 /// Frames of a stack, names leaf first.
 using StackResolver = std::function<std::vector<std::string>(prof_stack_id)>;
@@ -53,4 +53,4 @@ private:
   uint64_t samples_ = 0;
 };
 
-} // namespace prof::summary
+} // namespace prof::stats

@@ -4,9 +4,9 @@
 
 #include <string_view>
 
-namespace prof::summary {
+namespace prof::stats {
 
 /// True when `a` sorts before `b` in natural order.
 bool natural_less(std::string_view a, std::string_view b);
 
-} // namespace prof::summary
+} // namespace prof::stats

@@ -39,16 +39,14 @@ public:
   void merge(StatsAggregator &other);
 
   const StatsScope &scope() const { return scope_; }
-  const summary::SummaryAggregator &summary() const { return summary_; }
+  const SummaryAggregator &summary() const { return summary_; }
   /// Device slices that are memory copies or sets, by name.
-  const std::unordered_map<prof_string_id, summary::DurationStats> &memcpy() const {
-    return memcpy_;
-  }
+  const std::unordered_map<prof_string_id, DurationStats> &memcpy() const { return memcpy_; }
   /// Their `bytes` arguments, by well-known category (a copy's direction, memset).
-  const std::map<uint16_t, summary::CounterStats> &memcpy_bytes() const { return memcpy_bytes_; }
+  const std::map<uint16_t, CounterStats> &memcpy_bytes() const { return memcpy_bytes_; }
   /// Busy timelines by enclosing DEVICE track (0: device slices outside one).
   std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
-  const summary::FunctionView &functions() const { return functions_; }
+  const FunctionView &functions() const { return functions_; }
 
   /// Earliest timestamp and latest end over all events; first > last when none.
   uint64_t first_ts() const { return first_ts_; }
@@ -60,12 +58,12 @@ private:
 
   ExportHost host_;
   StatsScope scope_;
-  summary::SummaryAggregator summary_;
-  std::unordered_map<prof_string_id, summary::DurationStats> memcpy_;
-  std::map<uint16_t, summary::CounterStats> memcpy_bytes_;
+  SummaryAggregator summary_;
+  std::unordered_map<prof_string_id, DurationStats> memcpy_;
+  std::map<uint16_t, CounterStats> memcpy_bytes_;
   std::unordered_map<prof_string_id, bool> bytes_keys_; // argument key id -> is "bytes"
   std::map<prof_track_id, BusyTimeline> timelines_;
-  summary::FunctionView functions_;
+  FunctionView functions_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
   uint64_t last_ts_ = 0;
 };

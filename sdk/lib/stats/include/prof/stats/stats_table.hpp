@@ -42,7 +42,7 @@ struct Cell {
 struct Column {
   std::string title; ///< console header ("Time")
   std::string key;   ///< CSV header and JSON member ("Time(ns)")
-  console::Align align = console::Align::Right;
+  Align align = Align::Right;
   bool data = true; ///< false: console only (the Type column of activity tables)
 };
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <unordered_map>
 
-namespace prof::summary {
+namespace prof::stats {
 
 /// The groups of the statistics table, in the order they are printed.
 enum class ActivityGroup : uint8_t {
@@ -52,7 +52,7 @@ public:
 
   uint64_t events_seen() const { return events_seen_; }
   /// Where tracks sit, as this aggregator has classified them (cached).
-  console::TrackClassifier &tracks() { return tracks_; }
+  TrackClassifier &tracks() { return tracks_; }
   const std::unordered_map<ActivityKey, DurationStats, ActivityKeyHash> &activities() const {
     return activities_;
   }
@@ -80,7 +80,7 @@ private:
   DurationStats &activity(const ActivityKey &key);
 
   ExportHost host_;
-  console::TrackClassifier tracks_;
+  TrackClassifier tracks_;
   std::unordered_map<prof_string_id, ActivityGroup> category_groups_;
   std::unordered_map<ActivityKey, DurationStats, ActivityKeyHash> activities_;
   RecentActivities recent_;
@@ -88,4 +88,4 @@ private:
   uint64_t events_seen_ = 0;
 };
 
-} // namespace prof::summary
+} // namespace prof::stats

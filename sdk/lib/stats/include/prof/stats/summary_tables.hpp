@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace prof::summary {
+namespace prof::stats {
 
 /// "12.34%": `part` of `whole` with two decimals (0.00% when whole is 0).
 std::string format_percent(uint64_t part, uint64_t whole);
@@ -42,4 +42,4 @@ std::vector<std::string> format_activity_table(std::vector<ActivityGroupRows> gr
 /// Header plus one line per counter track, in natural order of the names.
 std::vector<std::string> format_counter_table(std::vector<CounterRow> rows);
 
-} // namespace prof::summary
+} // namespace prof::stats

@@ -9,12 +9,12 @@
 #include <string_view>
 #include <vector>
 
-namespace prof::console {
+namespace prof::stats {
 
 enum class Align { Left, Right };
 
-/// One column: its header text, its alignment and its current width.
-struct Column {
+/// One column of a TextTable: its header text, its alignment and its current width.
+struct TextColumn {
   std::string header;
   Align align = Align::Right;
   size_t width = 0;
@@ -23,8 +23,8 @@ struct Column {
 /// A set of columns whose widths fit every cell passed to fit().
 class TextTable {
 public:
-  explicit TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {
-    for (Column &column : columns_)
+  explicit TextTable(std::vector<TextColumn> columns) : columns_(std::move(columns)) {
+    for (TextColumn &column : columns_)
       column.width = std::max(column.width, column.header.size());
   }
 
@@ -40,7 +40,7 @@ public:
 
   std::string header() const {
     std::vector<std::string_view> cells;
-    for (const Column &column : columns_)
+    for (const TextColumn &column : columns_)
       cells.emplace_back(column.header);
     return format(cells);
   }
@@ -65,7 +65,7 @@ public:
   }
 
 private:
-  std::vector<Column> columns_;
+  std::vector<TextColumn> columns_;
 };
 
-} // namespace prof::console
+} // namespace prof::stats

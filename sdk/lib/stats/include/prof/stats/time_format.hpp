@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-namespace prof::console {
+namespace prof::stats {
 
 /// Formats `ns` nanoseconds as e.g. "0.00ns", "15.62us", "514.88ms", "1.20s".
 /// Rounds half up to two decimals before choosing the unit, so 999999ns
@@ -36,4 +36,4 @@ inline std::string format_duration(uint64_t ns) {
   return {};
 }
 
-} // namespace prof::console
+} // namespace prof::stats

@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace prof::console {
+namespace prof::stats {
 
 /// Where a track sits in the track tree.
 struct TrackPlace {
@@ -72,4 +72,4 @@ private:
   std::unordered_map<prof_track_id, TrackPlace> cache_;
 };
 
-} // namespace prof::console
+} // namespace prof::stats

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace prof::summary {
+namespace prof::stats {
 
 /// "bytes": two decimals in B/KiB/MiB/GiB/TiB, the number under 1024
 /// after rounding (e.g. "1.50GiB").
@@ -14,4 +14,4 @@ std::string format_bytes(double bytes);
 /// anything else a plain number (no decimals when it is whole).
 std::string format_counter_value(double value, std::string_view unit);
 
-} // namespace prof::summary
+} // namespace prof::stats
