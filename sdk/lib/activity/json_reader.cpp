@@ -4,18 +4,18 @@
 #include <charconv>
 #include <cstdint>
 
-namespace prof::activity::json {
+namespace prof::activity {
 namespace {
 
 class Reader {
 public:
   Reader(std::string_view text, std::size_t max_depth) : text_(text), max_depth_(max_depth) {}
 
-  Value document() {
+  JsonValue document() {
     if (text_.substr(0, 3) == "\xef\xbb\xbf") // a UTF-8 byte order mark, as some editors write
       pos_ = 3;
     skip_space();
-    Value value = parse_value(0);
+    JsonValue value = parse_value(0);
     skip_space();
     if (pos_ < text_.size())
       fail(pos_, "expected end of input after the JSON value, found " + found());
@@ -24,7 +24,7 @@ public:
 
 private:
   [[noreturn]] void fail(std::size_t offset, const std::string &message) const {
-    throw SyntaxError(position_of(text_, offset), message);
+    throw JsonSyntaxError(position_of(text_, offset), message);
   }
 
   /// What is at the current position, for messages.
@@ -44,8 +44,8 @@ private:
       ++pos_;
   }
 
-  Value parse_value(std::size_t depth) {
-    Value value;
+  JsonValue parse_value(std::size_t depth) {
+    JsonValue value;
     value.offset = pos_;
     switch (peek()) {
     case '{':
@@ -57,24 +57,24 @@ private:
       parse_array(value, depth + 1);
       break;
     case '"':
-      value.type = Type::String;
+      value.type = JsonType::String;
       value.string = parse_string();
       break;
     case 't':
       literal("true");
-      value.type = Type::Bool;
+      value.type = JsonType::Bool;
       value.boolean = true;
       break;
     case 'f':
       literal("false");
-      value.type = Type::Bool;
+      value.type = JsonType::Bool;
       break;
     case 'n':
       literal("null");
       break;
     default:
       if (peek() == '-' || (peek() >= '0' && peek() <= '9')) {
-        value.type = Type::Number;
+        value.type = JsonType::Number;
         value.number = parse_number();
         break;
       }
@@ -93,8 +93,8 @@ private:
     pos_ += word.size();
   }
 
-  void parse_object(Value &value, std::size_t depth) {
-    value.type = Type::Object;
+  void parse_object(JsonValue &value, std::size_t depth) {
+    value.type = JsonType::Object;
     std::vector<std::size_t> key_offsets;
     ++pos_; // '{'
     skip_space();
@@ -106,7 +106,7 @@ private:
       skip_space();
       if (peek() != '"') fail(pos_, "expected a string key, found " + found());
       key_offsets.push_back(pos_);
-      Member member;
+      JsonMember member;
       member.key = parse_string();
       skip_space();
       if (peek() != ':') fail(pos_, "expected ':' after the key, found " + found());
@@ -128,7 +128,8 @@ private:
     check_unique_keys(value, key_offsets);
   }
 
-  void check_unique_keys(const Value &value, const std::vector<std::size_t> &key_offsets) const {
+  void check_unique_keys(const JsonValue &value,
+                         const std::vector<std::size_t> &key_offsets) const {
     std::vector<std::size_t> order(value.object.size());
     for (std::size_t i = 0; i < order.size(); ++i)
       order[i] = i;
@@ -144,8 +145,8 @@ private:
                                        value.object[first_dup].key + "\" again");
   }
 
-  void parse_array(Value &value, std::size_t depth) {
-    value.type = Type::Array;
+  void parse_array(JsonValue &value, std::size_t depth) {
+    value.type = JsonType::Array;
     ++pos_; // '['
     skip_space();
     if (peek() == ']') {
@@ -309,8 +310,8 @@ private:
 
 } // namespace
 
-const Value *Value::find(std::string_view key) const {
-  for (const Member &member : object)
+const JsonValue *JsonValue::find(std::string_view key) const {
+  for (const JsonMember &member : object)
     if (member.key == key) return &member.value;
   return nullptr;
 }
@@ -330,26 +331,26 @@ TextPosition position_of(std::string_view text, std::size_t offset) {
   return where;
 }
 
-std::string_view type_name(Type type) {
+std::string_view json_type_name(JsonType type) {
   switch (type) {
-  case Type::Null:
+  case JsonType::Null:
     return "null";
-  case Type::Bool:
+  case JsonType::Bool:
     return "true or false";
-  case Type::Number:
+  case JsonType::Number:
     return "a number";
-  case Type::String:
+  case JsonType::String:
     return "a string";
-  case Type::Array:
+  case JsonType::Array:
     return "an array";
-  case Type::Object:
+  case JsonType::Object:
     return "an object";
   }
   return "?";
 }
 
-Value parse(std::string_view text, std::size_t max_depth) {
+JsonValue parse_json(std::string_view text, std::size_t max_depth) {
   return Reader(text, max_depth).document();
 }
 
-} // namespace prof::activity::json
+} // namespace prof::activity

@@ -2,17 +2,17 @@
 
 #include <prof/json_text.hpp>
 
-namespace prof::activity::json {
+namespace prof::activity {
 
-std::string quote(std::string_view text) {
+std::string quote_json(std::string_view text) {
   std::string out;
   append_json_string(out, text);
   return out;
 }
 
-void Writer::indent() { out_.append(2 * empty_.size(), ' '); }
+void JsonWriter::indent() { out_.append(2 * empty_.size(), ' '); }
 
-void Writer::before_value() {
+void JsonWriter::before_value() {
   if (after_key_) {
     after_key_ = false;
     return;
@@ -23,13 +23,13 @@ void Writer::before_value() {
   indent();
 }
 
-void Writer::open(char bracket) {
+void JsonWriter::open(char bracket) {
   before_value();
   out_ += bracket;
   empty_.push_back(true);
 }
 
-void Writer::close(char bracket) {
+void JsonWriter::close(char bracket) {
   const bool was_empty = empty_.back();
   empty_.pop_back();
   if (!was_empty) {
@@ -39,29 +39,29 @@ void Writer::close(char bracket) {
   out_ += bracket;
 }
 
-void Writer::key(std::string_view name) {
+void JsonWriter::key(std::string_view name) {
   before_value();
-  out_ += quote(name);
+  out_ += quote_json(name);
   out_ += ": ";
   after_key_ = true;
 }
 
-void Writer::value(std::string_view text) {
+void JsonWriter::value(std::string_view text) {
   before_value();
-  out_ += quote(text);
+  out_ += quote_json(text);
 }
 
-void Writer::value(bool flag) {
+void JsonWriter::value(bool flag) {
   before_value();
   out_ += flag ? "true" : "false";
 }
 
-void Writer::number(uint64_t value) {
+void JsonWriter::number(uint64_t value) {
   before_value();
   out_ += std::to_string(value);
 }
 
-std::string Writer::finish() {
+std::string JsonWriter::finish() {
   std::string out = std::move(out_);
   out_.clear();
   empty_.clear();
@@ -69,4 +69,4 @@ std::string Writer::finish() {
   return out + "\n";
 }
 
-} // namespace prof::activity::json
+} // namespace prof::activity

@@ -117,7 +117,7 @@ private:
   DeviceTree tree_;
   ItemKind kind_;
   Selection checked_;
-  json::Writer out_;
+  JsonWriter out_;
 };
 
 } // namespace

@@ -14,9 +14,6 @@ namespace {
 /// that a wrong file given by mistake cannot make the reader use gigabytes.
 constexpr std::size_t kMaxTreeBytes = std::size_t{16} << 20;
 
-using json::Type;
-using json::Value;
-
 /// The index in `name` = `prefix` + canonical decimal ("Cluster12"), if any.
 std::optional<uint64_t> suffix_index(std::string_view name, std::string_view prefix) {
   if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return std::nullopt;
@@ -36,10 +33,10 @@ public:
       throw SelectionError(source_ + ": " + std::to_string(text.size()) +
                            " bytes; a device tree file holds at most " +
                            std::to_string(kMaxTreeBytes >> 20) + " MiB");
-    Value root;
+    JsonValue root;
     try {
-      root = json::parse(text);
-    } catch (const json::SyntaxError &e) {
+      root = parse_json(text);
+    } catch (const JsonSyntaxError &e) {
       throw SelectionError(source_ + ":" + std::to_string(e.position.line) + ":" +
                            std::to_string(e.position.column) + ": " + e.what());
     }
@@ -60,44 +57,45 @@ private:
     return path.empty() ? std::string(name) : path + "/" + std::string(name);
   }
 
-  void expect_object(const std::string &path, const Value &node) const {
-    if (node.type != Type::Object)
-      fail(path, "expected an object, found " + std::string(json::type_name(node.type)));
+  void expect_object(const std::string &path, const JsonValue &node) const {
+    if (node.type != JsonType::Object)
+      fail(path, "expected an object, found " + std::string(json_type_name(node.type)));
   }
 
-  const Value &field(const std::string &path, const Value &node, std::string_view key,
-                     Type type) const {
-    const Value *value = node.find(key);
+  const JsonValue &field(const std::string &path, const JsonValue &node, std::string_view key,
+                         JsonType type) const {
+    const JsonValue *value = node.find(key);
     if (!value) fail(path, "missing \"" + std::string(key) + "\"");
     if (value->type != type)
-      fail(path, "\"" + std::string(key) + "\" must be " + std::string(json::type_name(type)) +
-                     ", found " + std::string(json::type_name(value->type)));
+      fail(path, "\"" + std::string(key) + "\" must be " + std::string(json_type_name(type)) +
+                     ", found " + std::string(json_type_name(value->type)));
     return *value;
   }
 
-  const std::string &string_field(const std::string &path, const Value &node,
+  const std::string &string_field(const std::string &path, const JsonValue &node,
                                   std::string_view key) const {
-    return field(path, node, key, Type::String).string;
+    return field(path, node, key, JsonType::String).string;
   }
 
   /// Each child of `node` with its path: its name when it has one, else "children[i]".
-  template <typename Visit> void children(const std::string &path, const Value &node, Visit visit) {
-    const Value &list = field(path, node, "children", Type::Array);
+  template <typename Visit>
+  void children(const std::string &path, const JsonValue &node, Visit visit) {
+    const JsonValue &list = field(path, node, "children", JsonType::Array);
     for (std::size_t i = 0; i < list.array.size(); ++i) {
-      const Value &child = list.array[i];
-      const Value *name = child.type == Type::Object ? child.find("name") : nullptr;
-      const std::string child_path =
-          join(path, name && name->type == Type::String ? one_line(name->string)
-                                                        : "children[" + std::to_string(i) + "]");
+      const JsonValue &child = list.array[i];
+      const JsonValue *name = child.type == JsonType::Object ? child.find("name") : nullptr;
+      const std::string child_path = join(path, name && name->type == JsonType::String
+                                                    ? one_line(name->string)
+                                                    : "children[" + std::to_string(i) + "]");
       expect_object(child_path, child);
       visit(child_path, child, string_field(child_path, child, "type"));
     }
   }
 
   /// "index", when present, must agree with the index in the name.
-  void check_index(const std::string &path, const Value &node, uint64_t index) const {
-    const Value *value = node.find("index");
-    if (value && (value->type != Type::Number || value->number != static_cast<double>(index)))
+  void check_index(const std::string &path, const JsonValue &node, uint64_t index) const {
+    const JsonValue *value = node.find("index");
+    if (value && (value->type != JsonType::Number || value->number != static_cast<double>(index)))
       fail(path, "\"index\" must be " + std::to_string(index) + " as in the name");
   }
 
@@ -106,7 +104,7 @@ private:
     fail(path, "a node of type \"" + one_line(type) + "\" here; expected " + std::string(expected));
   }
 
-  void read_root(const Value &root) {
+  void read_root(const JsonValue &root) {
     const std::string path; // "root" in messages
     expect_object(path, root);
     const std::string &type = string_field(path, root, "type");
@@ -119,7 +117,7 @@ private:
     const std::string_view expected =
         kind_ == ItemKind::Activity ? "\"device\" or \"api\"" : "\"device\"";
     children("", root,
-             [&](const std::string &child_path, const Value &child, const std::string &t) {
+             [&](const std::string &child_path, const JsonValue &child, const std::string &t) {
                if (t == "device")
                  read_device(child_path, child);
                else if (t == "api" && kind_ == ItemKind::Activity)
@@ -129,7 +127,7 @@ private:
              });
   }
 
-  void read_device(const std::string &path, const Value &node) {
+  void read_device(const std::string &path, const JsonValue &node) {
     const std::optional<uint64_t> d = suffix_index(string_field(path, node, "name"), "Device");
     if (!d || *d >= tree_.device_count())
       fail(path, "no such device in this device tree (devices: Device" +
@@ -137,7 +135,7 @@ private:
     check_index(path, node, *d);
     const uint32_t device = static_cast<uint32_t>(*d);
     children(path, node,
-             [&](const std::string &child_path, const Value &child, const std::string &t) {
+             [&](const std::string &child_path, const JsonValue &child, const std::string &t) {
                if (t == "cluster")
                  read_cluster(child_path, child, device);
                else if (t == "engine")
@@ -147,7 +145,7 @@ private:
              });
   }
 
-  void read_cluster(const std::string &path, const Value &node, uint32_t device) {
+  void read_cluster(const std::string &path, const JsonValue &node, uint32_t device) {
     const std::string &name = string_field(path, node, "name");
     std::vector<std::string_view> names;
     for (uint32_t g = 0; g < tree_.group_count(); ++g) {
@@ -161,7 +159,7 @@ private:
       const auto group = static_cast<int32_t>(g);
       const auto group_index = static_cast<uint32_t>(*gi);
       children(path, node,
-               [&](const std::string &child_path, const Value &child, const std::string &t) {
+               [&](const std::string &child_path, const JsonValue &child, const std::string &t) {
                  if (t != "engine") wrong_type(child_path, t, "\"engine\"");
                  read_engine(child_path, child, device, group, group_index);
                });
@@ -170,7 +168,7 @@ private:
     fail(path, "no such cluster in this device tree (clusters: " + brief_list(names) + ")");
   }
 
-  void read_engine(const std::string &path, const Value &node, uint32_t device, int32_t group,
+  void read_engine(const std::string &path, const JsonValue &node, uint32_t device, int32_t group,
                    uint32_t group_index) {
     const std::string &name = string_field(path, node, "name");
     std::vector<std::string_view> names;
@@ -184,7 +182,7 @@ private:
       check_index(path, node, *ei);
       const auto engine_index = static_cast<uint32_t>(*ei);
       children(path, node,
-               [&](const std::string &leaf_path, const Value &leaf, const std::string &t) {
+               [&](const std::string &leaf_path, const JsonValue &leaf, const std::string &t) {
                  const std::optional<uint32_t> item = read_leaf(leaf_path, leaf, t, e);
                  if (item)
                    out_.items.push_back({device, group, group_index, e, engine_index, *item});
@@ -197,12 +195,12 @@ private:
   }
 
   /// The index of a checked leaf among the engine's items; nullopt when unchecked.
-  std::optional<uint32_t> read_leaf(const std::string &path, const Value &leaf,
+  std::optional<uint32_t> read_leaf(const std::string &path, const JsonValue &leaf,
                                     const std::string &type, uint32_t engine) {
     if (type != kind_name(kind_))
       wrong_type(path, type, "\"" + std::string(kind_name(kind_)) + "\"");
     const std::string &name = string_field(path, leaf, "name");
-    const bool check = field(path, leaf, "isCheck", Type::Bool).boolean;
+    const bool check = field(path, leaf, "isCheck", JsonType::Bool).boolean;
     std::vector<std::string_view> names;
     for (uint32_t i = 0; i < tree_.item_count(engine, kind_); ++i) {
       names.push_back(tree_.item_name(engine, kind_, i));
@@ -212,11 +210,11 @@ private:
                    std::string(tree_.engine_name(engine)) + " (" + brief_list(names) + ")");
   }
 
-  void read_api(const std::string &path, const Value &node) {
+  void read_api(const std::string &path, const JsonValue &node) {
     if (string_field(path, node, "name") != "Api Trace")
       fail(path, "expected \"name\": \"Api Trace\"");
     children(path, node,
-             [&](const std::string &domain_path, const Value &domain, const std::string &t) {
+             [&](const std::string &domain_path, const JsonValue &domain, const std::string &t) {
                if (t != "domain") wrong_type(domain_path, t, "\"domain\"");
                const std::string &name = string_field(domain_path, domain, "name");
                std::vector<std::string_view> names;
@@ -228,12 +226,12 @@ private:
              });
   }
 
-  void read_functions(const std::string &path, const Value &node, uint32_t domain) {
+  void read_functions(const std::string &path, const JsonValue &node, uint32_t domain) {
     children(path, node,
-             [&](const std::string &leaf_path, const Value &leaf, const std::string &t) {
+             [&](const std::string &leaf_path, const JsonValue &leaf, const std::string &t) {
                if (t != "activity") wrong_type(leaf_path, t, "\"activity\"");
                const std::string &name = string_field(leaf_path, leaf, "name");
-               const bool check = field(leaf_path, leaf, "isCheck", Type::Bool).boolean;
+               const bool check = field(leaf_path, leaf, "isCheck", JsonType::Bool).boolean;
                std::vector<std::string_view> names;
                for (uint32_t f = 0; f < tree_.function_count(domain); ++f) {
                  names.push_back(tree_.function_name(domain, f));

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace prof::activity::json {
+namespace prof::activity {
 namespace {
 
 using ::testing::HasSubstr;
@@ -12,8 +12,8 @@ using ::testing::HasSubstr;
 /// "LINE:COL: message" for malformed `text`, "" when it parses.
 std::string error_of(std::string_view text, std::size_t max_depth = 64) {
   try {
-    parse(text, max_depth);
-  } catch (const SyntaxError &e) {
+    parse_json(text, max_depth);
+  } catch (const JsonSyntaxError &e) {
     return std::to_string(e.position.line) + ":" + std::to_string(e.position.column) + ": " +
            e.what();
   }
@@ -21,20 +21,20 @@ std::string error_of(std::string_view text, std::size_t max_depth = 64) {
 }
 
 TEST(JsonReader, Values) {
-  const Value v = parse(R"( {"a": [true, false, null, -0, 1.5e3, 0.25, 12],
+  const JsonValue v = parse_json(R"( {"a": [true, false, null, -0, 1.5e3, 0.25, 12],
                              "s": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "o": {}} )");
-  ASSERT_EQ(v.type, Type::Object);
+  ASSERT_EQ(v.type, JsonType::Object);
   ASSERT_EQ(v.object.size(), 3u);
-  const Value *a = v.find("a");
-  ASSERT_TRUE(a && a->type == Type::Array && a->array.size() == 7u);
+  const JsonValue *a = v.find("a");
+  ASSERT_TRUE(a && a->type == JsonType::Array && a->array.size() == 7u);
   EXPECT_TRUE(a->array[0].boolean);
-  EXPECT_EQ(a->array[1].type, Type::Bool);
-  EXPECT_EQ(a->array[2].type, Type::Null);
+  EXPECT_EQ(a->array[1].type, JsonType::Bool);
+  EXPECT_EQ(a->array[2].type, JsonType::Null);
   EXPECT_EQ(a->array[4].number, 1500.0);
   EXPECT_EQ(a->array[5].number, 0.25);
   EXPECT_EQ(a->array[6].number, 12.0);
   EXPECT_EQ(v.find("s")->string, "x\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80");
-  EXPECT_EQ(v.find("o")->type, Type::Object);
+  EXPECT_EQ(v.find("o")->type, JsonType::Object);
   EXPECT_EQ(v.find("missing"), nullptr);
   EXPECT_EQ(a->array[1].offset, 14u);
 }
@@ -76,8 +76,8 @@ TEST(JsonReader, NestingIsBounded) {
 }
 
 TEST(JsonWriter, QuotesAndIndents) {
-  EXPECT_EQ(quote("a\"b\\c\n\x1f/\xc3\xa9"), "\"a\\\"b\\\\c\\n\\u001f/\xc3\xa9\"");
-  Writer w;
+  EXPECT_EQ(quote_json("a\"b\\c\n\x1f/\xc3\xa9"), "\"a\\\"b\\\\c\\n\\u001f/\xc3\xa9\"");
+  JsonWriter w;
   w.begin_object();
   w.key("a");
   w.begin_array();
@@ -93,4 +93,4 @@ TEST(JsonWriter, QuotesAndIndents) {
 }
 
 } // namespace
-} // namespace prof::activity::json
+} // namespace prof::activity

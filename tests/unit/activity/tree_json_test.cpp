@@ -111,25 +111,25 @@ TEST(TreeJson, ExportBeginsLikeTheManualsTree) {
 }
 
 /// Leaves of each type in an exported tree, by walking the parsed JSON.
-void count_leaves(const json::Value &node, std::map<std::string, int> &counts) {
-  if (const json::Value *type = node.find("type"); type && node.find("isCheck"))
+void count_leaves(const JsonValue &node, std::map<std::string, int> &counts) {
+  if (const JsonValue *type = node.find("type"); type && node.find("isCheck"))
     ++counts[type->string + (node.find("isCheck")->boolean ? "+" : "-")];
-  if (const json::Value *children = node.find("children"))
-    for (const json::Value &child : children->array)
+  if (const JsonValue *children = node.find("children"))
+    for (const JsonValue &child : children->array)
       count_leaves(child, counts);
 }
 
 TEST(TreeJson, ExportHoldsEveryLeafAndMarksTheChecked) {
   const Selection checked = select("*/*/*/SIP Busy|Api Trace/RUNTIME/gcuMalloc");
   std::map<std::string, int> counts;
-  count_leaves(json::parse(export_tree_json(gcu_test_topology(), ItemKind::Activity, &checked)),
+  count_leaves(parse_json(export_tree_json(gcu_test_topology(), ItemKind::Activity, &checked)),
                counts);
   EXPECT_EQ(counts["activity+"], 53);
   EXPECT_EQ(counts["activity-"], 320 + 6 - 53);
 
   std::map<std::string, int> events;
   const std::string text = export_tree_json(gcu_test_topology(), ItemKind::Event);
-  count_leaves(json::parse(text), events);
+  count_leaves(parse_json(text), events);
   EXPECT_EQ(events["event-"], 192);
   EXPECT_EQ(events.size(), 1u);
   EXPECT_THAT(text, StartsWith("{\n  \"type\": \"root\",\n  \"name\": \"events\","));

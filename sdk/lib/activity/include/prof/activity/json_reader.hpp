@@ -9,29 +9,29 @@
 #include <string_view>
 #include <vector>
 
-namespace prof::activity::json {
+namespace prof::activity {
 
-enum class Type { Null, Bool, Number, String, Array, Object };
+enum class JsonType { Null, Bool, Number, String, Array, Object };
 
-struct Member;
+struct JsonMember;
 
 /// One parsed value.
-struct Value {
-  Type type = Type::Null;
+struct JsonValue {
+  JsonType type = JsonType::Null;
   bool boolean = false;
   double number = 0;
   std::string string;         ///< String: the decoded text (UTF-8)
-  std::vector<Value> array;   ///< Array: the elements
-  std::vector<Member> object; ///< Object: members in input order, keys unique
+  std::vector<JsonValue> array;   ///< Array: the elements
+  std::vector<JsonMember> object; ///< Object: members in input order, keys unique
   std::size_t offset = 0;     ///< byte offset of the value in the input
 
   /// The member `key` of an object, nullptr when absent or not an object.
-  const Value *find(std::string_view key) const;
+  const JsonValue *find(std::string_view key) const;
 };
 
-struct Member {
+struct JsonMember {
   std::string key;
-  Value value;
+  JsonValue value;
 };
 
 /// A 1-based line and column (column counts characters, not bytes).
@@ -44,19 +44,19 @@ struct TextPosition {
 TextPosition position_of(std::string_view text, std::size_t offset);
 
 /// Malformed input; what() is "expected ..." without the position.
-class SyntaxError : public std::runtime_error {
+class JsonSyntaxError : public std::runtime_error {
 public:
-  SyntaxError(TextPosition where, const std::string &message)
+  JsonSyntaxError(TextPosition where, const std::string &message)
       : std::runtime_error(message), position(where) {}
   TextPosition position;
 };
 
 /// "object", "array", "string", "number", "true or false", "null".
-std::string_view type_name(Type type);
+std::string_view json_type_name(JsonType type);
 
 /// Parses one JSON document (surrounding whitespace and a leading UTF-8 byte
 /// order mark allowed). Arrays and
-/// objects may nest `max_depth` deep. Throws SyntaxError.
-Value parse(std::string_view text, std::size_t max_depth = 64);
+/// objects may nest `max_depth` deep. Throws JsonSyntaxError.
+JsonValue parse_json(std::string_view text, std::size_t max_depth = 64);
 
-} // namespace prof::activity::json
+} // namespace prof::activity

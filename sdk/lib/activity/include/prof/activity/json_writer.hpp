@@ -7,14 +7,14 @@
 #include <string_view>
 #include <vector>
 
-namespace prof::activity::json {
+namespace prof::activity {
 
 /// `text` as a JSON string literal (prof::append_json_string: quotes,
 /// backslashes and control characters escaped, invalid UTF-8 as \ufffd).
-std::string quote(std::string_view text);
+std::string quote_json(std::string_view text);
 
 /// Builds a document; call key() before each value inside an object.
-class Writer {
+class JsonWriter {
 public:
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
@@ -40,4 +40,4 @@ private:
   bool after_key_ = false;
 };
 
-} // namespace prof::activity::json
+} // namespace prof::activity
