@@ -37,6 +37,8 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
           timeline = timelines_.emplace(place.device, BusyTimeline(scope_.timeline_join_gap)).first;
         timeline->second.add(e.ts, e.ts + e.duration);
       }
+      ++device_slices_;
+      uncategorized_device_slices_ += e.kind == PROF_CATEGORY_OTHER;
       if (scope_.memcpy && is_copy(e.kind)) {
         memcpy_[e.name].add(e.duration);
         if (const auto bytes = bytes_of(e)) memcpy_bytes_[e.kind].add(static_cast<double>(*bytes));
@@ -55,6 +57,8 @@ void StatsAggregator::merge(StatsAggregator &other) {
     memcpy_[name].merge(stats);
   for (const auto &[kind, stats] : other.memcpy_bytes_)
     memcpy_bytes_[kind].merge(stats);
+  device_slices_ += other.device_slices_;
+  uncategorized_device_slices_ += other.uncategorized_device_slices_;
   for (auto &[device, timeline] : other.timelines_) {
     auto mine = timelines_.find(device);
     if (mine == timelines_.end())

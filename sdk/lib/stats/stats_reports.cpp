@@ -88,10 +88,21 @@ StatsTable per_device_report(const StatsAggregator &aggregator, const ExportHost
   return table;
 }
 
+/// Why a report may list no copies although its device did copy.
+void note_uncategorized(StatsTable &table, const StatsAggregator &aggregator) {
+  const uint64_t n = aggregator.device_slices();
+  if (n > 0 && aggregator.uncategorized_device_slices() == n)
+    table.notes.push_back(
+        std::to_string(n) +
+        " device activities carry no category (a report written before plugin "
+        "ABI 1.5, or a source that tags none): copies among them are not counted");
+}
+
 StatsTable memcpy_time_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"memcpy-time", "", activity_columns(), {}, "", {}};
   table.columns.erase(table.columns.begin()); // no Type column: one kind of row
   table.empty_text = "======== Memory copies: none in this report";
+  note_uncategorized(table, aggregator);
   NamedStats by_name;
   for (const auto &[name, stats] : aggregator.memcpy())
     by_name[std::string(host.string(name))].merge(stats);
@@ -124,6 +135,7 @@ StatsTable memcpy_size_report(const StatsAggregator &aggregator, const ExportHos
                    {},
                    "======== Memory copy sizes: none in this report",
                    {}};
+  note_uncategorized(table, aggregator);
   std::map<std::string, CounterStats> by_direction;
   for (const auto &[kind, stats] : aggregator.memcpy_bytes())
     by_direction[direction_of(kind)].merge(stats);

@@ -170,6 +170,25 @@ TEST_F(StatsReports, MemoryCopiesByNameAndDirection) {
   EXPECT_TRUE(size.notes.empty());
 }
 
+TEST_F(StatsReports, CopiesWithoutCategoriesAreNotedNotGuessed) {
+  // A report written before plugin ABI 1.5: device work has no category, so
+  // a copy is not known as one, and the reports say why they list none.
+  testing::TestReport old;
+  const uint32_t gcu = old.track(PROF_TRACK_DEVICE, 0, "GCU 0", 0);
+  const uint32_t dma = old.track(PROF_TRACK_ENGINE, gcu, "CDMA 0", 0);
+  old.slice(dma, kOrigin, 100 * kUs, "Memcpy HtoD", "DMA VC Execution");
+  old.slice(dma, kOrigin + 200 * kUs, 100 * kUs, "conv", "Operator");
+  open(old, 10);
+  const auto tables = run({"memcpy-time", "memcpy-size"});
+  const Lines expected{
+      "======== Memory copies: none in this report",
+      "2 device activities carry no category (a report written before plugin ABI 1.5, or a "
+      "source that tags none): copies among them are not counted",
+  };
+  EXPECT_EQ(split(render_table({tables[0]})), expected);
+  EXPECT_EQ(tables[1].notes, tables[0].notes);
+}
+
 TEST_F(StatsReports, CountersAsInTheSummary) {
   const StatsTable table = one("counters");
   const Lines expected{

@@ -44,6 +44,11 @@ public:
   const std::unordered_map<prof_string_id, DurationStats> &memcpy() const { return memcpy_; }
   /// Their `bytes` arguments, by well-known category (a copy's direction, memset).
   const std::map<uint16_t, CounterStats> &memcpy_bytes() const { return memcpy_bytes_; }
+  /// Device slices, and those without a well-known category. When none has
+  /// one (a report written before plugin ABI 1.5, or a source that tags
+  /// nothing), copies among them are not known as copies.
+  uint64_t device_slices() const { return device_slices_; }
+  uint64_t uncategorized_device_slices() const { return uncategorized_device_slices_; }
   /// Busy timelines by enclosing DEVICE track (0: device slices outside one).
   std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
   const FunctionView &functions() const { return functions_; }
@@ -61,6 +66,8 @@ private:
   SummaryAggregator summary_;
   std::unordered_map<prof_string_id, DurationStats> memcpy_;
   std::map<uint16_t, CounterStats> memcpy_bytes_;
+  uint64_t device_slices_ = 0;
+  uint64_t uncategorized_device_slices_ = 0;
   std::unordered_map<prof_string_id, bool> bytes_keys_; // argument key id -> is "bytes"
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;
