@@ -72,17 +72,20 @@ void TraceExporter::print_records() {
   for (const TraceRecord &r : records_) {
     const std::string start = format_duration(r.ts - origin);
     const std::string duration = r.instant ? "-" : format_duration(r.duration);
-    const std::string name = name_label(r);
-    std::vector<std::string_view> row{start, duration, name};
+    std::vector<std::string_view> row{start, duration, name_label(r)};
     if (!device_only_) row.push_back(track_label(r.track));
     host_.print(table.format(row));
   }
 }
 
-std::string TraceExporter::name_label(const TraceRecord &record) const {
+std::string_view TraceExporter::name_label(const TraceRecord &record) {
+  const uint64_t key = static_cast<uint64_t>(record.name) << 32 | record.args;
+  auto found = name_labels_.find(key);
+  if (found != name_labels_.end()) return found->second;
   const std::string args = host_.args_text(record.args, ", ");
-  const std::string_view name = host_.string(record.name);
-  return args.empty() ? std::string(name) : std::string(name) + " (" + args + ")";
+  std::string label(host_.string(record.name));
+  if (!args.empty()) label += " (" + args + ")";
+  return name_labels_.emplace(key, std::move(label)).first->second;
 }
 
 std::string_view TraceExporter::track_label(prof_track_id track) {

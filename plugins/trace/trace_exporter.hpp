@@ -27,8 +27,9 @@ public:
 private:
   void print_records();
   std::string_view track_label(prof_track_id track);
-  /// The name, then the arguments: "Memcpy HtoD (bytes=4096)".
-  std::string name_label(const TraceRecord &record) const;
+  /// The name, then the arguments: "Memcpy HtoD (bytes=4096)". Kept per
+  /// name and argument set: both passes over the records ask for it.
+  std::string_view name_label(const TraceRecord &record);
 
   ExportHost host_;
   stats::TrackClassifier tracks_;
@@ -36,6 +37,7 @@ private:
   std::vector<TraceRecord> records_;
   uint64_t other_events_ = 0; // counters and samples seen, not printed
   std::unordered_map<prof_track_id, std::string> track_labels_;
+  std::unordered_map<uint64_t, std::string> name_labels_; // by name << 32 | argument set
 };
 
 } // namespace prof::trace
