@@ -1,0 +1,224 @@
+#include "nvtx_recorder.hpp"
+
+#include <prof/profiler_api.h>
+
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+
+namespace prof::nvtx {
+namespace {
+
+constexpr uint64_t kClaimed = ~uint64_t{0};
+
+// Bumped in a forked child: its threads need tracks of their own.
+std::atomic<uint32_t> g_fork_generation{0};
+
+void after_fork_in_child() { g_fork_generation.fetch_add(1, std::memory_order_relaxed); }
+
+std::string color_text(uint32_t argb) {
+  char text[12];
+  std::snprintf(text, sizeof text, "#%08x", argb);
+  return text;
+}
+
+} // namespace
+
+struct NvtxRecorder::ThreadState {
+  const NvtxRecorder *owner = nullptr;
+  uint32_t generation = 0;
+  prof_track_id track = 0;
+  int depth = 0;
+  std::array<Range, kMaxDepth> stack;
+};
+
+NvtxRecorder::NvtxRecorder(const Host &host, bool capture_ranges)
+    : host_(host), capture_ranges_(capture_ranges),
+      starts_(std::make_unique<OpenStart[]>(kMaxOpenStarts)) {
+  static std::once_flag fork_handler;
+  std::call_once(fork_handler, [] { pthread_atfork(nullptr, nullptr, &after_fork_in_child); });
+  default_domain_.category = intern("nvtx");
+  key_domain_ = host_.intern("domain");
+  key_category_ = host_.intern("category");
+  key_color_ = host_.intern("color");
+  key_payload_ = host_.intern("payload");
+}
+
+Text NvtxRecorder::intern(std::string_view text) {
+  std::lock_guard lock(mutex_);
+  auto [it, added] = strings_.try_emplace(std::string(text), 0);
+  if (added) it->second = host_.intern(text);
+  return {it->second, it->first.c_str()};
+}
+
+const Text *NvtxRecorder::register_string(std::string_view text) {
+  const Text interned = intern(text);
+  std::lock_guard lock(mutex_);
+  auto &registered = registered_[std::string(text)];
+  if (!registered) registered = std::make_unique<Text>(interned);
+  return registered.get();
+}
+
+const Domain *NvtxRecorder::create_domain(std::string_view name) {
+  const Text name_text = intern(name);
+  const Text category = intern("nvtx/" + std::string(name));
+  std::lock_guard lock(mutex_);
+  auto &domain = domains_[std::string(name)];
+  if (!domain) domain = std::make_unique<Domain>(Domain{name_text, category});
+  return domain.get();
+}
+
+void NvtxRecorder::name_category(const Domain *domain, uint32_t category, std::string_view name) {
+  const Text text = intern(name);
+  std::lock_guard lock(mutex_);
+  category_names_[{domain, category}] = text;
+}
+
+void NvtxRecorder::name_thread(uint32_t tid, std::string_view name) {
+  std::lock_guard lock(mutex_);
+  thread_names_[tid] = std::string(name);
+}
+
+NvtxRecorder::ThreadState &NvtxRecorder::thread() {
+  thread_local ThreadState state;
+  const uint32_t generation = g_fork_generation.load(std::memory_order_relaxed);
+  if (state.owner != this || state.generation != generation) {
+    state.owner = this;
+    state.generation = generation;
+    state.track = 0;
+    state.depth = 0;
+  }
+  return state;
+}
+
+prof_track_id NvtxRecorder::thread_track() {
+  ThreadState &state = thread();
+  if (state.track != 0) return state.track;
+  const int pid = getpid();
+  const int tid = gettid();
+  std::string name;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = thread_names_.find(static_cast<uint32_t>(tid)); it != thread_names_.end())
+      name = it->second;
+  }
+  if (name.empty()) {
+    char os_name[17] = {};
+    if (prctl(PR_GET_NAME, os_name) == 0) name = os_name;
+  }
+  state.track = host_.track(PROF_TRACK_THREAD, name, process_track(pid), pid, tid);
+  return state.track;
+}
+
+prof_track_id NvtxRecorder::process_track(int pid) {
+  std::lock_guard lock(mutex_);
+  if (process_pid_ != pid || process_track_ == 0) {
+    process_track_ = host_.track(PROF_TRACK_PROCESS, program_invocation_short_name, 0, pid);
+    process_pid_ = pid;
+  }
+  return process_track_;
+}
+
+void NvtxRecorder::fill(Range &range, const Domain &domain, Text message,
+                        const Attributes &attributes) {
+  range.message = message;
+  range.domain = &domain;
+  range.arg_count = 0;
+  auto add = [&range](const prof_arg &arg) { range.args[range.arg_count++] = arg; };
+  if (domain.name.id != 0) add(arg_string(key_domain_, domain.name.id));
+  if (attributes.category != 0) {
+    std::optional<Text> name;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = category_names_.find({domain.name.id ? &domain : nullptr, attributes.category});
+      if (it != category_names_.end()) name = it->second;
+    }
+    add(name ? arg_string(key_category_, name->id) : arg_uint(key_category_, attributes.category));
+  }
+  if (attributes.argb) add(arg_string(key_color_, intern(color_text(*attributes.argb)).id));
+  if (attributes.payload) {
+    prof_arg payload = *attributes.payload;
+    payload.key = key_payload_;
+    add(payload);
+  }
+}
+
+void NvtxRecorder::emit(const Range &range, uint64_t end) const {
+  host_.slice(range.track, range.begin, end - range.begin, range.message.id,
+              range.domain->category.id, 0, PROF_CATEGORY_ANNOTATION,
+              std::span<const prof_arg>(range.args.data(), range.arg_count));
+}
+
+int NvtxRecorder::push(const Domain *domain_handle, Text message, const Attributes &attributes) {
+  const Domain &domain = this->domain(domain_handle);
+  const prof_track_id track = thread_track();
+  ThreadState &state = thread();
+  const int level = state.depth;
+  if (level >= kMaxDepth) return -1;
+  Range &range = state.stack[static_cast<size_t>(level)];
+  fill(range, domain, message, attributes);
+  range.track = track;
+  ++state.depth;
+  if (capture_ranges_) prof_capture_range_begin(message.text, domain.name.text);
+  range.begin = host_.now();
+  return level;
+}
+
+int NvtxRecorder::pop(const Domain *domain_handle) {
+  const uint64_t end = host_.now();
+  const Domain &domain = this->domain(domain_handle);
+  ThreadState &state = thread();
+  // The innermost open range of this domain; other domains' ranges may lie above it.
+  int level = state.depth - 1;
+  while (level >= 0 && state.stack[static_cast<size_t>(level)].domain != &domain)
+    --level;
+  if (level < 0) return -1;
+  const Range range = state.stack[static_cast<size_t>(level)];
+  for (int i = level; i + 1 < state.depth; ++i)
+    state.stack[static_cast<size_t>(i)] = state.stack[static_cast<size_t>(i) + 1];
+  --state.depth;
+  emit(range, end);
+  if (capture_ranges_) prof_capture_range_end(range.message.text, domain.name.text);
+  return level;
+}
+
+uint64_t NvtxRecorder::start(const Domain *domain_handle, Text message,
+                             const Attributes &attributes) {
+  const Domain &domain = this->domain(domain_handle);
+  const uint64_t id = next_start_.fetch_add(1, std::memory_order_relaxed);
+  OpenStart &slot = starts_[id % kMaxOpenStarts];
+  uint64_t expected = 0;
+  if (!slot.id.compare_exchange_strong(expected, kClaimed, std::memory_order_acquire))
+    return 0; // as many ranges open as there are slots: this one is not recorded
+  fill(slot.range, domain, message, attributes);
+  slot.range.track = thread_track();
+  if (capture_ranges_) prof_capture_range_begin(message.text, domain.name.text);
+  slot.range.begin = host_.now();
+  slot.id.store(id, std::memory_order_release);
+  return id;
+}
+
+void NvtxRecorder::end(uint64_t id) {
+  const uint64_t end = host_.now();
+  if (id == 0) return;
+  OpenStart &slot = starts_[id % kMaxOpenStarts];
+  if (slot.id.load(std::memory_order_acquire) != id) return;
+  const Range range = slot.range;
+  slot.id.store(0, std::memory_order_release);
+  emit(range, end);
+  if (capture_ranges_) prof_capture_range_end(range.message.text, range.domain->name.text);
+}
+
+void NvtxRecorder::mark(const Domain *domain_handle, Text message, const Attributes &attributes) {
+  const uint64_t now = host_.now();
+  Range range;
+  fill(range, this->domain(domain_handle), message, attributes);
+  host_.instant(thread_track(), now, message.id, range.domain->category.id,
+                PROF_CATEGORY_ANNOTATION,
+                std::span<const prof_arg>(range.args.data(), range.arg_count));
+}
+
+} // namespace prof::nvtx

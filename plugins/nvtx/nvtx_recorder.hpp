@@ -1,0 +1,114 @@
+// Turns NVTX annotations into prof events: push/pop ranges become slices on
+// the calling thread's track when they are popped, start/end ranges slices on
+// the starting thread's track when they end (on any thread), marks instants.
+// Every event has the annotation category and its domain as arguments; each
+// push/pop and start/end also opens and closes prof's annotation capture range
+// (prof/profiler_api.h). Nothing here knows NVTX's types: nvtx_handlers.cpp
+// translates them.
+#ifndef PROF_PLUGINS_NVTX_NVTX_RECORDER_HPP
+#define PROF_PLUGINS_NVTX_NVTX_RECORDER_HPP
+
+#include <prof/plugin.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+namespace prof::nvtx {
+
+/// An interned string; `text` lives as long as the recorder.
+struct Text {
+  prof_string_id id = 0;
+  const char *text = nullptr;
+};
+
+/// A domain of annotations (NVTX's nvtxDomainHandle_t points at one).
+struct Domain {
+  Text name;     ///< {0, nullptr} for the default domain
+  Text category; ///< the events' category string: "nvtx" or "nvtx/NAME"
+};
+
+/// What one annotation carries besides its message.
+struct Attributes {
+  uint32_t category = 0; ///< the user's category number, 0 for none
+  std::optional<uint32_t> argb;
+  std::optional<prof_arg> payload; ///< typed value, key filled in by the recorder
+};
+
+class NvtxRecorder {
+public:
+  /// `capture_ranges`: whether ranges also open and close prof's capture ranges.
+  NvtxRecorder(const Host &host, bool capture_ranges);
+
+  Text intern(std::string_view text);
+  /// A registered string (nvtxDomainRegisterString): stable for the recorder's life.
+  const Text *register_string(std::string_view text);
+  /// The default domain for nullptr.
+  const Domain &domain(const Domain *domain) const { return domain ? *domain : default_domain_; }
+  const Domain *create_domain(std::string_view name);
+  void name_category(const Domain *domain, uint32_t category, std::string_view name);
+  void name_thread(uint32_t tid, std::string_view name);
+
+  /// Returns the level of the pushed range (0 outermost), -1 when too deep.
+  int push(const Domain *domain, Text message, const Attributes &attributes);
+  /// Returns the level of the popped range, -1 when none of `domain` is open.
+  int pop(const Domain *domain);
+  /// Returns the range's id for end(); 0 when too many are open.
+  uint64_t start(const Domain *domain, Text message, const Attributes &attributes);
+  void end(uint64_t id);
+  void mark(const Domain *domain, Text message, const Attributes &attributes);
+
+  static constexpr int kMaxDepth = 64;
+  static constexpr size_t kMaxOpenStarts = 4096;
+  static constexpr size_t kMaxArgs = 4;
+
+private:
+  struct Range {
+    uint64_t begin = 0;
+    prof_track_id track = 0;
+    Text message;
+    const Domain *domain = nullptr;
+    std::array<prof_arg, kMaxArgs> args{};
+    uint32_t arg_count = 0;
+  };
+  struct OpenStart {
+    std::atomic<uint64_t> id{0}; ///< 0 free, kClaimed being written, else the range's id
+    Range range;
+  };
+  struct ThreadState;
+
+  ThreadState &thread();
+  prof_track_id thread_track();
+  prof_track_id process_track(int pid);
+  void fill(Range &range, const Domain &domain, Text message, const Attributes &attributes);
+  void emit(const Range &range, uint64_t end) const;
+
+  Host host_;
+  bool capture_ranges_;
+  Domain default_domain_;
+  prof_string_id key_domain_ = 0, key_category_ = 0, key_color_ = 0, key_payload_ = 0;
+
+  std::mutex mutex_; ///< guards everything below but the open starts
+  std::unordered_map<std::string, prof_string_id> strings_;
+  std::unordered_map<std::string, std::unique_ptr<Domain>> domains_;
+  std::unordered_map<std::string, std::unique_ptr<Text>> registered_;
+  std::map<std::pair<const Domain *, uint32_t>, Text> category_names_;
+  std::unordered_map<uint32_t, std::string> thread_names_;
+  int process_pid_ = 0;
+  prof_track_id process_track_ = 0;
+
+  std::atomic<uint64_t> next_start_{1};
+  std::unique_ptr<OpenStart[]> starts_;
+};
+
+} // namespace prof::nvtx
+
+#endif

@@ -1,0 +1,39 @@
+#include "nvtx_source.hpp"
+
+#include "nvtx_handlers.hpp"
+#include "nvtx_injection.hpp"
+
+namespace prof::nvtx {
+
+NvtxSource::~NvtxSource() {
+  if (started_) stop();
+}
+
+bool NvtxSource::start() {
+  if (started_) return true;
+  if (const std::string warning = point_nvtx_at_this_library(); !warning.empty())
+    host_.log(PROF_LOG_WARN, warning);
+  if (recorder_ == nullptr)
+    recorder_ = new NvtxRecorder(host_, host_.option_bool("capture-ranges", true));
+  set_active_recorder(recorder_);
+  started_ = true;
+  return true;
+}
+
+bool NvtxSource::stop() {
+  if (started_) set_active_recorder(nullptr);
+  started_ = false;
+  return true;
+}
+
+bool NvtxSource::suspend() {
+  if (started_) set_active_recorder(nullptr);
+  return true;
+}
+
+bool NvtxSource::resume() {
+  if (started_) set_active_recorder(recorder_);
+  return true;
+}
+
+} // namespace prof::nvtx

@@ -1,0 +1,140 @@
+// NVTX calls made through the real NVTX v3 header become the expected slices
+// and instants: the binary defines NVTX's static injection pointer
+// (static_injection.cpp), so its NVTX calls reach the plugin's handlers and a recorder on the fake
+// host.
+#include "nvtx_handlers.hpp"
+
+#include <prof/testing/fake_source_host.hpp>
+
+#include <gtest/gtest.h>
+#include <nvtx3/nvToolsExt.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace prof::nvtx {
+namespace {
+
+using Fake = prof::testing::FakeSourceHost;
+
+class NvtxTranslation : public ::testing::Test {
+protected:
+  void SetUp() override { set_active_recorder(recorder_); }
+  void TearDown() override { set_active_recorder(nullptr); } // recorders stay allocated
+
+  Fake::Slice slice(const std::string &name) const {
+    for (const Fake::Slice &s : host_.slices())
+      if (s.name == name) return s;
+    ADD_FAILURE() << "no slice " << name;
+    return {};
+  }
+
+  Fake host_{0, prof::testing::HostAbi::current};
+  NvtxRecorder *recorder_ = new NvtxRecorder(Host(host_.api(), &host_), false);
+};
+
+TEST_F(NvtxTranslation, PushedRangesNestOnTheCallingThread) {
+  EXPECT_EQ(nvtxRangePushA("outer"), 0);
+  EXPECT_EQ(nvtxRangePushW(L"inner \u00e9"), 1);
+  EXPECT_EQ(nvtxRangePop(), 1);
+  EXPECT_EQ(nvtxRangePop(), 0);
+  EXPECT_EQ(nvtxRangePop(), -1);
+  const Fake::Slice outer = slice("outer"), inner = slice("inner \u00e9");
+  EXPECT_EQ(outer.track, inner.track);
+  EXPECT_LE(outer.begin, inner.begin);
+  EXPECT_GE(outer.begin + outer.duration, inner.begin + inner.duration);
+  EXPECT_EQ(outer.kind, PROF_CATEGORY_ANNOTATION);
+  EXPECT_EQ(outer.category, "nvtx");
+  const Fake::Track track = host_.track(outer.track);
+  EXPECT_EQ(track.kind, PROF_TRACK_THREAD);
+  EXPECT_EQ(track.pid, getpid());
+  EXPECT_EQ(track.tid, gettid());
+}
+
+TEST_F(NvtxTranslation, StartedRangeEndsOnAnotherThreadOnItsStartingTrack) {
+  nvtxMarkA("here"); // declares this thread's track
+  const nvtxRangeId_t id = nvtxRangeStartA("handed over");
+  std::thread([id] { nvtxRangeEnd(id); }).join();
+  const Fake::Slice s = slice("handed over");
+  ASSERT_EQ(host_.instants().size(), 1u);
+  EXPECT_EQ(s.track, host_.instants()[0].track);
+  EXPECT_EQ(host_.instants()[0].kind, PROF_CATEGORY_ANNOTATION);
+  nvtxRangeEnd(id); // a second end is ignored
+  EXPECT_EQ(host_.slices().size(), 1u);
+}
+
+TEST_F(NvtxTranslation, AttributesBecomeArguments) {
+  nvtxNameCategoryA(7, "io");
+  nvtxEventAttributes_t a{};
+  a.version = NVTX_VERSION;
+  a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  a.category = 7;
+  a.colorType = NVTX_COLOR_ARGB;
+  a.color = 0xFF00FF00;
+  a.payloadType = NVTX_PAYLOAD_TYPE_INT64;
+  a.payload.llValue = -42;
+  a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  a.message.ascii = "load";
+  nvtxRangePushEx(&a);
+  nvtxRangePop();
+  a.category = 8;
+  a.payloadType = NVTX_PAYLOAD_TYPE_DOUBLE;
+  a.payload.dValue = 0.5;
+  a.message.ascii = "tick";
+  nvtxMarkEx(&a);
+
+  const Fake::Slice load = slice("load");
+  EXPECT_EQ(load.args.at("category"), "io");
+  EXPECT_EQ(load.args.at("color"), "#ff00ff00");
+  EXPECT_EQ(load.args.at("payload"), "-42");
+  EXPECT_EQ(load.arg_types.at("payload"), PROF_ARG_INT);
+  EXPECT_FALSE(load.args.contains("domain"));
+  ASSERT_EQ(host_.instants().size(), 1u);
+  const Fake::Instant tick = host_.instants()[0];
+  EXPECT_EQ(tick.name, "tick");
+  EXPECT_EQ(tick.args.at("category"), "8");
+  EXPECT_EQ(tick.args.at("payload"), "0.5");
+}
+
+TEST_F(NvtxTranslation, DomainsRegisteredStringsAndTheirCategories) {
+  nvtxDomainHandle_t train = nvtxDomainCreateA("train");
+  nvtxStringHandle_t step = nvtxDomainRegisterStringA(train, "step");
+  nvtxDomainNameCategoryA(train, 1, "compute");
+  nvtxEventAttributes_t a{};
+  a.version = NVTX_VERSION;
+  a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  a.category = 1;
+  a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+  a.message.registered = step;
+  nvtxDomainRangePushEx(train, &a);
+  nvtxRangePushA("default"); // another domain's range above it
+  EXPECT_EQ(nvtxDomainRangePop(train), 0);
+  EXPECT_EQ(nvtxRangePop(), 0);
+  const Fake::Slice s = slice("step");
+  EXPECT_EQ(s.category, "nvtx/train");
+  EXPECT_EQ(s.args.at("domain"), "train");
+  EXPECT_EQ(s.args.at("category"), "compute");
+  EXPECT_EQ(slice("default").category, "nvtx");
+}
+
+TEST_F(NvtxTranslation, NamedOsThreadNamesItsTrack) {
+  std::thread([] {
+    nvtxNameOsThreadA(static_cast<uint32_t>(gettid()), "loader");
+    nvtxMarkA("named");
+  }).join();
+  ASSERT_EQ(host_.instants().size(), 1u);
+  EXPECT_EQ(host_.track(host_.instants()[0].track).name, "loader");
+}
+
+TEST_F(NvtxTranslation, NothingIsRecordedWithoutAnActiveRecorder) {
+  set_active_recorder(nullptr);
+  EXPECT_EQ(nvtxRangePushA("unseen"), -1);
+  nvtxRangePop();
+  nvtxMarkA("unseen");
+  EXPECT_TRUE(host_.slices().empty());
+  EXPECT_TRUE(host_.instants().empty());
+}
+
+} // namespace
+} // namespace prof::nvtx
