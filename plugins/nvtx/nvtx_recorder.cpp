@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <vector>
 
 namespace prof::nvtx {
 namespace {
@@ -219,6 +220,15 @@ void NvtxRecorder::mark(const Domain *domain_handle, Text message, const Attribu
   host_.instant(thread_track(), now, message.id, range.domain->category.id,
                 PROF_CATEGORY_ANNOTATION,
                 std::span<const prof_arg>(range.args.data(), range.arg_count));
+}
+
+NvtxRecorder *new_lasting_recorder(const Host &host, bool capture_ranges) {
+  static std::mutex mutex; // trivially destructible: usable until the end
+  static auto *recorders = new std::vector<std::unique_ptr<NvtxRecorder>>(); // never destroyed
+  auto recorder = std::make_unique<NvtxRecorder>(host, capture_ranges);
+  std::lock_guard lock(mutex);
+  recorders->push_back(std::move(recorder));
+  return recorders->back().get();
 }
 
 } // namespace prof::nvtx

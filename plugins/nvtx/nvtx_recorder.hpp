@@ -109,6 +109,11 @@ private:
   std::unique_ptr<OpenStart[]> starts_;
 };
 
+/// A new recorder that lives as long as the process: NVTX may call a handler
+/// on any thread at any time, even after the source stopped, so a recorder is
+/// never freed. Each is kept reachable (not leaked) for leak checkers.
+NvtxRecorder *new_lasting_recorder(const Host &host, bool capture_ranges);
+
 } // namespace prof::nvtx
 
 #endif

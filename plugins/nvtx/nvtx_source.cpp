@@ -14,7 +14,7 @@ bool NvtxSource::start() {
   if (const std::string warning = point_nvtx_at_this_library(); !warning.empty())
     host_.log(PROF_LOG_WARN, warning);
   if (recorder_ == nullptr)
-    recorder_ = new NvtxRecorder(host_, host_.option_bool("capture-ranges", true));
+    recorder_ = new_lasting_recorder(host_, host_.option_bool("capture-ranges", true));
   set_active_recorder(recorder_);
   started_ = true;
   return true;

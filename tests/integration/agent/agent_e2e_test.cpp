@@ -129,9 +129,11 @@ TEST_F(AgentE2E, WhatAKilledApplicationEmittedReachesTheReport) {
 
 TEST_F(AgentE2E, KillingProfLeavesTheApplicationAndItsExitCodeAlone) {
   const fs::path status = dir_ / "status";
+  const fs::path started = dir_ / "started";
   // The application emits far more than its rings hold once prof is gone.
-  const std::string script = kWorkload + " --seconds 1.2 --exit-code 3 --quiet; echo $? > '" +
-                             status.string() + "'";
+  const std::string script = "touch '" + started.string() + "'; " + kWorkload +
+                             " --seconds 1.2 --exit-code 3 --quiet; echo $? > '" + status.string() +
+                             "'";
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -142,7 +144,11 @@ TEST_F(AgentE2E, KillingProfLeavesTheApplicationAndItsExitCodeAlone) {
           "proc-marker count=100", "sh", "-c", script.c_str(), nullptr);
     _exit(127);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  // Killed while the application runs, however long a loaded machine takes
+  // to start it.
+  for (int i = 0; i < 300 && !fs::exists(started); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   kill(pid, SIGKILL);
   waitpid(pid, nullptr, 0);
   for (int i = 0; i < 60 && !fs::exists(status); ++i)

@@ -64,7 +64,7 @@ TEST_F(SessionList, ARunningCaptureIsListedUntilItEnds) {
   // The capture runs in the background for a second.
   const std::vector<std::string> args =
       with_env({"--session-new", "train_run-1", "--cpu-utilization", "-o",
-                (runtime_ / "r").string(), kWorkload, "--seconds", "1.5", "--quiet"});
+                (runtime_ / "r").string(), kWorkload, "--seconds", "4", "--quiet"});
   const pid_t capture = start_in_background(args);
   const fs::path socket = runtime_ / "prof" / "train_run-1.sock";
   ASSERT_TRUE(wait_for_socket("train_run-1"));
@@ -84,7 +84,7 @@ TEST_F(SessionList, ARunningCaptureIsListedUntilItEnds) {
   EXPECT_THAT(lines[0], HasSubstr("STATE"));
   EXPECT_THAT(lines[1], HasSubstr("train_run-1"));
   EXPECT_THAT(lines[1], HasSubstr("running"));
-  EXPECT_THAT(lines[1], HasSubstr("prof-workload --seconds 1.5"));
+  EXPECT_THAT(lines[1], HasSubstr("prof-workload --seconds 4"));
   EXPECT_THAT(lines[1], HasSubstr((runtime_ / "r.profrep").string()));
   const RunResult same = run_process(with_env({"sessions", "list"}));
   EXPECT_EQ(same.out, listed.out);
@@ -124,7 +124,7 @@ TEST_F(SessionList, StatusShowsTheStateOfEachRunningSession) {
 
   const std::vector<std::string> args =
       with_env({"launch", "--session-new", "held", "--cpu-utilization", "-o",
-                (runtime_ / "w").string(), kWorkload, "--seconds", "1.5", "--quiet"});
+                (runtime_ / "w").string(), kWorkload, "--seconds", "4", "--quiet"});
   const pid_t capture = start_in_background(args);
   ASSERT_TRUE(wait_for_socket("held"));
 
@@ -135,7 +135,7 @@ TEST_F(SessionList, StatusShowsTheStateOfEachRunningSession) {
   EXPECT_THAT(lines[0], ::testing::StartsWith("Session held (id "));
   EXPECT_EQ(lines[1], "  state:    not collecting (waiting for prof start, --delay or a capture "
                       "range)");
-  EXPECT_THAT(lines[3], HasSubstr("prof-workload --seconds 1.5"));
+  EXPECT_THAT(lines[3], HasSubstr("prof-workload --seconds 4"));
   EXPECT_EQ(run_process(with_env({"status", "--session", "held"})).out, status.out);
 
   const RunResult other = run_process(with_env({"status", "--session", "nope"}));

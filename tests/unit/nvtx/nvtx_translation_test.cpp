@@ -21,7 +21,7 @@ using Fake = prof::testing::FakeSourceHost;
 class NvtxTranslation : public ::testing::Test {
 protected:
   void SetUp() override { set_active_recorder(recorder_); }
-  void TearDown() override { set_active_recorder(nullptr); } // recorders stay allocated
+  void TearDown() override { set_active_recorder(nullptr); }
 
   Fake::Slice slice(const std::string &name) const {
     for (const Fake::Slice &s : host_.slices())
@@ -31,7 +31,7 @@ protected:
   }
 
   Fake host_{0, prof::testing::HostAbi::current};
-  NvtxRecorder *recorder_ = new NvtxRecorder(Host(host_.api(), &host_), false);
+  NvtxRecorder *recorder_ = new_lasting_recorder(Host(host_.api(), &host_), false);
 };
 
 TEST_F(NvtxTranslation, PushedRangesNestOnTheCallingThread) {
