@@ -1,9 +1,9 @@
 #include "nvtx_recorder.hpp"
 
 #include <prof/profiler_api.h>
+#include <prof/thread_track.hpp>
 
 #include <pthread.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -98,29 +98,14 @@ NvtxRecorder::ThreadState &NvtxRecorder::thread() {
 prof_track_id NvtxRecorder::thread_track() {
   ThreadState &state = thread();
   if (state.track != 0) return state.track;
-  const int pid = getpid();
-  const int tid = gettid();
-  std::string name;
+  std::string name; // nvtxNameOsThread's, else the OS name
   {
     std::lock_guard lock(mutex_);
-    if (auto it = thread_names_.find(static_cast<uint32_t>(tid)); it != thread_names_.end())
+    if (auto it = thread_names_.find(static_cast<uint32_t>(gettid())); it != thread_names_.end())
       name = it->second;
   }
-  if (name.empty()) {
-    char os_name[17] = {};
-    if (prctl(PR_GET_NAME, os_name) == 0) name = os_name;
-  }
-  state.track = host_.track(PROF_TRACK_THREAD, name, process_track(pid), pid, tid);
+  state.track = declare_calling_thread_track(host_, name);
   return state.track;
-}
-
-prof_track_id NvtxRecorder::process_track(int pid) {
-  std::lock_guard lock(mutex_);
-  if (process_pid_ != pid || process_track_ == 0) {
-    process_track_ = host_.track(PROF_TRACK_PROCESS, program_invocation_short_name, 0, pid);
-    process_pid_ = pid;
-  }
-  return process_track_;
 }
 
 void NvtxRecorder::fill(Range &range, const Domain &domain, Text message,

@@ -87,7 +87,6 @@ private:
 
   ThreadState &thread();
   prof_track_id thread_track();
-  prof_track_id process_track(int pid);
   void fill(Range &range, const Domain &domain, Text message, const Attributes &attributes);
   void emit(const Range &range, uint64_t end) const;
 
@@ -102,8 +101,6 @@ private:
   std::unordered_map<std::string, std::unique_ptr<Text>> registered_;
   std::map<std::pair<const Domain *, uint32_t>, Text> category_names_;
   std::unordered_map<uint32_t, std::string> thread_names_;
-  int process_pid_ = 0;
-  prof_track_id process_track_ = 0;
 
   std::atomic<uint64_t> next_start_{1};
   std::unique_ptr<OpenStart[]> starts_;

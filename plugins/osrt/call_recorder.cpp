@@ -3,7 +3,8 @@
 #include "call_clock.hpp"
 #include "interpose_runtime.hpp"
 
-#include <sys/prctl.h>
+#include <prof/thread_track.hpp>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -35,23 +36,9 @@ prof_track_id CallRecorder::thread_track() {
   ThreadState &state = t_thread;
   const uint32_t epoch = g_epoch.load(std::memory_order_acquire);
   if (state.epoch == epoch && state.track != 0) return state.track;
-  const int pid = getpid();
-  const int tid = gettid();
-  char name[17] = {};
-  if (prctl(PR_GET_NAME, name) != 0) name[0] = '\0';
-  const prof_track_id parent = process_track(pid);
-  state.track = host_.track(PROF_TRACK_THREAD, name, parent, pid, tid);
+  state.track = declare_calling_thread_track(host_);
   state.epoch = epoch;
   return state.track;
-}
-
-prof_track_id CallRecorder::process_track(int pid) {
-  std::lock_guard guard(process_lock_);
-  if (process_pid_ != pid || process_track_ == 0) {
-    process_track_ = host_.track(PROF_TRACK_PROCESS, program_invocation_short_name, 0, pid);
-    process_pid_ = pid;
-  }
-  return process_track_;
 }
 
 prof_stack_id CallRecorder::stack(OsrtFunction function, void *caller) {
@@ -78,9 +65,6 @@ prof_stack_id CallRecorder::stack(OsrtFunction function, void *caller) {
   return host_.api()->intern_stack(host_.context(), frames, depth);
 }
 
-void CallRecorder::reset_locks_after_fork() noexcept {
-  process_lock_.reset();
-  symbolizer_.reset_lock();
-}
+void CallRecorder::reset_locks_after_fork() noexcept { symbolizer_.reset_lock(); }
 
 } // namespace prof::osrt

@@ -31,16 +31,12 @@ public:
 
 private:
   prof_track_id thread_track();
-  prof_track_id process_track(int pid);
   prof_stack_id stack(OsrtFunction function, void *caller);
 
   Host host_;
   OsrtSettings settings_;
   std::array<prof_string_id, kOsrtFunctionCount> names_{};
   prof_string_id category_ = 0;
-  SpinLock process_lock_;
-  int process_pid_ = 0;
-  prof_track_id process_track_ = 0;
   StackSymbolizer symbolizer_;
 };
 
