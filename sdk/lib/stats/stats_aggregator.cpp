@@ -9,16 +9,27 @@ namespace {
 bool is_copy(uint16_t kind) { return is_memcpy(kind) || kind == PROF_CATEGORY_MEMSET; }
 } // namespace
 
-std::optional<uint64_t> StatsAggregator::bytes_of(const prof_event &e) {
+const prof_arg *StatsAggregator::arg_named(const prof_event &e, std::string_view key,
+                                           KeyCache &keys) {
   for (const prof_arg &a : host_.args(e.args)) {
-    auto known = bytes_keys_.find(a.key);
-    if (known == bytes_keys_.end())
-      known = bytes_keys_.emplace(a.key, host_.string(a.key) == "bytes").first;
-    if (!known->second) continue;
-    if (a.type == PROF_ARG_UINT) return a.value.u;
-    if (a.type == PROF_ARG_INT && a.value.i >= 0) return static_cast<uint64_t>(a.value.i);
+    auto known = keys.find(a.key);
+    if (known == keys.end()) known = keys.emplace(a.key, host_.string(a.key) == key).first;
+    if (known->second) return &a;
   }
+  return nullptr;
+}
+
+std::optional<uint64_t> StatsAggregator::bytes_of(const prof_event &e) {
+  const prof_arg *a = arg_named(e, "bytes", bytes_keys_);
+  if (a == nullptr) return std::nullopt;
+  if (a->type == PROF_ARG_UINT) return a->value.u;
+  if (a->type == PROF_ARG_INT && a->value.i >= 0) return static_cast<uint64_t>(a->value.i);
   return std::nullopt;
+}
+
+prof_string_id StatsAggregator::domain_of(const prof_event &e) {
+  const prof_arg *a = arg_named(e, "domain", domain_keys_);
+  return a != nullptr && a->type == PROF_ARG_STRING ? a->value.s : 0;
 }
 
 void StatsAggregator::add(const prof_event *events, size_t count) {
@@ -28,6 +39,8 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
     summary_.add(e);
     first_ts_ = std::min(first_ts_, e.ts);
     last_ts_ = std::max(last_ts_, e.ts + e.duration);
+    if (e.type == PROF_EVENT_SLICE && scope_.annotations && e.kind == PROF_CATEGORY_ANNOTATION)
+      annotations_[{e.name, domain_of(e)}].add(e.duration);
     if (e.type == PROF_EVENT_SLICE && device_work) {
       const TrackPlace place = summary_.tracks().place(e.track);
       if (!place.device_side) continue;
@@ -66,6 +79,8 @@ void StatsAggregator::merge(StatsAggregator &other) {
     mine->second.merge(timeline);
   }
   functions_.merge(other.functions_);
+  for (const auto &[key, stats] : other.annotations_)
+    annotations_[key].merge(stats);
   first_ts_ = std::min(first_ts_, other.first_ts_);
   last_ts_ = std::max(last_ts_, other.last_ts_);
 }

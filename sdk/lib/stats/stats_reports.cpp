@@ -20,6 +20,7 @@ const std::vector<ReportInfo> kReports = {
     {"api", "API calls (host slices of category \"api\") by name", true},
     {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
     {"ranges", "annotation ranges (host slices of other categories) by name", true},
+    {"nvtx", "annotation ranges (NVTX, prof ranges) by name and domain", true},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
     {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
     {"counters", "counter tracks: min, average and max", true},
@@ -85,6 +86,42 @@ StatsTable per_device_report(const StatsAggregator &aggregator, const ExportHost
     table.sections.push_back(
         {label, "======== GCU activities (" + label + "):",
          activity_rows(group_title(ActivityGroup::Device), devices.at(device))});
+  return table;
+}
+
+// nsys's nvtx_sum: annotation slices by domain and name, the share of all of them.
+StatsTable nvtx_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"nvtx", "", activity_columns(), {}, "", {}};
+  table.columns.erase(table.columns.begin()); // no Type column: one kind of row
+  table.columns.insert(table.columns.end() - 1, {"Domain", "Domain", Align::Left});
+  table.empty_text = "======== NVTX ranges: none in this report";
+  std::map<std::string, NamedStats> by_domain;
+  for (const auto &[key, stats] : aggregator.annotations())
+    by_domain[key.second == 0 ? "" : std::string(host.string(key.second))]
+             [std::string(host.string(key.first))]
+                 .merge(stats);
+  std::vector<std::pair<std::string, ActivityRow>> rows;
+  uint64_t total = 0;
+  for (const auto &[domain, names] : by_domain)
+    for (const auto &[name, stats] : names) {
+      rows.push_back({domain, {name, stats}});
+      total += stats.total;
+    }
+  if (rows.empty()) return table;
+  std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+    return a.second.stats.total > b.second.stats.total;
+  });
+  Section section{"", "======== NVTX ranges:", {}};
+  for (const auto &[domain, row] : rows) {
+    const DurationStats &s = row.stats;
+    section.rows.push_back(
+        {Cell::of_percent(s.total, total), Cell::of_ns(s.total), Cell::of_count(s.calls),
+         Cell::of_ns(s.average()), Cell::of_ns(s.min), Cell::of_ns(s.max),
+         Cell::of_text(domain.empty() ? "-" : domain, domain), Cell::of_text(row.name)});
+  }
+  table.sections.push_back(std::move(section));
+  table.notes.push_back("Time(%) is of the time of all annotation ranges in this report, as in "
+                        "nsys's nvtx_sum; nested ranges each count in full");
   return table;
 }
 
@@ -308,6 +345,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "device-utilization") utilization = true;
     if (name == "device-gaps") gaps = true;
     if (name == "cpu-functions") scope.functions = true;
+    if (name == "nvtx") scope.annotations = true;
   }
   scope.timelines = utilization || gaps;
   // Gaps alone need no period shorter than the threshold apart.
@@ -325,6 +363,7 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
     return group_report(name, ActivityGroup::OsRuntime, "OS runtime", aggregator, host);
   if (name == "ranges")
     return group_report(name, ActivityGroup::Ranges, "Ranges", aggregator, host);
+  if (name == "nvtx") return nvtx_report(aggregator, host);
   if (name == "memcpy-time") return memcpy_time_report(aggregator, host);
   if (name == "memcpy-size") return memcpy_size_report(aggregator, host);
   if (name == "counters") return counters_report(aggregator, host);

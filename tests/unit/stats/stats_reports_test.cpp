@@ -263,15 +263,71 @@ TEST_F(StatsReports, CpuFunctionsFromSamplesOnly) {
   EXPECT_EQ(split(render_table({table})), expected);
 }
 
+// Annotation slices by domain and name, whatever their thread; slices of
+// other kinds (an "nvtx" category alone, as before ABI 1.5) are not counted.
+TEST_F(StatsReports, NvtxByNameAndDomain) {
+  testing::TestReport r;
+  const auto us = [](uint64_t t) { return kOrigin + t * kUs; };
+  const uint32_t process = r.track(PROF_TRACK_PROCESS, 0, "app");
+  const uint32_t main = r.track(PROF_TRACK_THREAD, process, "main");
+  const uint32_t worker = r.track(PROF_TRACK_THREAD, process, "worker");
+  r.annotation(main, us(0), 10000 * kUs, "step");
+  r.annotation(main, us(100), 3000 * kUs, "forward", "train");
+  r.annotation(worker, us(0), 1000 * kUs, "forward", "train");
+  r.annotation(worker, us(2000), 500 * kUs, "forward");
+  r.annotation(main, us(20000), 6000 * kUs, "step");
+  r.slice(main, us(30000), 100 * kUs, "legacy", "nvtx");
+  r.slice(main, us(30000), 10 * kUs, "read", "osrt");
+  open(r, 3);
+
+  const StatsTable table = one("nvtx");
+  ASSERT_EQ(table.row_count(), 3u);
+  EXPECT_EQ(value(table, 0, 0, "Name"), "step");
+  EXPECT_EQ(value(table, 0, 0, "Domain"), "");
+  EXPECT_EQ(value(table, 0, 0, "Calls"), "2");
+  EXPECT_EQ(value(table, 0, 0, "Time(ns)"), std::to_string(16000 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "Avg(ns)"), std::to_string(8000 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "Min(ns)"), std::to_string(6000 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "Max(ns)"), std::to_string(10000 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "Time(%)"), "78.05");
+  EXPECT_EQ(value(table, 0, 1, "Name"), "forward");
+  EXPECT_EQ(value(table, 0, 1, "Domain"), "train");
+  EXPECT_EQ(value(table, 0, 1, "Calls"), "2");
+  EXPECT_EQ(value(table, 0, 1, "Min(ns)"), std::to_string(1000 * kUs));
+  EXPECT_EQ(value(table, 0, 2, "Name"), "forward");
+  EXPECT_EQ(value(table, 0, 2, "Domain"), "");
+  EXPECT_EQ(value(table, 0, 2, "Time(%)"), "2.44");
+  ASSERT_EQ(table.notes.size(), 1u);
+
+  const Lines text = split(render_table({table}));
+  EXPECT_EQ(text.at(0), "======== NVTX ranges:");
+  EXPECT_EQ(text.at(1), "Time(%)      Time  Calls       Avg       Min       Max  Domain  Name");
+  EXPECT_EQ(text.at(2), " 78.05%   16.00ms      2    8.00ms    6.00ms   10.00ms  -       step");
+
+  const Lines csv = split(render_csv({table}));
+  ASSERT_GE(csv.size(), 4u);
+  EXPECT_EQ(csv[0], "Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Domain,Name");
+  EXPECT_EQ(csv[1], "78.05,16000000,2,8000000,6000000,10000000,,step");
+  EXPECT_EQ(csv[2], "19.51,4000000,2,2000000,1000000,3000000,train,forward");
+
+  const Json json = JsonParser::parse(render_json({table}));
+  const Json &forward = json["nvtx"]["rows"].items.at(1);
+  EXPECT_EQ(forward["Domain"].text, "train");
+  EXPECT_EQ(forward["Calls"].number, 2);
+  EXPECT_EQ(forward["Time(ns)"].number, 4e6);
+  EXPECT_EQ(json["nvtx"]["notes"].items.size(), 1u);
+}
+
 TEST_F(StatsReports, EmptyReportsSayWhatIsMissing) {
   testing::TestReport empty;
   empty.track(PROF_TRACK_THREAD, 0, "main");
   open(empty, 10);
-  const auto tables = run({"gcu-activity", "device-gaps", "cpu-functions", "counters"});
+  const auto tables = run({"gcu-activity", "device-gaps", "cpu-functions", "counters", "nvtx"});
   EXPECT_EQ(render_table(tables), "======== GCU activities: none in this report\n"
                                   "======== Device gaps: no device activities in this report\n"
                                   "======== CPU functions: no CPU samples in this report\n"
-                                  "======== Counters: none in this report\n");
+                                  "======== Counters: none in this report\n"
+                                  "======== NVTX ranges: none in this report\n");
   const Json json = JsonParser::parse(render_json(tables));
   EXPECT_TRUE(json["gcu-activity"]["rows"].items.empty());
 }

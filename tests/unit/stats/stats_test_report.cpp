@@ -66,6 +66,17 @@ void TestReport::copy(uint32_t track, uint64_t ts, uint64_t duration, const std:
   events_.back().args = set.id;
 }
 
+void TestReport::annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                            const std::string &domain) {
+  slice(track, ts, duration, name, domain.empty() ? "nvtx" : "nvtx/" + domain,
+        PROF_CATEGORY_ANNOTATION);
+  if (domain.empty()) return;
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1),
+                         {prof::arg_string(string("domain"), string(domain))}};
+  args_.push_back(set);
+  events_.back().args = set.id;
+}
+
 void TestReport::counter(uint32_t track, uint64_t ts, double value) {
   prof_event e{};
   e.type = PROF_EVENT_COUNTER;
@@ -177,9 +188,16 @@ TestReport random_report(uint64_t events, uint32_t seed, int devices) {
   for (uint64_t i = 0; i < events; ++i) {
     const uint64_t ts = kOrigin + random() % 1'000'000'000; // out of order, within 1 s
     switch (random() % 6) {
-    case 0:
-      r.slice(main, ts, random() % 100000, names[random() % 6], host_categories[random() % 3]);
+    case 0: {
+      const uint64_t duration = random() % 100000;
+      const std::string name = names[random() % 6];
+      const std::string category = host_categories[random() % 3];
+      if (category == "nvtx")
+        r.annotation(main, ts, duration, name, random() % 2 == 0 ? "train" : "");
+      else
+        r.slice(main, ts, duration, name, category);
       break;
+    }
     case 1:
       r.counter(counter, ts, (random() % 10000) / 7.0);
       break;

@@ -31,6 +31,10 @@ public:
   /// category carrying its size as the `bytes` argument.
   void copy(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
             const std::string &category, prof_category kind, uint64_t bytes);
+  /// An annotation range as the nvtx source records it: category "nvtx" or
+  /// "nvtx/DOMAIN", and a named domain as the `domain` argument.
+  void annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                  const std::string &domain = "");
   void counter(uint32_t track, uint64_t ts, double value);
   void sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category = "");
   void instant(uint32_t track, uint64_t ts, const std::string &name);

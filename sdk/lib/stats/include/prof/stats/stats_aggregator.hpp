@@ -15,7 +15,9 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace prof::stats {
 
@@ -24,6 +26,7 @@ struct StatsScope {
   bool memcpy = false;    ///< memory-copy statistics by name
   bool timelines = false; ///< per-device busy timelines
   bool functions = false; ///< the CPU function view
+  bool annotations = false; ///< annotation slices by name and domain
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -52,14 +55,24 @@ public:
   /// Busy timelines by enclosing DEVICE track (0: device slices outside one).
   std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
   const FunctionView &functions() const { return functions_; }
+  /// Slices of the annotation category by {name, `domain` argument (0: none)}.
+  const std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> &annotations() const {
+    return annotations_;
+  }
 
   /// Earliest timestamp and latest end over all events; first > last when none.
   uint64_t first_ts() const { return first_ts_; }
   uint64_t last_ts() const { return last_ts_; }
 
 private:
+  /// Keys of arguments, by id: whether the key reads the name cached with it.
+  using KeyCache = std::unordered_map<prof_string_id, bool>;
+  /// The event's argument whose key reads `key`; nullptr if none.
+  const prof_arg *arg_named(const prof_event &e, std::string_view key, KeyCache &keys);
   /// The event's `bytes` argument, if it has one.
   std::optional<uint64_t> bytes_of(const prof_event &e);
+  /// The event's `domain` argument, 0 if none.
+  prof_string_id domain_of(const prof_event &e);
 
   ExportHost host_;
   StatsScope scope_;
@@ -68,7 +81,8 @@ private:
   std::map<uint16_t, CounterStats> memcpy_bytes_;
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
-  std::unordered_map<prof_string_id, bool> bytes_keys_; // argument key id -> is "bytes"
+  KeyCache bytes_keys_, domain_keys_;
+  std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> annotations_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
