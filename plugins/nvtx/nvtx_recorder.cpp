@@ -34,6 +34,7 @@ struct NvtxRecorder::ThreadState {
   prof_track_id track = 0;
   int depth = 0;
   std::array<Range, kMaxDepth> stack;
+  std::array<Text, kCachedTexts> texts; ///< trivially destructible: usable at thread exit
 };
 
 NvtxRecorder::NvtxRecorder(const Host &host, bool capture_ranges)
@@ -49,6 +50,13 @@ NvtxRecorder::NvtxRecorder(const Host &host, bool capture_ranges)
 }
 
 Text NvtxRecorder::intern(std::string_view text) {
+  // Messages repeat: the cache spares the lock and the shared map's lookup.
+  Text &cached = thread().texts[std::hash<std::string_view>()(text) % kCachedTexts];
+  if (cached.text == nullptr || text != cached.text) cached = intern_shared(text);
+  return cached;
+}
+
+Text NvtxRecorder::intern_shared(std::string_view text) {
   std::lock_guard lock(mutex_);
   auto [it, added] = strings_.try_emplace(std::string(text), 0);
   if (added) it->second = host_.intern(text);
@@ -91,6 +99,7 @@ NvtxRecorder::ThreadState &NvtxRecorder::thread() {
     state.generation = generation;
     state.track = 0;
     state.depth = 0;
+    state.texts = {};
   }
   return state;
 }

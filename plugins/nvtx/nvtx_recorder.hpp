@@ -48,6 +48,7 @@ public:
   /// `capture_ranges`: whether ranges also open and close prof's capture ranges.
   NvtxRecorder(const Host &host, bool capture_ranges);
 
+  /// Interned once per recorder; repeated texts come from a per-thread cache.
   Text intern(std::string_view text);
   /// A registered string (nvtxDomainRegisterString): stable for the recorder's life.
   const Text *register_string(std::string_view text);
@@ -69,6 +70,7 @@ public:
   static constexpr int kMaxDepth = 64;
   static constexpr size_t kMaxOpenStarts = 4096;
   static constexpr size_t kMaxArgs = 4;
+  static constexpr size_t kCachedTexts = 64; ///< per thread, direct-mapped
 
 private:
   struct Range {
@@ -86,6 +88,7 @@ private:
   struct ThreadState;
 
   ThreadState &thread();
+  Text intern_shared(std::string_view text);
   prof_track_id thread_track();
   void fill(Range &range, const Domain &domain, Text message, const Attributes &attributes);
   void emit(const Range &range, uint64_t end) const;

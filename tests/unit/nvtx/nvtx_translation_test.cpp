@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace prof::nvtx {
 namespace {
@@ -134,6 +136,30 @@ TEST_F(NvtxTranslation, NothingIsRecordedWithoutAnActiveRecorder) {
   nvtxMarkA("unseen");
   EXPECT_TRUE(host_.slices().empty());
   EXPECT_TRUE(host_.instants().empty());
+}
+
+// Interning goes through a small per-thread cache: whatever it holds or
+// evicts, a text always comes back as itself with the recorder's one id, on
+// any thread, and never as another recorder's.
+TEST_F(NvtxTranslation, InternedTextsAreTheRecordersOnEveryThread) {
+  std::vector<Text> first;
+  for (int i = 0; i < 3 * static_cast<int>(NvtxRecorder::kCachedTexts); ++i)
+    first.push_back(recorder_->intern("message " + std::to_string(i)));
+  for (size_t i = 0; i < first.size(); ++i) {
+    const std::string text = "message " + std::to_string(i);
+    EXPECT_EQ(first[i].text, text);
+    const Text again = recorder_->intern(text);
+    EXPECT_EQ(again.id, first[i].id);
+    EXPECT_EQ(again.text, first[i].text); // the one copy the recorder keeps
+  }
+  std::thread([&] {
+    for (size_t i = 0; i < first.size(); ++i)
+      EXPECT_EQ(recorder_->intern("message " + std::to_string(i)).id, first[i].id);
+  }).join();
+  static Fake other_host{0, prof::testing::HostAbi::current};
+  NvtxRecorder &other = *new NvtxRecorder(Host(other_host.api(), &other_host), false); // kept
+  EXPECT_NE(other.intern("message 0").text, first[0].text);
+  EXPECT_NE(recorder_->intern("message 0").text, other.intern("message 0").text);
 }
 
 } // namespace
