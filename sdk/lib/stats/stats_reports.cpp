@@ -20,7 +20,7 @@ const std::vector<ReportInfo> kReports = {
     {"api", "API calls (host slices of category \"api\") by name", true},
     {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
     {"ranges", "annotation ranges (host slices of other categories) by name", true},
-    {"nvtx", "annotation ranges (NVTX, prof ranges) by name and domain", true},
+    {"nvtx", "NVTX ranges (slices of the annotation category) by name and domain", true},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
     {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
     {"counters", "counter tracks: min, average and max", true},
