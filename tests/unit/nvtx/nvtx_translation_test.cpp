@@ -157,7 +157,7 @@ TEST_F(NvtxTranslation, InternedTextsAreTheRecordersOnEveryThread) {
       EXPECT_EQ(recorder_->intern("message " + std::to_string(i)).id, first[i].id);
   }).join();
   static Fake other_host{0, prof::testing::HostAbi::current};
-  NvtxRecorder &other = *new NvtxRecorder(Host(other_host.api(), &other_host), false); // kept
+  NvtxRecorder &other = *new_lasting_recorder(Host(other_host.api(), &other_host), false);
   EXPECT_NE(other.intern("message 0").text, first[0].text);
   EXPECT_NE(recorder_->intern("message 0").text, other.intern("message 0").text);
 }
