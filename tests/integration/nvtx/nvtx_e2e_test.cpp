@@ -4,12 +4,15 @@
 #include "prof/event.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/unit/perfetto/decoded_trace.hpp"
+#include "tests/unit/perfetto/trace_model.hpp"
 
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <string>
@@ -115,6 +118,75 @@ TEST_F(NvtxE2E, AnnotationsOfAnUnmodifiedProgramReachTheReport) {
     EXPECT_LE(step.begin, found.at("outer " + std::to_string(i)).begin);
     EXPECT_GE(step.end, found.at("outer " + std::to_string(i)).end);
   }
+}
+
+// The "step" range of domain "train" (category "compute", colour, payload 7)
+// as each exporter writes it, converted from one report.
+TEST_F(NvtxE2E, EveryExporterShowsTheRangesWithTheirArguments) {
+  const fs::path report = dir_ / "r.profrep";
+  auto r = run_process({kProf, "--trace", "nvtx", "--export-profile", report.string(), kProgram},
+                       dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto exported = [&](const std::string &type, const fs::path &out) {
+    auto e = run_process({kProf, "export", "--type", type, "-o", out.string(), report.string()},
+                         dir_, std::chrono::seconds(120));
+    EXPECT_EQ(e.exit_code, 0) << type << ": " << e.describe();
+    return out;
+  };
+
+  // nsys's nvtx_sum: the range under its domain.
+  auto stats = run_process({kProf, "stats", "--report", "nvtx", report.string()}, dir_);
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  EXPECT_TRUE(std::regex_search(stats.out, std::regex(R"(\btrain\s+step\n)"))) << stats.out;
+  EXPECT_TRUE(std::regex_search(stats.out, std::regex(R"(\s1\s.*\s-\s+inner 0\n)"))) << stats.out;
+
+  // Perfetto, decoded with protoc: the kind as a second category, the
+  // arguments as debug annotations.
+  const testing::TextNode trace = testing::decode_trace(exported("perfetto", dir_ / "t.pftrace"));
+  const testing::TraceModel model(trace);
+  const testing::TextNode *begin = nullptr;
+  for (const testing::TextNode *p : trace.all("packet"))
+    if (const testing::TextNode *e = p->first("track_event");
+        e != nullptr && e->get("type") == "TYPE_SLICE_BEGIN" &&
+        model.event_names.count(e->get("name_iid")) &&
+        model.event_names.at(e->get("name_iid")) == "step")
+      begin = e;
+  ASSERT_NE(begin, nullptr);
+  std::vector<std::string> categories;
+  for (const testing::TextNode *iid : begin->all("category_iids"))
+    categories.push_back(model.categories.at(iid->value));
+  EXPECT_EQ(categories, (std::vector<std::string>{"nvtx/train", "annotation"}));
+  std::map<std::string, std::string> annotations;
+  for (const testing::TextNode *a : begin->all("debug_annotations"))
+    for (const char *field : {"uint_value", "int_value", "double_value", "string_value"})
+      if (a->has(field)) annotations[a->get("name")] = a->get(field);
+  EXPECT_EQ(
+      annotations,
+      (std::map<std::string, std::string>{
+          {"domain", "train"}, {"category", "compute"}, {"color", "#ff0000ff"}, {"payload", "7"}}));
+
+  // SQLite: the slice's kind and its argument set.
+  const fs::path db = exported("sqlite", dir_ / "t.sqlite");
+  auto query = run_process(
+      {"/usr/bin/sqlite3", db.string(),
+       "SELECT sl.kind, k.value, COALESCE(v.value, a.int_value) FROM slices sl "
+       "JOIN strings n ON n.id = sl.name_id JOIN args a ON a.arg_set_id = sl.arg_set_id "
+       "JOIN strings k ON k.id = a.key_id LEFT JOIN strings v ON v.id = a.string_value_id "
+       "WHERE n.value = 'step' ORDER BY a.idx"},
+      dir_);
+  ASSERT_EQ(query.exit_code, 0) << query.describe();
+  EXPECT_EQ(query.out, "annotation|domain|train\nannotation|category|compute\n"
+                       "annotation|color|#ff0000ff\nannotation|payload|7\n");
+
+  // Chrome JSON: the arguments as "args".
+  std::ifstream json_file(exported("chrome-json", dir_ / "t.json"));
+  const std::string json((std::istreambuf_iterator<char>(json_file)),
+                         std::istreambuf_iterator<char>());
+  EXPECT_TRUE(std::regex_search(
+      json,
+      std::regex(
+          R"re("name":"step"[^}]*"args":\{"domain":"train","category":"compute","color":"#ff0000ff","payload":7\})re")))
+      << json.substr(0, 2000);
 }
 
 TEST_F(NvtxE2E, AnNvtxRangeOpensTheCollectionWindow) {
