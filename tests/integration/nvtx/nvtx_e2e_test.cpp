@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 const fs::path kBuildDir = PROF_BUILD_DIR;
 const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kProgram = (kBuildDir / "tests" / "nvtx-annotated-program").string();
+const std::string kCProgram = (kBuildDir / "tests" / "nvtx-annotated-c-program").string();
 
 struct Annotation {
   std::string name, category, thread;
@@ -187,6 +188,26 @@ TEST_F(NvtxE2E, EveryExporterShowsTheRangesWithTheirArguments) {
       std::regex(
           R"re("name":"step"[^}]*"args":\{"domain":"train","category":"compute","color":"#ff0000ff","payload":7\})re")))
       << json.substr(0, 2000);
+}
+
+TEST_F(NvtxE2E, AProgramInCIsAnnotatedToo) {
+  const fs::path report = dir_ / "r.profrep";
+  auto r = run_process({kProf, "--trace", "nvtx", "--export-profile", report.string(), kCProgram},
+                       dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto found = read_annotations(report.string());
+  ASSERT_TRUE(found.contains("load") && found.contains("read file") && found.contains("loaded"))
+      << r.describe();
+  const Annotation &load = found.at("load"), &read = found.at("read file");
+  EXPECT_EQ(load.category, "nvtx/io");
+  EXPECT_EQ(load.args.at("domain"), "io");
+  EXPECT_EQ(load.args.at("payload"), "-5");
+  EXPECT_EQ(read.category, "nvtx");
+  EXPECT_LE(load.begin, read.begin);
+  EXPECT_GE(load.end, read.end);
+  EXPECT_GE(read.end - read.begin, 1000000u);
+  EXPECT_TRUE(found.at("loaded").instant);
+  EXPECT_EQ(found.at("loaded").tid, load.tid);
 }
 
 TEST_F(NvtxE2E, AnNvtxRangeOpensTheCollectionWindow) {
