@@ -1,5 +1,7 @@
 #include "core/capture_requests.hpp"
 
+#include <prof/profiler_api.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -13,6 +15,32 @@ void copy_text(char *to, size_t size, const std::string &text) {
 }
 
 } // namespace
+
+bool range_matches(std::string_view name, std::string_view domain, std::string_view wanted_name,
+                   std::string_view wanted_domain) {
+  return name == wanted_name && (wanted_domain == "*" || domain == wanted_domain);
+}
+
+void want_capture_requests(ShmHeader &header, uint32_t kinds, const std::string &name,
+                           const std::string &domain) {
+  copy_text(header.wanted_range_name, sizeof header.wanted_range_name, name);
+  copy_text(header.wanted_range_domain, sizeof header.wanted_range_domain, domain);
+  header.wanted_requests.store(kinds, std::memory_order_release);
+}
+
+bool capture_request_wanted(const ShmHeader &header, uint32_t kind, const char *name,
+                            const char *domain) {
+  if (kind >= 32 || (header.wanted_requests.load(std::memory_order_acquire) & (1u << kind)) == 0)
+    return false;
+  if (kind != PROF_CAPTURE_RANGE_BEGIN && kind != PROF_CAPTURE_RANGE_END) return true;
+  // Compared as posted: cut to the slot's size.
+  const auto cut = [](const char *text, size_t size) {
+    const std::string_view view = text ? text : "";
+    return view.substr(0, size - 1);
+  };
+  return range_matches(cut(name, kRequestNameBytes), cut(domain, kRequestDomainBytes),
+                       header.wanted_range_name, header.wanted_range_domain);
+}
 
 void post_capture_request(ShmHeader &header, const CaptureRequest &request) {
   const uint64_t index = header.capture_requests.fetch_add(1, std::memory_order_acq_rel);

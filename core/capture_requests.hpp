@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace prof::core {
@@ -21,6 +22,20 @@ struct CaptureRequest {
 
 /// Posts a request into `header`'s slots (lock-free, any thread or process).
 void post_capture_request(ShmHeader &header, const CaptureRequest &request);
+
+/// Whether range `name` in `domain` ("" the default domain) is the range
+/// `wanted_name` in `wanted_domain` ("*": any domain) that prof waits for.
+bool range_matches(std::string_view name, std::string_view domain, std::string_view wanted_name,
+                   std::string_view wanted_domain);
+
+/// Tells the agents which requests prof reads: `kinds` has a bit
+/// (1 << kind) per prof_capture_request_kind; ranges only `name`@`domain`.
+void want_capture_requests(ShmHeader &header, uint32_t kinds, const std::string &name,
+                           const std::string &domain);
+/// Whether prof reads a request of `kind` (for a range: `name` in `domain`,
+/// NULL being "" as posted).
+bool capture_request_wanted(const ShmHeader &header, uint32_t kind, const char *name,
+                            const char *domain);
 
 /// Reads the requests posted since the last call.
 class CaptureRequestReader {

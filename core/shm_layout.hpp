@@ -12,8 +12,10 @@
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 2;
+constexpr uint32_t kShmVersion = 3;
 constexpr uint32_t kCaptureRequestSlots = 64;
+constexpr uint32_t kRequestNameBytes = 96;
+constexpr uint32_t kRequestDomainBytes = 32;
 constexpr uint32_t kMaxShmRings = 1024;
 
 /// A capture request of the application (prof_start(), an annotation range
@@ -23,8 +25,8 @@ struct CaptureRequestSlot {
   uint32_t kind;                  ///< prof_capture_request_kind
   int32_t pid;
   uint64_t ts;                    ///< session clock
-  char name[96];                  ///< NUL-terminated, cut to fit
-  char domain[32];
+  char name[kRequestNameBytes];   ///< NUL-terminated, cut to fit
+  char domain[kRequestDomainBytes];
 };
 
 struct ShmHeader {
@@ -52,6 +54,13 @@ struct ShmHeader {
   /// Capture requests: slot i % kCaptureRequestSlots holds request i.
   std::atomic<uint64_t> capture_requests;
   CaptureRequestSlot capture_request_slots[kCaptureRequestSlots];
+  /// What prof reads of them, set before the application runs: a bit per
+  /// prof_capture_request_kind, and the one annotation range it waits for
+  /// (domain "*": any). The agent posts nothing else, so an application's
+  /// annotations cost no shared write unless prof waits for them.
+  std::atomic<uint32_t> wanted_requests;
+  char wanted_range_name[kRequestNameBytes];
+  char wanted_range_domain[kRequestDomainBytes];
   RingSlot slots[kMaxShmRings];
 };
 

@@ -20,7 +20,22 @@ CaptureController::CaptureController(const CapturePlan &plan, const core::Catalo
                  window_finished(index, path, error);
                }) {}
 
-void CaptureController::add_requests(core::ShmHeader &header) { requests_.emplace_back(header); }
+void CaptureController::add_requests(core::ShmHeader &header) {
+  requests_.emplace_back(header);
+  switch (plan_.range) {
+  case CaptureRange::ProfilerApi:
+    core::want_capture_requests(header, 1u << PROF_CAPTURE_START | 1u << PROF_CAPTURE_STOP, "", "");
+    break;
+  case CaptureRange::Annotation:
+    core::want_capture_requests(header,
+                                1u << PROF_CAPTURE_RANGE_BEGIN | 1u << PROF_CAPTURE_RANGE_END,
+                                plan_.annotation_name, plan_.annotation_domain);
+    break;
+  case CaptureRange::None:
+    core::want_capture_requests(header, 0, "", "");
+    break;
+  }
+}
 
 void CaptureController::on_sources_needed(SourcesNeeded switch_sources) {
   switch_sources_ = std::move(switch_sources);
@@ -129,8 +144,8 @@ std::string CaptureController::apply(control::Command command, const std::string
 }
 
 bool CaptureController::matches_annotation(const core::CaptureRequest &request) const {
-  if (request.name != plan_.annotation_name) return false;
-  return plan_.annotation_domain == "*" || request.domain == plan_.annotation_domain;
+  return core::range_matches(request.name, request.domain, plan_.annotation_name,
+                             plan_.annotation_domain);
 }
 
 void CaptureController::range_begins(uint64_t ts) {

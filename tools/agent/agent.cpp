@@ -193,6 +193,10 @@ extern "C" __attribute__((visibility("default"))) int
 prof_agent_capture_request(int kind, const char *name, const char *domain) {
   prof::agent::AgentState *state = prof::agent::agent_state();
   if (!state || kind < PROF_CAPTURE_START || kind > PROF_CAPTURE_RANGE_END) return -1;
+  // Taken: prof reads it, or does not wait for it.
+  if (!prof::core::capture_request_wanted(*state->region.header(), static_cast<uint32_t>(kind),
+                                          name, domain))
+    return 0;
   prof::core::post_capture_request(*state->region.header(),
                                    {static_cast<uint32_t>(kind), static_cast<int32_t>(getpid()),
                                     prof::core::session_now_ns(), name ? name : "",

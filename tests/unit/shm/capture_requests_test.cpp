@@ -2,6 +2,8 @@
 // more than the slots behind counts what it lost.
 #include "core/capture_requests.hpp"
 
+#include <prof/profiler_api.h>
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -39,6 +41,36 @@ TEST(CaptureRequests, LongNamesAreCutAndOverrunsCounted) {
   EXPECT_EQ(kept.size(), kCaptureRequestSlots);
   EXPECT_EQ(kept.front().ts, 10u);
   EXPECT_EQ(reader.lost(), 10u);
+}
+
+// The agent asks capture_request_wanted() before it posts: an application's
+// annotations cost no shared write unless prof waits for that range.
+TEST(CaptureRequests, OnlyWhatProfWaitsForIsWanted) {
+  auto header = std::make_unique<ShmHeader>();
+  for (uint32_t kind = PROF_CAPTURE_START; kind <= PROF_CAPTURE_RANGE_END; ++kind)
+    EXPECT_FALSE(capture_request_wanted(*header, kind, "step", "train")) << "nothing by default";
+
+  want_capture_requests(*header, 1u << PROF_CAPTURE_START | 1u << PROF_CAPTURE_STOP, "", "");
+  EXPECT_TRUE(capture_request_wanted(*header, PROF_CAPTURE_START, nullptr, nullptr));
+  EXPECT_TRUE(capture_request_wanted(*header, PROF_CAPTURE_STOP, nullptr, nullptr));
+  EXPECT_FALSE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_BEGIN, "step", "train"));
+
+  want_capture_requests(*header, 1u << PROF_CAPTURE_RANGE_BEGIN | 1u << PROF_CAPTURE_RANGE_END,
+                        "step", "train");
+  EXPECT_FALSE(capture_request_wanted(*header, PROF_CAPTURE_START, nullptr, nullptr));
+  EXPECT_TRUE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_BEGIN, "step", "train"));
+  EXPECT_TRUE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_END, "step", "train"));
+  EXPECT_FALSE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_BEGIN, "step", nullptr));
+  EXPECT_FALSE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_BEGIN, "inner", "train"));
+
+  want_capture_requests(*header, 1u << PROF_CAPTURE_RANGE_BEGIN, "step", "*");
+  EXPECT_TRUE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_BEGIN, "step", nullptr));
+  EXPECT_TRUE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_BEGIN, "step", "io"));
+
+  // A name longer than a slot holds is compared as it would be posted.
+  const std::string long_name(500, 'n');
+  want_capture_requests(*header, 1u << PROF_CAPTURE_RANGE_BEGIN, long_name, "");
+  EXPECT_TRUE(capture_request_wanted(*header, PROF_CAPTURE_RANGE_BEGIN, long_name.c_str(), ""));
 }
 
 } // namespace
