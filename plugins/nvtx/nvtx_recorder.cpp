@@ -37,9 +37,8 @@ struct NvtxRecorder::ThreadState {
   std::array<Text, kCachedTexts> texts; ///< trivially destructible: usable at thread exit
 };
 
-NvtxRecorder::NvtxRecorder(const Host &host, bool capture_ranges)
-    : host_(host), capture_ranges_(capture_ranges),
-      starts_(std::make_unique<OpenStart[]>(kMaxOpenStarts)) {
+NvtxRecorder::NvtxRecorder(const Host &host)
+    : host_(host), starts_(std::make_unique<OpenStart[]>(kMaxOpenStarts)) {
   static std::once_flag fork_handler;
   std::call_once(fork_handler, [] { pthread_atfork(nullptr, nullptr, &after_fork_in_child); });
   default_domain_.category = intern("nvtx");
@@ -157,7 +156,7 @@ int NvtxRecorder::push(const Domain *domain_handle, Text message, const Attribut
   fill(range, domain, message, attributes);
   range.track = track;
   ++state.depth;
-  if (capture_ranges_) prof_capture_range_begin(message.text, domain.name.text);
+  prof_capture_range_begin(message.text, domain.name.text);
   range.begin = host_.now();
   return level;
 }
@@ -176,7 +175,7 @@ int NvtxRecorder::pop(const Domain *domain_handle) {
     state.stack[static_cast<size_t>(i)] = state.stack[static_cast<size_t>(i) + 1];
   --state.depth;
   emit(range, end);
-  if (capture_ranges_) prof_capture_range_end(range.message.text, domain.name.text);
+  prof_capture_range_end(range.message.text, domain.name.text);
   return level;
 }
 
@@ -190,7 +189,7 @@ uint64_t NvtxRecorder::start(const Domain *domain_handle, Text message,
     return 0; // as many ranges open as there are slots: this one is not recorded
   fill(slot.range, domain, message, attributes);
   slot.range.track = thread_track();
-  if (capture_ranges_) prof_capture_range_begin(message.text, domain.name.text);
+  prof_capture_range_begin(message.text, domain.name.text);
   slot.range.begin = host_.now();
   slot.id.store(id, std::memory_order_release);
   return id;
@@ -204,7 +203,7 @@ void NvtxRecorder::end(uint64_t id) {
   const Range range = slot.range;
   slot.id.store(0, std::memory_order_release);
   emit(range, end);
-  if (capture_ranges_) prof_capture_range_end(range.message.text, range.domain->name.text);
+  prof_capture_range_end(range.message.text, range.domain->name.text);
 }
 
 void NvtxRecorder::mark(const Domain *domain_handle, Text message, const Attributes &attributes) {
@@ -216,10 +215,10 @@ void NvtxRecorder::mark(const Domain *domain_handle, Text message, const Attribu
                 std::span<const prof_arg>(range.args.data(), range.arg_count));
 }
 
-NvtxRecorder *new_lasting_recorder(const Host &host, bool capture_ranges) {
+NvtxRecorder *new_lasting_recorder(const Host &host) {
   static std::mutex mutex; // trivially destructible: usable until the end
   static auto *recorders = new std::vector<std::unique_ptr<NvtxRecorder>>(); // never destroyed
-  auto recorder = std::make_unique<NvtxRecorder>(host, capture_ranges);
+  auto recorder = std::make_unique<NvtxRecorder>(host);
   std::lock_guard lock(mutex);
   recorders->push_back(std::move(recorder));
   return recorders->back().get();

@@ -45,8 +45,7 @@ struct Attributes {
 
 class NvtxRecorder {
 public:
-  /// `capture_ranges`: whether ranges also open and close prof's capture ranges.
-  NvtxRecorder(const Host &host, bool capture_ranges);
+  explicit NvtxRecorder(const Host &host);
 
   /// Interned once per recorder; repeated texts come from a per-thread cache.
   Text intern(std::string_view text);
@@ -94,7 +93,6 @@ private:
   void emit(const Range &range, uint64_t end) const;
 
   Host host_;
-  bool capture_ranges_;
   Domain default_domain_;
   prof_string_id key_domain_ = 0, key_category_ = 0, key_color_ = 0, key_payload_ = 0;
 
@@ -112,7 +110,7 @@ private:
 /// A new recorder that lives as long as the process: NVTX may call a handler
 /// on any thread at any time, even after the source stopped, so a recorder is
 /// never freed. Each is kept reachable (not leaked) for leak checkers.
-NvtxRecorder *new_lasting_recorder(const Host &host, bool capture_ranges);
+NvtxRecorder *new_lasting_recorder(const Host &host);
 
 } // namespace prof::nvtx
 

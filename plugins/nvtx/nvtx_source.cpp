@@ -13,8 +13,7 @@ bool NvtxSource::start() {
   if (started_) return true;
   if (const std::string warning = point_nvtx_at_this_library(); !warning.empty())
     host_.log(PROF_LOG_WARN, warning);
-  if (recorder_ == nullptr)
-    recorder_ = new_lasting_recorder(host_, host_.option_bool("capture-ranges", true));
+  if (recorder_ == nullptr) recorder_ = new_lasting_recorder(host_);
   set_active_recorder(recorder_);
   started_ = true;
   return true;

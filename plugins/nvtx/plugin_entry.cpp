@@ -5,12 +5,13 @@
 
 #include <prof/plugin.hpp>
 
+#include <array>
+
 namespace {
 
-constexpr prof_option_desc kOptions[] = {
-    {"capture-ranges", PROF_OPTION_BOOL, "true", 0, 0, nullptr,
-     "NVTX ranges can open collection windows (--capture-range annotation -p NAME[@DOMAIN])"},
-};
+// No options: ranges reach prof's capture ranges only when it waits for them
+// (--capture-range annotation -p NAME[@DOMAIN]), at the cost of a load otherwise.
+constexpr std::array<prof_option_desc, 0> kOptions{};
 
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::nvtx::NvtxSource>(
     "nvtx", "1.0.0",

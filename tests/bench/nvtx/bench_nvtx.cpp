@@ -70,7 +70,7 @@ void push_pop() {
 
 void BM_NvtxPushPop(benchmark::State &state) {
   // Recorders stay allocated, as in the plugin; one for the whole binary.
-  static prof::nvtx::NvtxRecorder *recorder = prof::nvtx::new_lasting_recorder(bench_host(), false);
+  static prof::nvtx::NvtxRecorder *recorder = prof::nvtx::new_lasting_recorder(bench_host());
   prof::nvtx::set_active_recorder(recorder);
   for (int64_t i = 0; i < kPairs; ++i) // claims the ring and touches its pages
     push_pop();

@@ -33,7 +33,7 @@ protected:
   }
 
   Fake host_{0, prof::testing::HostAbi::current};
-  NvtxRecorder *recorder_ = new_lasting_recorder(Host(host_.api(), &host_), false);
+  NvtxRecorder *recorder_ = new_lasting_recorder(Host(host_.api(), &host_));
 };
 
 TEST_F(NvtxTranslation, PushedRangesNestOnTheCallingThread) {
@@ -157,7 +157,7 @@ TEST_F(NvtxTranslation, InternedTextsAreTheRecordersOnEveryThread) {
       EXPECT_EQ(recorder_->intern("message " + std::to_string(i)).id, first[i].id);
   }).join();
   static Fake other_host{0, prof::testing::HostAbi::current};
-  NvtxRecorder &other = *new_lasting_recorder(Host(other_host.api(), &other_host), false);
+  NvtxRecorder &other = *new_lasting_recorder(Host(other_host.api(), &other_host));
   EXPECT_NE(other.intern("message 0").text, first[0].text);
   EXPECT_NE(recorder_->intern("message 0").text, other.intern("message 0").text);
 }
