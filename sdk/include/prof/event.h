@@ -87,11 +87,30 @@ typedef enum prof_category {
   PROF_CATEGORY_DRIVER_API = 10,    ///< a call of a device driver's API
   PROF_CATEGORY_ANNOTATION = 11,    ///< a range or mark the user put in (NVTX, prof ranges)
   PROF_CATEGORY_COMMUNICATION = 12, ///< a collective or point-to-point operation
-  PROF_CATEGORY_MEMORY = 13,        ///< an allocation or free
+  PROF_CATEGORY_MEMORY = 13,        ///< an allocation or free (see "Memory events" below)
   PROF_CATEGORY_OVERHEAD = 14       ///< the profiler's own work
 } prof_category;
 /// One past the largest prof_category this header knows.
 #define PROF_CATEGORY_COUNT 15u
+
+/* Memory events. An allocation or free of device (or device-visible host)
+ * memory is an instant of kind PROF_CATEGORY_MEMORY on a track under its
+ * device's PROF_TRACK_DEVICE track, with these arguments:
+ *   "operation"  string  "alloc" or "free"
+ *   "address"    uint    the block's start address
+ *   "bytes"      uint    the block's size (a free repeats its allocation's)
+ *   "memory"     string  what memory: "device", "pinned", "managed", ... (optional)
+ *   "correlation" uint   the session correlation id of the API call that made
+ *                        it, the id of that call's slice (optional)
+ * The device's "Memory used" counter track (unit "bytes", under the device
+ * track) follows the sum of live device blocks. Statistics read only these
+ * keys, never a vendor's names. */
+#define PROF_MEMORY_ARG_OPERATION "operation"
+#define PROF_MEMORY_ARG_ADDRESS "address"
+#define PROF_MEMORY_ARG_BYTES "bytes"
+#define PROF_MEMORY_ARG_MEMORY "memory"
+#define PROF_MEMORY_ARG_CORRELATION "correlation"
+#define PROF_MEMORY_USED_TRACK "Memory used"
 
 /// Type of an argument's value (ABI 1.5).
 typedef enum prof_arg_type {
