@@ -52,3 +52,10 @@ function(prof_target_without_sanitizers target)
     endif()
   endforeach()
 endfunction()
+
+# prof_skip_plugin(name reason): a plugin this build leaves out, and why;
+# said in CMake's output and listed by `prof --plugin-list`.
+function(prof_skip_plugin name reason)
+  message(STATUS "${name}: ${reason}; plugin ${name} skipped")
+  set_property(GLOBAL APPEND PROPERTY PROF_SKIPPED_PLUGINS "${name}|${reason}")
+endfunction()

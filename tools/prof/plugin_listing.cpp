@@ -28,6 +28,16 @@ std::string table(const std::vector<std::vector<std::string>> &rows, const std::
   return out;
 }
 
+struct SkippedPlugin {
+  const char *name;
+  const char *reason;
+};
+// At least one row, so the array is never empty.
+constexpr SkippedPlugin kSkipped[] = {
+#include "skipped_plugins.inc"
+    {nullptr, nullptr},
+};
+
 const char *type_name(prof_option_type type) {
   switch (type) {
   case PROF_OPTION_BOOL: return "bool";
@@ -63,6 +73,12 @@ std::string plugin_list_text(const core::PluginRegistry &registry) {
     for (const auto &p : registry.plugins())
       about.push_back({p.name, p.description + (p.vendor.empty() ? "" : " (" + p.vendor + ")")});
     out += "Descriptions:\n" + table(about, "  ");
+  }
+  if (kSkipped[0].name != nullptr) {
+    out += "\nNot built here:\n";
+    for (const auto &skipped : kSkipped)
+      if (skipped.name != nullptr)
+        out += "  " + std::string(skipped.name) + ": " + skipped.reason + "\n";
   }
   if (!registry.refusals().empty()) {
     out += "\nRefused:\n";

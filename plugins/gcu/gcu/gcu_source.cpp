@@ -1,10 +1,10 @@
 #include "gcu_source.hpp"
 
-#include "correlation.hpp"
 #include "driver_loader.hpp"
 #include "metrics.hpp"
 #include "thread_tracks.hpp"
 #include "tree_queries.hpp"
+#include <prof/correlation.hpp>
 
 #include <chrono>
 #include <cstring>

@@ -5,8 +5,8 @@
 #include "activity_kinds.hpp"
 #include "capture_options.hpp"
 #include "device_tracks.hpp"
-#include "flow_matcher.hpp"
 #include "utilization_sampler.hpp"
+#include <prof/flow_matcher.hpp>
 
 #include <prof/gcu_driver.h>
 #include <prof/periodic_thread.hpp>

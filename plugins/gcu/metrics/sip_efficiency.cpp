@@ -1,6 +1,6 @@
 #include "sip_efficiency.hpp"
 
-#include "correlation.hpp"
+#include <prof/correlation.hpp>
 #include <prof/stats/text_table.hpp>
 #include <prof/stats/time_format.hpp>
 
@@ -82,7 +82,7 @@ std::vector<std::string> SipEfficiency::table() {
     const uint64_t id = order[index].second;
     const Operator &op = operators_[id];
     rows.push_back({std::to_string(index), std::string(host_.string(op.name)),
-                    std::to_string(driver_correlation(id)), stats::format_duration(op.duration)});
+                    std::to_string(local_correlation(id)), stats::format_duration(op.duration)});
     for (const auto &[sip, v] : values_[id])
       rows.push_back({sip, std::to_string(static_cast<uint64_t>(v.without_wait)),
                       std::to_string(static_cast<uint64_t>(v.with_wait)),

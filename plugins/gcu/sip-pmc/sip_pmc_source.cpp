@@ -1,9 +1,9 @@
 #include "sip_pmc_source.hpp"
 
-#include "correlation.hpp"
 #include "driver_loader.hpp"
 #include "metrics.hpp"
 #include "tree_queries.hpp"
+#include <prof/correlation.hpp>
 
 #include <chrono>
 #include <stdexcept>

@@ -6,6 +6,7 @@
 #include <prof/plugin.hpp>
 
 #include <cerrno>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <sys/prctl.h>
@@ -13,21 +14,39 @@
 
 namespace prof {
 
-/// Declares the calling thread's track (pid and tid, named `name`, or the
-/// thread's OS name when `name` is empty) under its process's track (named
-/// after the program). Hosts share these tracks among the sources that
-/// declare them. Not cached: a caller keeps the id per thread, and declares
-/// again in a forked child, whose ids differ.
-inline prof_track_id declare_calling_thread_track(const Host &host, std::string_view name = {}) {
+/// Declares the calling process's track (named after the program), under
+/// which every source puts its threads.
+inline prof_track_id declare_process_track(const Host &host) {
+  return host.track(PROF_TRACK_PROCESS, program_invocation_short_name, 0, getpid());
+}
+
+/// Declares the track of thread `tid` of the calling process (named `name`,
+/// or the thread's OS name when `name` is empty) under its process's track
+/// (named after the program). Hosts share these tracks among the sources
+/// that declare them. Not cached: a caller keeps the id per thread, and
+/// declares again in a forked child, whose ids differ.
+inline prof_track_id declare_thread_track(const Host &host, int tid, std::string_view name = {}) {
   const int pid = getpid();
   std::string thread_name(name);
   if (thread_name.empty()) {
     char os_name[17] = {};
-    if (prctl(PR_GET_NAME, os_name) == 0) thread_name = os_name;
+    if (tid == gettid()) {
+      if (prctl(PR_GET_NAME, os_name) == 0) thread_name = os_name;
+    } else {
+      const std::string comm = "/proc/self/task/" + std::to_string(tid) + "/comm";
+      if (FILE *file = std::fopen(comm.c_str(), "re")) {
+        if (std::fgets(os_name, sizeof os_name, file)) thread_name = os_name;
+        std::fclose(file);
+      }
+      if (!thread_name.empty() && thread_name.back() == '\n') thread_name.pop_back();
+    }
   }
-  const prof_track_id process =
-      host.track(PROF_TRACK_PROCESS, program_invocation_short_name, 0, pid);
-  return host.track(PROF_TRACK_THREAD, thread_name, process, pid, gettid());
+  return host.track(PROF_TRACK_THREAD, thread_name, declare_process_track(host), pid, tid);
+}
+
+/// The calling thread's track, as declare_thread_track() declares it.
+inline prof_track_id declare_calling_thread_track(const Host &host, std::string_view name = {}) {
+  return declare_thread_track(host, gettid(), name);
 }
 
 } // namespace prof

@@ -131,11 +131,12 @@ TEST_F(CliEdges, TraceItemsWithoutTheirSourceSayWhatTheyNeed) {
   EXPECT_EQ(acblas.exit_code, 2) << acblas.describe();
   EXPECT_THAT(acblas.err, StartsWith("prof: --trace acblas needs a T-Head PPU's ACBLAS library, "
                                      "which prof has no source for (trace items: gcu, osrt,"));
-  const RunResult hggc = prof({"-t", "osrt,hggc", kWorkload});
-  EXPECT_EQ(hggc.exit_code, 2) << hggc.describe();
-  EXPECT_THAT(hggc.err, StartsWith("prof: --trace hggc needs a T-Head PPU or NVIDIA GPU with "
-                                   "CUPTI and plugin cuda, which is not installed (installed: "));
-  EXPECT_EQ(std::count(hggc.err.begin(), hggc.err.end(), '\n'), 1);
+  const RunResult nccl = prof({"-t", "osrt,nccl", kWorkload});
+  EXPECT_EQ(nccl.exit_code, 2) << nccl.describe();
+  EXPECT_THAT(nccl.err,
+              StartsWith("prof: --trace nccl needs NCCL with its profiler-plugin "
+                         "interface and plugin pccl, which is not installed (installed: "));
+  EXPECT_EQ(std::count(nccl.err.begin(), nccl.err.end(), '\n'), 1);
   EXPECT_TRUE(files_in(dir_).empty());
 }
 

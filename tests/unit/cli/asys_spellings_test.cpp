@@ -73,6 +73,28 @@ TEST(TraceItems, AsysAndNsysNamesReachProfsSources) {
   EXPECT_NE(find(plugin_requests(parse({"-t", "cpu-util", "ls"})), "cpu-util"), nullptr);
 }
 
+TEST(AsysSpellings, CaptureRangesOfAsysAndNsys) {
+  for (const std::string range : {"annotation", "nvtx", "hgtx"})
+    for (const std::string option :
+         {"-p", "--annotation-capture", "--nvtx-capture", "--hgtx-capture"}) {
+      const CommandLine command = parse({"-c", range, option, "step 3@train", "-t", "nvtx", "ls"});
+      EXPECT_EQ(command.value_or("capture-range", ""), "annotation") << range << " " << option;
+      EXPECT_EQ(command.value_or("annotation-capture", ""), "step 3@train") << option;
+    }
+  for (const std::string range : {"profiler-api", "cudaProfilerApi", "hggcProfilerApi"})
+    EXPECT_EQ(parse({"-c", range, "-t", "nvtx", "ls"}).value_or("capture-range", ""),
+              "profiler-api")
+        << range;
+  EXPECT_EQ(error_of({"-c", "hgtx", "--hgtx-capture", "a", "-p", "b", "ls"}),
+            "prof: --annotation-capture is also given in another tool's spelling: give one");
+  EXPECT_EQ(error_of({"-c", "hgtx", "-p", "a", "--hgtx-capture", "b", "ls"}),
+            "prof: --hgtx-capture is --annotation-capture spelled another way, and both are "
+            "given: give one");
+  EXPECT_EQ(error_of({"-c", "hgtx2", "ls"}),
+            "prof: --capture-range 'hgtx2' is not valid: expected none, profiler-api, annotation, "
+            "nvtx, hgtx, cudaProfilerApi or hggcProfilerApi");
+}
+
 TEST(TraceItems, ItemsProfHasNoSourceForAreRefusedByName) {
   for (const TraceItem &item : trace_items()) {
     if (!item.plugin.empty()) continue;

@@ -1,6 +1,6 @@
 // The flow between an API call and its device work: emitted once both ends
 // are known, whichever comes first, and never half.
-#include "flow_matcher.hpp"
+#include <prof/flow_matcher.hpp>
 
 #include <prof/testing/fake_source_host.hpp>
 

@@ -209,7 +209,15 @@ void add_option(CommandLine &result, const OptionSpec &spec, const std::string &
   config::ValueCheck check = check_option_value(spec, value);
   if (!check.ok()) throw UsageError(check.error);
   if (spec.name == "config") result.config_path = check.value;
-  result.set(std::string(spec.name), std::move(check.value));
+  const std::string_view name = canonical_option(spec.name);
+  // Two spellings of one option on the command line (a profile's value yields).
+  if (const GivenOption *given = result.find(name); given && given->origin.empty())
+    throw UsageError(name != spec.name
+                         ? "--" + std::string(spec.name) + " is --" + std::string(name) +
+                               " spelled another way, and both are given: give one"
+                         : "--" + std::string(name) +
+                               " is also given in another tool's spelling: give one");
+  result.set(std::string(name), std::string(canonical_value(name, check.value)));
 }
 
 } // namespace

@@ -54,7 +54,7 @@ constexpr std::string_view kCaptureOnly[] = {
     "sample-backtrace-depth", "osrt-threshold", "osrt-backtrace-threshold", "osrt-backtrace-depth",
     "nic-metrics", "nic-device-include", "nic-metrics-frequency", "capture-range",
     "annotation-capture", "capture-range-end", "trace-rotation", "env-var", "inherit-environment",
-    "wait", "delay"};
+    "wait", "delay", "gpu-metrics-frequency", "cuda-memory-usage", "cuda-graph-trace"};
 
 constexpr std::string_view kSelectors[] = {
     "enable-events",  "enable-activities",       "import-events",   "import-activities",

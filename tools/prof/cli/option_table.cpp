@@ -121,10 +121,16 @@ constexpr OptionSpec kOptions[] = {
     {"kill", 0, K::Text, G::Control, "SIGNAL", 0, 0, "",
      "what ends the application after --duration or on shutdown: sigterm (default), "
      "sigkill, a number, or none"},
-    {"capture-range", 'c', K::Enum, G::Control, "RANGE", 0, 0, "none|profiler-api|annotation",
-     "collect only between prof_start()/prof_stop() or inside an annotation range"},
+    {"capture-range", 'c', K::Enum, G::Control, "RANGE", 0, 0,
+     "none|profiler-api|annotation|nvtx|hgtx|cudaProfilerApi|hggcProfilerApi",
+     "collect only between prof_start()/prof_stop() (profiler-api) or inside an NVTX range "
+     "(annotation; nvtx and hgtx are nsys's and asys's spellings)"},
     {"annotation-capture", 'p', K::Text, G::Control, "NAME[@DOMAIN]", 0, 0, "",
      "the annotation range --capture-range annotation waits for (@* any domain)"},
+    {"nvtx-capture", 0, K::Text, G::Control, "NAME[@DOMAIN]", 0, 0, "",
+     "nsys's spelling of --annotation-capture"},
+    {"hgtx-capture", 0, K::Text, G::Control, "NAME[@DOMAIN]", 0, 0, "",
+     "asys's spelling of --annotation-capture"},
     {"capture-range-end", 0, K::Text, G::Control, "MODE", 0, 0, "",
      "after a range: stop, stop-shutdown (default), repeat[:N], repeat-shutdown:N"},
     {"trace-rotation", 0, K::Int, G::Control, "N", 1, 100000, "",
@@ -149,6 +155,13 @@ constexpr OptionSpec kOptions[] = {
     {"trace", 't', K::List, G::Plugin, "ITEMS", 0, 0, "",
      "asys/nsys trace items: gcu, osrt, nvtx|hgtx, cuda|hggc, pccl|nccl, mpi, or a source "
      "plugin's name; none for no tracing"},
+    {"gpu-metrics-frequency", 0, K::Int, G::Plugin, "HZ", 1, 1000, "",
+     "sample NVIDIA GPU metrics through NVML (utilization, memory, SM clock, power, "
+     "temperature) at HZ, 1-1000 (plugin cuda)"},
+    {"cuda-memory-usage", 0, K::Enum, G::Plugin, "true|false", 0, 0, "true|false",
+     "record CUDA allocations and memory used per device (default true)"},
+    {"cuda-graph-trace", 0, K::Enum, G::Plugin, "node|graph", 0, 0, "node|graph",
+     "show a CUDA graph launch as its nodes' work (default) or as one slice"},
     // 2.7 advanced
     {"reset", 0, K::Flag, G::Advanced, "", 0, 0, "", "reset prof's saved state"},
     {"buffer", 0, K::Enum, G::Advanced, "device|host", 0, 0, "device|host",
@@ -163,7 +176,33 @@ constexpr OptionSpec kOptions[] = {
      "drain a ring at this fill, 1 to host-ringbuffer-size - 1 MB (default 15)"},
 };
 
+struct Spelling {
+  std::string_view option, value; // value empty: the option itself
+  std::string_view means;
+};
+// Other tools' spellings of prof's options and values.
+constexpr Spelling kSpellings[] = {
+    {"nvtx-capture", "", "annotation-capture"},
+    {"hgtx-capture", "", "annotation-capture"},
+    {"capture-range", "nvtx", "annotation"},
+    {"capture-range", "hgtx", "annotation"},
+    {"capture-range", "cudaProfilerApi", "profiler-api"},
+    {"capture-range", "hggcProfilerApi", "profiler-api"},
+};
+
 } // namespace
+
+std::string_view canonical_option(std::string_view name) {
+  for (const Spelling &s : kSpellings)
+    if (s.option == name && s.value.empty()) return s.means;
+  return name;
+}
+
+std::string_view canonical_value(std::string_view option, std::string_view value) {
+  for (const Spelling &s : kSpellings)
+    if (s.option == option && !s.value.empty() && s.value == value) return s.means;
+  return value;
+}
 
 std::span<const OptionSpec> option_specs() { return kOptions; }
 

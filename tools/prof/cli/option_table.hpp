@@ -39,6 +39,12 @@ struct OptionSpec {
 /// Every option, grouped as in the help text.
 std::span<const OptionSpec> option_specs();
 
+/// The option another tool's spelling `name` stands for ("hgtx-capture" ->
+/// "annotation-capture"); `name` itself when it is prof's.
+std::string_view canonical_option(std::string_view name);
+/// The value another tool's spelling stands for (-c hgtx -> annotation).
+std::string_view canonical_value(std::string_view option, std::string_view value);
+
 /// The option with long name `name` (no dashes), or nullptr.
 const OptionSpec *find_option(std::string_view name);
 

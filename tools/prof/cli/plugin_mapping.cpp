@@ -38,6 +38,14 @@ constexpr OptionMapping kMappings[] = {
     {"host-ringbuffer-size", "sip-pmc", "host-ringbuffer-size", "", R::Modifies},
     {"watermark-threshold", "gcu", "watermark-threshold", "", R::Modifies},
     {"watermark-threshold", "sip-pmc", "watermark-threshold", "", R::Modifies},
+    // CUDA (nsys spellings) and the buffer options it shares with GCUs
+    {"gpu-metrics-frequency", "cuda", "metrics", "true", R::Enables},
+    {"gpu-metrics-frequency", "cuda", "metrics-frequency", "", R::Modifies},
+    {"cuda-memory-usage", "cuda", "memory-usage", "", R::Modifies},
+    {"cuda-graph-trace", "cuda", "graph-trace", "", R::Modifies},
+    {"device-buffer-size", "cuda", "device-buffer-size", "", R::Modifies},
+    {"host-ringbuffer-size", "cuda", "host-ringbuffer-size", "", R::Modifies},
+    {"watermark-threshold", "cuda", "watermark-threshold", "", R::Modifies},
     // CPU sources
     {"cpu-utilization", "cpu-util", "cpu", "true", R::Enables},
     {"memory-utilization", "cpu-util", "memory", "true", R::Enables},

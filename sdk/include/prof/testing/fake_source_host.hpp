@@ -121,11 +121,11 @@ public:
       if (line.find(part) != std::string::npos) return true;
     return false;
   }
-  /// The counter track `name` under the network track `device`.
+  /// The counter track `name` under the track `device` (a network interface, a GPU, ...).
   std::optional<Track> counter_track(const std::string &device, const std::string &name) const {
     const std::vector<Track> all = tracks();
     for (const Track &parent : all) {
-      if (parent.kind != PROF_TRACK_NETWORK || parent.name != device) continue;
+      if (parent.name != device) continue;
       for (const Track &child : all)
         if (child.parent == parent.id && child.name == name) return child;
     }

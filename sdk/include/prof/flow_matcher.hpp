@@ -2,7 +2,8 @@
 // ends only once both are known: a call whose work was not selected (or
 // queued none) gets no dangling flow. Either side may arrive first; what
 // waits for its partner is bounded, the oldest forgotten first.
-#pragma once
+#ifndef PROF_FLOW_MATCHER_HPP
+#define PROF_FLOW_MATCHER_HPP
 
 #include <prof/plugin.hpp>
 
@@ -11,8 +12,9 @@
 #include <mutex>
 #include <unordered_map>
 
-namespace prof::gcu {
+namespace prof {
 
+/// Emits the two ends of each call-to-work flow once both are known (thread safe).
 class FlowMatcher {
 public:
   explicit FlowMatcher(const Host &host, size_t capacity = 65536)
@@ -41,4 +43,32 @@ private:
   std::deque<uint64_t> order_; // flows in arrival order, for eviction
 };
 
-} // namespace prof::gcu
+inline void FlowMatcher::meet(uint64_t flow, End end, bool is_call) {
+  End partner;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = waiting_.find(flow);
+    if (it == waiting_.end() || it->second.is_call == is_call) {
+      // A work record repeating its call's id (a second record) finds only its own kind.
+      if (it == waiting_.end()) {
+        if (order_.size() >= capacity_) {
+          waiting_.erase(order_.front());
+          order_.pop_front();
+        }
+        waiting_.emplace(flow, Waiting{end, is_call});
+        order_.push_back(flow);
+      }
+      return;
+    }
+    partner = it->second.end;
+    waiting_.erase(it); // its entry in order_ is skipped when evicted
+  }
+  const End &call = is_call ? end : partner;
+  const End &work = is_call ? partner : end;
+  host_.api()->emit_flow(host_.context(), call.track, call.ts, flow, PROF_FLOW_BEGIN);
+  host_.api()->emit_flow(host_.context(), work.track, work.ts, flow, PROF_FLOW_END);
+}
+
+} // namespace prof
+
+#endif
