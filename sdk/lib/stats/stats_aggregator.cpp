@@ -33,7 +33,7 @@ prof_string_id StatsAggregator::domain_of(const prof_event &e) {
 }
 
 void StatsAggregator::add(const prof_event *events, size_t count) {
-  const bool device_work = scope_.memcpy || scope_.timelines;
+  const bool device_work = scope_.memcpy || scope_.kernels || scope_.timelines;
   for (size_t i = 0; i < count; ++i) {
     const prof_event &e = events[i];
     summary_.add(e);
@@ -52,6 +52,7 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       }
       ++device_slices_;
       uncategorized_device_slices_ += e.kind == PROF_CATEGORY_OTHER;
+      if (scope_.kernels && e.kind == PROF_CATEGORY_KERNEL) kernels_[e.name].add(e.duration);
       if (scope_.memcpy && is_copy(e.kind)) {
         memcpy_[e.name].add(e.duration);
         if (const auto bytes = bytes_of(e)) memcpy_bytes_[e.kind].add(static_cast<double>(*bytes));
@@ -68,6 +69,8 @@ void StatsAggregator::merge(StatsAggregator &other) {
   summary_.merge(other.summary_);
   for (const auto &[name, stats] : other.memcpy_)
     memcpy_[name].merge(stats);
+  for (const auto &[name, stats] : other.kernels_)
+    kernels_[name].merge(stats);
   for (const auto &[kind, stats] : other.memcpy_bytes_)
     memcpy_bytes_[kind].merge(stats);
   device_slices_ += other.device_slices_;

@@ -17,10 +17,12 @@ const std::vector<ReportInfo> kReports = {
     {"gcu-activity", "device activities by name, all devices together (the summary's GCU rows)",
      true},
     {"gcu-activity-per-device", "device activities by name, one table per device", false},
-    {"api", "API calls (host slices of category \"api\") by name", true},
+    {"api", "API calls (host slices of the runtime-api and driver-api categories) by name", true},
     {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
     {"ranges", "annotation ranges (host slices of other categories) by name", true},
     {"nvtx", "NVTX ranges (slices of the annotation category) by name and domain", true},
+    {"kernels", "device kernels (slices of the kernel category) by name, all devices together",
+     false},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
     {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
     {"counters", "counter tracks: min, average and max", true},
@@ -132,22 +134,26 @@ void note_uncategorized(StatsTable &table, const StatsAggregator &aggregator) {
     table.notes.push_back(
         std::to_string(n) +
         " device activities carry no category (a report written before plugin "
-        "ABI 1.5, or a source that tags none): copies among them are not counted");
+        "ABI 1.5, or a source that tags none): kernels and copies among them are not counted");
 }
 
-StatsTable memcpy_time_report(const StatsAggregator &aggregator, const ExportHost &host) {
-  StatsTable table{"memcpy-time", "", activity_columns(), {}, "", {}};
+/// Device slices of one kind of work by name, time first: the kernels and
+/// memcpy-time reports.
+StatsTable time_by_name_report(std::string_view name, const std::string &noun,
+                               const std::unordered_map<prof_string_id, DurationStats> &stats,
+                               const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{std::string(name), "", activity_columns(), {}, "", {}};
   table.columns.erase(table.columns.begin()); // no Type column: one kind of row
-  table.empty_text = "======== Memory copies: none in this report";
+  table.empty_text = "======== " + noun + ": none in this report";
   note_uncategorized(table, aggregator);
   NamedStats by_name;
-  for (const auto &[name, stats] : aggregator.memcpy())
-    by_name[std::string(host.string(name))].merge(stats);
+  for (const auto &[id, s] : stats)
+    by_name[std::string(host.string(id))].merge(s);
   if (by_name.empty()) return table;
   auto rows = activity_rows("", by_name);
   for (auto &row : rows)
     row.erase(row.begin());
-  table.sections.push_back({"", "======== Memory copies, time by name:", std::move(rows)});
+  table.sections.push_back({"", "======== " + noun + ", time by name:", std::move(rows)});
   return table;
 }
 
@@ -342,6 +348,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
   bool utilization = false, gaps = false;
   for (const std::string &name : reports) {
     if (name == "memcpy-time" || name == "memcpy-size") scope.memcpy = true;
+    if (name == "kernels") scope.kernels = true;
     if (name == "device-utilization") utilization = true;
     if (name == "device-gaps") gaps = true;
     if (name == "cpu-functions") scope.functions = true;
@@ -364,7 +371,10 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "ranges")
     return group_report(name, ActivityGroup::Ranges, "Ranges", aggregator, host);
   if (name == "nvtx") return nvtx_report(aggregator, host);
-  if (name == "memcpy-time") return memcpy_time_report(aggregator, host);
+  if (name == "kernels")
+    return time_by_name_report(name, "Kernels", aggregator.kernels(), aggregator, host);
+  if (name == "memcpy-time")
+    return time_by_name_report(name, "Memory copies", aggregator.memcpy(), aggregator, host);
   if (name == "memcpy-size") return memcpy_size_report(aggregator, host);
   if (name == "counters") return counters_report(aggregator, host);
   if (name == "device-utilization") return utilization_report(aggregator, host, options);

@@ -27,7 +27,8 @@ void SummaryAggregator::add(const prof_event &event) {
     const TrackPlace place = tracks_.place(event.track);
     ActivityKey key{ActivityGroup::Device, place.device, event.name};
     if (!place.device_side) {
-      key.group = host_group(event.category);
+      // Calls of any vendor's API by their category; "api" in reports before ABI 1.5.
+      key.group = is_api_call(event.kind) ? ActivityGroup::Api : host_group(event.category);
       key.device = 0;
     }
     activity(key).add(event.duration);

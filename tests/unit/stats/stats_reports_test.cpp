@@ -170,6 +170,46 @@ TEST_F(StatsReports, MemoryCopiesByNameAndDirection) {
   EXPECT_TRUE(size.notes.empty());
 }
 
+TEST_F(StatsReports, KernelsCopiesAndCallsOfEveryVendorByCategory) {
+  // A GCU and a CUDA GPU in one report, each with its own names for the
+  // same kinds of work: the tables read only categories and arguments.
+  testing::TestReport two;
+  const uint32_t gcu = two.track(PROF_TRACK_DEVICE, 0, "GCU 0", 0);
+  const uint32_t sip = two.track(PROF_TRACK_ENGINE, gcu, "SIP 0", 0);
+  const uint32_t gpu = two.track(PROF_TRACK_DEVICE, 0, "GPU 0", 0);
+  const uint32_t stream = two.track(PROF_TRACK_ENGINE, gpu, "Stream 7", 7);
+  const uint32_t process = two.track(PROF_TRACK_PROCESS, 0, "train");
+  const uint32_t thread = two.track(PROF_TRACK_THREAD, process, "train");
+  two.slice(sip, kOrigin, 300 * kUs, "conv", "Operator", PROF_CATEGORY_KERNEL);
+  two.slice(stream, kOrigin, 100 * kUs, "vecAdd(float*)", "CUDA kernel", PROF_CATEGORY_KERNEL);
+  two.slice(stream, kOrigin + 200 * kUs, 100 * kUs, "vecAdd(float*)", "CUDA kernel",
+            PROF_CATEGORY_KERNEL);
+  two.copy(stream, kOrigin + 400 * kUs, 10 * kUs, "Memcpy HtoD", "CUDA memcpy",
+           PROF_CATEGORY_MEMCPY_HTOD, 4096);
+  two.copy(sip, kOrigin + 400 * kUs, 10 * kUs, "Memcpy HtoD", "DMA VC Execution",
+           PROF_CATEGORY_MEMCPY_HTOD, 1024);
+  two.slice(thread, kOrigin, 5 * kUs, "cudaLaunchKernel", "CUDA runtime API",
+            PROF_CATEGORY_RUNTIME_API);
+  two.slice(thread, kOrigin + 10 * kUs, 3 * kUs, "cuMemAlloc", "CUDA driver API",
+            PROF_CATEGORY_DRIVER_API);
+  two.slice(thread, kOrigin + 20 * kUs, 2 * kUs, "gcuLaunchKernel", "api",
+            PROF_CATEGORY_RUNTIME_API);
+  open(two, 4);
+  const auto tables = run({"kernels", "memcpy-size", "api"});
+  const Lines kernels{
+      "======== Kernels, time by name:",
+      "Time(%)      Time  Calls       Avg       Min       Max  Name",
+      " 60.00%  300.00us      1  300.00us  300.00us  300.00us  conv",
+      " 40.00%  200.00us      2  100.00us  100.00us  100.00us  vecAdd(float*)",
+  };
+  EXPECT_EQ(split(render_table({tables[0]})), kernels);
+  EXPECT_EQ(value(tables[1], 0, 0, "Total(B)"), "5120");
+  ASSERT_EQ(tables[2].row_count(), 3u);
+  EXPECT_EQ(value(tables[2], 0, 0, "Name"), "cudaLaunchKernel");
+  EXPECT_EQ(value(tables[2], 0, 1, "Name"), "cuMemAlloc");
+  EXPECT_EQ(value(tables[2], 0, 2, "Name"), "gcuLaunchKernel");
+}
+
 TEST_F(StatsReports, CopiesWithoutCategoriesAreNotedNotGuessed) {
   // A report written before plugin ABI 1.5: device work has no category, so
   // a copy is not known as one, and the reports say why they list none.
@@ -183,7 +223,7 @@ TEST_F(StatsReports, CopiesWithoutCategoriesAreNotedNotGuessed) {
   const Lines expected{
       "======== Memory copies: none in this report",
       "2 device activities carry no category (a report written before plugin ABI 1.5, or a "
-      "source that tags none): copies among them are not counted",
+      "source that tags none): kernels and copies among them are not counted",
   };
   EXPECT_EQ(split(render_table({tables[0]})), expected);
   EXPECT_EQ(tables[1].notes, tables[0].notes);

@@ -24,6 +24,7 @@ namespace prof::stats {
 /// What to keep beyond the activity and counter statistics.
 struct StatsScope {
   bool memcpy = false;    ///< memory-copy statistics by name
+  bool kernels = false;   ///< device kernels by name
   bool timelines = false; ///< per-device busy timelines
   bool functions = false; ///< the CPU function view
   bool annotations = false; ///< annotation slices by name and domain
@@ -45,6 +46,8 @@ public:
   const SummaryAggregator &summary() const { return summary_; }
   /// Device slices that are memory copies or sets, by name.
   const std::unordered_map<prof_string_id, DurationStats> &memcpy() const { return memcpy_; }
+  /// Device slices of the kernel category, by name.
+  const std::unordered_map<prof_string_id, DurationStats> &kernels() const { return kernels_; }
   /// Their `bytes` arguments, by well-known category (a copy's direction, memset).
   const std::map<uint16_t, CounterStats> &memcpy_bytes() const { return memcpy_bytes_; }
   /// Device slices, and those without a well-known category. When none has
@@ -78,6 +81,7 @@ private:
   StatsScope scope_;
   SummaryAggregator summary_;
   std::unordered_map<prof_string_id, DurationStats> memcpy_;
+  std::unordered_map<prof_string_id, DurationStats> kernels_;
   std::map<uint16_t, CounterStats> memcpy_bytes_;
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;

@@ -16,7 +16,7 @@ namespace prof::stats {
 /// The groups of the statistics table, in the order they are printed.
 enum class ActivityGroup : uint8_t {
   Device = 0,       ///< slices on device, cluster and engine tracks
-  Api = 1,          ///< host slices with category "api"
+  Api = 1,          ///< host slices of the runtime or driver API categories (or "api")
   OsRuntime = 2,    ///< host slices with category "osrt"
   ThreadStates = 3, ///< host slices with category "thread-state" (cpu-perf)
   CpuSchedule = 4,  ///< host slices with category "cpu-schedule": threads on CPU rows
