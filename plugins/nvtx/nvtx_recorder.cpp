@@ -2,12 +2,14 @@
 
 #include <prof/profiler_api.h>
 #include <prof/thread_track.hpp>
+#include <prof/tsc_clock.hpp>
 
 #include <pthread.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace prof::nvtx {
@@ -28,13 +30,18 @@ std::string color_text(uint32_t argb) {
 
 } // namespace
 
+struct NvtxRecorder::CachedText {
+  Text text;
+  size_t length = 0;
+};
+
 struct NvtxRecorder::ThreadState {
   const NvtxRecorder *owner = nullptr;
   uint32_t generation = 0;
   prof_track_id track = 0;
   int depth = 0;
   std::array<Range, kMaxDepth> stack;
-  std::array<Text, kCachedTexts> texts; ///< trivially destructible: usable at thread exit
+  std::array<CachedText, kCachedTexts> texts; ///< trivially destructible: usable at thread exit
 };
 
 NvtxRecorder::NvtxRecorder(const Host &host)
@@ -49,10 +56,15 @@ NvtxRecorder::NvtxRecorder(const Host &host)
 }
 
 Text NvtxRecorder::intern(std::string_view text) {
-  // Messages repeat: the cache spares the lock and the shared map's lookup.
-  Text &cached = thread().texts[std::hash<std::string_view>()(text) % kCachedTexts];
-  if (cached.text == nullptr || text != cached.text) cached = intern_shared(text);
-  return cached;
+  // Messages repeat, mostly from the same literal: the cache, slotted by
+  // where the text lives and checked by what it says, spares hashing it, the
+  // lock and the shared map's lookup.
+  const auto where = reinterpret_cast<uintptr_t>(text.data());
+  CachedText &cached = thread().texts[((where >> 3) ^ (where >> 11) ^ text.size()) % kCachedTexts];
+  if (cached.text.text == nullptr || cached.length != text.size() ||
+      std::memcmp(cached.text.text, text.data(), text.size()) != 0)
+    cached = {intern_shared(text), text.size()};
+  return cached.text;
 }
 
 Text NvtxRecorder::intern_shared(std::string_view text) {
@@ -141,15 +153,16 @@ void NvtxRecorder::fill(Range &range, const Domain &domain, Text message,
 }
 
 void NvtxRecorder::emit(const Range &range, uint64_t end) const {
-  host_.slice(range.track, range.begin, end - range.begin, range.message.id,
+  // A re-anchored TSC clock may step back a few nanoseconds (tsc_clock.hpp).
+  host_.slice(range.track, range.begin, end > range.begin ? end - range.begin : 0, range.message.id,
               range.domain->category.id, 0, PROF_CATEGORY_ANNOTATION,
               std::span<const prof_arg>(range.args.data(), range.arg_count));
 }
 
 int NvtxRecorder::push(const Domain *domain_handle, Text message, const Attributes &attributes) {
   const Domain &domain = this->domain(domain_handle);
-  const prof_track_id track = thread_track();
   ThreadState &state = thread();
+  const prof_track_id track = state.track != 0 ? state.track : thread_track();
   const int level = state.depth;
   if (level >= kMaxDepth) return -1;
   Range &range = state.stack[static_cast<size_t>(level)];
@@ -157,12 +170,12 @@ int NvtxRecorder::push(const Domain *domain_handle, Text message, const Attribut
   range.track = track;
   ++state.depth;
   prof_capture_range_begin(message.text, domain.name.text);
-  range.begin = host_.now();
+  range.begin = TscClock::now_ns();
   return level;
 }
 
 int NvtxRecorder::pop(const Domain *domain_handle) {
-  const uint64_t end = host_.now();
+  const uint64_t end = TscClock::now_ns();
   const Domain &domain = this->domain(domain_handle);
   ThreadState &state = thread();
   // The innermost open range of this domain; other domains' ranges may lie above it.
@@ -170,12 +183,13 @@ int NvtxRecorder::pop(const Domain *domain_handle) {
   while (level >= 0 && state.stack[static_cast<size_t>(level)].domain != &domain)
     --level;
   if (level < 0) return -1;
-  const Range range = state.stack[static_cast<size_t>(level)];
+  const Range &range = state.stack[static_cast<size_t>(level)];
+  emit(range, end);
+  prof_capture_range_end(range.message.text, domain.name.text);
+  // Ranges of other domains pushed above it close the gap.
   for (int i = level; i + 1 < state.depth; ++i)
     state.stack[static_cast<size_t>(i)] = state.stack[static_cast<size_t>(i) + 1];
   --state.depth;
-  emit(range, end);
-  prof_capture_range_end(range.message.text, domain.name.text);
   return level;
 }
 
@@ -190,13 +204,13 @@ uint64_t NvtxRecorder::start(const Domain *domain_handle, Text message,
   fill(slot.range, domain, message, attributes);
   slot.range.track = thread_track();
   prof_capture_range_begin(message.text, domain.name.text);
-  slot.range.begin = host_.now();
+  slot.range.begin = TscClock::now_ns();
   slot.id.store(id, std::memory_order_release);
   return id;
 }
 
 void NvtxRecorder::end(uint64_t id) {
-  const uint64_t end = host_.now();
+  const uint64_t end = TscClock::now_ns();
   if (id == 0) return;
   OpenStart &slot = starts_[id % kMaxOpenStarts];
   if (slot.id.load(std::memory_order_acquire) != id) return;
@@ -207,7 +221,7 @@ void NvtxRecorder::end(uint64_t id) {
 }
 
 void NvtxRecorder::mark(const Domain *domain_handle, Text message, const Attributes &attributes) {
-  const uint64_t now = host_.now();
+  const uint64_t now = TscClock::now_ns();
   Range range;
   fill(range, this->domain(domain_handle), message, attributes);
   host_.instant(thread_track(), now, message.id, range.domain->category.id,

@@ -84,6 +84,7 @@ private:
     std::atomic<uint64_t> id{0}; ///< 0 free, kClaimed being written, else the range's id
     Range range;
   };
+  struct CachedText;
   struct ThreadState;
 
   ThreadState &thread();

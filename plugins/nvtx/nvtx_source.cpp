@@ -3,6 +3,8 @@
 #include "nvtx_handlers.hpp"
 #include "nvtx_injection.hpp"
 
+#include <prof/tsc_clock.hpp>
+
 namespace prof::nvtx {
 
 NvtxSource::~NvtxSource() {
@@ -13,6 +15,8 @@ bool NvtxSource::start() {
   if (started_) return true;
   if (const std::string warning = point_nvtx_at_this_library(); !warning.empty())
     host_.log(PROF_LOG_WARN, warning);
+  // Every range costs two timestamps: the TSC's where it can stand in for the session clock.
+  TscClock::enable();
   if (recorder_ == nullptr) recorder_ = new_lasting_recorder(host_);
   set_active_recorder(recorder_);
   started_ = true;
