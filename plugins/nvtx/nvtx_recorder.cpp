@@ -46,6 +46,8 @@ struct NvtxRecorder::ThreadState {
 
 NvtxRecorder::NvtxRecorder(const Host &host)
     : host_(host), starts_(std::make_unique<OpenStart[]>(kMaxOpenStarts)) {
+  category_name_versions_.push_back(std::make_unique<CategoryNames>());
+  category_names_.store(category_name_versions_.back().get(), std::memory_order_release);
   static std::once_flag fork_handler;
   std::call_once(fork_handler, [] { pthread_atfork(nullptr, nullptr, &after_fork_in_child); });
   default_domain_.category = intern("nvtx");
@@ -94,7 +96,11 @@ const Domain *NvtxRecorder::create_domain(std::string_view name) {
 void NvtxRecorder::name_category(const Domain *domain, uint32_t category, std::string_view name) {
   const Text text = intern(name);
   std::lock_guard lock(mutex_);
-  category_names_[{domain, category}] = text;
+  // A new version for readers, who take no lock; every version stays alive.
+  auto next = std::make_unique<CategoryNames>(*category_names_.load(std::memory_order_relaxed));
+  (*next)[{domain, category}] = text;
+  category_names_.store(next.get(), std::memory_order_release);
+  category_name_versions_.push_back(std::move(next));
 }
 
 void NvtxRecorder::name_thread(uint32_t tid, std::string_view name) {
@@ -136,13 +142,10 @@ void NvtxRecorder::fill(Range &range, const Domain &domain, Text message,
   auto add = [&range](const prof_arg &arg) { range.args[range.arg_count++] = arg; };
   if (domain.name.id != 0) add(arg_string(key_domain_, domain.name.id));
   if (attributes.category != 0) {
-    std::optional<Text> name;
-    {
-      std::lock_guard lock(mutex_);
-      auto it = category_names_.find({domain.name.id ? &domain : nullptr, attributes.category});
-      if (it != category_names_.end()) name = it->second;
-    }
-    add(name ? arg_string(key_category_, name->id) : arg_uint(key_category_, attributes.category));
+    const CategoryNames &names = *category_names_.load(std::memory_order_acquire);
+    const auto it = names.find({domain.name.id ? &domain : nullptr, attributes.category});
+    add(it != names.end() ? arg_string(key_category_, it->second.id)
+                          : arg_uint(key_category_, attributes.category));
   }
   if (attributes.argb) add(arg_string(key_color_, intern(color_text(*attributes.argb)).id));
   if (attributes.payload) {

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace prof::nvtx {
 
@@ -101,7 +102,10 @@ private:
   std::unordered_map<std::string, prof_string_id> strings_;
   std::unordered_map<std::string, std::unique_ptr<Domain>> domains_;
   std::unordered_map<std::string, std::unique_ptr<Text>> registered_;
-  std::map<std::pair<const Domain *, uint32_t>, Text> category_names_;
+  using CategoryNames = std::map<std::pair<const Domain *, uint32_t>, Text>;
+  /// The names as of the last nvtxNameCategory*, read without the lock.
+  std::atomic<const CategoryNames *> category_names_{nullptr};
+  std::vector<std::unique_ptr<CategoryNames>> category_name_versions_;
   std::unordered_map<uint32_t, std::string> thread_names_;
 
   std::atomic<uint64_t> next_start_{1};
