@@ -1,5 +1,7 @@
 #include "cuda_source.hpp"
 
+#include "cuda_injection.hpp"
+
 #include <prof/thread_track.hpp>
 
 #include <atomic>
@@ -52,12 +54,20 @@ bool CudaSource::start() {
     if (!metrics_) host_.log(PROF_LOG_WARN, "no GPU metrics: " + error);
   }
   started_ = true;
-  std::string error;
-  if (!cuda_driver_present(error)) {
-    host_.log(PROF_LOG_WARN, "no CUDA driver: " + error + "; the cuda source records nothing");
+  if (cuda_driver_loaded()) return start_cupti(); // attached, or CUDA came first
+  std::string where;
+  if (!cuda_driver_installed(where)) {
+    // Said once, by the capture's root process; its children stay silent.
+    if (target == 0 || target == getpid())
+      host_.log(PROF_LOG_WARN, "no CUDA driver: " + where + "; the cuda source records nothing");
     return true;
   }
-  return start_cupti();
+  if (const std::string warning = point_cuda_at_this_library(); !warning.empty()) {
+    host_.log(PROF_LOG_WARN, warning);
+    return true;
+  }
+  wait_for_cuda([this] { start_cupti(); });
+  return true;
 }
 
 bool CudaSource::start_cupti() {
@@ -142,6 +152,7 @@ void CudaSource::disable_kinds() {
 
 bool CudaSource::stop() {
   if (!started_) return true;
+  stop_waiting_for_cuda(); // returns once a start under way has ended
   if (metrics_) metrics_->stop();
   if (cupti_ != nullptr) {
     disable_kinds();

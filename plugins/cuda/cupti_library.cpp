@@ -53,14 +53,4 @@ const CuptiLibrary *open_cupti(const std::string &path, std::string &error) {
   return cupti;
 }
 
-bool cuda_driver_present(std::string &error) {
-  if (void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
-    dlclose(driver);
-    return true;
-  }
-  const char *reason = dlerror();
-  error = reason ? reason : "libcuda.so.1 cannot be loaded";
-  return false;
-}
-
 } // namespace prof::cuda

@@ -35,9 +35,6 @@ struct CuptiLibrary {
 /// Returns nullptr and sets `error` to a one-line reason when it cannot.
 const CuptiLibrary *open_cupti(const std::string &path, std::string &error);
 
-/// Whether the CUDA driver (libcuda.so.1) can be loaded; `error` says why not.
-bool cuda_driver_present(std::string &error);
-
 } // namespace prof::cuda
 
 #endif

@@ -1,5 +1,6 @@
 // The cuda source's options and its start where the machine has no CUDA
 // driver (these VMs): one warning, nothing recorded, no failure.
+#include "cuda_injection.hpp"
 #include "cuda_source.hpp"
 
 #include <prof/testing/fake_source_host.hpp>
@@ -8,6 +9,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -94,7 +97,7 @@ TEST(CudaOptions, OptionTableStatesRangesAndChoices) {
 
 TEST(CudaSource, WithoutADriverWarnsOnceAndRecordsNothing) {
   std::string missing;
-  if (cuda_driver_present(missing)) GTEST_SKIP() << "this machine has a CUDA driver";
+  if (cuda_driver_installed(missing)) GTEST_SKIP() << "this machine has a CUDA driver";
   Fake host(getpid());
   CudaSource source(Host(host.api(), &host));
   ASSERT_TRUE(source.configure());
@@ -105,7 +108,8 @@ TEST(CudaSource, WithoutADriverWarnsOnceAndRecordsNothing) {
   EXPECT_TRUE(source.stop());
   const auto warnings = host.logs(PROF_LOG_WARN);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].rfind("no CUDA driver: ", 0), 0u) << warnings[0];
+  EXPECT_EQ(warnings[0], "no CUDA driver: " + missing + "; the cuda source records nothing");
+  EXPECT_EQ(std::getenv("CUDA_INJECTION64_PATH"), nullptr);
   EXPECT_TRUE(host.slices().empty());
   EXPECT_TRUE(host.errors().empty());
 }
@@ -120,6 +124,47 @@ TEST(CudaSource, MetricsWithoutNvmlWarnAndTheCaptureGoesOn) {
   EXPECT_TRUE(source.stop());
   EXPECT_TRUE(host.logged(PROF_LOG_WARN, "no GPU metrics: cannot load NVML (/nonexistent/"));
   EXPECT_TRUE(host.counters().empty());
+}
+
+TEST(CudaInjection, TheDriversCallStartsWhatWaitsOnce) {
+  int starts = 0;
+  wait_for_cuda([&starts] { ++starts; });
+  EXPECT_EQ(InitializeInjection(), 1);
+  EXPECT_EQ(InitializeInjection(), 1);
+  EXPECT_EQ(starts, 1);
+  wait_for_cuda([&starts] { ++starts; });
+  stop_waiting_for_cuda();
+  EXPECT_EQ(InitializeInjection(), 1);
+  EXPECT_EQ(starts, 1);
+}
+
+TEST(CudaInjection, PointsCudaAtThePluginUnlessTheUserChoseAnother) {
+  unsetenv("CUDA_INJECTION64_PATH");
+  EXPECT_EQ(point_cuda_at_this_library(), "");
+  const char *self = std::getenv("CUDA_INJECTION64_PATH");
+  ASSERT_NE(self, nullptr);
+  EXPECT_NE(std::string(self).find("cuda_plugin_test"), std::string::npos) << self;
+  setenv("CUDA_INJECTION64_PATH", "/opt/other/libinject.so", 1);
+  EXPECT_EQ(point_cuda_at_this_library(),
+            "CUDA_INJECTION64_PATH names /opt/other/libinject.so, which CUDA loads instead of "
+            "prof; CUDA activity is not recorded");
+  unsetenv("CUDA_INJECTION64_PATH");
+}
+
+TEST(CudaInjection, FindsTheDriverWithoutLoadingIt) {
+  const std::string folder = ::testing::TempDir() + "prof-cuda-driver";
+  std::filesystem::create_directories(folder);
+  const char *saved = std::getenv("LD_LIBRARY_PATH");
+  const std::string old = saved ? saved : "";
+  std::string where;
+  if (cuda_driver_installed(where)) GTEST_SKIP() << "this machine has a CUDA driver";
+  EXPECT_EQ(where.rfind("libcuda.so.1 is not in /etc/ld.so.cache", 0), 0u) << where;
+  std::ofstream(folder + "/libcuda.so.1") << "not a library";
+  setenv("LD_LIBRARY_PATH", (folder + ":" + old).c_str(), 1);
+  EXPECT_TRUE(cuda_driver_installed(where));
+  EXPECT_FALSE(cuda_driver_loaded());
+  setenv("LD_LIBRARY_PATH", old.c_str(), 1);
+  std::filesystem::remove_all(folder);
 }
 
 } // namespace
