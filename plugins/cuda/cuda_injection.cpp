@@ -1,5 +1,7 @@
 #include "cuda_injection.hpp"
 
+#include <prof/injection_variable.hpp>
+
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -35,19 +37,8 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
 namespace prof::cuda {
 
 std::string point_cuda_at_this_library() {
-  constexpr const char *kVariable = "CUDA_INJECTION64_PATH";
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void *>(&InitializeInjection), &info) == 0 ||
-      info.dli_fname == nullptr)
-    return "cannot find the plugin's own file; CUDA activity is not recorded";
-  const std::string self = info.dli_fname;
-  if (const char *set = std::getenv(kVariable); set && *set) {
-    if (self == set) return "";
-    return std::string(kVariable) + " names " + set +
-           ", which CUDA loads instead of prof; CUDA activity is not recorded";
-  }
-  setenv(kVariable, self.c_str(), 0);
-  return "";
+  return point_injection_at("CUDA_INJECTION64_PATH",
+                            reinterpret_cast<const void *>(&InitializeInjection), "CUDA activity");
 }
 
 void wait_for_cuda(std::function<void()> start) {

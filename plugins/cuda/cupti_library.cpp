@@ -1,17 +1,8 @@
 #include "cupti_library.hpp"
 
-#include <dlfcn.h>
+#include "dynamic_library.hpp"
 
 namespace prof::cuda {
-namespace {
-
-template <class F> bool resolve(void *library, const char *name, F &function, std::string &error) {
-  function = reinterpret_cast<F>(dlsym(library, name));
-  if (function == nullptr && error.empty()) error = std::string("CUPTI lacks ") + name;
-  return function != nullptr;
-}
-
-} // namespace
 
 std::string CuptiLibrary::describe(CUptiResult result) const {
   const char *text = nullptr;
@@ -21,24 +12,22 @@ std::string CuptiLibrary::describe(CUptiResult result) const {
 }
 
 const CuptiLibrary *open_cupti(const std::string &path, std::string &error) {
-  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char *reason = dlerror();
-    error = "cannot load CUPTI (" + path + "): " + (reason ? reason : "unknown error");
-    return nullptr;
-  }
+  void *library = open_library(path, "CUPTI", error);
+  if (library == nullptr) return nullptr;
   auto *cupti = new CuptiLibrary;
-  error.clear();
-  bool ok = resolve(library, "cuptiGetResultString", cupti->get_result_string, error);
-  ok &= resolve(library, "cuptiGetCallbackName", cupti->get_callback_name, error);
-  ok &= resolve(library, "cuptiActivityRegisterCallbacks", cupti->register_callbacks, error);
-  ok &= resolve(library, "cuptiActivityEnable", cupti->enable, error);
-  ok &= resolve(library, "cuptiActivityDisable", cupti->disable, error);
-  ok &= resolve(library, "cuptiActivityFlushAll", cupti->flush_all, error);
-  ok &= resolve(library, "cuptiActivityGetNextRecord", cupti->next_record, error);
-  ok &= resolve(library, "cuptiActivityGetNumDroppedRecords", cupti->dropped_records, error);
-  ok &= resolve(library, "cuptiActivitySetAttribute", cupti->set_attribute, error);
-  ok &= resolve(library, "cuptiGetTimestamp", cupti->timestamp, error);
+  error.clear(); // names the first entry point missing, if any
+  bool ok = resolve(library, "CUPTI", "cuptiGetResultString", cupti->get_result_string, error);
+  ok &= resolve(library, "CUPTI", "cuptiGetCallbackName", cupti->get_callback_name, error);
+  ok &=
+      resolve(library, "CUPTI", "cuptiActivityRegisterCallbacks", cupti->register_callbacks, error);
+  ok &= resolve(library, "CUPTI", "cuptiActivityEnable", cupti->enable, error);
+  ok &= resolve(library, "CUPTI", "cuptiActivityDisable", cupti->disable, error);
+  ok &= resolve(library, "CUPTI", "cuptiActivityFlushAll", cupti->flush_all, error);
+  ok &= resolve(library, "CUPTI", "cuptiActivityGetNextRecord", cupti->next_record, error);
+  ok &=
+      resolve(library, "CUPTI", "cuptiActivityGetNumDroppedRecords", cupti->dropped_records, error);
+  ok &= resolve(library, "CUPTI", "cuptiActivitySetAttribute", cupti->set_attribute, error);
+  ok &= resolve(library, "CUPTI", "cuptiGetTimestamp", cupti->timestamp, error);
   if (!ok) {
     delete cupti;
     dlclose(library);
@@ -46,10 +35,10 @@ const CuptiLibrary *open_cupti(const std::string &path, std::string &error) {
   }
   // Newer than the rest: optional, the source copes without them.
   std::string optional;
-  resolve(library, "cuptiActivityRegisterTimestampCallback", cupti->register_timestamp_callback,
-          optional);
-  resolve(library, "cuptiActivityFlushPeriod", cupti->flush_period, optional);
-  resolve(library, "cuptiSetThreadIdType", cupti->set_thread_id_type, optional);
+  resolve(library, "CUPTI", "cuptiActivityRegisterTimestampCallback",
+          cupti->register_timestamp_callback, optional);
+  resolve(library, "CUPTI", "cuptiActivityFlushPeriod", cupti->flush_period, optional);
+  resolve(library, "CUPTI", "cuptiSetThreadIdType", cupti->set_thread_id_type, optional);
   return cupti;
 }
 

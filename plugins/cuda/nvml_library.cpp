@@ -1,17 +1,8 @@
 #include "nvml_library.hpp"
 
-#include <dlfcn.h>
+#include "dynamic_library.hpp"
 
 namespace prof::cuda {
-namespace {
-
-template <class F> bool resolve(void *library, const char *name, F &function, std::string &error) {
-  function = reinterpret_cast<F>(dlsym(library, name));
-  if (function == nullptr && error.empty()) error = std::string("NVML lacks ") + name;
-  return function != nullptr;
-}
-
-} // namespace
 
 std::string NvmlLibrary::describe(NvmlReturn result) const {
   const char *text = error_string ? error_string(result) : nullptr;
@@ -19,24 +10,20 @@ std::string NvmlLibrary::describe(NvmlReturn result) const {
 }
 
 const NvmlLibrary *open_nvml(const std::string &path, std::string &error) {
-  void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    const char *reason = dlerror();
-    error = "cannot load NVML (" + path + "): " + (reason ? reason : "unknown error");
-    return nullptr;
-  }
+  void *library = open_library(path, "NVML", error);
+  if (library == nullptr) return nullptr;
   auto *nvml = new NvmlLibrary;
-  error.clear();
-  bool ok = resolve(library, "nvmlInit_v2", nvml->init, error);
-  ok &= resolve(library, "nvmlShutdown", nvml->shutdown, error);
-  ok &= resolve(library, "nvmlErrorString", nvml->error_string, error);
-  ok &= resolve(library, "nvmlDeviceGetCount_v2", nvml->device_count, error);
-  ok &= resolve(library, "nvmlDeviceGetHandleByIndex_v2", nvml->device_by_index, error);
-  ok &= resolve(library, "nvmlDeviceGetUtilizationRates", nvml->utilization, error);
-  ok &= resolve(library, "nvmlDeviceGetMemoryInfo", nvml->memory, error);
-  ok &= resolve(library, "nvmlDeviceGetClockInfo", nvml->clock, error);
-  ok &= resolve(library, "nvmlDeviceGetPowerUsage", nvml->power, error);
-  ok &= resolve(library, "nvmlDeviceGetTemperature", nvml->temperature, error);
+  error.clear(); // names the first entry point missing, if any
+  bool ok = resolve(library, "NVML", "nvmlInit_v2", nvml->init, error);
+  ok &= resolve(library, "NVML", "nvmlShutdown", nvml->shutdown, error);
+  ok &= resolve(library, "NVML", "nvmlErrorString", nvml->error_string, error);
+  ok &= resolve(library, "NVML", "nvmlDeviceGetCount_v2", nvml->device_count, error);
+  ok &= resolve(library, "NVML", "nvmlDeviceGetHandleByIndex_v2", nvml->device_by_index, error);
+  ok &= resolve(library, "NVML", "nvmlDeviceGetUtilizationRates", nvml->utilization, error);
+  ok &= resolve(library, "NVML", "nvmlDeviceGetMemoryInfo", nvml->memory, error);
+  ok &= resolve(library, "NVML", "nvmlDeviceGetClockInfo", nvml->clock, error);
+  ok &= resolve(library, "NVML", "nvmlDeviceGetPowerUsage", nvml->power, error);
+  ok &= resolve(library, "NVML", "nvmlDeviceGetTemperature", nvml->temperature, error);
   if (!ok) {
     delete nvml;
     dlclose(library);

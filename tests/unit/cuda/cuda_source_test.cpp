@@ -146,7 +146,7 @@ TEST(CudaInjection, PointsCudaAtThePluginUnlessTheUserChoseAnother) {
   EXPECT_NE(std::string(self).find("cuda_plugin_test"), std::string::npos) << self;
   setenv("CUDA_INJECTION64_PATH", "/opt/other/libinject.so", 1);
   EXPECT_EQ(point_cuda_at_this_library(),
-            "CUDA_INJECTION64_PATH names /opt/other/libinject.so, which CUDA loads instead of "
+            "CUDA_INJECTION64_PATH names /opt/other/libinject.so, which is loaded instead of "
             "prof; CUDA activity is not recorded");
   unsetenv("CUDA_INJECTION64_PATH");
 }
