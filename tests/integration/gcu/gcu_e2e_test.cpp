@@ -32,7 +32,7 @@ TEST_F(GcuE2E, QueryActivitiesPrintsTopsprofsDeviceTree) {
   EXPECT_THAT(lines, Contains("SIP(0 ~ 5):SIP Busy"));
   EXPECT_THAT(lines, Contains("SIPPMC(0 ~ 5):"));
   EXPECT_THAT(lines, Contains("ClusterLite(0 ~ 1):"));
-  EXPECT_THAT(lines, Contains("General(0 ~ 0):Task Pipeline,Launch Kernel,Operator"));
+  EXPECT_THAT(lines, Contains("General(0 ~ 0):Task Pipeline,Launch Kernel,Operator,Memory"));
   EXPECT_THAT(lines, Contains("==== Api Trace:"));
   EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string &l) {
     return l.rfind("RUNTIME(0 ~ 0):gcuInit,", 0) == 0 && l.find("gcuLaunchKernel") != std::string::npos;
