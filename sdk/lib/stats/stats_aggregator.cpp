@@ -41,6 +41,13 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
     last_ts_ = std::max(last_ts_, e.ts + e.duration);
     if (e.type == PROF_EVENT_SLICE && scope_.annotations && e.kind == PROF_CATEGORY_ANNOTATION)
       annotations_[{e.name, domain_of(e)}].add(e.duration);
+    if (scope_.device_memory) {
+      if (e.type == PROF_EVENT_INSTANT && e.kind == PROF_CATEGORY_MEMORY)
+        memory_.add_event(e, summary_.tracks().place(e.track).device);
+      else if (e.type == PROF_EVENT_SLICE && e.id != 0 &&
+               !summary_.tracks().place(e.track).device_side)
+        memory_.add_call(e); // device work repeats its call's id
+    }
     if (e.type == PROF_EVENT_SLICE && device_work) {
       const TrackPlace place = summary_.tracks().place(e.track);
       if (!place.device_side) continue;
@@ -79,6 +86,7 @@ void StatsAggregator::merge(StatsAggregator &other) {
     mine->second.merge(timeline);
   }
   functions_.merge(other.functions_);
+  memory_.merge(other.memory_);
   for (const auto &[key, stats] : other.annotations_)
     annotations_[key].merge(stats);
   first_ts_ = std::min(first_ts_, other.first_ts_);

@@ -1,5 +1,7 @@
 #include <prof/stats/stats_reports.hpp>
 
+#include "device_memory_report.hpp"
+
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
 #include <prof/stats/natural_order.hpp>
@@ -23,6 +25,9 @@ const std::vector<ReportInfo> kReports = {
     {"nvtx", "NVTX ranges (slices of the annotation category) by name and domain", true},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
     {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
+    {"device-memory",
+     "device memory: each device's peak, the blocks live at it, and blocks never freed (leaks)",
+     false},
     {"counters", "counter tracks: min, average and max", true},
     {"device-utilization", "busy percent of each device in windows of --interval MS", false},
     {"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
@@ -346,6 +351,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "device-gaps") gaps = true;
     if (name == "cpu-functions") scope.functions = true;
     if (name == "nvtx") scope.annotations = true;
+    if (name == "device-memory") scope.device_memory = true;
   }
   scope.timelines = utilization || gaps;
   // Gaps alone need no period shorter than the threshold apart.
@@ -366,6 +372,7 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "nvtx") return nvtx_report(aggregator, host);
   if (name == "memcpy-time") return memcpy_time_report(aggregator, host);
   if (name == "memcpy-size") return memcpy_size_report(aggregator, host);
+  if (name == "device-memory") return device_memory_report(aggregator, host);
   if (name == "counters") return counters_report(aggregator, host);
   if (name == "device-utilization") return utilization_report(aggregator, host, options);
   if (name == "device-gaps") return gaps_report(aggregator, host, options);

@@ -1,12 +1,13 @@
 // Everything `prof stats` computes in one pass over a report's events: the
 // summary's activity and counter statistics, memory-copy statistics, each
-// device's busy timeline and the CPU function view. One aggregator per
+// device's busy timeline, device memory events and the CPU function view. One aggregator per
 // worker thread, merged at the end; keyed by ids, resolved only to print.
 #pragma once
 
 #include <prof/stats/activity_stats.hpp>
 #include <prof/stats/busy_timeline.hpp>
 #include <prof/stats/function_view.hpp>
+#include <prof/stats/memory_log.hpp>
 #include <prof/stats/summary_aggregator.hpp>
 
 #include <prof/plugin.hpp>
@@ -27,6 +28,7 @@ struct StatsScope {
   bool timelines = false; ///< per-device busy timelines
   bool functions = false; ///< the CPU function view
   bool annotations = false; ///< annotation slices by name and domain
+  bool device_memory = false; ///< memory events and the host calls they name
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -35,7 +37,7 @@ struct StatsScope {
 class StatsAggregator {
 public:
   StatsAggregator(const ExportHost &host, StatsScope scope)
-      : host_(host), scope_(scope), summary_(host) {}
+      : host_(host), scope_(scope), summary_(host), memory_(host) {}
 
   void add(const prof_event *events, size_t count);
   /// Adds what `other` has seen (its timelines are moved out).
@@ -59,6 +61,9 @@ public:
   const std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> &annotations() const {
     return annotations_;
   }
+
+  /// Memory events of devices, in report order, and the calls they name.
+  const MemoryLog &memory() const { return memory_; }
 
   /// Earliest timestamp and latest end over all events; first > last when none.
   uint64_t first_ts() const { return first_ts_; }
@@ -85,6 +90,7 @@ private:
   std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> annotations_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;
+  MemoryLog memory_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
   uint64_t last_ts_ = 0;
 };
