@@ -94,39 +94,53 @@ StatsTable per_device_report(const StatsAggregator &aggregator, const ExportHost
   return table;
 }
 
-// nsys's nvtx_sum: annotation slices by domain and name, the share of all of them.
+// nsys's nvtx_sum: annotation slices by domain and name, the share of all of
+// them and of the time of the threads they ran on.
 StatsTable nvtx_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"nvtx", "", activity_columns(), {}, "", {}};
   table.columns.erase(table.columns.begin()); // no Type column: one kind of row
+  table.columns.insert(table.columns.end() - 1, {"Thread(%)", "Thread(%)", Align::Right});
   table.columns.insert(table.columns.end() - 1, {"Domain", "Domain", Align::Left});
   table.empty_text = "======== NVTX ranges: none in this report";
-  std::map<std::string, NamedStats> by_domain;
+  // By resolved names, so equal names interned apart (merged reports) are one row.
+  std::map<std::pair<std::string, std::string>, AnnotationStats> by_name;
   for (const auto &[key, stats] : aggregator.annotations())
-    by_domain[key.second == 0 ? "" : std::string(host.string(key.second))]
-             [std::string(host.string(key.first))]
-                 .merge(stats);
-  std::vector<std::pair<std::string, ActivityRow>> rows;
+    by_name[{key.second == 0 ? "" : std::string(host.string(key.second)),
+             std::string(host.string(key.first))}]
+        .merge(stats);
+  struct Row {
+    const std::string *domain, *name;
+    const AnnotationStats *stats;
+  };
+  std::vector<Row> rows;
   uint64_t total = 0;
-  for (const auto &[domain, names] : by_domain)
-    for (const auto &[name, stats] : names) {
-      rows.push_back({domain, {name, stats}});
-      total += stats.total;
-    }
+  for (const auto &[key, stats] : by_name) {
+    rows.push_back({&key.first, &key.second, &stats});
+    total += stats.durations.total;
+  }
   if (rows.empty()) return table;
-  std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
-    return a.second.stats.total > b.second.stats.total;
+  std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+    return a.stats->durations.total > b.stats->durations.total;
   });
   Section section{"", "======== NVTX ranges:", {}};
-  for (const auto &[domain, row] : rows) {
-    const DurationStats &s = row.stats;
-    section.rows.push_back(
-        {Cell::of_percent(s.total, total), Cell::of_ns(s.total), Cell::of_count(s.calls),
-         Cell::of_ns(s.average()), Cell::of_ns(s.min), Cell::of_ns(s.max),
-         Cell::of_text(domain.empty() ? "-" : domain, domain), Cell::of_text(row.name)});
+  for (const Row &row : rows) {
+    const DurationStats &s = row.stats->durations;
+    uint64_t thread_time = 0;
+    for (const auto &thread : row.stats->by_thread)
+      if (auto span = aggregator.thread_spans().find(thread.first);
+          span != aggregator.thread_spans().end())
+        thread_time += span->second.length();
+    const std::string &domain = *row.domain;
+    section.rows.push_back({Cell::of_percent(s.total, total), Cell::of_ns(s.total),
+                            Cell::of_count(s.calls), Cell::of_ns(s.average()), Cell::of_ns(s.min),
+                            Cell::of_ns(s.max), Cell::of_percent(s.total, thread_time),
+                            Cell::of_text(domain.empty() ? "-" : domain, domain),
+                            Cell::of_text(*row.name)});
   }
   table.sections.push_back(std::move(section));
   table.notes.push_back("Time(%) is of the time of all annotation ranges in this report, as in "
-                        "nsys's nvtx_sum; nested ranges each count in full");
+                        "nsys's nvtx_sum; Thread(%) of the time of the threads they ran on, each "
+                        "from its first event to its last; nested ranges each count in full");
   return table;
 }
 

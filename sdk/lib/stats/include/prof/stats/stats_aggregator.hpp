@@ -12,6 +12,7 @@
 
 #include <prof/plugin.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -22,12 +23,35 @@
 
 namespace prof::stats {
 
+/// Annotation ranges of one name and domain: their durations, and their
+/// total on each track (thread) they ran on.
+struct AnnotationStats {
+  DurationStats durations;
+  std::map<prof_track_id, uint64_t> by_thread;
+  void merge(const AnnotationStats &other) {
+    durations.merge(other.durations);
+    for (const auto &[track, total] : other.by_thread)
+      by_thread[track] += total;
+  }
+};
+
+/// The time a thread was seen: from its first event to its last event's end.
+struct ThreadSpan {
+  uint64_t first = std::numeric_limits<uint64_t>::max();
+  uint64_t last = 0;
+  void add(uint64_t begin, uint64_t end) {
+    first = std::min(first, begin);
+    last = std::max(last, end);
+  }
+  uint64_t length() const { return last > first ? last - first : 0; }
+};
+
 /// What to keep beyond the activity and counter statistics.
 struct StatsScope {
   bool memcpy = false;    ///< memory-copy statistics by name
   bool timelines = false; ///< per-device busy timelines
   bool functions = false; ///< the CPU function view
-  bool annotations = false; ///< annotation slices by name and domain
+  bool annotations = false;   ///< annotation slices by name and domain, thread spans
   bool device_memory = false; ///< memory events and the host calls they name
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
@@ -58,8 +82,12 @@ public:
   std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
   const FunctionView &functions() const { return functions_; }
   /// Slices of the annotation category by {name, `domain` argument (0: none)}.
-  const std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> &annotations() const {
+  const std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> &annotations() const {
     return annotations_;
+  }
+  /// Spans of thread tracks, and of other tracks annotation slices are on.
+  const std::unordered_map<prof_track_id, ThreadSpan> &thread_spans() const {
+    return thread_spans_;
   }
 
   /// Memory events of devices, in report order, and the calls they name.
@@ -87,7 +115,8 @@ private:
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
   KeyCache bytes_keys_, domain_keys_;
-  std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> annotations_;
+  std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> annotations_;
+  std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;
   MemoryLog memory_;
