@@ -2,6 +2,7 @@
 
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
+#include <prof/stats/stats_reports.hpp>
 #include <prof/stats/summary_tables.hpp>
 
 #include <algorithm>
@@ -13,6 +14,13 @@ namespace prof::summary {
 namespace {
 
 constexpr const char *kResultTitle = "======== Profiling result:";
+
+stats::StatsScope summary_scope() {
+  stats::StatsScope scope;
+  scope.functions = true;
+  scope.annotations = true;
+  return scope;
+}
 
 const char *empty_noun(SummaryMode mode) {
   switch (mode) {
@@ -44,29 +52,24 @@ bool SummaryExporter::begin() {
     return false;
   }
   mode_ = *mode;
-  aggregator_.emplace(host_);
+  aggregator_.emplace(host_, summary_scope());
   return true;
 }
 
 bool SummaryExporter::consume(const prof_event *events, size_t count) {
-  if (!aggregator_) aggregator_.emplace(host_);
-  for (size_t i = 0; i < count; ++i) {
-    aggregator_->add(events[i]);
-    // CPU samples only: a stack with a category belongs to something else
-    // (e.g. a blocking call's slice).
-    if (events[i].type == PROF_EVENT_SAMPLE && events[i].id != 0 && events[i].category == 0)
-      functions_.add(static_cast<prof_stack_id>(events[i].id));
-  }
+  if (!aggregator_) aggregator_.emplace(host_, summary_scope());
+  aggregator_->add(events, count);
   return true;
 }
 
 bool SummaryExporter::end() {
-  if (!aggregator_) aggregator_.emplace(host_);
-  if (aggregator_->events_seen() == 0) {
+  if (!aggregator_) aggregator_.emplace(host_, summary_scope());
+  if (aggregator_->summary().events_seen() == 0) {
     host_.print("======== Profiling result: no events were collected");
   } else {
     print_activities();
     if (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) {
+      print_annotations();
       print_counters();
       print_functions();
     }
@@ -84,12 +87,12 @@ void SummaryExporter::print_activities() {
   // Rows keyed by resolved name, so equal names merge even when they were
   // interned apart (e.g. in merged reports).
   const auto host_groups =
-      stats::activities_by_group(*aggregator_, host_, [&](stats::ActivityGroup group) {
+      stats::activities_by_group(aggregator_->summary(), host_, [&](stats::ActivityGroup group) {
         if (mode_ == SummaryMode::Gcu) return group == stats::ActivityGroup::Device;
         if (mode_ == SummaryMode::Api) return group == stats::ActivityGroup::Api;
         return !(split_devices && group == stats::ActivityGroup::Device);
       });
-  auto devices = split_devices ? stats::device_activities(*aggregator_, host_)
+  auto devices = split_devices ? stats::device_activities(aggregator_->summary(), host_)
                                : std::map<prof_track_id, stats::NamedStats>();
 
   bool printed = false;
@@ -116,7 +119,7 @@ void SummaryExporter::print_activities() {
     printed = true;
   }
   const bool counters_follow = (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) &&
-                               !aggregator_->counters().empty();
+                               !aggregator_->summary().counters().empty();
   if (!printed && !counters_follow) {
     host_.print(std::string(kResultTitle) + " no " + empty_noun(mode_) + " were collected");
   }
@@ -124,7 +127,7 @@ void SummaryExporter::print_activities() {
 
 void SummaryExporter::print_counters() {
   std::vector<stats::CounterRow> rows;
-  for (const auto &[track, values] : aggregator_->counters()) {
+  for (const auto &[track, values] : aggregator_->summary().counters()) {
     const prof_track_desc *desc = host_.track(track);
     stats::CounterRow row{stats::counter_name(host_, track), "", values};
     if (desc != nullptr && desc->unit != nullptr) row.unit = desc->unit;
@@ -133,9 +136,22 @@ void SummaryExporter::print_counters() {
   print_section("======== Counters:", stats::format_counter_table(std::move(rows)));
 }
 
+// The ranges as `prof stats --report nvtx` shows them, when there are any.
+void SummaryExporter::print_annotations() {
+  const stats::StatsTable table = stats::build_report("nvtx", *aggregator_, host_, {});
+  if (table.row_count() == 0) return;
+  std::string text = stats::render_table({table});
+  for (size_t begin = 0, end; begin < text.size(); begin = end + 1) {
+    end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    host_.print(text.substr(begin, end - begin));
+  }
+}
+
 void SummaryExporter::print_functions() {
+  const stats::FunctionView &functions = aggregator_->functions();
   const std::string_view which = host_.option("functions").value_or("all");
-  if (functions_.samples() == 0 || which == "none") return;
+  if (functions.samples() == 0 || which == "none") return;
   const auto resolve = [this](prof_stack_id id) {
     std::vector<std::string> names;
     const auto [frames, count] = host_.stack(id);
@@ -143,7 +159,7 @@ void SummaryExporter::print_functions() {
       names.emplace_back(host_.string(frames[i]));
     return names;
   };
-  const std::string samples = std::to_string(functions_.samples()) + " samples";
+  const std::string samples = std::to_string(functions.samples()) + " samples";
   const auto rows = static_cast<size_t>(
       std::strtoul(std::string(host_.option("function-rows").value_or("20")).c_str(), nullptr, 10));
   const double min_percent =
@@ -152,14 +168,13 @@ void SummaryExporter::print_functions() {
                              std::string(host_.option("tree-min-percent").value_or("2")) +
                              "% left out):";
   if (which == "all" || which == "flat")
-    print_section("======== CPU functions (" + samples + "):",
-                  functions_.flat_table(resolve, rows));
+    print_section("======== CPU functions (" + samples + "):", functions.flat_table(resolve, rows));
   if (which == "all" || which == "top-down")
     print_section("======== CPU call tree, top-down" + pruned,
-                  functions_.call_tree(resolve, true, min_percent));
+                  functions.call_tree(resolve, true, min_percent));
   if (which == "all" || which == "bottom-up")
     print_section("======== CPU call tree, bottom-up" + pruned,
-                  functions_.call_tree(resolve, false, min_percent));
+                  functions.call_tree(resolve, false, min_percent));
 }
 
 void SummaryExporter::print_section(const std::string &title,

@@ -1,10 +1,10 @@
 // The summary exporter: topsprof's statistics mode, printed through the
-// host at the end of an export.
+// host at the end of an export: activities, NVTX ranges, counters and CPU
+// functions.
 #ifndef PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 #define PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 
-#include <prof/stats/function_view.hpp>
-#include <prof/stats/summary_aggregator.hpp>
+#include <prof/stats/stats_aggregator.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -35,14 +35,15 @@ public:
 
 private:
   void print_activities();
+  void print_annotations();
   void print_counters();
   void print_functions();
   void print_section(const std::string &title, const std::vector<std::string> &table);
 
   ExportHost host_;
   SummaryMode mode_ = SummaryMode::Summary;
-  std::optional<stats::SummaryAggregator> aggregator_;
-  stats::FunctionView functions_;
+  // The statistics `prof stats` computes, for the tables they share.
+  std::optional<stats::StatsAggregator> aggregator_;
 };
 
 } // namespace prof::summary

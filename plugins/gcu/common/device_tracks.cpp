@@ -5,6 +5,8 @@ namespace {
 constexpr int64_t kNone = -1;
 constexpr int64_t kEngineKind = -1;
 constexpr int64_t kInstance = -2;
+constexpr int64_t kMemoryRow = -2; // in the engine field: no engine has it
+constexpr int64_t kMemoryUsed = -3;
 int64_t stream_key(uint32_t stream) { return -3 - static_cast<int64_t>(stream); }
 } // namespace
 
@@ -132,6 +134,25 @@ prof_track_id DeviceTracks::counter(uint32_t device, int32_t group, uint32_t gro
                                        "cycles", clock_locked(device));
   tracks_.emplace(key, id);
   return id;
+}
+
+prof_track_id DeviceTracks::device_child(uint32_t device, int64_t what, prof_track_kind kind,
+                                         const char *name, const char *unit) {
+  std::lock_guard lock(mutex_);
+  auto key = std::make_tuple(device, -1, 0u, what, kNone, kNone);
+  if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
+  const prof_track_id id =
+      host_.track(kind, name, device_locked(device), 0, 0, -1, unit, clock_locked(device));
+  tracks_.emplace(key, id);
+  return id;
+}
+
+prof_track_id DeviceTracks::memory(uint32_t device) {
+  return device_child(device, kMemoryRow, PROF_TRACK_CUSTOM, "Memory", nullptr);
+}
+
+prof_track_id DeviceTracks::memory_used(uint32_t device) {
+  return device_child(device, kMemoryUsed, PROF_TRACK_COUNTER, PROF_MEMORY_USED_TRACK, "bytes");
 }
 
 prof_track_id DeviceTracks::utilization(prof_track_id parent, const std::string &name) {

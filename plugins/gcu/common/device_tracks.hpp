@@ -1,6 +1,7 @@
-// Tracks of the GCU device tree (device > cluster > engine > instance, and
-// streams under device-level engines) and one clock domain per device, made
-// on first use. Shared by the gcu and sip-pmc sources.
+// Tracks of the GCU device tree (device > cluster > engine > instance,
+// streams under device-level engines, the device's memory row and counter)
+// and one clock domain per device, made on first use. Shared by the gcu and
+// sip-pmc sources.
 #pragma once
 
 #include <prof/gcu_driver.h>
@@ -34,6 +35,10 @@ public:
   /// A counter of an engine instance ("SIPPMC 2" > "sip_busy_with_wait"), device clock.
   prof_track_id counter(uint32_t device, int32_t group, uint32_t group_index, uint32_t engine,
                         uint32_t engine_index, uint32_t event);
+  /// The device's "Memory" row of allocation and free instants, device clock.
+  prof_track_id memory(uint32_t device);
+  /// The device's "Memory used" counter (bytes), device clock.
+  prof_track_id memory_used(uint32_t device);
   /// A utilization counter in percent on the session clock, under `parent`.
   prof_track_id utilization(prof_track_id parent, const std::string &name);
 
@@ -45,6 +50,8 @@ private:
                                 uint32_t engine, uint32_t engine_index);
   prof_track_id group_locked(uint32_t device, int32_t group, uint32_t group_index);
   prof_track_id device_locked(uint32_t device);
+  prof_track_id device_child(uint32_t device, int64_t what, prof_track_kind kind, const char *name,
+                             const char *unit);
 
   const Host &host_;
   const prof_gcu_driver &driver_;
@@ -52,7 +59,8 @@ private:
   std::mutex mutex_;
   std::map<uint32_t, prof_clock_id> clocks_;
   // (device, group, group index, engine, engine index, what): what is -1 for
-  // the engine kind, -2 for the instance, -3 - stream, >= 0 an event.
+  // the engine kind, -2 for the instance, -3 - stream, >= 0 an event; the
+  // memory row and counter have engine -2 and -3.
   std::map<std::tuple<uint32_t, int32_t, uint32_t, int64_t, int64_t, int64_t>, prof_track_id>
       tracks_;
 };

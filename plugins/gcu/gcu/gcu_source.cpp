@@ -50,6 +50,7 @@ bool GcuSource::configure() {
 bool GcuSource::start() {
   pid_ = getpid();
   tracks_ = std::make_unique<DeviceTracks>(host_, *driver_);
+  memory_ = std::make_unique<MemoryEvents>(host_, *tracks_, pid_);
   activity_names_.assign(topology_->engine_count, {});
   for (uint32_t e = 0; e < topology_->engine_count; ++e)
     for (uint32_t a = 0; a < topology_->engines[e].activity_count; ++a)
@@ -145,8 +146,10 @@ void GcuSource::report_drops() {
 
 void GcuSource::on_records(void *self, const prof_gcu_record *records, size_t count) {
   auto &source = *static_cast<GcuSource *>(self);
-  for (size_t i = 0; i < count; ++i)
+  for (size_t i = 0; i < count; ++i) {
     if (records[i].kind == PROF_GCU_RECORD_ACTIVITY) source.emit_activity(records[i]);
+    if (records[i].kind == PROF_GCU_RECORD_MEMORY) source.emit_memory(records[i]);
+  }
 }
 
 const GcuSource::Label &GcuSource::label(uint32_t id) {
@@ -183,6 +186,17 @@ void GcuSource::emit_activity(const prof_gcu_record &r) {
               std::span<const prof_arg>(&bytes, r.bytes != 0 ? 1 : 0));
   if (api_traced_ && correlation != 0 && kinds_.ends_flow(r.engine, r.item))
     flows_.work(correlation, track, r.start);
+}
+
+void GcuSource::emit_memory(const prof_gcu_record &record) {
+  static_assert(sizeof(prof_gcu_memory_record) == sizeof(prof_gcu_record));
+  prof_gcu_memory_record r;
+  std::memcpy(&r, &record, sizeof r);
+  if (r.device >= topology_->device_count) return;
+  // The driver's name of the activity is the display category ("Memory").
+  const bool named =
+      r.engine < topology_->engine_count && r.item < topology_->engines[r.engine].activity_count;
+  memory_->add(r, named ? activity_names_[r.engine][r.item] : 0);
 }
 
 void GcuSource::on_api(void *self, const prof_gcu_api_record *record) {

@@ -1,13 +1,14 @@
-// The gcu source (process scope): device activities and the runtime API
-// trace of a GCU, through the vendor-driver interface.
+// The gcu source (process scope): device activities, memory allocations and
+// the runtime API trace of a GCU, through the vendor-driver interface.
 #pragma once
 
 #include "activity_kinds.hpp"
 #include "capture_options.hpp"
 #include "device_tracks.hpp"
+#include "memory_events.hpp"
 #include "utilization_sampler.hpp"
-#include <prof/flow_matcher.hpp>
 
+#include <prof/flow_matcher.hpp>
 #include <prof/gcu_driver.h>
 #include <prof/periodic_thread.hpp>
 #include <prof/plugin.hpp>
@@ -36,6 +37,7 @@ private:
   static void on_records(void *self, const prof_gcu_record *records, size_t count);
   static void on_api(void *self, const prof_gcu_api_record *record);
   void emit_activity(const prof_gcu_record &record);
+  void emit_memory(const prof_gcu_record &record);
   /// A label's interned text and the category it names (0 for none).
   struct Label {
     prof_string_id name = 0;
@@ -51,6 +53,7 @@ private:
   ActivityKinds kinds_;
   CaptureOptions options_;
   std::unique_ptr<DeviceTracks> tracks_;
+  std::unique_ptr<MemoryEvents> memory_;
   std::unique_ptr<UtilizationSampler> utilization_;
   PeriodicThread calibration_;
   uint32_t handle_ = 0;

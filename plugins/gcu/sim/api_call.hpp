@@ -18,8 +18,13 @@ public:
   /// The id the device work this call queues carries; asking for it marks
   /// that the call queued work, so its report ties to that work.
   uint64_t work_correlation_id() noexcept {
-    queued_work_ = true;
+    reports_id_ = true;
     return correlation_id_;
+  }
+  /// Records an allocation or free the call made; the call's report then
+  /// carries the correlation id the memory record does.
+  void record_memory(const BlockChange &change) {
+    if (simulator_.device(change.device).record_memory(change, correlation_id_)) reports_id_ = true;
   }
   /// The device the call addresses (-1, the default, for none).
   void set_device(int32_t device) noexcept { device_ = device; }
@@ -35,7 +40,7 @@ public:
       record.result = result;
       record.begin_ns = begin_ns_;
       record.end_ns = host_now_ns();
-      record.correlation_id = queued_work_ ? correlation_id_ : 0;
+      record.correlation_id = reports_id_ ? correlation_id_ : 0;
       captures.emit_api(record);
     }
     return result;
@@ -47,7 +52,7 @@ private:
   const uint64_t begin_ns_;
   const uint64_t correlation_id_;
   int32_t device_ = -1;
-  bool queued_work_ = false;
+  bool reports_id_ = false; // records carry the id: the report does too
 };
 
 } // namespace prof::gcusim

@@ -61,9 +61,9 @@ Capture::Capture(const prof_gcu_capture_config &config, CaptureSelection selecti
 
 Capture::~Capture() { stop(); }
 
-void Capture::offer(const prof_gcu_record &record, uint32_t slot) {
+bool Capture::offer(const prof_gcu_record &record, uint32_t slot) {
   if (!collecting_.load(std::memory_order_relaxed) || !selection_.selected(record.device, slot))
-    return;
+    return false;
   DeviceBuffers &buffers = *buffers_[record.device];
   bool crossed_watermark = false;
   {
@@ -79,6 +79,7 @@ void Capture::offer(const prof_gcu_record &record, uint32_t slot) {
     }
   }
   if (crossed_watermark) signal_watermark();
+  return true;
 }
 
 void Capture::offer_api(const prof_gcu_api_record &record) {

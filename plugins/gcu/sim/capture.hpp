@@ -29,8 +29,9 @@ public:
   Capture(const Capture &) = delete;
   Capture &operator=(const Capture &) = delete;
 
-  /// Writes `record` (whose item has slot `slot`) if collecting and selected.
-  void offer(const prof_gcu_record &record, uint32_t slot);
+  /// Writes `record` (whose item has slot `slot`) if collecting and selected;
+  /// whether it was (even when a full buffer then dropped it).
+  bool offer(const prof_gcu_record &record, uint32_t slot);
   /// Reports an API call if its function is selected; on the calling thread.
   void offer_api(const prof_gcu_api_record &record);
   void set_collecting(bool on) { collecting_.store(on, std::memory_order_relaxed); }

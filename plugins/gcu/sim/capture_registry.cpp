@@ -51,12 +51,14 @@ int CaptureRegistry::stats(uint32_t handle, uint32_t device, prof_gcu_buffer_sta
   return 0;
 }
 
-void CaptureRegistry::emit(const prof_gcu_record &record) {
-  if (!active()) return;
+bool CaptureRegistry::emit(const prof_gcu_record &record) {
+  if (!active()) return false;
   uint32_t slot = slots_.slot(record.group_index, record.engine, record.engine_index, record.item);
   std::shared_lock lock(mutex_);
+  bool taken = false;
   for (auto &[handle, capture] : captures_)
-    capture->offer(record, slot);
+    taken = capture->offer(record, slot) || taken;
+  return taken;
 }
 
 void CaptureRegistry::emit_api(const prof_gcu_api_record &record) {

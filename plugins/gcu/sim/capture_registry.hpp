@@ -28,8 +28,8 @@ public:
 
   /// False when no capture runs: the model can skip building records.
   bool active() const noexcept { return capture_count_.load() > 0; }
-  /// Hands `record` to every capture that selected its item.
-  void emit(const prof_gcu_record &record);
+  /// Hands `record` to every capture that selected its item; whether one took it.
+  bool emit(const prof_gcu_record &record);
   /// Hands a finished API call to every capture that selected its function.
   void emit_api(const prof_gcu_api_record &record);
 

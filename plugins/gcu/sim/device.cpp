@@ -5,6 +5,7 @@
 #include <prof/event.h>
 
 #include <cerrno>
+#include <cstring>
 #include <ctime>
 
 namespace prof::gcusim {
@@ -37,6 +38,26 @@ void Device::emit_activity(EngineInstance where, uint32_t activity, uint64_t sta
   record.op_id = origin.op_id;
   record.bytes = bytes;
   captures_.emit(record);
+}
+
+bool Device::record_memory(const BlockChange &change, uint64_t correlation_id) {
+  if (!captures_.active()) return false;
+  prof_gcu_memory_record memory{};
+  memory.kind = PROF_GCU_RECORD_MEMORY;
+  memory.device = static_cast<uint16_t>(index_);
+  memory.group = engine_group(kGeneral);
+  memory.engine = kGeneral;
+  memory.item = kMemory;
+  memory.operation = static_cast<uint16_t>(change.operation);
+  memory.memory = static_cast<uint16_t>(change.memory);
+  memory.timestamp = clock_.ticks_at(host_now_ns());
+  memory.correlation_id = correlation_id;
+  memory.address = change.address;
+  memory.bytes = change.bytes;
+  static_assert(sizeof memory == sizeof(prof_gcu_record));
+  prof_gcu_record record;
+  std::memcpy(&record, &memory, sizeof record);
+  return captures_.emit(record);
 }
 
 void Device::emit_counter(EngineInstance where, uint32_t event, uint64_t start_ticks,

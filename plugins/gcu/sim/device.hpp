@@ -6,6 +6,7 @@
 
 #include "capture_registry.hpp"
 #include "device_clock.hpp"
+#include "device_memory.hpp"
 #include "label_table.hpp"
 #include "sip_cluster.hpp"
 
@@ -43,6 +44,9 @@ public:
   void run_memset(void *dst, int value, size_t bytes, const WorkOrigin &origin);
   /// Records a TS activity over host times [start_ns, end_ns].
   void record_ts(TsActivity activity, uint64_t start_ns, uint64_t end_ns, const WorkOrigin &origin);
+  /// Records an allocation or free made now by the API call `correlation_id`
+  /// (General's "Memory" activity); whether a capture took the record.
+  bool record_memory(const BlockChange &change, uint64_t correlation_id);
   /// Busy ticks summed over the SIPs of a group instance, or of the device for group -1.
   int busy_ticks(int32_t group, uint32_t group_index, uint64_t &busy, uint32_t &units) const;
 

@@ -1,4 +1,4 @@
-// Runtime API: device memory, copies and memsets.
+// Runtime API: device memory, pinned host memory, copies and memsets.
 #include "api_call.hpp"
 #include "runtime_export.hpp"
 #include "runtime_state.hpp"
@@ -47,28 +47,55 @@ gcuError_t queue_memset(ApiCall &call, void *dst, int value, size_t bytes, gcuSt
   return gcuSuccess;
 }
 
+gcuError_t allocate(ApiCall &call, void **ptr, size_t bytes, prof_gcu_memory_kind memory) {
+  uint32_t device = RuntimeState::current_device();
+  call.set_device(static_cast<int32_t>(device));
+  if (ptr == nullptr || bytes == 0) return gcuErrorInvalidValue;
+  void *block = RuntimeState::instance().memory().allocate(
+      device, bytes, memory, [&call](const BlockChange &change) { call.record_memory(change); });
+  if (block == nullptr) return gcuErrorMemoryAllocation;
+  *ptr = block;
+  return gcuSuccess;
+}
+
+gcuError_t release(ApiCall &call, void *ptr, prof_gcu_memory_kind memory) {
+  return RuntimeState::instance().memory().release(
+             ptr, memory, [&call](const BlockChange &change) { call.record_memory(change); })
+             ? gcuSuccess
+             : gcuErrorInvalidValue;
+}
+
 } // namespace
 
 GCUSIM_EXPORT gcuError_t gcuMalloc(void **ptr, size_t bytes) {
   ApiCall call(kGcuMalloc);
-  uint32_t device = RuntimeState::current_device();
-  call.set_device(static_cast<int32_t>(device));
-  if (ptr == nullptr || bytes == 0) return call.finish(gcuErrorInvalidValue);
-  void *memory = RuntimeState::instance().memory().allocate(device, bytes);
-  if (memory == nullptr) return call.finish(gcuErrorMemoryAllocation);
-  *ptr = memory;
-  return call.finish(gcuSuccess);
+  return call.finish(allocate(call, ptr, bytes, PROF_GCU_MEMORY_DEVICE));
 }
 
 GCUSIM_EXPORT gcuError_t gcuFree(void *ptr) {
   ApiCall call(kGcuFree);
   if (ptr == nullptr) return call.finish(gcuSuccess);
   RuntimeState &state = RuntimeState::instance();
-  std::optional<uint32_t> owner = state.memory().owner(ptr);
+  std::optional<uint32_t> owner = state.memory().owner(ptr, PROF_GCU_MEMORY_DEVICE);
   if (!owner) return call.finish(gcuErrorInvalidValue);
   call.set_device(static_cast<int32_t>(*owner));
   state.synchronize_device(*owner); // queued work may still use it
-  return call.finish(state.memory().release(ptr) ? gcuSuccess : gcuErrorInvalidValue);
+  return call.finish(release(call, ptr, PROF_GCU_MEMORY_DEVICE));
+}
+
+GCUSIM_EXPORT gcuError_t gcuMallocHost(void **ptr, size_t bytes) {
+  ApiCall call(kGcuMallocHost);
+  return call.finish(allocate(call, ptr, bytes, PROF_GCU_MEMORY_PINNED));
+}
+
+GCUSIM_EXPORT gcuError_t gcuFreeHost(void *ptr) {
+  ApiCall call(kGcuFreeHost);
+  if (ptr == nullptr) return call.finish(gcuSuccess);
+  std::optional<uint32_t> owner =
+      RuntimeState::instance().memory().owner(ptr, PROF_GCU_MEMORY_PINNED);
+  if (!owner) return call.finish(gcuErrorInvalidValue);
+  call.set_device(static_cast<int32_t>(*owner));
+  return call.finish(release(call, ptr, PROF_GCU_MEMORY_PINNED));
 }
 
 GCUSIM_EXPORT gcuError_t gcuMemcpyH2D(void *dst, const void *src, size_t bytes) {

@@ -12,7 +12,7 @@ const char *const kCqmActivities[] = {"CQM Step Debug Packet",  "CQM Op Debug Pa
 const char *const kSipActivities[] = {"SIP Busy"};
 const char *const kSipPmcEvents[] = {"sip_busy_without_wait", "sip_busy_with_wait",
                                      "sip_instructions", "sip_stall_cycles"};
-const char *const kGeneralActivities[] = {"Task Pipeline", "Launch Kernel", "Operator"};
+const char *const kGeneralActivities[] = {"Task Pipeline", "Launch Kernel", "Operator", "Memory"};
 const char *const kTsActivities[] = {"TS Record Stream",
                                      "TS Wait Stream",
                                      "TS VDEC Executable Launch",
@@ -55,7 +55,9 @@ const char *const kRuntimeFunctions[] = {"gcuInit",
                                          "gcuEventElapsedTime",
                                          "gcuDeviceSynchronize",
                                          "gcuProfilerStart",
-                                         "gcuProfilerStop"};
+                                         "gcuProfilerStop",
+                                         "gcuMallocHost",
+                                         "gcuFreeHost"};
 static_assert(sizeof(kRuntimeFunctions) / sizeof(kRuntimeFunctions[0]) == kApiFunctionCount);
 
 template <class T, size_t N> constexpr uint32_t count_of(const T (&)[N]) { return N; }
@@ -85,9 +87,11 @@ const prof_gcu_api_domain kApiDomains[] = {
 // What the activities are. A copy's direction and a memset come from the
 // record's label ("Memcpy HtoD"); the SIP_LITE engine runs only memsets, so
 // its "SIP Busy" is the whole memset, where a cluster SIP's is a share of a kernel.
+// General's "Memory" records allocations and frees (memory records, driver 1.2).
 constexpr uint16_t kEnds = PROF_GCU_ACTIVITY_ENDS_FLOW;
 const prof_gcu_activity_desc kActivityDescs[] = {
     {kGeneral, kOperator, PROF_CATEGORY_KERNEL, kEnds},
+    {kGeneral, kMemory, PROF_CATEGORY_MEMORY, 0},
     {kCdma, kDmaVcExecution, PROF_CATEGORY_MEMCPY, kEnds},
     {kSdma, kDmaVcExecution, PROF_CATEGORY_MEMCPY, kEnds},
     {kCdmaLite, kDmaVcExecution, PROF_CATEGORY_MEMCPY, kEnds},

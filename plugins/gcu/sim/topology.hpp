@@ -53,7 +53,7 @@ enum SipEvent : uint32_t {
   kSipEventCount
 };
 /// Activities of General.
-enum GeneralActivity : uint32_t { kTaskPipeline, kLaunchKernel, kOperator };
+enum GeneralActivity : uint32_t { kTaskPipeline, kLaunchKernel, kOperator, kMemory };
 /// Activities of TS used by the model.
 enum TsActivity : uint32_t {
   kTsRecordStream = 0,
@@ -91,6 +91,8 @@ enum ApiFunction : uint32_t {
   kGcuDeviceSynchronize,
   kGcuProfilerStart,
   kGcuProfilerStop,
+  kGcuMallocHost, // added last, so the indices of the others stay
+  kGcuFreeHost,
   kApiFunctionCount
 };
 inline constexpr uint32_t kRuntimeDomain = 0;

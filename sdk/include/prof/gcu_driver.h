@@ -1,9 +1,10 @@
-/* prof GCU driver interface, version 1.1.
+/* prof GCU driver interface, version 1.2.
  *
  * What a device driver offers a profiler: the device tree (devices, clusters,
  * engines and what each engine can record), a selection of what to record,
- * activity records and counter samples delivered through device buffers and a
- * host ring, the device clock, and the runtime's API calls.
+ * activity records, counter samples and memory allocations delivered through
+ * device buffers and a host ring, the device clock, and the runtime's API
+ * calls.
  *
  * A driver library exports one C symbol, prof_gcu_driver_entry, returning a
  * static prof_gcu_driver. prof's `gcu` and `sip-pmc` plugins speak only to
@@ -27,8 +28,9 @@ extern "C" {
 /// Major version: a profiler refuses a driver with another major.
 #define PROF_GCU_DRIVER_MAJOR 1
 /// Minor version: 1.1 added what each activity is (prof_gcu_activity_desc)
-/// and what each label names (prof_gcu_driver::label_category).
-#define PROF_GCU_DRIVER_MINOR 1
+/// and what each label names (prof_gcu_driver::label_category); 1.2 added
+/// memory records (PROF_GCU_RECORD_MEMORY, prof_gcu_memory_record).
+#define PROF_GCU_DRIVER_MINOR 2
 /// Name of the symbol a driver library exports.
 #define PROF_GCU_DRIVER_ENTRY_SYMBOL "prof_gcu_driver_entry"
 
@@ -107,7 +109,8 @@ typedef struct prof_gcu_api_item {
 
 typedef enum prof_gcu_record_kind {
   PROF_GCU_RECORD_ACTIVITY = 1, ///< a slice [start, end) on an engine instance
-  PROF_GCU_RECORD_COUNTER = 2   ///< an event's value over [start, end)
+  PROF_GCU_RECORD_COUNTER = 2,  ///< an event's value over [start, end)
+  PROF_GCU_RECORD_MEMORY = 3    ///< an allocation or free: a prof_gcu_memory_record (driver 1.2)
 } prof_gcu_record_kind;
 
 /// What the device writes into its buffers, 72 bytes.
@@ -129,6 +132,44 @@ typedef struct prof_gcu_record {
   uint64_t value;           ///< counter value over [start, end) (counters only)
 } prof_gcu_record;
 
+/// What a memory record did (driver 1.2).
+typedef enum prof_gcu_memory_operation {
+  PROF_GCU_MEMORY_ALLOC = 1, ///< the block was allocated
+  PROF_GCU_MEMORY_FREE = 2   ///< the block was freed
+} prof_gcu_memory_operation;
+
+/// What memory a memory record's block is (driver 1.2).
+typedef enum prof_gcu_memory_kind {
+  PROF_GCU_MEMORY_DEVICE = 1, ///< device memory: counts toward the device's memory in use
+  PROF_GCU_MEMORY_PINNED = 2  ///< host memory the device can reach (gcuMallocHost)
+} prof_gcu_memory_kind;
+
+/// A record of kind PROF_GCU_RECORD_MEMORY (driver 1.2), 72 bytes. It travels
+/// in the same buffers and on_records arrays as prof_gcu_record, whose first
+/// seven fields it shares: a reader copies a record of this kind out (memcpy)
+/// into this struct. The driver writes one when an allocation or free is
+/// made while an activity whose prof_gcu_activity_desc category is
+/// PROF_CATEGORY_MEMORY is selected on the device; the item fields name that
+/// activity. Pinned host memory is recorded on the device the allocating
+/// thread had current.
+typedef struct prof_gcu_memory_record {
+  uint16_t kind; ///< PROF_GCU_RECORD_MEMORY
+  uint16_t device;
+  int16_t group; ///< the memory activity's engine, as in prof_gcu_record
+  uint16_t group_index;
+  uint16_t engine;
+  uint16_t engine_index;
+  uint32_t item;           ///< the memory activity's index
+  uint16_t operation;      ///< prof_gcu_memory_operation
+  uint16_t memory;         ///< prof_gcu_memory_kind
+  uint32_t reserved;       ///< 0
+  uint64_t timestamp;      ///< device clock ticks, as a prof_gcu_record's start
+  uint64_t correlation_id; ///< the API call that allocated or freed it (its prof_gcu_api_record's)
+  uint64_t address;        ///< the block's start address
+  uint64_t bytes;          ///< the block's size; a free repeats its allocation's
+  uint64_t reserved2[2];   ///< 0
+} prof_gcu_memory_record;
+
 /// One finished runtime API call, reported on the thread that made it.
 typedef struct prof_gcu_api_record {
   uint32_t struct_size;
@@ -138,7 +179,8 @@ typedef struct prof_gcu_api_record {
   int32_t result;           ///< the call's return code
   uint64_t begin_ns;        ///< CLOCK_MONOTONIC
   uint64_t end_ns;          ///< CLOCK_MONOTONIC
-  uint64_t correlation_id;  ///< what the device records it queued carry; 0 if it queued none
+  uint64_t correlation_id;  ///< what the device records it queued (or the memory records it
+                            ///< made) carry; 0 if there are none
 } prof_gcu_api_record;
 
 /// Where the device writes records first.
@@ -160,6 +202,7 @@ typedef struct prof_gcu_capture_config {
   const prof_gcu_api_item *apis; ///< API functions to report
   uint32_t api_count;
   /// Receives delivered records on a driver thread, in order per device.
+  /// Skip records of a kind you do not know (a newer driver's).
   void (*on_records)(void *user, const prof_gcu_record *records, size_t count);
   /// Receives each selected API call on the calling thread as it returns.
   void (*on_api)(void *user, const prof_gcu_api_record *record);

@@ -39,8 +39,23 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
     summary_.add(e);
     first_ts_ = std::min(first_ts_, e.ts);
     last_ts_ = std::max(last_ts_, e.ts + e.duration);
-    if (e.type == PROF_EVENT_SLICE && scope_.annotations && e.kind == PROF_CATEGORY_ANNOTATION)
-      annotations_[{e.name, domain_of(e)}].add(e.duration);
+    if (scope_.annotations) {
+      const bool annotation = e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_ANNOTATION;
+      if (annotation) {
+        AnnotationStats &stats = annotations_[{e.name, domain_of(e)}];
+        stats.durations.add(e.duration);
+        stats.by_thread[e.track] += e.duration;
+      }
+      if (annotation || summary_.tracks().place(e.track).kind == PROF_TRACK_THREAD)
+        thread_spans_[e.track].add(e.ts, e.ts + e.duration);
+    }
+    if (scope_.device_memory) {
+      if (e.type == PROF_EVENT_INSTANT && e.kind == PROF_CATEGORY_MEMORY)
+        memory_.add_event(e, summary_.tracks().place(e.track).device);
+      else if (e.type == PROF_EVENT_SLICE && e.id != 0 &&
+               !summary_.tracks().place(e.track).device_side)
+        memory_.add_call(e); // device work repeats its call's id
+    }
     if (e.type == PROF_EVENT_SLICE && device_work) {
       const TrackPlace place = summary_.tracks().place(e.track);
       if (!place.device_side) continue;
@@ -82,8 +97,11 @@ void StatsAggregator::merge(StatsAggregator &other) {
     mine->second.merge(timeline);
   }
   functions_.merge(other.functions_);
+  memory_.merge(other.memory_);
   for (const auto &[key, stats] : other.annotations_)
     annotations_[key].merge(stats);
+  for (const auto &[track, span] : other.thread_spans_)
+    thread_spans_[track].add(span.first, span.last);
   first_ts_ = std::min(first_ts_, other.first_ts_);
   last_ts_ = std::max(last_ts_, other.last_ts_);
 }

@@ -1,5 +1,7 @@
 #include <prof/stats/stats_reports.hpp>
 
+#include "device_memory_report.hpp"
+
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
 #include <prof/stats/natural_order.hpp>
@@ -25,6 +27,9 @@ const std::vector<ReportInfo> kReports = {
      false},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
     {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
+    {"device-memory",
+     "device memory: each device's peak, the blocks live at it, and blocks never freed (leaks)",
+     false},
     {"counters", "counter tracks: min, average and max", true},
     {"device-utilization", "busy percent of each device in windows of --interval MS", false},
     {"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
@@ -91,39 +96,53 @@ StatsTable per_device_report(const StatsAggregator &aggregator, const ExportHost
   return table;
 }
 
-// nsys's nvtx_sum: annotation slices by domain and name, the share of all of them.
+// nsys's nvtx_sum: annotation slices by domain and name, the share of all of
+// them and of the time of the threads they ran on.
 StatsTable nvtx_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"nvtx", "", activity_columns(), {}, "", {}};
   table.columns.erase(table.columns.begin()); // no Type column: one kind of row
+  table.columns.insert(table.columns.end() - 1, {"Thread(%)", "Thread(%)", Align::Right});
   table.columns.insert(table.columns.end() - 1, {"Domain", "Domain", Align::Left});
   table.empty_text = "======== NVTX ranges: none in this report";
-  std::map<std::string, NamedStats> by_domain;
+  // By resolved names, so equal names interned apart (merged reports) are one row.
+  std::map<std::pair<std::string, std::string>, AnnotationStats> by_name;
   for (const auto &[key, stats] : aggregator.annotations())
-    by_domain[key.second == 0 ? "" : std::string(host.string(key.second))]
-             [std::string(host.string(key.first))]
-                 .merge(stats);
-  std::vector<std::pair<std::string, ActivityRow>> rows;
+    by_name[{key.second == 0 ? "" : std::string(host.string(key.second)),
+             std::string(host.string(key.first))}]
+        .merge(stats);
+  struct Row {
+    const std::string *domain, *name;
+    const AnnotationStats *stats;
+  };
+  std::vector<Row> rows;
   uint64_t total = 0;
-  for (const auto &[domain, names] : by_domain)
-    for (const auto &[name, stats] : names) {
-      rows.push_back({domain, {name, stats}});
-      total += stats.total;
-    }
+  for (const auto &[key, stats] : by_name) {
+    rows.push_back({&key.first, &key.second, &stats});
+    total += stats.durations.total;
+  }
   if (rows.empty()) return table;
-  std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
-    return a.second.stats.total > b.second.stats.total;
+  std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+    return a.stats->durations.total > b.stats->durations.total;
   });
   Section section{"", "======== NVTX ranges:", {}};
-  for (const auto &[domain, row] : rows) {
-    const DurationStats &s = row.stats;
-    section.rows.push_back(
-        {Cell::of_percent(s.total, total), Cell::of_ns(s.total), Cell::of_count(s.calls),
-         Cell::of_ns(s.average()), Cell::of_ns(s.min), Cell::of_ns(s.max),
-         Cell::of_text(domain.empty() ? "-" : domain, domain), Cell::of_text(row.name)});
+  for (const Row &row : rows) {
+    const DurationStats &s = row.stats->durations;
+    uint64_t thread_time = 0;
+    for (const auto &thread : row.stats->by_thread)
+      if (auto span = aggregator.thread_spans().find(thread.first);
+          span != aggregator.thread_spans().end())
+        thread_time += span->second.length();
+    const std::string &domain = *row.domain;
+    section.rows.push_back({Cell::of_percent(s.total, total), Cell::of_ns(s.total),
+                            Cell::of_count(s.calls), Cell::of_ns(s.average()), Cell::of_ns(s.min),
+                            Cell::of_ns(s.max), Cell::of_percent(s.total, thread_time),
+                            Cell::of_text(domain.empty() ? "-" : domain, domain),
+                            Cell::of_text(*row.name)});
   }
   table.sections.push_back(std::move(section));
   table.notes.push_back("Time(%) is of the time of all annotation ranges in this report, as in "
-                        "nsys's nvtx_sum; nested ranges each count in full");
+                        "nsys's nvtx_sum; Thread(%) of the time of the threads they ran on, each "
+                        "from its first event to its last; nested ranges each count in full");
   return table;
 }
 
@@ -353,6 +372,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "device-gaps") gaps = true;
     if (name == "cpu-functions") scope.functions = true;
     if (name == "nvtx") scope.annotations = true;
+    if (name == "device-memory") scope.device_memory = true;
   }
   scope.timelines = utilization || gaps;
   // Gaps alone need no period shorter than the threshold apart.
@@ -376,6 +396,7 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "memcpy-time")
     return time_by_name_report(name, "Memory copies", aggregator.memcpy(), aggregator, host);
   if (name == "memcpy-size") return memcpy_size_report(aggregator, host);
+  if (name == "device-memory") return device_memory_report(aggregator, host);
   if (name == "counters") return counters_report(aggregator, host);
   if (name == "device-utilization") return utilization_report(aggregator, host, options);
   if (name == "device-gaps") return gaps_report(aggregator, host, options);

@@ -32,7 +32,7 @@ TEST_F(GcuE2E, QueryActivitiesPrintsTopsprofsDeviceTree) {
   EXPECT_THAT(lines, Contains("SIP(0 ~ 5):SIP Busy"));
   EXPECT_THAT(lines, Contains("SIPPMC(0 ~ 5):"));
   EXPECT_THAT(lines, Contains("ClusterLite(0 ~ 1):"));
-  EXPECT_THAT(lines, Contains("General(0 ~ 0):Task Pipeline,Launch Kernel,Operator"));
+  EXPECT_THAT(lines, Contains("General(0 ~ 0):Task Pipeline,Launch Kernel,Operator,Memory"));
   EXPECT_THAT(lines, Contains("==== Api Trace:"));
   EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string &l) {
     return l.rfind("RUNTIME(0 ~ 0):gcuInit,", 0) == 0 && l.find("gcuLaunchKernel") != std::string::npos;
@@ -164,7 +164,8 @@ TEST_F(GcuE2E, TinyDeviceBufferWithSlowDrainCountsEveryDrop) {
     if (c.name == "GCU records dropped") dropped += c.value;
   }
   EXPECT_GT(dropped, 0);
-  EXPECT_EQ(static_cast<double>(rep.device.size()), produced - dropped)
+  // Each record kept is a slice, or an instant (an allocation or free).
+  EXPECT_EQ(static_cast<double>(rep.device.size() + rep.device_instants), produced - dropped)
       << "produced " << produced << ", dropped " << dropped;
 }
 

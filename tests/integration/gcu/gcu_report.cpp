@@ -48,6 +48,9 @@ GcuReport read_gcu_report(const std::string &path) {
                             std::string(reader.string(e.category)), track->tid, e.ts, e.duration,
                             e.id, e.kind});
       break;
+    case PROF_EVENT_INSTANT:
+      out.device_instants += device >= 0;
+      break;
     case PROF_EVENT_COUNTER:
       out.counters.push_back({track->name, where, e.ts, e.value, e.id});
       break;

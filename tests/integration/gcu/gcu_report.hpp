@@ -44,6 +44,7 @@ struct GcuReport {
   std::vector<DeviceSlice> device;
   std::vector<HostSlice> host;
   std::vector<CounterSample> counters;
+  uint64_t device_instants = 0;        ///< instants under a device (memory events)
   std::map<uint64_t, int> flow_begins; ///< flow id -> count
   std::map<uint64_t, int> flow_ends;
 };

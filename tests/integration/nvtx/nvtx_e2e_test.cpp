@@ -140,6 +140,8 @@ TEST_F(NvtxE2E, EveryExporterShowsTheRangesWithTheirArguments) {
   ASSERT_EQ(stats.exit_code, 0) << stats.describe();
   EXPECT_TRUE(std::regex_search(stats.out, std::regex(R"(\btrain\s+step\n)"))) << stats.out;
   EXPECT_TRUE(std::regex_search(stats.out, std::regex(R"(\s1\s.*\s-\s+inner 0\n)"))) << stats.out;
+  EXPECT_TRUE(std::regex_search(stats.out, std::regex(R"(Max\s+Thread\(%\)\s+Domain\s+Name\n)")))
+      << stats.out;
 
   // Perfetto, decoded with protoc: the kind as a second category, the
   // arguments as debug annotations.
@@ -188,6 +190,26 @@ TEST_F(NvtxE2E, EveryExporterShowsTheRangesWithTheirArguments) {
       std::regex(
           R"re("name":"step"[^}]*"args":\{"domain":"train","category":"compute","color":"#ff0000ff","payload":7\})re")))
       << json.substr(0, 2000);
+}
+
+// The capture summary shows the ranges as `prof stats --report nvtx` does:
+// by name and domain, with the share of all ranges and of the thread's time.
+TEST_F(NvtxE2E, TheCaptureSummaryHasAnNvtxSection) {
+  auto r = run_process({kProf, "--trace", "nvtx", kProgram}, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const std::string prefix = R"((?:==\d+== )?)";
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(prefix + "======== NVTX ranges:\n"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(prefix +
+                                                  R"(Time\(%\)\s+Time\s+Calls\s+Avg\s+Min\s+Max\s+)"
+                                                  R"(Thread\(%\)\s+Domain\s+Name\n)")))
+      << r.out;
+  // Each worker's inner range: once, on its own thread, a share of its time.
+  const std::regex inner(R"(\s1\s.*\s(\d+\.\d\d)%\s+-\s+inner 1\n)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, inner)) << r.out;
+  EXPECT_GT(std::stod(m[1]), 0.0);
+  EXPECT_LE(std::stod(m[1]), 100.0);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\btrain\s+step\n)"))) << r.out;
 }
 
 TEST_F(NvtxE2E, AProgramInCIsAnnotatedToo) {

@@ -64,7 +64,7 @@ TEST(Topology, MatchesTopsprofLayout) {
       {"CDMA_LITE", 1, 2, kDma, {}},
       {"SDMA_LITE", 1, 1, kDma, {}},
       {"SIP_LITE", 1, 1, {"SIP Busy"}, {}},
-      {"General", -1, 1, {"Task Pipeline", "Launch Kernel", "Operator"}, {}},
+      {"General", -1, 1, {"Task Pipeline", "Launch Kernel", "Operator", "Memory"}, {}},
       {"TS",
        -1,
        1,
@@ -113,7 +113,9 @@ TEST(Topology, MatchesTopsprofLayout) {
                            "gcuEventElapsedTime",
                            "gcuDeviceSynchronize",
                            "gcuProfilerStart",
-                           "gcuProfilerStop"};
+                           "gcuProfilerStop",
+                           "gcuMallocHost",
+                           "gcuFreeHost"};
   EXPECT_EQ(names(t.api_domains[0].functions, t.api_domains[0].function_count), functions);
 }
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace prof::summary {
 namespace {
 
@@ -163,6 +165,49 @@ TEST_F(SummaryTest, UnknownModeFailsWithAReason) {
   ASSERT_EQ(fake.errors().size(), 1u);
   EXPECT_EQ(fake.errors()[0],
             "summary: unknown mode 'everything' (choose summary, gcu, per-gcu or api)");
+}
+
+} // namespace
+} // namespace prof::summary
+
+namespace prof::summary {
+namespace {
+
+// Annotation ranges get the section `prof stats --report nvtx` prints: by
+// name and domain, with the share of all ranges and of their threads' time.
+TEST_F(SummaryTest, AnnotationRangesGetTheNvtxSection) {
+  const prof_track_id worker =
+      fake.add_track(PROF_TRACK_THREAD, "worker", fake.add_track(PROF_TRACK_PROCESS, "app"));
+  const uint64_t train = fake.add_args({fake.string_arg("domain", "train")});
+  const std::vector<prof_event> events{
+      // main: [0, 2000) ns, a 1000 ns range; worker: [400, 900), a 200 ns range.
+      FakeExportHost::with_args(fake.slice(thread, "step", 0, 1000, "nvtx/train"), train,
+                                PROF_CATEGORY_ANNOTATION),
+      fake.slice(thread, "topsLaunchKernel", 1000, 1000, "api"),
+      fake.slice(worker, "read", 400, 500, "osrt"),
+      FakeExportHost::with_args(fake.slice(worker, "load", 500, 200, "nvtx"), 0,
+                                PROF_CATEGORY_ANNOTATION)};
+  SummaryExporter exporter(fake.host());
+  ASSERT_TRUE(exporter.begin());
+  ASSERT_TRUE(exporter.consume(events.data(), events.size()));
+  ASSERT_TRUE(exporter.end());
+  const Lines printed = fake.printed();
+  const auto section = std::find(printed.begin(), printed.end(), "======== NVTX ranges:");
+  ASSERT_NE(section, printed.end());
+  const Lines expected{
+      "======== NVTX ranges:",
+      "Time(%)      Time  Calls       Avg       Min       Max  Thread(%)  Domain  Name",
+      " 83.33%    1.00us      1    1.00us    1.00us    1.00us     50.00%  train   step",
+      " 16.67%  200.00ns      1  200.00ns  200.00ns  200.00ns     40.00%  -       load",
+  };
+  EXPECT_EQ(Lines(section, section + 4), expected);
+  EXPECT_EQ(section[4].rfind("Time(%) is of the time of all annotation ranges", 0), 0u);
+  EXPECT_EQ(printed.end() - section, 5) << "no counters or samples follow";
+}
+
+TEST_F(SummaryTest, NoNvtxSectionWithoutAnnotationRanges) {
+  for (const std::string &line : run())
+    EXPECT_EQ(line.find("NVTX"), std::string::npos) << line;
 }
 
 } // namespace

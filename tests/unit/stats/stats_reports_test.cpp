@@ -337,24 +337,31 @@ TEST_F(StatsReports, NvtxByNameAndDomain) {
   EXPECT_EQ(value(table, 0, 2, "Name"), "forward");
   EXPECT_EQ(value(table, 0, 2, "Domain"), "");
   EXPECT_EQ(value(table, 0, 2, "Time(%)"), "2.44");
+  // Of their threads' time: main [0, 30100) us, worker [0, 2500) us.
+  EXPECT_EQ(value(table, 0, 0, "Thread(%)"), "53.16");
+  EXPECT_EQ(value(table, 0, 1, "Thread(%)"), "12.27");
+  EXPECT_EQ(value(table, 0, 2, "Thread(%)"), "20");
   ASSERT_EQ(table.notes.size(), 1u);
 
   const Lines text = split(render_table({table}));
   EXPECT_EQ(text.at(0), "======== NVTX ranges:");
-  EXPECT_EQ(text.at(1), "Time(%)      Time  Calls       Avg       Min       Max  Domain  Name");
-  EXPECT_EQ(text.at(2), " 78.05%   16.00ms      2    8.00ms    6.00ms   10.00ms  -       step");
+  EXPECT_EQ(text.at(1),
+            "Time(%)      Time  Calls       Avg       Min       Max  Thread(%)  Domain  Name");
+  EXPECT_EQ(text.at(2),
+            " 78.05%   16.00ms      2    8.00ms    6.00ms   10.00ms     53.16%  -       step");
 
   const Lines csv = split(render_csv({table}));
   ASSERT_GE(csv.size(), 4u);
-  EXPECT_EQ(csv[0], "Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Domain,Name");
-  EXPECT_EQ(csv[1], "78.05,16000000,2,8000000,6000000,10000000,,step");
-  EXPECT_EQ(csv[2], "19.51,4000000,2,2000000,1000000,3000000,train,forward");
+  EXPECT_EQ(csv[0], "Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Thread(%),Domain,Name");
+  EXPECT_EQ(csv[1], "78.05,16000000,2,8000000,6000000,10000000,53.16,,step");
+  EXPECT_EQ(csv[2], "19.51,4000000,2,2000000,1000000,3000000,12.27,train,forward");
 
   const Json json = JsonParser::parse(render_json({table}));
   const Json &forward = json["nvtx"]["rows"].items.at(1);
   EXPECT_EQ(forward["Domain"].text, "train");
   EXPECT_EQ(forward["Calls"].number, 2);
   EXPECT_EQ(forward["Time(ns)"].number, 4e6);
+  EXPECT_EQ(forward["Thread(%)"].number, 12.27);
   EXPECT_EQ(json["nvtx"]["notes"].items.size(), 1u);
 }
 

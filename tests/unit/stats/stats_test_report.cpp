@@ -35,6 +35,12 @@ uint32_t TestReport::track(prof_track_kind kind, uint32_t parent, const std::str
   return t.id;
 }
 
+uint32_t TestReport::thread(uint32_t process, const std::string &name, int tid) {
+  const uint32_t id = track(PROF_TRACK_THREAD, process, name);
+  tracks_.back().tid = tid;
+  return id;
+}
+
 uint32_t TestReport::stack(const std::vector<std::string> &frames) {
   report::StackRecord s;
   s.id = static_cast<uint32_t>(stacks_.size() + 1);
@@ -75,6 +81,30 @@ void TestReport::annotation(uint32_t track, uint64_t ts, uint64_t duration, cons
                          {prof::arg_string(string("domain"), string(domain))}};
   args_.push_back(set);
   events_.back().args = set.id;
+}
+
+void TestReport::call(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                      uint64_t id, prof_category kind) {
+  slice(track, ts, duration, name, "api", kind);
+  events_.back().id = id;
+}
+
+void TestReport::memory(uint32_t track, uint64_t ts, const std::string &operation, uint64_t address,
+                        uint64_t bytes, const std::string &memory, uint64_t correlation) {
+  instant(track, ts, operation);
+  prof_event &e = events_.back();
+  e.kind = PROF_CATEGORY_MEMORY;
+  e.category = string("Memory");
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1),
+                         {prof::arg_string(string(PROF_MEMORY_ARG_OPERATION), string(operation)),
+                          prof::arg_uint(string(PROF_MEMORY_ARG_ADDRESS), address),
+                          prof::arg_uint(string(PROF_MEMORY_ARG_BYTES), bytes)}};
+  if (!memory.empty())
+    set.args.push_back(prof::arg_string(string(PROF_MEMORY_ARG_MEMORY), string(memory)));
+  if (correlation != 0)
+    set.args.push_back(prof::arg_uint(string(PROF_MEMORY_ARG_CORRELATION), correlation));
+  args_.push_back(set);
+  e.args = set.id;
 }
 
 void TestReport::counter(uint32_t track, uint64_t ts, double value) {

@@ -22,6 +22,8 @@ public:
   uint32_t string(const std::string &text);
   uint32_t track(prof_track_kind kind, uint32_t parent, const std::string &name, int index = -1,
                  const std::string &unit = "");
+  /// A thread track with its thread id.
+  uint32_t thread(uint32_t process, const std::string &name, int tid);
   /// A stack of function names, leaf first.
   uint32_t stack(const std::vector<std::string> &frames);
 
@@ -35,6 +37,13 @@ public:
   /// "nvtx/DOMAIN", and a named domain as the `domain` argument.
   void annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                   const std::string &domain = "");
+  /// An API call's slice, whose id is its correlation id.
+  void call(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name, uint64_t id,
+            prof_category kind = PROF_CATEGORY_RUNTIME_API);
+  /// A memory instant as device sources record it (event.h, "Memory
+  /// events"): an empty `memory` and a 0 `correlation` leave those out.
+  void memory(uint32_t track, uint64_t ts, const std::string &operation, uint64_t address,
+              uint64_t bytes, const std::string &memory = "device", uint64_t correlation = 0);
   void counter(uint32_t track, uint64_t ts, double value);
   void sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category = "");
   void instant(uint32_t track, uint64_t ts, const std::string &name);

@@ -119,6 +119,14 @@ gcuError_t gcuProfilerStart(void);
 /// Marks the end of the region of interest.
 gcuError_t gcuProfilerStop(void);
 
+/// Allocates `bytes` of host memory the devices can reach ("pinned"), 64-byte
+/// aligned. Its memory records go to the current device; it counts against
+/// no device's memory, and gcuFree refuses it.
+gcuError_t gcuMallocHost(void **ptr, size_t bytes);
+
+/// Frees memory from gcuMallocHost.
+gcuError_t gcuFreeHost(void *ptr);
+
 /// Text naming an error code; never NULL. Not traced.
 const char *gcuGetErrorString(gcuError_t error);
 

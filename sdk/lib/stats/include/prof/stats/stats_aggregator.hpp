@@ -1,16 +1,18 @@
 // Everything `prof stats` computes in one pass over a report's events: the
 // summary's activity and counter statistics, memory-copy statistics, each
-// device's busy timeline and the CPU function view. One aggregator per
+// device's busy timeline, device memory events and the CPU function view. One aggregator per
 // worker thread, merged at the end; keyed by ids, resolved only to print.
 #pragma once
 
 #include <prof/stats/activity_stats.hpp>
 #include <prof/stats/busy_timeline.hpp>
 #include <prof/stats/function_view.hpp>
+#include <prof/stats/memory_log.hpp>
 #include <prof/stats/summary_aggregator.hpp>
 
 #include <prof/plugin.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -21,13 +23,37 @@
 
 namespace prof::stats {
 
+/// Annotation ranges of one name and domain: their durations, and their
+/// total on each track (thread) they ran on.
+struct AnnotationStats {
+  DurationStats durations;
+  std::map<prof_track_id, uint64_t> by_thread;
+  void merge(const AnnotationStats &other) {
+    durations.merge(other.durations);
+    for (const auto &[track, total] : other.by_thread)
+      by_thread[track] += total;
+  }
+};
+
+/// The time a thread was seen: from its first event to its last event's end.
+struct ThreadSpan {
+  uint64_t first = std::numeric_limits<uint64_t>::max();
+  uint64_t last = 0;
+  void add(uint64_t begin, uint64_t end) {
+    first = std::min(first, begin);
+    last = std::max(last, end);
+  }
+  uint64_t length() const { return last > first ? last - first : 0; }
+};
+
 /// What to keep beyond the activity and counter statistics.
 struct StatsScope {
   bool memcpy = false;    ///< memory-copy statistics by name
   bool kernels = false;   ///< device kernels by name
   bool timelines = false; ///< per-device busy timelines
   bool functions = false; ///< the CPU function view
-  bool annotations = false; ///< annotation slices by name and domain
+  bool annotations = false;   ///< annotation slices by name and domain, thread spans
+  bool device_memory = false; ///< memory events and the host calls they name
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -36,7 +62,7 @@ struct StatsScope {
 class StatsAggregator {
 public:
   StatsAggregator(const ExportHost &host, StatsScope scope)
-      : host_(host), scope_(scope), summary_(host) {}
+      : host_(host), scope_(scope), summary_(host), memory_(host) {}
 
   void add(const prof_event *events, size_t count);
   /// Adds what `other` has seen (its timelines are moved out).
@@ -59,9 +85,16 @@ public:
   std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
   const FunctionView &functions() const { return functions_; }
   /// Slices of the annotation category by {name, `domain` argument (0: none)}.
-  const std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> &annotations() const {
+  const std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> &annotations() const {
     return annotations_;
   }
+  /// Spans of thread tracks, and of other tracks annotation slices are on.
+  const std::unordered_map<prof_track_id, ThreadSpan> &thread_spans() const {
+    return thread_spans_;
+  }
+
+  /// Memory events of devices, in report order, and the calls they name.
+  const MemoryLog &memory() const { return memory_; }
 
   /// Earliest timestamp and latest end over all events; first > last when none.
   uint64_t first_ts() const { return first_ts_; }
@@ -86,9 +119,11 @@ private:
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
   KeyCache bytes_keys_, domain_keys_;
-  std::map<std::pair<prof_string_id, prof_string_id>, DurationStats> annotations_;
+  std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> annotations_;
+  std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;
+  MemoryLog memory_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
   uint64_t last_ts_ = 0;
 };
