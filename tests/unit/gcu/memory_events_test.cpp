@@ -1,8 +1,8 @@
 // A driver's memory records become prof's memory events: instants with the
 // arguments event.h fixes on the device's "Memory" row, and a "Memory used"
 // counter that follows live device memory only.
-#include <prof/correlation.hpp>
 #include "memory_events.hpp"
+#include <prof/correlation.hpp>
 
 #include <prof/testing/fake_source_host.hpp>
 
