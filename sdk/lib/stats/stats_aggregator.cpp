@@ -34,6 +34,10 @@ prof_string_id StatsAggregator::domain_of(const prof_event &e) {
 
 void StatsAggregator::add(const prof_event *events, size_t count) {
   const bool device_work = scope_.memcpy || scope_.kernels || scope_.timelines;
+  // Events come in runs per thread (a ring each): the last thread's span is at hand.
+  prof_track_id span_track = 0;
+  bool span_is_thread = false;
+  decltype(thread_spans_)::mapped_type *span = nullptr;
   for (size_t i = 0; i < count; ++i) {
     const prof_event &e = events[i];
     summary_.add(e);
@@ -46,8 +50,13 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
         stats.durations.add(e.duration);
         stats.by_thread[e.track] += e.duration;
       }
-      if (annotation || summary_.tracks().place(e.track).kind == PROF_TRACK_THREAD)
-        thread_spans_[e.track].add(e.ts, e.ts + e.duration);
+      if (e.track != span_track) {
+        span_track = e.track;
+        span_is_thread = summary_.tracks().place(e.track).kind == PROF_TRACK_THREAD;
+        span = span_is_thread ? &thread_spans_[e.track] : nullptr; // nodes never move
+      }
+      if (annotation && span == nullptr) span = &thread_spans_[e.track];
+      if (annotation || span_is_thread) span->add(e.ts, e.ts + e.duration);
     }
     if (scope_.device_memory) {
       if (e.type == PROF_EVENT_INSTANT && e.kind == PROF_CATEGORY_MEMORY)
