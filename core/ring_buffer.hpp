@@ -55,6 +55,21 @@ public:
         slots_(reinterpret_cast<prof_event *>(static_cast<char *>(memory) + sizeof(RingHeader))),
         mask_(header_->capacity - 1) {}
 
+  /// Consumer: attaches to a ring that holds `capacity` slots by prof's own
+  /// account, whatever its header (in memory an application can write) says.
+  static RingBuffer attach(void *memory, uint64_t capacity) {
+    RingBuffer ring(memory);
+    ring.mask_ = capacity - 1;
+    return ring;
+  }
+  /// Consumer: whether the positions make sense (no more waiting than the
+  /// ring holds). A ring overwritten by a wild pointer may say otherwise.
+  bool intact() const {
+    return header_->head.load(std::memory_order_acquire) -
+               header_->tail.load(std::memory_order_relaxed) <=
+           mask_ + 1;
+  }
+
   /// Producer: appends `event`, or drops and counts it when the ring is full.
   bool push(const prof_event &event) {
     RingHeader &h = *header_;

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <utility>
 
 namespace prof::core {
 
@@ -49,6 +50,7 @@ RingPool::RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, 
       no_ring_drops_(no_ring_drops), check_owners_(check_owners) {
   if (watermark_events_ == 0 || watermark_events_ > capacity_) watermark_events_ = capacity_ / 2;
   batch_.resize(kBatch);
+  abandoned_.assign(count_, false);
   std::lock_guard lock(live_pools_mutex);
   live_pools.emplace_back(id_, this);
 }
@@ -78,7 +80,7 @@ bool RingPool::claim_ring() {
     if (slots_[i].state.compare_exchange_strong(expected, kOwned, std::memory_order_acq_rel)) {
       slots_[i].pid.store(pid, std::memory_order_relaxed);
       slots_[i].tid.store(tid, std::memory_order_relaxed);
-      thread_slot_ = ThreadSlot{id_, RingBuffer(rings_ + i * stride_), i};
+      thread_slot_ = ThreadSlot{id_, RingBuffer::attach(rings_ + i * stride_, capacity_), i};
       return true;
     }
   }
@@ -92,7 +94,7 @@ void RingPool::release(uint32_t index) {
 
 void RingPool::retire(uint32_t index) {
   // Keep the owner's drops, reset the ring and hand it out again.
-  RingBuffer ring(rings_ + index * stride_);
+  RingBuffer ring = RingBuffer::attach(rings_ + index * stride_, capacity_);
   RingHeader *header = ring.header();
   if (uint64_t dropped = ring.dropped()) {
     std::lock_guard lock(retired_mutex_);
@@ -107,21 +109,40 @@ size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume,
   size_t total = 0;
   for (uint32_t i = 0; i < count_; ++i) {
     uint32_t state = slots_[i].state.load(std::memory_order_acquire);
-    if (state == kFree) continue;
+    if (state == kFree || abandoned_[i]) continue;
     // A process killed while owning rings never gives them back: what it
     // wrote is drained, then the ring is freed.
     const bool owner_gone =
         check_owners_ && state == kOwned && all && process_gone(slots_[i].pid.load());
-    RingBuffer ring(rings_ + i * stride_);
+    RingBuffer ring = RingBuffer::attach(rings_ + i * stride_, capacity_);
+    if (!ring.intact()) {
+      abandon(i);
+      continue;
+    }
     if (!all && ring.size() < watermark_events_) continue;
-    for (size_t n; (n = ring.pop(batch_.data(), batch_.size())) > 0;) {
+    // At most what the ring held when the drain came, plus what its writer
+    // adds meanwhile: a ring whose positions go bad mid-way is left then.
+    for (size_t n; ring.intact() && (n = ring.pop(batch_.data(), batch_.size())) > 0;) {
       consume(batch_.data(), n);
       total += n;
+    }
+    if (!ring.intact()) {
+      abandon(i);
+      continue;
     }
     if (state == kReleased || owner_gone) retire(i);
   }
   return total;
 }
+
+void RingPool::abandon(uint32_t index) {
+  RingBuffer ring = RingBuffer::attach(rings_ + index * stride_, capacity_);
+  abandoned_[index] = true;
+  corrupt_.push_back({index, slots_[index].pid.load(), slots_[index].tid.load(),
+                      ring.header()->head.load(), ring.header()->tail.load()});
+}
+
+std::vector<CorruptRing> RingPool::take_corrupt_rings() { return std::exchange(corrupt_, {}); }
 
 uint64_t RingPool::dropped() const {
   uint64_t total = dropped_without_ring();
@@ -136,7 +157,7 @@ std::vector<RingDrops> RingPool::drops() const {
     result = retired_drops_;
   }
   for (uint32_t i = 0; i < count_; ++i) {
-    RingBuffer ring(rings_ + i * stride_);
+    RingBuffer ring = RingBuffer::attach(rings_ + i * stride_, capacity_);
     if (uint64_t dropped = ring.dropped()) result.push_back({i, slots_[i].tid.load(), dropped});
   }
   return result;

@@ -23,6 +23,13 @@ struct RingSlot {
   std::atomic<int32_t> tid{0};    ///< owning thread
 };
 
+/// A ring the drain found corrupt and abandoned: what it knew of it then.
+struct CorruptRing {
+  uint32_t ring = 0;
+  int32_t pid = 0, tid = 0;
+  uint64_t head = 0, tail = 0;
+};
+
 /// Drops of one ring owner, as the report states them.
 struct RingDrops {
   uint32_t ring = 0;
@@ -72,6 +79,9 @@ public:
   uint64_t dropped() const;
   std::vector<RingDrops> drops() const;
   uint64_t dropped_without_ring() const { return no_ring_drops_->load(std::memory_order_relaxed); }
+  /// Rings abandoned since the last call because their positions made no
+  /// sense (an application wrote over them); their events are lost.
+  std::vector<CorruptRing> take_corrupt_rings();
   uint32_t ring_count() const { return count_; }
   uint64_t ring_capacity() const { return capacity_; }
 
@@ -92,6 +102,8 @@ private:
   bool claim_ring();
   void release(uint32_t index);
   void retire(uint32_t index);
+  /// Stops reading a ring whose positions make no sense, and remembers it.
+  void abandon(uint32_t index);
 
   uint64_t id_;
   char *rings_;
@@ -105,6 +117,8 @@ private:
   std::vector<RingDrops> retired_drops_; // owners that went away
   mutable std::mutex retired_mutex_;
   std::vector<prof_event> batch_;
+  std::vector<bool> abandoned_;      // rings never to be read again (consumer only)
+  std::vector<CorruptRing> corrupt_; // found since take_corrupt_rings()
 };
 
 } // namespace prof::core

@@ -40,7 +40,9 @@ uint32_t ShmCatalogWriter::append(uint16_t type, size_t payload_bytes, uint32_t 
   const size_t record = align8(sizeof(ShmRecordHeader) + payload_bytes);
   lock();
   const uint64_t end = h.catalog_end.load(std::memory_order_relaxed);
-  if (end + record > h.catalog_bytes) {
+  const uint64_t capacity =
+      region_.layout().catalog_bytes; // not the header's: it may be written over
+  if (end > capacity || record > capacity - end) {
     unlock();
     h.catalog_overflow.fetch_add(1, std::memory_order_relaxed);
     return 0;

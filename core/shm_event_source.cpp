@@ -2,6 +2,8 @@
 
 #include "core/event_args_record.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <cstring>
 #include <string_view>
 
@@ -14,17 +16,18 @@ template <class T> T read_at(const char *p) {
   return value;
 }
 
-void put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session) {
-  if (ids.size() <= shared) ids.resize(shared + 1, 0);
-  ids[shared] = session;
-}
 } // namespace
 
 ShmEventSource::ShmEventSource(ShmRegion &region, Catalog &catalog)
     : region_(region), catalog_(catalog) {
+  // Sizes from prof's own layout, never from the header an application can write.
   ShmHeader &h = *region.header();
-  pool_ = std::make_unique<RingPool>(region.rings(), h.ring_stride, h.slots, h.ring_count,
-                                     h.ring_capacity, h.watermark_events, &h.no_ring_drops, true);
+  const ShmLayout &l = region.layout();
+  pool_ = std::make_unique<RingPool>(region.rings(), l.ring_stride, h.slots, l.ring_count,
+                                     l.ring_capacity, l.watermark_events, &h.no_ring_drops, true);
+  // Ids are handed out one per definition, and a definition takes at least
+  // one record header: no honest id reaches this.
+  max_id_ = l.catalog_bytes / sizeof(ShmRecordHeader) + 2;
 }
 
 uint64_t ShmEventSource::dropped() const { return pool_->dropped(); }
@@ -35,7 +38,8 @@ uint64_t ShmEventSource::catalog_overflow() const {
 
 void ShmEventSource::sync_catalog() {
   ShmHeader &h = *region_.header();
-  const uint64_t end = std::min(h.catalog_end.load(std::memory_order_acquire), h.catalog_bytes);
+  const uint64_t end =
+      std::min(h.catalog_end.load(std::memory_order_acquire), region_.layout().catalog_bytes);
   const char *log = region_.catalog();
   while (read_offset_ + sizeof(ShmRecordHeader) <= end) {
     const auto header = read_at<ShmRecordHeader>(log + read_offset_);
@@ -46,7 +50,20 @@ void ShmEventSource::sync_catalog() {
   }
 }
 
+bool ShmEventSource::possible_id(uint32_t shared) {
+  if (shared < max_id_) return true;
+  ++corrupt_definitions_; // written over: the definition is lost, not the capture
+  return false;
+}
+
+void ShmEventSource::put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session) {
+  if (ids.size() <= shared) ids.resize(shared + 1, 0);
+  ids[shared] = session;
+}
+
 void ShmEventSource::apply(uint16_t type, const char *p, uint32_t bytes) {
+  // Every definition starts with its id: one no log could hold is not followed.
+  if (type != kShmCalibration && bytes >= 4 && !possible_id(read_at<uint32_t>(p))) return;
   switch (type) {
   case kShmString:
     if (bytes >= 4)
@@ -119,13 +136,28 @@ size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &co
   // A definition is published before any event that uses it is pushed, so
   // reading the log after popping a batch resolves every id in it (reading
   // it before the pop would miss what was defined in between).
-  return pool_->drain(
+  const size_t drained = pool_->drain(
       [&](prof_event *events, size_t count) {
         sync_catalog();
         translate(events, count);
         consume(events, count);
       },
       all);
+  warn_about_corruption();
+  return drained;
+}
+
+void ShmEventSource::warn_about_corruption() {
+  for (const CorruptRing &r : pool_->take_corrupt_rings())
+    spdlog::warn("process {} thread {}: its event ring was written over (head {}, tail {}); "
+                 "the events still in it are lost, the rest of the capture is kept",
+                 r.pid, r.tid, r.head, r.tail);
+  if (corrupt_definitions_ > reported_corrupt_definitions_) {
+    spdlog::warn("the shared catalog was written over: {} definitions with impossible ids were "
+                 "ignored; events that use them have no name or track",
+                 corrupt_definitions_ - reported_corrupt_definitions_);
+    reported_corrupt_definitions_ = corrupt_definitions_;
+  }
 }
 
 } // namespace prof::core

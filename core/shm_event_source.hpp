@@ -26,6 +26,11 @@ public:
 
 private:
   void apply(uint16_t type, const char *payload, uint32_t bytes);
+  /// Whether a definition's id is one an honest log can hold (counted when not).
+  bool possible_id(uint32_t shared);
+  static void put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session);
+  /// Says once what a buggy or hostile application's writes cost.
+  void warn_about_corruption();
   static uint32_t map(const std::vector<uint32_t> &ids, uint32_t id) {
     return id < ids.size() ? ids[id] : 0;
   }
@@ -35,6 +40,8 @@ private:
   Catalog &catalog_;
   std::unique_ptr<RingPool> pool_;
   uint64_t read_offset_ = 0;
+  uint64_t max_id_ = 0;
+  uint64_t corrupt_definitions_ = 0, reported_corrupt_definitions_ = 0;
   // Shared id -> session id, for each kind of definition.
   std::vector<uint32_t> strings_{0}, tracks_{0}, stacks_{0}, clocks_{PROF_CLOCK_SESSION, PROF_CLOCK_TSC};
 };

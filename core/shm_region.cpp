@@ -26,6 +26,23 @@ size_t page_round(size_t bytes) { return (bytes + 4095) & ~size_t{4095}; }
 std::runtime_error failure(const std::string &what, const std::string &name) {
   return std::runtime_error(what + " shared memory '" + name + "': " + std::strerror(errno));
 }
+ShmLayout layout_of(const ShmHeader &h) {
+  return {h.ring_count,   h.ring_capacity,  h.ring_stride,   h.watermark_events, h.config_offset,
+          h.config_bytes, h.catalog_offset, h.catalog_bytes, h.rings_offset};
+}
+
+/// Whether every part of `layout` lies inside a mapping of `size` bytes.
+bool fits(const ShmLayout &l, uint64_t size) {
+  const auto inside = [size](uint64_t offset, uint64_t bytes) {
+    return offset <= size && bytes <= size - offset;
+  };
+  return l.ring_count <= kMaxShmRings && l.ring_capacity >= 2 &&
+         (l.ring_capacity & (l.ring_capacity - 1)) == 0 && l.ring_capacity <= (1ull << 40) &&
+         l.ring_stride >= RingBuffer::bytes_for(l.ring_capacity) &&
+         inside(l.config_offset, l.config_bytes) && inside(l.catalog_offset, l.catalog_bytes) &&
+         l.ring_stride <= size && inside(l.rings_offset, l.ring_stride * l.ring_count);
+}
+
 } // namespace
 
 std::string new_shm_name() {
@@ -62,6 +79,7 @@ ShmRegion &ShmRegion::operator=(ShmRegion &&other) noexcept {
   if (this == &other) return *this;
   release();
   header_ = std::exchange(other.header_, nullptr);
+  layout_ = std::exchange(other.layout_, ShmLayout{});
   bytes_ = std::exchange(other.bytes_, 0);
   name_ = std::move(other.name_);
   owner_ = std::exchange(other.owner_, false);
@@ -132,6 +150,7 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
 
   ShmRegion region;
   region.header_ = header;
+  region.layout_ = layout_of(*header);
   region.bytes_ = total;
   region.name_ = name;
   region.owner_ = true;
@@ -156,8 +175,9 @@ bool ShmRegion::attach(const std::string &name, std::string *error) {
     return false;
   }
   auto *header = static_cast<ShmHeader *>(memory);
-  if (header->magic != kShmMagic || header->version != kShmVersion ||
-      header->total_bytes != size || header->ring_count > kMaxShmRings) {
+  const ShmLayout layout = layout_of(*header);
+  if (header->magic != kShmMagic || header->version != kShmVersion || header->total_bytes != size ||
+      !fits(layout, size)) {
     munmap(memory, size);
     *error = "shared memory '" + name + "' is not a prof region of version " +
              std::to_string(kShmVersion);
@@ -165,6 +185,7 @@ bool ShmRegion::attach(const std::string &name, std::string *error) {
   }
   release();
   header_ = header;
+  layout_ = layout;
   bytes_ = size;
   name_ = name;
   owner_ = false;
@@ -176,7 +197,7 @@ void ShmRegion::unlink() {
 }
 
 std::string_view ShmRegion::config_text() const {
-  return {base() + header_->config_offset, header_->config_bytes};
+  return {base() + layout_.config_offset, layout_.config_bytes};
 }
 
 } // namespace prof::core

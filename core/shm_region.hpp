@@ -16,6 +16,17 @@ struct ShmRegionConfig {
   uint64_t catalog_bytes = 8ull << 20;
 };
 
+/// Where things are in a region, as prof laid it out (or the agent found it
+/// at attach). Kept outside the shared memory: an application that writes
+/// over the header cannot move prof's reads or writes elsewhere.
+struct ShmLayout {
+  uint32_t ring_count = 0;
+  uint64_t ring_capacity = 0, ring_stride = 0, watermark_events = 0;
+  uint64_t config_offset = 0, config_bytes = 0;
+  uint64_t catalog_offset = 0, catalog_bytes = 0;
+  uint64_t rings_offset = 0;
+};
+
 class ShmRegion {
 public:
   ShmRegion() = default;
@@ -35,9 +46,10 @@ public:
   void unlink();
 
   ShmHeader *header() const { return header_; }
+  const ShmLayout &layout() const { return layout_; }
   std::string_view config_text() const;
-  char *catalog() const { return base() + header_->catalog_offset; }
-  char *rings() const { return base() + header_->rings_offset; }
+  char *catalog() const { return base() + layout_.catalog_offset; }
+  char *rings() const { return base() + layout_.rings_offset; }
   const std::string &name() const { return name_; }
   explicit operator bool() const { return header_ != nullptr; }
 
@@ -46,6 +58,7 @@ private:
   void release();
 
   ShmHeader *header_ = nullptr;
+  ShmLayout layout_;
   size_t bytes_ = 0;
   std::string name_;
   bool owner_ = false;

@@ -128,9 +128,11 @@ bool attach_region(const char *name, std::string *error) {
   auto config = core::AgentConfig::decode(state->region.config_text(), error);
   if (!config) return false;
   state->config = std::move(*config);
+  // Sizes as found at attach: a later wild write to the header cannot move the rings.
   core::ShmHeader &h = *state->region.header();
-  state->pool = std::make_unique<core::RingPool>(state->region.rings(), h.ring_stride, h.slots,
-                                                 h.ring_count, h.ring_capacity, h.watermark_events,
+  const core::ShmLayout &l = state->region.layout();
+  state->pool = std::make_unique<core::RingPool>(state->region.rings(), l.ring_stride, h.slots,
+                                                 l.ring_count, l.ring_capacity, l.watermark_events,
                                                  &h.no_ring_drops, false);
   state->catalog = std::make_unique<core::ShmCatalogWriter>(state->region);
   state->session = prof_session_info{sizeof(prof_session_info), state->config.session.c_str(),

@@ -67,6 +67,12 @@ TEST(ShmRegion, AttachChecksWhatItMaps) {
   EXPECT_EQ(other.header()->ring_count, 8u);
   EXPECT_FALSE(other.attach("/prof-no-such-region", &error));
   EXPECT_EQ(error.rfind("cannot open shared memory '/prof-no-such-region': ", 0), 0u) << error;
+  // Sizes that do not fit the mapping are refused, not followed.
+  const uint64_t capacity = region.header()->ring_capacity;
+  region.header()->ring_capacity = capacity * 1024;
+  ShmRegion too_big;
+  EXPECT_FALSE(too_big.attach(name, &error));
+  region.header()->ring_capacity = capacity;
   region.header()->version = 99;
   ShmRegion third;
   EXPECT_FALSE(third.attach(name, &error));
@@ -188,5 +194,83 @@ TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
   EXPECT_EQ(set[0].value.u, 4096u);
   EXPECT_EQ(catalog.strings.text(set[1].key), "peer");
   EXPECT_EQ(catalog.strings.text(set[1].value.s), "rank 3");
+  region.unlink();
+}
+
+// What a wild pointer in the application does to the region costs only what
+// it hit: the header's sizes are not trusted, a ring whose positions make no
+// sense is abandoned (and said), a definition with an impossible id ignored.
+TEST(ShmEventPath, AWrittenOverHeaderMovesNothing) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  ShmHeader &h = *region.header();
+  RingPool pool(region.rings(), region.layout().ring_stride, h.slots, region.layout().ring_count,
+                region.layout().ring_capacity, region.layout().watermark_events, &h.no_ring_drops,
+                false);
+  ShmCatalogWriter writer(region);
+  prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, 0, "t", 1, 2, -1, nullptr, 0};
+  const prof_track_id track = writer.declare_track(thread);
+  for (int i = 0; i < 10; ++i)
+    pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, track, 0, 0, uint64_t(i), 1, 0, 0});
+  // Sizes and offsets the application scribbled over.
+  h.ring_capacity = ~uint64_t{0};
+  h.ring_stride = 3;
+  h.catalog_bytes = ~uint64_t{0};
+  h.catalog_offset = ~uint64_t{0} / 2;
+  h.ring_count = 100000;
+  std::vector<prof_event> drained;
+  source.drain([&](prof_event *e, size_t n) { drained.insert(drained.end(), e, e + n); }, true);
+  ASSERT_EQ(drained.size(), 10u);
+  EXPECT_NE(drained[0].track, 0u);
+  // A writer appending a definition keeps to the real log.
+  EXPECT_NE(writer.intern_string("after the scribble"), 0u);
+  region.unlink();
+}
+
+TEST(ShmEventPath, ARingWithImpossiblePositionsIsAbandonedTheOthersRead) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  ShmHeader &h = *region.header();
+  const ShmLayout &l = region.layout();
+  RingPool pool(region.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false);
+  std::thread([&] { // claims ring 0, and leaves 3 events in it
+    for (int i = 0; i < 3; ++i)
+      pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, 0, 0, 0, uint64_t(i), 0, 0, 0});
+  })
+      .join();
+  std::thread([&] { // ring 1: 5 events
+    for (int i = 0; i < 5; ++i)
+      pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, 0, 0, 0, uint64_t(i), 0, 0, 0});
+  })
+      .join();
+  // Ring 0's head leaps far past what it can hold: reading on would never end.
+  auto *ring0 = reinterpret_cast<RingHeader *>(region.rings());
+  ring0->head.store(ring0->tail.load() + (uint64_t{1} << 60));
+  size_t drained = 0;
+  source.drain([&](prof_event *, size_t n) { drained += n; }, true);
+  EXPECT_EQ(drained, 5u);
+  // Abandoned for good: later drains skip it, and say nothing more.
+  source.drain([&](prof_event *, size_t n) { drained += n; }, true);
+  EXPECT_EQ(drained, 5u);
+  region.unlink();
+}
+
+TEST(ShmEventPath, ADefinitionWithAnImpossibleIdIsIgnored) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  ShmCatalogWriter writer(region);
+  writer.intern_string("first");
+  // The id counter written over: the next string claims an id no log can hold.
+  region.header()->next_string = 0xfffffff0u;
+  writer.intern_string("second");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.sync_catalog();                 // would resize a table to 4 G entries
+  EXPECT_EQ(catalog.strings.size(), 2u); // "" and "first"
   region.unlink();
 }
