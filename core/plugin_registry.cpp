@@ -1,5 +1,7 @@
 #include "core/plugin_registry.hpp"
 
+#include "core/config/option_validator.hpp"
+
 #include "core/descriptor_check.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -86,6 +88,10 @@ bool PluginRegistry::load(const fs::path &file) {
   auto entry = library->get<const prof_plugin_descriptor *()>(PROF_PLUGIN_ENTRY_SYMBOL);
   const prof_plugin_descriptor *descriptor = entry();
   std::string problem = check_descriptor(descriptor);
+  for (uint32_t i = 0; problem.empty() && i < descriptor->option_count; ++i)
+    if (std::string bad = config::OptionValidator::default_problem(descriptor->options[i]);
+        !bad.empty())
+      problem = "plugin '" + std::string(descriptor->name) + "': " + bad;
   if (!problem.empty()) return refuse(file, problem);
 
   PluginInfo info;

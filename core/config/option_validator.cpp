@@ -152,6 +152,14 @@ ValueCheck OptionValidator::check_value(const prof_option_desc &option, std::str
   return {{}, "has an unknown type in the plugin's option table"};
 }
 
+std::string OptionValidator::default_problem(const prof_option_desc &option) {
+  if (option.default_value == nullptr) return {};
+  const ValueCheck check = check_value(option, option.default_value);
+  if (check.ok()) return {};
+  return "option " + in_quotes(option.name ? option.name : "") + " has a default " +
+         in_quotes(option.default_value) + " that its own table refuses: " + check.error;
+}
+
 ValidatedOptions OptionValidator::validate(const OptionValues &given, bool fill_defaults) const {
   ValidatedOptions result;
   std::set<std::string, std::less<>> seen;

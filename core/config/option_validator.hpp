@@ -56,6 +56,10 @@ public:
 
   /// Checks one value against its descriptor; the error is the bare reason.
   static ValueCheck check_value(const prof_option_desc &option, std::string_view value);
+  /// Why the table's own default of `option` breaks its type, range or
+  /// choices ("its default '5000' is not valid: 5000 is out of range
+  /// 1..1000"); empty when it does not, or when there is no default.
+  static std::string default_problem(const prof_option_desc &option);
 
   /// Checks every pair: unknown keys, keys given twice, bad values. With
   /// `fill_defaults`, options not given that have a default are appended in

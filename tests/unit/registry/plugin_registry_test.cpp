@@ -52,6 +52,16 @@ TEST(PluginRegistry, LoadsAPluginBuiltAgainstTheFrozenFirstAbi) {
   EXPECT_EQ(old->options.size(), 2u);
 }
 
+TEST(PluginRegistry, LoadsAFrozenAbi14Plugin) {
+  PluginRegistry registry;
+  registry.scan({fixtures});
+  const auto *four = registry.find("minor-four");
+  ASSERT_NE(four, nullptr);
+  EXPECT_EQ(four->abi_minor, 4u);
+  EXPECT_EQ(four->vendor, "fixture vendor");
+  EXPECT_EQ(four->options.size(), 2u);
+}
+
 TEST(PluginRegistry, RefusesWrongMajorAbi) {
   PluginRegistry registry;
   registry.scan({fixtures});
@@ -88,6 +98,20 @@ TEST(PluginRegistry, RefusesEmptyDescriptorFields) {
                 ": descriptor of 'empty-description' has an empty description");
 }
 
+TEST(PluginRegistry, RefusesDefaultsTheirOwnTableRefuses) {
+  PluginRegistry registry;
+  registry.scan({fixtures});
+  EXPECT_EQ(registry.find("bad-default"), nullptr);
+  EXPECT_EQ(refusal_for(registry, "libprof-bad-default.so"),
+            (fixtures / "libprof-bad-default.so").string() +
+                ": plugin 'bad-default': option 'rate' has a default '5000' that its own table "
+                "refuses: 5000 is out of range 1..1000");
+  EXPECT_EQ(refusal_for(registry, "libprof-bad-choice.so"),
+            (fixtures / "libprof-bad-choice.so").string() +
+                ": plugin 'bad-choice': option 'mode' has a default 'medium' that its own table "
+                "refuses: 'medium' is not one of fast, slow");
+}
+
 TEST(PluginRegistry, WarnsWhenFileNameAndPluginNameDisagree) {
   PluginRegistry registry;
   registry.scan({fixtures});
@@ -119,8 +143,8 @@ TEST(PluginRegistry, RefusesAFileThatIsNotASharedObjectAndKeepsTheRest) {
 TEST(PluginRegistry, EveryGoodPluginLoadsDespiteTheBadOnes) {
   PluginRegistry registry;
   registry.scan({fixtures});
-  EXPECT_EQ(registry.names(), "create-fails, good, other-name, old-minor");
-  EXPECT_EQ(registry.refusals().size(), 4u);
+  EXPECT_EQ(registry.names(), "create-fails, good, minor-four, other-name, old-minor");
+  EXPECT_EQ(registry.refusals().size(), 6u);
 }
 
 TEST(PluginRegistry, SearchPathIsInstallFolderThenEnvironmentThenOption) {
