@@ -105,7 +105,7 @@ TEST(PluginRegistry, RefusesDefaultsTheirOwnTableRefuses) {
   EXPECT_EQ(refusal_for(registry, "libprof-bad-default.so"),
             (fixtures / "libprof-bad-default.so").string() +
                 ": plugin 'bad-default': option 'rate' has a default '5000' that its own table "
-                "refuses: 5000 is out of range 1..1000");
+                "refuses: 5000 is out of range 1..100");
   EXPECT_EQ(refusal_for(registry, "libprof-bad-choice.so"),
             (fixtures / "libprof-bad-choice.so").string() +
                 ": plugin 'bad-choice': option 'mode' has a default 'medium' that its own table "
