@@ -1,5 +1,7 @@
 #include "core/event_bus.hpp"
 
+#include "core/report/report_model.hpp"
+
 #include <sys/mman.h>
 
 #include <stdexcept>
@@ -35,6 +37,12 @@ EventBus::EventBus(const EventBusConfig &config) {
 EventBus::~EventBus() {
   pool_.reset();
   munmap(memory_, memory_bytes_);
+}
+
+std::vector<RingDrops> EventBus::drops() const {
+  std::vector<RingDrops> drops = pool_->drops();
+  if (const uint64_t refused = invalid()) drops.push_back({report::kInvalidEventsRing, 0, refused});
+  return drops;
 }
 
 } // namespace prof::core

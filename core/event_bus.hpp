@@ -40,8 +40,14 @@ public:
   size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all) override {
     return pool_->drain(consume, all);
   }
+  /// Events dropped because a ring was full (invalid ones are counted apart).
   uint64_t dropped() const override { return pool_->dropped(); }
-  std::vector<RingDrops> drops() const override { return pool_->drops(); }
+  std::vector<RingDrops> drops() const override;
+  /// Counts an event a source emitted on a track, string or stack it never
+  /// declared: refused before the ring, and stated with the drops.
+  void count_invalid() { invalid_.fetch_add(1, std::memory_order_relaxed); }
+  uint64_t invalid() const { return invalid_.load(std::memory_order_relaxed); }
+  /// drops() lists them under report::kInvalidEventsRing.
   uint64_t dropped_without_ring() const { return pool_->dropped_without_ring(); }
   uint32_t ring_count() const { return pool_->ring_count(); }
   uint64_t ring_capacity() const { return pool_->ring_capacity(); }
@@ -51,6 +57,7 @@ private:
   size_t memory_bytes_ = 0;
   std::unique_ptr<RingSlot[]> slots_;
   std::atomic<uint64_t> no_ring_drops_{0};
+  std::atomic<uint64_t> invalid_{0};
   std::unique_ptr<RingPool> pool_;
 };
 

@@ -80,8 +80,15 @@ void ReportSink::finish(const Catalog &catalog, const CaptureEnd &end) {
     writer_.add_clock_domains(clocks);
     std::vector<report::DropRecord> drops;
     // One record per ring owner: a ring reused by a later thread gets its own entry.
-    for (size_t i = 0; i < end.drops.size(); ++i)
-      drops.push_back({static_cast<uint32_t>(i), end.drops[i].tid, end.drops[i].dropped});
+    // Events refused as invalid, from every source, are one record of their own.
+    uint64_t invalid = 0;
+    for (size_t i = 0; i < end.drops.size(); ++i) {
+      if (end.drops[i].ring == report::kInvalidEventsRing)
+        invalid += end.drops[i].dropped;
+      else
+        drops.push_back({static_cast<uint32_t>(i), end.drops[i].tid, end.drops[i].dropped});
+    }
+    if (invalid > 0) drops.push_back({report::kInvalidEventsRing, 0, invalid});
     writer_.add_drops(drops);
     report::Footer footer;
     footer.end_ns = end.end_ns;

@@ -1,6 +1,7 @@
 #include "core/shm_event_source.hpp"
 
 #include "core/event_args_record.hpp"
+#include "core/report/report_model.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -57,7 +58,7 @@ bool ShmEventSource::possible_id(uint32_t shared) {
 }
 
 void ShmEventSource::put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session) {
-  if (ids.size() <= shared) ids.resize(shared + 1, 0);
+  if (ids.size() <= shared) ids.resize(shared + 1, kUndefined);
   ids[shared] = session;
 }
 
@@ -115,11 +116,22 @@ void ShmEventSource::apply(uint16_t type, const char *p, uint32_t bytes) {
   }
 }
 
-void ShmEventSource::translate(prof_event *events, size_t count) const {
+size_t ShmEventSource::translate(prof_event *events, size_t count) {
+  size_t kept = 0;
   for (size_t i = 0; i < count; ++i) {
-    prof_event &e = events[i];
+    prof_event e = events[i];
     if (e.type == kArgsRecord) {
       map_args_record_strings(e, [this](prof_string_id id) { return map(strings_, id); });
+      events[kept++] = e; // one whose event was refused is dropped where sets are folded
+      continue;
+    }
+    // An id the application's catalog never defined maps to 0: its event
+    // named what its source never declared, and is refused and counted.
+    const bool stack_ok =
+        e.type != PROF_EVENT_SAMPLE || defined(stacks_, static_cast<uint32_t>(e.id));
+    if (e.track == 0 || !defined(tracks_, e.track) || !defined(strings_, e.name) ||
+        !defined(strings_, e.category) || !stack_ok) {
+      ++invalid_;
       continue;
     }
     e.track = map(tracks_, e.track);
@@ -129,7 +141,15 @@ void ShmEventSource::translate(prof_event *events, size_t count) const {
     // drain): an id an application wrote itself is not to be trusted.
     if (e.type == PROF_EVENT_SLICE || e.type == PROF_EVENT_INSTANT) e.args = 0;
     if (e.type == PROF_EVENT_SAMPLE) e.id = map(stacks_, static_cast<uint32_t>(e.id));
+    events[kept++] = e;
   }
+  return kept;
+}
+
+std::vector<RingDrops> ShmEventSource::drops() const {
+  std::vector<RingDrops> drops = pool_->drops();
+  if (invalid_ > 0) drops.push_back({report::kInvalidEventsRing, 0, invalid_});
+  return drops;
 }
 
 size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &consume, bool all) {
@@ -139,8 +159,7 @@ size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &co
   const size_t drained = pool_->drain(
       [&](prof_event *events, size_t count) {
         sync_catalog();
-        translate(events, count);
-        consume(events, count);
+        if (const size_t kept = translate(events, count)) consume(events, kept);
       },
       all);
   warn_about_corruption();

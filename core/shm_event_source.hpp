@@ -18,7 +18,8 @@ public:
 
   size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all) override;
   uint64_t dropped() const override;
-  std::vector<RingDrops> drops() const override { return pool_->drops(); }
+  /// The rings' drops, and the events refused as invalid (report::kInvalidEventsRing).
+  std::vector<RingDrops> drops() const override;
   /// Definitions refused because the catalog log was full.
   uint64_t catalog_overflow() const;
   /// Reads catalog records published since the last call.
@@ -31,16 +32,23 @@ private:
   static void put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session);
   /// Says once what a buggy or hostile application's writes cost.
   void warn_about_corruption();
+  /// Marks a shared id the application's catalog never defined.
+  static constexpr uint32_t kUndefined = UINT32_MAX;
   static uint32_t map(const std::vector<uint32_t> &ids, uint32_t id) {
-    return id < ids.size() ? ids[id] : 0;
+    return id < ids.size() && ids[id] != kUndefined ? ids[id] : 0;
   }
-  void translate(prof_event *events, size_t count) const;
+  static bool defined(const std::vector<uint32_t> &ids, uint32_t id) {
+    return id < ids.size() && ids[id] != kUndefined;
+  }
+  /// Maps ids to the session's; drops events that name undefined ids. Returns those kept.
+  size_t translate(prof_event *events, size_t count);
 
   ShmRegion &region_;
   Catalog &catalog_;
   std::unique_ptr<RingPool> pool_;
   uint64_t read_offset_ = 0;
   uint64_t max_id_ = 0;
+  uint64_t invalid_ = 0; // events naming what the application's catalog never defined
   uint64_t corrupt_definitions_ = 0, reported_corrupt_definitions_ = 0;
   // Shared id -> session id, for each kind of definition.
   std::vector<uint32_t> strings_{0}, tracks_{0}, stacks_{0}, clocks_{PROF_CLOCK_SESSION, PROF_CLOCK_TSC};

@@ -11,9 +11,31 @@ namespace prof::core {
 struct SourceHostApi {
   static SourceInstance &self(void *host) { return *static_cast<SourceInstance *>(host); }
   static EventBus &bus(void *host) { return self(host).context_.bus; }
-  static void emit(void *host, const prof_event &event) { bus(host).emit(event); }
+  // An event must name what its source declared: a track (never the root),
+  // strings and a stack handed out. Others are refused and counted (a
+  // slice on track 4242, never declared, reached the report before).
+  static bool declared(void *host, const prof_event &e) {
+    const Catalog &catalog = self(host).context_.catalog;
+    const size_t strings = catalog.strings.size();
+    return e.track != 0 && e.track < catalog.tracks.size() && e.name < strings &&
+           e.category < strings && (e.type != PROF_EVENT_SAMPLE || e.id < catalog.stacks.size());
+  }
+  static void refuse(void *host) {
+    self(host).invalid_events_.fetch_add(1, std::memory_order_relaxed);
+    bus(host).count_invalid();
+  }
+  static void emit(void *host, const prof_event &event) {
+    if (declared(host, event)) [[likely]]
+      bus(host).emit(event);
+    else
+      refuse(host);
+  }
   static void emit_group(void *host, const prof_event *records, uint32_t count) {
-    bus(host).emit_group(records, count);
+    // Its arguments records are checked where they are folded into sets.
+    if (count > 0 && declared(host, records[0])) [[likely]]
+      bus(host).emit_group(records, count);
+    else
+      refuse(host);
   }
 
   static prof_string_id intern_string(void *host, const char *text, size_t length) {
@@ -118,7 +140,13 @@ bool SourceInstance::start() { return started_ = call("start", plugin_.source->s
 bool SourceInstance::stop() {
   if (!started_) return true;
   started_ = false;
-  return call("stop", plugin_.source->stop);
+  const bool stopped = call("stop", plugin_.source->stop);
+  if (const uint64_t refused = invalid_events_.load(std::memory_order_relaxed))
+    context_.console.warning(with_plugin_name(
+        plugin_.name, std::to_string(refused) +
+                          " events named a track, string or stack the plugin never declared; "
+                          "they were refused, and the report counts them"));
+  return stopped;
 }
 bool SourceInstance::suspend() { return call("suspend", plugin_.source->suspend); }
 bool SourceInstance::resume() { return call("resume", plugin_.source->resume); }

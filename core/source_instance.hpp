@@ -58,6 +58,7 @@ private:
   void *instance_ = nullptr;
   bool started_ = false;
   std::atomic<bool> in_call_{false};
+  std::atomic<uint64_t> invalid_events_{0}; ///< refused: undeclared track, string or stack
   std::string error_;
   std::string last_logged_error_;
 };

@@ -119,6 +119,7 @@ private:
   std::vector<std::string_view> new_texts_;              // added to string_ids_, not yet written
   uint32_t next_string_ = 1, next_track_ = 1, next_stack_ = 1, next_args_ = 1, next_clock_ = 1,
            next_ring_ = 0;
+  uint64_t invalid_ = 0; // events refused as invalid, over every input
 
   // The input being written: its ids to the output's.
   std::string label_;
@@ -299,6 +300,11 @@ void MergeWriter::write_events(const ReportReader &reader, size_t index,
 void MergeWriter::write_drops(const ReportReader &reader) {
   std::vector<DropRecord> records;
   for (const auto &[ring, drop] : reader.drops()) {
+    if (ring == kInvalidEventsRing) { // one running total over every input
+      invalid_ += drop.dropped;
+      records.push_back(DropRecord{kInvalidEventsRing, 0, invalid_});
+      continue;
+    }
     records.push_back({next_ring_++, drop.tid, drop.dropped});
     dropped_ += drop.dropped;
   }

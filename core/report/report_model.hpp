@@ -97,6 +97,10 @@ struct ClockDomainRecord {
   bool operator==(const ClockDomainRecord &) const = default;
 };
 
+/// The ring number of the drop record that counts events refused because
+/// they named a track, string or stack their source never declared.
+inline constexpr uint32_t kInvalidEventsRing = UINT32_MAX;
+
 /// Events one ring has dropped so far: a running total, so the last record
 /// for a ring is the one that counts.
 struct DropRecord {

@@ -276,8 +276,13 @@ const StackRecord *ReportReader::stack(uint32_t id) const {
 uint64_t ReportReader::total_dropped() const {
   uint64_t total = 0;
   for (const auto &[ring, record] : drops_)
-    total += record.dropped;
+    if (ring != kInvalidEventsRing) total += record.dropped;
   return total;
+}
+
+uint64_t ReportReader::invalid_events() const {
+  const auto it = drops_.find(kInvalidEventsRing);
+  return it == drops_.end() ? 0 : it->second.dropped;
 }
 
 std::vector<prof_event> ReportReader::read_all_events() const {

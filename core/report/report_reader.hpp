@@ -83,6 +83,8 @@ public:
   /// The last record of each ring, by ring index.
   const std::map<uint32_t, DropRecord> &drops() const { return drops_; }
   uint64_t total_dropped() const;
+  /// Events refused because they named what their source never declared.
+  uint64_t invalid_events() const;
   /// Absent when the capture was cut or the END chunk is damaged.
   const std::optional<Footer> &footer() const { return footer_; }
 

@@ -3,6 +3,7 @@
 // prof's side reads everything they wrote, ids translated.
 #include "core/args_folding.hpp"
 #include "core/event_args_record.hpp"
+#include "core/report/report_model.hpp"
 #include "core/shm_catalog_writer.hpp"
 #include "core/shm_event_source.hpp"
 
@@ -238,14 +239,17 @@ TEST(ShmEventPath, ARingWithImpossiblePositionsIsAbandonedTheOthersRead) {
   const ShmLayout &l = region.layout();
   RingPool pool(region.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
                 l.watermark_events, &h.no_ring_drops, false);
+  ShmCatalogWriter writer(region);
+  prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, 0, "t", 1, 2, -1, nullptr, 0};
+  const prof_track_id track = writer.declare_track(thread);
   std::thread([&] { // claims ring 0, and leaves 3 events in it
     for (int i = 0; i < 3; ++i)
-      pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, 0, 0, 0, uint64_t(i), 0, 0, 0});
+      pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, 0, 0, uint64_t(i), 0, 0, 0});
   })
       .join();
   std::thread([&] { // ring 1: 5 events
     for (int i = 0; i < 5; ++i)
-      pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, 0, 0, 0, uint64_t(i), 0, 0, 0});
+      pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, 0, 0, uint64_t(i), 0, 0, 0});
   })
       .join();
   // Ring 0's head leaps far past what it can hold: reading on would never end.
@@ -272,5 +276,38 @@ TEST(ShmEventPath, ADefinitionWithAnImpossibleIdIsIgnored) {
   ShmEventSource source(region, catalog);
   source.sync_catalog();                 // would resize a table to 4 G entries
   EXPECT_EQ(catalog.strings.size(), 2u); // "" and "first"
+  region.unlink();
+}
+
+// An application's event that names a track, string or stack its catalog
+// never defined is refused and counted, never written on "track 0".
+TEST(ShmEventPath, EventsNamingUndefinedIdsAreRefusedAndCounted) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  const ShmLayout &l = region.layout();
+  ShmHeader &h = *region.header();
+  RingPool pool(region.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false);
+  ShmCatalogWriter writer(region);
+  prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, 0, "t", 1, 2, -1, nullptr, 0};
+  const prof_track_id track = writer.declare_track(thread);
+  const prof_string_id empty = writer.intern_string(""); // defined, and prof's id 0
+  pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, track, empty, 0, 1, 1, 0, 0}); // kept
+  pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, 4242, 0, 0, 2, 1, 0, 0});      // no such track
+  pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, track, 999, 0, 3, 1, 0, 0});   // no such name
+  pool.emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, 4, 0, 77, 0});   // no such stack
+  pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, 0, 0, 0, 5, 0, 0, 0});       // the root
+  std::vector<prof_event> drained;
+  source.drain([&](prof_event *e, size_t n) { drained.insert(drained.end(), e, e + n); }, true);
+  ASSERT_EQ(drained.size(), 1u);
+  EXPECT_EQ(drained[0].ts, 1u);
+  EXPECT_EQ(drained[0].name, 0u);
+  uint64_t refused = 0;
+  for (const RingDrops &d : source.drops())
+    if (d.ring == prof::report::kInvalidEventsRing) refused = d.dropped;
+  EXPECT_EQ(refused, 4u);
+  EXPECT_EQ(source.dropped(), 0u) << "no ring was full";
   region.unlink();
 }
