@@ -135,6 +135,10 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   // A cut or damaged report: the statistics cover what could be read.
   for (const std::string &problem : reader.problems())
     console.warning(problem);
+  if (const uint64_t refused = reader.invalid_events())
+    console.warning(std::to_string(refused) +
+                    " events of this capture were refused: they named a track, string or stack "
+                    "their source never declared");
 
   std::vector<std::string> scanned = names;
   if (!chosen)

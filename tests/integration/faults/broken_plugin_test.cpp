@@ -43,6 +43,13 @@ TEST(BrokenPlugin, EventsOnWhatItNeverDeclaredAreRefusedAndCounted) {
   EXPECT_EQ(reader.invalid_events(), 3u);
   EXPECT_EQ(reader.total_dropped(), 0u) << "no ring was full";
   EXPECT_THAT(r.out + r.err, ::testing::Not(HasSubstr("ring buffers full")));
+  // prof stats on the report says so too, beside the tables.
+  const RunResult stats = run_process({kProf, "stats", report.string(), "--format", "csv"},
+                                      scratch.path(), std::chrono::seconds(60));
+  EXPECT_EQ(stats.exit_code, 0) << stats.describe();
+  EXPECT_THAT(stats.err, HasSubstr("3 events of this capture were refused: they named a track, "
+                                   "string or stack their source never declared"));
+  EXPECT_THAT(stats.out, HasSubstr("good slice"));
 }
 
 } // namespace
