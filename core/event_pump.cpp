@@ -84,6 +84,7 @@ void EventPump::publish_catalog() {
 void EventPump::deliver(prof_event *events, size_t count) {
   count = fold_args(events, count, catalog_.args);
   if (count == 0) return;
+  if (before_drain_) before_drain_->before_deliver();
   // Ids in these events were handed out before the events were emitted, so
   // publishing the catalog now covers them.
   publish_catalog();

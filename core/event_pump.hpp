@@ -23,6 +23,10 @@ class DrainHook {
 public:
   virtual ~DrainHook() = default;
   virtual void before_drain() = 0;
+  /// Before a drained batch goes to the sinks: what was published before the
+  /// batch's events (an application's capture request) is visible now, and
+  /// takes effect before them.
+  virtual void before_deliver() {}
 };
 
 class EventPump {

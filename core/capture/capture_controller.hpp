@@ -55,6 +55,10 @@ public:
                       std::chrono::milliseconds timeout = std::chrono::seconds(5));
   /// On the drain thread before each drain (EventPump::set_before_drain).
   void before_drain() override;
+  /// Takes the applications' capture requests again: one posted before the
+  /// events of a drained batch (prof_stop, then more work) ends the window
+  /// before they are routed, however late the drain came.
+  void before_deliver() override { take_requests(); }
   /// The drain has stopped: commands get an error from now on.
   void close();
 
