@@ -182,6 +182,13 @@ void ActivityTranslator::work(prof_track_id track, uint64_t start, uint64_t end,
   if (flows_on_ && correlation != 0) flows_.work(correlation, track, begin);
 }
 
+prof_string_id ActivityTranslator::text(const std::string &value) {
+  if (auto it = texts_.find(value); it != texts_.end()) return it->second;
+  const prof_string_id id = host_.intern(value);
+  if (texts_.size() < 65536) texts_.emplace(value, id); // bounded: names of every kernel fit
+  return id;
+}
+
 prof_string_id ActivityTranslator::kernel_name(const char *mangled) {
   if (mangled == nullptr) return text("kernel");
   if (auto it = kernel_names_.find(mangled); it != kernel_names_.end()) return it->second;

@@ -66,7 +66,9 @@ private:
             std::span<const prof_arg> args);
   prof_string_id kernel_name(const char *mangled);
   prof_string_id api_name(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
-  prof_string_id text(const std::string &value) { return host_.intern(value); }
+  /// Interned once: the host's intern takes a lock the application's own
+  /// annotations share, and grids, kinds and names repeat with every record.
+  prof_string_id text(const std::string &value);
 
   const Host &host_;
   CudaTracks &tracks_;
@@ -80,6 +82,7 @@ private:
       runtime_category_, driver_category_, graph_category_;
   std::unordered_map<const char *, prof_string_id> kernel_names_;
   std::unordered_map<uint64_t, prof_string_id> api_names_cache_;
+  std::unordered_map<std::string, prof_string_id> texts_;
   // The external id (and its kind) each API call ran under, until the call's record comes.
   std::unordered_map<uint32_t, std::pair<uint32_t, uint64_t>> external_;
   std::map<uint32_t, uint64_t> memory_used_;     // per device

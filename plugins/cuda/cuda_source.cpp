@@ -3,10 +3,10 @@
 #include "cuda_injection.hpp"
 
 #include <prof/thread_track.hpp>
+#include <prof/tsc_clock.hpp>
 
 #include <atomic>
 #include <cstdlib>
-#include <ctime>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -15,12 +15,6 @@ namespace {
 
 // CUPTI's buffer callbacks carry no user pointer: the started source.
 std::atomic<CudaSource *> active_source{nullptr};
-
-uint64_t session_clock_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
-}
 
 } // namespace
 
@@ -55,11 +49,11 @@ bool CudaSource::start() {
   }
   started_ = true;
   if (cuda_driver_loaded()) return start_cupti(); // attached, or CUDA came first
+  // Only the capture's root process looks for the driver, to say once that
+  // there is none; in its children a hook no driver reads costs nothing.
   std::string where;
-  if (!cuda_driver_installed(where)) {
-    // Said once, by the capture's root process; its children stay silent.
-    if (target == 0 || target == getpid())
-      host_.log(PROF_LOG_WARN, "no CUDA driver: " + where + "; the cuda source records nothing");
+  if ((target == 0 || target == getpid()) && !cuda_driver_installed(where)) {
+    host_.log(PROF_LOG_WARN, "no CUDA driver: " + where + "; the cuda source records nothing");
     return true;
   }
   if (const std::string warning = point_cuda_at_this_library(); !warning.empty()) {
@@ -101,7 +95,7 @@ bool CudaSource::start_cupti() {
                              "on threads of their own");
   // Timestamps on prof's clock; else CUPTI's (CLOCK_REALTIME), shifted once.
   if (cupti_->register_timestamp_callback == nullptr ||
-      cupti_->register_timestamp_callback(&session_clock_ns) != CUPTI_SUCCESS) {
+      cupti_->register_timestamp_callback(&TscClock::monotonic_ns) != CUPTI_SUCCESS) {
     uint64_t cupti_now = 0;
     const uint64_t before = host_.now();
     cupti_->timestamp(&cupti_now);
