@@ -290,10 +290,9 @@ void ActivityTranslator::memory(const CUpti_ActivityMemory4 &r) {
   host_.instant(track, ts, text(alloc ? "Allocation" : "Free"), memory_category_,
                 PROF_CATEGORY_MEMORY, args.span());
   if (!is_device_memory(r.memoryKind)) return;
-  uint64_t &used = memory_used_[r.deviceId];
-  used = alloc ? used + r.bytes : (used > r.bytes ? used - r.bytes : 0);
-  host_.counter(tracks_.counter(r.deviceId, PROF_MEMORY_USED_TRACK, "bytes"), ts,
-                static_cast<double>(used));
+  if (const auto used = memory_used_.follow(r.deviceId, alloc, r.address, r.bytes))
+    host_.counter(tracks_.counter(r.deviceId, PROF_MEMORY_USED_TRACK, "bytes"), ts,
+                  static_cast<double>(*used));
 }
 
 void ActivityTranslator::sync(const CUpti_ActivitySynchronization2 &r) {

@@ -11,6 +11,7 @@
 
 #include <cupti.h>
 
+#include <prof/device_memory_usage.hpp>
 #include <prof/flow_matcher.hpp>
 #include <prof/plugin.hpp>
 
@@ -85,7 +86,7 @@ private:
   std::unordered_map<std::string, prof_string_id> texts_;
   // The external id (and its kind) each API call ran under, until the call's record comes.
   std::unordered_map<uint32_t, std::pair<uint32_t, uint64_t>> external_;
-  std::map<uint32_t, uint64_t> memory_used_;     // per device
+  DeviceMemoryUsage memory_used_;
   std::map<uint32_t, uint32_t> context_devices_; // context -> device
   uint64_t translated_ = 0;
   uint64_t ignored_ = 0;

@@ -34,26 +34,9 @@ void MemoryEvents::add(const prof_gcu_memory_record &r, prof_string_id category)
   std::lock_guard lock(mutex_);
   host_.instant(row, r.timestamp, operation, category != 0 ? category : memory_category_,
                 PROF_CATEGORY_MEMORY, std::span<const prof_arg>(args.data(), count));
-  uint64_t used = 0;
-  if (follow(r, used))
-    host_.counter(tracks_.memory_used(r.device), r.timestamp, static_cast<double>(used));
-}
-
-bool MemoryEvents::follow(const prof_gcu_memory_record &r, uint64_t &used) {
-  if (r.memory != PROF_GCU_MEMORY_DEVICE) return false;
-  DeviceBlocks &blocks = devices_[r.device];
-  auto known = blocks.live.find(r.address);
-  if (r.operation == PROF_GCU_MEMORY_FREE && known == blocks.live.end()) return false;
-  if (known != blocks.live.end()) { // a free, or an alloc whose free was lost
-    blocks.used -= known->second;
-    blocks.live.erase(known);
-  }
-  if (r.operation == PROF_GCU_MEMORY_ALLOC) {
-    blocks.live.emplace(r.address, r.bytes);
-    blocks.used += r.bytes;
-  }
-  used = blocks.used;
-  return true;
+  if (r.memory != PROF_GCU_MEMORY_DEVICE) return; // pinned memory is not the device's
+  if (const auto used = usage_.follow(r.device, alloc, r.address, r.bytes))
+    host_.counter(tracks_.memory_used(r.device), r.timestamp, static_cast<double>(*used));
 }
 
 } // namespace prof::gcu

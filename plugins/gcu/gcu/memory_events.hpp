@@ -6,12 +6,12 @@
 
 #include "device_tracks.hpp"
 
+#include <prof/device_memory_usage.hpp>
 #include <prof/gcu_driver.h>
 #include <prof/plugin.hpp>
 
 #include <cstdint>
 #include <mutex>
-#include <unordered_map>
 
 namespace prof::gcu {
 
@@ -26,22 +26,13 @@ public:
   void add(const prof_gcu_memory_record &record, prof_string_id category);
 
 private:
-  /// Live device blocks of one device: address -> bytes, and their sum.
-  struct DeviceBlocks {
-    std::unordered_map<uint64_t, uint64_t> live;
-    uint64_t used = 0;
-  };
-  /// The device's memory in use after `record`; false when it did not change
-  /// (pinned memory, or a free of a block allocated before the capture).
-  bool follow(const prof_gcu_memory_record &record, uint64_t &used);
-
   const Host &host_;
   DeviceTracks &tracks_;
   const int pid_;
   const prof_string_id memory_category_, alloc_, free_, device_, pinned_;
   const prof_string_id operation_key_, address_key_, bytes_key_, memory_key_, correlation_key_;
   std::mutex mutex_; // a driver may deliver devices on several threads
-  std::unordered_map<uint32_t, DeviceBlocks> devices_;
+  DeviceMemoryUsage usage_;
 };
 
 } // namespace prof::gcu

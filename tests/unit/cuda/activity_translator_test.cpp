@@ -278,9 +278,13 @@ TEST_F(ActivityTranslation, AllocationsAndFreesFollowTheMemoryEventShape) {
   release.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE;
   release.timestamp = 70;
   feed(release);
+  auto earlier = release; // a block allocated before the capture: used stays
+  earlier.address = 0x7e0000000000;
+  earlier.timestamp = 75;
+  feed(earlier);
 
   const std::vector<Fake::Instant> instants = host_.instants();
-  ASSERT_EQ(instants.size(), 4u);
+  ASSERT_EQ(instants.size(), 5u);
   EXPECT_EQ(instants[0].kind, PROF_CATEGORY_MEMORY);
   EXPECT_EQ(instants[0].args.at(PROF_MEMORY_ARG_OPERATION), "alloc");
   EXPECT_EQ(instants[0].args.at(PROF_MEMORY_ARG_ADDRESS), std::to_string(0x7f0000000000));
