@@ -4,7 +4,10 @@
 #pragma once
 
 #include "core/catalog.hpp"
+#include "core/event_sink.hpp"
 #include "core/export_view.hpp"
+
+#include <array>
 
 namespace prof::core {
 
@@ -24,14 +27,19 @@ public:
   }
   std::span<const prof_arg> args(prof_args_id id) const override { return catalog_.args.args(id); }
   const prof_session_info &session() const override { return session_; }
-  uint64_t dropped_events() const override { return dropped_; }
+  uint64_t dropped(prof_drop_cause cause) const override {
+    return cause < PROF_DROP_CAUSE_COUNT ? dropped_[cause] : 0;
+  }
   /// The drops of the whole capture, known at its end.
-  void set_dropped_events(uint64_t dropped) { dropped_ = dropped; }
+  void set_drops(const CaptureEnd &end) {
+    for (int cause = 0; cause < PROF_DROP_CAUSE_COUNT; ++cause)
+      dropped_[cause] = end.lost(static_cast<prof_drop_cause>(cause));
+  }
 
 private:
   const Catalog &catalog_;
   const prof_session_info &session_;
-  uint64_t dropped_ = 0;
+  std::array<uint64_t, PROF_DROP_CAUSE_COUNT> dropped_{};
 };
 
 } // namespace prof::core

@@ -41,7 +41,9 @@ EventBus::~EventBus() {
 
 std::vector<RingDrops> EventBus::drops() const {
   std::vector<RingDrops> drops = pool_->drops();
-  if (const uint64_t refused = invalid()) drops.push_back({report::kInvalidEventsRing, 0, refused});
+  for (int cause = PROF_DROP_RING_FULL + 1; cause < PROF_DROP_CAUSE_COUNT; ++cause)
+    if (const uint64_t count = lost(static_cast<prof_drop_cause>(cause)))
+      drops.push_back({report::cause_ring(static_cast<prof_drop_cause>(cause)), 0, count});
   return drops;
 }
 

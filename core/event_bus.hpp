@@ -6,7 +6,9 @@
 #include "core/ring_pool.hpp"
 
 #include <prof/event.h>
+#include <prof/plugin.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 
@@ -43,11 +45,16 @@ public:
   /// Events dropped because a ring was full (invalid ones are counted apart).
   uint64_t dropped() const override { return pool_->dropped(); }
   std::vector<RingDrops> drops() const override;
-  /// Counts an event a source emitted on a track, string or stack it never
-  /// declared: refused before the ring, and stated with the drops.
-  void count_invalid() { invalid_.fetch_add(1, std::memory_order_relaxed); }
-  uint64_t invalid() const { return invalid_.load(std::memory_order_relaxed); }
-  /// drops() lists them under report::kInvalidEventsRing.
+  /// Counts events or records lost before a ring, under `cause`: an event a
+  /// source emitted on what it never declared, records a device buffer or
+  /// the kernel lost. drops() lists each cause under its report::cause_ring.
+  void count_lost(prof_drop_cause cause, uint64_t count) {
+    if (cause > PROF_DROP_RING_FULL && cause < PROF_DROP_CAUSE_COUNT)
+      lost_[cause].fetch_add(count, std::memory_order_relaxed);
+  }
+  uint64_t lost(prof_drop_cause cause) const {
+    return cause < PROF_DROP_CAUSE_COUNT ? lost_[cause].load(std::memory_order_relaxed) : 0;
+  }
   uint64_t dropped_without_ring() const { return pool_->dropped_without_ring(); }
   uint32_t ring_count() const { return pool_->ring_count(); }
   uint64_t ring_capacity() const { return pool_->ring_capacity(); }
@@ -57,7 +64,7 @@ private:
   size_t memory_bytes_ = 0;
   std::unique_ptr<RingSlot[]> slots_;
   std::atomic<uint64_t> no_ring_drops_{0};
-  std::atomic<uint64_t> invalid_{0};
+  std::array<std::atomic<uint64_t>, PROF_DROP_CAUSE_COUNT> lost_{};
   std::unique_ptr<RingPool> pool_;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/catalog.hpp"
+#include "core/report/report_model.hpp"
 #include "core/ring_pool.hpp"
 
 #include <prof/event.h>
@@ -20,6 +21,17 @@ struct CaptureEnd {
   std::vector<RingDrops> drops;
   int exit_code = 0;     ///< the application's exit code
   int exit_signal = 0;   ///< signal that killed it, 0 if none
+
+  /// Events or records lost under `cause`: `dropped` for full rings, the
+  /// sum of that cause's records (report::cause_ring) for the others.
+  uint64_t lost(prof_drop_cause cause) const {
+    if (cause == PROF_DROP_RING_FULL) return dropped;
+    if (!report::is_cause_ring(report::cause_ring(cause))) return 0;
+    uint64_t total = 0;
+    for (const RingDrops &d : drops)
+      if (d.ring == report::cause_ring(cause)) total += d.dropped;
+    return total;
+  }
 };
 
 class EventSink {

@@ -27,14 +27,24 @@ void log(void *host, prof_log_level level, const char *message) {
   view(host).log(level, message ? message : "");
 }
 const char *get_option(void *host, const char *name) { return view(host).option(name); }
-uint64_t dropped_events(void *host) { return view(host).dropped_events(); }
+uint64_t dropped_events(void *host) { return view(host).dropped(PROF_DROP_RING_FULL); }
+uint64_t dropped_by_cause(void *host, prof_drop_cause cause) { return view(host).dropped(cause); }
 const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
   return to_c(view(host).args(id), count);
 }
 
 const prof_export_api table = {
-    sizeof(prof_export_api), &string, &track, &stack, &session_info, &print, &log, &get_option,
-    &dropped_events,         &args,
+    sizeof(prof_export_api),
+    &string,
+    &track,
+    &stack,
+    &session_info,
+    &print,
+    &log,
+    &get_option,
+    &dropped_events,
+    &args,
+    &dropped_by_cause,
 };
 
 } // namespace

@@ -24,8 +24,8 @@ public:
   /// Arguments of a set; empty for id 0 or an unknown id.
   virtual std::span<const prof_arg> args(prof_args_id id) const = 0;
   virtual const prof_session_info &session() const = 0;
-  /// Events the capture dropped.
-  virtual uint64_t dropped_events() const = 0;
+  /// Events or records the capture lost under `cause`.
+  virtual uint64_t dropped(prof_drop_cause cause) const = 0;
   /// The exporter's option `name`, nullptr when unset; none by default.
   virtual const char *option(const char *name) const;
   /// The exporter's console output and log messages; nowhere by default.

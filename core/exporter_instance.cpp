@@ -63,7 +63,7 @@ void ExporterInstance::consume(const prof_event *events, size_t count) {
 
 void ExporterInstance::finish(const Catalog &, const CaptureEnd &end) {
   if (!instance_ || failed()) return;
-  set_dropped_events(end.dropped);
+  set_drops(end);
   if (plugin_.exporter->end && plugin_.exporter->end(instance_) != PROF_OK) fail("end");
 }
 

@@ -28,7 +28,7 @@ public:
   std::span<const prof_string_id> stack(prof_stack_id id) const override;
   std::span<const prof_arg> args(prof_args_id id) const override;
   const prof_session_info &session() const override { return session_; }
-  uint64_t dropped_events() const override { return reader_.total_dropped(); }
+  uint64_t dropped(prof_drop_cause cause) const override { return reader_.dropped(cause); }
 
 private:
   const report::ReportReader &reader_;

@@ -1,5 +1,6 @@
 #include "core/report_sink.hpp"
 
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -80,15 +81,16 @@ void ReportSink::finish(const Catalog &catalog, const CaptureEnd &end) {
     writer_.add_clock_domains(clocks);
     std::vector<report::DropRecord> drops;
     // One record per ring owner: a ring reused by a later thread gets its own entry.
-    // Events refused as invalid, from every source, are one record of their own.
-    uint64_t invalid = 0;
+    // Every other cause, summed over the sources, is one record of its own.
+    std::map<uint32_t, uint64_t> by_cause;
     for (size_t i = 0; i < end.drops.size(); ++i) {
-      if (end.drops[i].ring == report::kInvalidEventsRing)
-        invalid += end.drops[i].dropped;
+      if (report::is_cause_ring(end.drops[i].ring))
+        by_cause[end.drops[i].ring] += end.drops[i].dropped;
       else
         drops.push_back({static_cast<uint32_t>(i), end.drops[i].tid, end.drops[i].dropped});
     }
-    if (invalid > 0) drops.push_back({report::kInvalidEventsRing, 0, invalid});
+    for (const auto &[ring, count] : by_cause)
+      if (count > 0) drops.push_back({ring, 0, count});
     writer_.add_drops(drops);
     report::Footer footer;
     footer.end_ns = end.end_ns;

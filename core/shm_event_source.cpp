@@ -149,6 +149,14 @@ size_t ShmEventSource::translate(prof_event *events, size_t count) {
 std::vector<RingDrops> ShmEventSource::drops() const {
   std::vector<RingDrops> drops = pool_->drops();
   if (invalid_ > 0) drops.push_back({report::kInvalidEventsRing, 0, invalid_});
+  // Counters in the application's memory: stated as it says (a scribbled
+  // one gives a wrong number, never a crash).
+  const ShmHeader &header = *region_.header();
+  for (prof_drop_cause cause : {PROF_DROP_DEVICE_BUFFER_FULL, PROF_DROP_KERNEL_LOST})
+    if (const uint64_t lost = header.plugin_drops[cause].load(std::memory_order_relaxed))
+      drops.push_back({report::cause_ring(cause), 0, lost});
+  if (const uint64_t lost = catalog_overflow())
+    drops.push_back({report::cause_ring(PROF_DROP_CATALOG_FULL), 0, lost});
   return drops;
 }
 

@@ -18,7 +18,9 @@ public:
 
   size_t drain(const std::function<void(prof_event *, size_t)> &consume, bool all) override;
   uint64_t dropped() const override;
-  /// The rings' drops, and the events refused as invalid (report::kInvalidEventsRing).
+  /// The rings' drops, then one per other cause (report::cause_ring): events
+  /// refused as invalid, records the application's plugins lost, definitions
+  /// the full catalog refused.
   std::vector<RingDrops> drops() const override;
   /// Definitions refused because the catalog log was full.
   uint64_t catalog_overflow() const;

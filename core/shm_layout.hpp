@@ -6,13 +6,15 @@
 
 #include "core/ring_pool.hpp"
 
+#include <prof/plugin.h>
+
 #include <atomic>
 #include <cstdint>
 
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 3;
+constexpr uint32_t kShmVersion = 4;
 constexpr uint32_t kCaptureRequestSlots = 64;
 constexpr uint32_t kRequestNameBytes = 96;
 constexpr uint32_t kRequestDomainBytes = 32;
@@ -51,6 +53,9 @@ struct ShmHeader {
   uint32_t next_string, next_track, next_stack, next_clock; ///< under the lock
   std::atomic<uint64_t> catalog_overflow; ///< definitions refused: log full
   std::atomic<uint64_t> no_ring_drops;    ///< emits that found every ring taken
+  /// Records the application's plugins lost, by prof_drop_cause (device
+  /// buffer full, kernel lost): counted through prof_host_api::count_dropped.
+  std::atomic<uint64_t> plugin_drops[PROF_DROP_CAUSE_COUNT];
   /// Capture requests: slot i % kCaptureRequestSlots holds request i.
   std::atomic<uint64_t> capture_requests;
   CaptureRequestSlot capture_request_slots[kCaptureRequestSlots];

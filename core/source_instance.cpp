@@ -22,7 +22,7 @@ struct SourceHostApi {
   }
   static void refuse(void *host) {
     self(host).invalid_events_.fetch_add(1, std::memory_order_relaxed);
-    bus(host).count_invalid();
+    bus(host).count_lost(PROF_DROP_INVALID_EVENT, 1);
   }
   static void emit(void *host, const prof_event &event) {
     if (declared(host, event)) [[likely]]
@@ -61,6 +61,11 @@ struct SourceHostApi {
     if (ClockDomain *domain = self(host).context_.catalog.clocks.find(clock))
       domain->add_calibration(ticks, ns);
   }
+  static void count_dropped(void *host, prof_drop_cause cause, uint64_t count) {
+    // The host counts ring-full, invalid and catalog losses itself.
+    if (cause == PROF_DROP_DEVICE_BUFFER_FULL || cause == PROF_DROP_KERNEL_LOST)
+      bus(host).count_lost(cause, count);
+  }
   static uint64_t now(void *) { return session_now_ns(); }
   static void log(void *host, prof_log_level level, const char *message) {
     SourceInstance &s = self(host);
@@ -95,6 +100,7 @@ const prof_host_api SourceInstance::host_api_ = [] {
   api.log = &SourceHostApi::log;
   api.get_option = &SourceHostApi::get_option;
   api.session_info = &SourceHostApi::session_info;
+  api.count_dropped = &SourceHostApi::count_dropped;
   HostEmitters<SourceHostApi>::fill(api);
   return api;
 }();

@@ -3,6 +3,8 @@
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
 
+#include <prof/drop_causes.hpp>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -111,11 +113,6 @@ bool CaptureRunner::finish(int exit_code, int exit_signal,
   CaptureEnd end = pump_->totals();
   end.exit_code = exit_code;
   end.exit_signal = exit_signal;
-  if (shared_)
-    if (const uint64_t lost = shared_->catalog_overflow())
-      context_.console.warning(std::to_string(lost) +
-                               " definitions from the application were lost: "
-                               "the shared catalog was full");
   controller_->windows().finish(catalog_, end);
   if (before_exporters) before_exporters();
   bool ok = !controller_->report_failed();
@@ -129,10 +126,12 @@ bool CaptureRunner::finish(int exit_code, int exit_signal,
   const bool drops_stated = std::any_of(exporters_.begin(), exporters_.end(), [](const auto &e) {
     return (e->plugin().flags & PROF_PLUGIN_STATES_DROPS) != 0;
   });
-  if (end.dropped > 0 && !drops_stated)
-    context_.console.warning(std::to_string(end.dropped) +
-                             " events were dropped because rings were full; "
-                             "raise --host-ringbuffer-size");
+  // Device, kernel and invalid-event losses were said by their plugins as
+  // they stopped, naming the plugin.
+  if (!drops_stated)
+    for (prof_drop_cause cause : {PROF_DROP_RING_FULL, PROF_DROP_CATALOG_FULL})
+      if (const uint64_t lost = end.lost(cause))
+        context_.console.warning(drop_cause_line(cause, lost));
   return ok;
 }
 

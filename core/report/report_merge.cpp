@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <unistd.h>
@@ -119,7 +120,7 @@ private:
   std::vector<std::string_view> new_texts_;              // added to string_ids_, not yet written
   uint32_t next_string_ = 1, next_track_ = 1, next_stack_ = 1, next_args_ = 1, next_clock_ = 1,
            next_ring_ = 0;
-  uint64_t invalid_ = 0; // events refused as invalid, over every input
+  std::map<uint32_t, uint64_t> cause_totals_; // by cause ring, over every input
 
   // The input being written: its ids to the output's.
   std::string label_;
@@ -300,9 +301,10 @@ void MergeWriter::write_events(const ReportReader &reader, size_t index,
 void MergeWriter::write_drops(const ReportReader &reader) {
   std::vector<DropRecord> records;
   for (const auto &[ring, drop] : reader.drops()) {
-    if (ring == kInvalidEventsRing) { // one running total over every input
-      invalid_ += drop.dropped;
-      records.push_back(DropRecord{kInvalidEventsRing, 0, invalid_});
+    if (is_cause_ring(ring)) { // one running total per cause over every input
+      uint64_t &total = cause_totals_[ring];
+      total += drop.dropped;
+      records.push_back(DropRecord{ring, 0, total});
       continue;
     }
     records.push_back({next_ring_++, drop.tid, drop.dropped});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <prof/event.h>
+#include <prof/plugin.h>
 
 #include <cstdint>
 #include <string>
@@ -97,9 +98,39 @@ struct ClockDomainRecord {
   bool operator==(const ClockDomainRecord &) const = default;
 };
 
+/// Ring-full drops are recorded per ring. Every other cause of loss has one
+/// drop record of its own, under a ring number no ring can have: the top 16.
+inline constexpr uint32_t kFirstCauseRing = UINT32_MAX - 15;
 /// The ring number of the drop record that counts events refused because
-/// they named a track, string or stack their source never declared.
+/// they named a track, string or stack their source never declared (the
+/// first cause recorded, so its number is kept).
 inline constexpr uint32_t kInvalidEventsRing = UINT32_MAX;
+
+/// The ring number of `cause`'s drop record; 0, no cause ring, for
+/// PROF_DROP_RING_FULL and an unknown cause.
+constexpr uint32_t cause_ring(prof_drop_cause cause) {
+  switch (cause) {
+  case PROF_DROP_INVALID_EVENT:
+    return kInvalidEventsRing;
+  case PROF_DROP_DEVICE_BUFFER_FULL:
+    return UINT32_MAX - 1;
+  case PROF_DROP_KERNEL_LOST:
+    return UINT32_MAX - 2;
+  case PROF_DROP_CATALOG_FULL:
+    return UINT32_MAX - 3;
+  default:
+    return 0;
+  }
+}
+constexpr bool is_cause_ring(uint32_t ring) { return ring >= kFirstCauseRing; }
+/// The cause a cause ring counts; PROF_DROP_RING_FULL for a real ring (and
+/// for a cause number a later prof may write).
+constexpr prof_drop_cause cause_of_ring(uint32_t ring) {
+  for (prof_drop_cause cause : {PROF_DROP_DEVICE_BUFFER_FULL, PROF_DROP_KERNEL_LOST,
+                                PROF_DROP_INVALID_EVENT, PROF_DROP_CATALOG_FULL})
+    if (cause_ring(cause) == ring) return cause;
+  return PROF_DROP_RING_FULL;
+}
 
 /// Events one ring has dropped so far: a running total, so the last record
 /// for a ring is the one that counts.

@@ -276,12 +276,14 @@ const StackRecord *ReportReader::stack(uint32_t id) const {
 uint64_t ReportReader::total_dropped() const {
   uint64_t total = 0;
   for (const auto &[ring, record] : drops_)
-    if (ring != kInvalidEventsRing) total += record.dropped;
+    if (!is_cause_ring(ring)) total += record.dropped;
   return total;
 }
 
-uint64_t ReportReader::invalid_events() const {
-  const auto it = drops_.find(kInvalidEventsRing);
+uint64_t ReportReader::dropped(prof_drop_cause cause) const {
+  if (cause == PROF_DROP_RING_FULL) return total_dropped();
+  if (!is_cause_ring(cause_ring(cause))) return 0;
+  const auto it = drops_.find(cause_ring(cause));
   return it == drops_.end() ? 0 : it->second.dropped;
 }
 

@@ -82,9 +82,10 @@ public:
   const std::map<uint32_t, ClockDomainRecord> &clock_domains() const { return clocks_; }
   /// The last record of each ring, by ring index.
   const std::map<uint32_t, DropRecord> &drops() const { return drops_; }
+  /// Events dropped because their ring was full.
   uint64_t total_dropped() const;
-  /// Events refused because they named what their source never declared.
-  uint64_t invalid_events() const;
+  /// Events or records lost under `cause` (PROF_DROP_RING_FULL: total_dropped()).
+  uint64_t dropped(prof_drop_cause cause) const;
   /// Absent when the capture was cut or the END chunk is damaged.
   const std::optional<Footer> &footer() const { return footer_; }
 

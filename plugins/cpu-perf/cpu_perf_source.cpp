@@ -120,6 +120,7 @@ bool CpuPerfSource::flush() {
     if (pid_ > 0 && total.value >= others)
       capture.counters.push_back({pid_, pid_, total.counter, end_, total.value - others});
   }
+  host_.count_dropped(PROF_DROP_KERNEL_LOST, capture.lost_records + capture.lost_samples);
   if (capture.lost_records > 0 || capture.lost_samples > 0)
     host_.log(PROF_LOG_WARN, "cpu-perf: the kernel lost " + std::to_string(capture.lost_records) +
                                  " records and " + std::to_string(capture.lost_samples) +

@@ -222,6 +222,7 @@ void CudaSource::report_counts() {
   host_.counter(
       host_.track(PROF_TRACK_COUNTER, "CUDA records dropped", process, 0, 0, -1, "records"), now,
       static_cast<double>(buffers_->dropped()));
+  host_.count_dropped(PROF_DROP_DEVICE_BUFFER_FULL, buffers_->dropped());
   if (buffers_->dropped() > 0)
     host_.log(PROF_LOG_WARN, std::to_string(buffers_->dropped()) + " of " +
                                  std::to_string(buffers_->records() + buffers_->dropped()) +

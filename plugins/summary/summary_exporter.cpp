@@ -1,5 +1,6 @@
 #include "summary_exporter.hpp"
 
+#include <prof/drop_causes.hpp>
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
 #include <prof/stats/stats_reports.hpp>
@@ -74,10 +75,10 @@ bool SummaryExporter::end() {
       print_functions();
     }
   }
-  if (const uint64_t dropped = host_.dropped_events(); dropped > 0) {
-    host_.print("Warning: " + std::to_string(dropped) +
-                " events were dropped (ring buffers full); raise --host-ringbuffer-size");
-  }
+  // Every loss, by cause: none is silent.
+  for (prof_drop_cause cause : kDropCauses)
+    if (const uint64_t lost = host_.dropped(cause); lost > 0)
+      host_.print("Warning: " + drop_cause_line(cause, lost));
   aggregator_.reset();
   return true;
 }

@@ -1,5 +1,6 @@
 #include "trace_exporter.hpp"
 
+#include <prof/drop_causes.hpp>
 #include <prof/stats/text_table.hpp>
 #include <prof/stats/time_format.hpp>
 
@@ -44,10 +45,9 @@ bool TraceExporter::end() {
     sort_by_start(records_);
     print_records();
   }
-  if (const uint64_t dropped = host_.dropped_events(); dropped > 0) {
-    host_.print("Warning: " + std::to_string(dropped) +
-                " events were dropped (ring buffers full); raise --host-ringbuffer-size");
-  }
+  for (prof_drop_cause cause : kDropCauses)
+    if (const uint64_t lost = host_.dropped(cause); lost > 0)
+      host_.print("Warning: " + drop_cause_line(cause, lost));
   records_.clear();
   records_.shrink_to_fit();
   return true;

@@ -71,6 +71,11 @@ void log(void *host, prof_log_level level, const char *message) {
                  message ? message : "");
 }
 const char *get_option(void *host, const char *name) { return self(host).option(name); }
+void count_dropped(void *, prof_drop_cause cause, uint64_t count) {
+  AgentState *state = agent_state();
+  if (!state || (cause != PROF_DROP_DEVICE_BUFFER_FULL && cause != PROF_DROP_KERNEL_LOST)) return;
+  state->region.header()->plugin_drops[cause].fetch_add(count, std::memory_order_relaxed);
+}
 const prof_session_info *session_info(void *) {
   AgentState *state = agent_state();
   return state ? &state->session : nullptr;
@@ -88,6 +93,7 @@ constexpr prof_host_api kApi = [] {
   api.log = &log;
   api.get_option = &get_option;
   api.session_info = &session_info;
+  api.count_dropped = &count_dropped;
   core::HostEmitters<SharedRings>::fill(api);
   return api;
 }();

@@ -6,6 +6,7 @@
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/stats_scan.hpp"
+#include <prof/drop_causes.hpp>
 #include <prof/stats/stats_reports.hpp>
 
 #include <boost/program_options.hpp>
@@ -135,10 +136,10 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   // A cut or damaged report: the statistics cover what could be read.
   for (const std::string &problem : reader.problems())
     console.warning(problem);
-  if (const uint64_t refused = reader.invalid_events())
-    console.warning(std::to_string(refused) +
-                    " events of this capture were refused: they named a track, string or stack "
-                    "their source never declared");
+  // Every loss of the capture, by cause.
+  for (prof_drop_cause cause : kDropCauses)
+    if (const uint64_t lost = reader.dropped(cause))
+      console.warning("this capture lost events: " + drop_cause_line(cause, lost));
 
   std::vector<std::string> scanned = names;
   if (!chosen)

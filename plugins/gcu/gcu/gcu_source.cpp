@@ -135,6 +135,7 @@ void GcuSource::report_drops() {
     host_.counter(
         host_.track(PROF_TRACK_COUNTER, "GCU records dropped", parent, 0, 0, -1, "records"), now,
         static_cast<double>(stats.dropped));
+    host_.count_dropped(PROF_DROP_DEVICE_BUFFER_FULL, stats.dropped);
     if (stats.dropped > 0)
       host_.log(PROF_LOG_WARN, "GCU " + std::to_string(device) + ": " +
                                    std::to_string(stats.dropped) + " of " +

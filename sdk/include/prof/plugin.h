@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.5.
+/* prof plugin ABI, version 1.6.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -24,8 +24,9 @@ extern "C" {
 /// clock anchor in prof_session_info, 1.4 the process list, plugins and rank
 /// of prof_session_info and prof_plugin_descriptor::flags, 1.5 well-known
 /// categories (prof_event::kind) and typed arguments (emit_slice_args,
-/// emit_instant_args, prof_export_api::args).
-#define PROF_ABI_MINOR 5
+/// emit_instant_args, prof_export_api::args), 1.6 drops by cause
+/// (prof_host_api::count_dropped, prof_export_api::dropped_by_cause).
+#define PROF_ABI_MINOR 6
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
@@ -78,6 +79,18 @@ typedef enum prof_log_level {
   PROF_LOG_WARN = 2,
   PROF_LOG_ERROR = 3
 } prof_log_level;
+
+/// Why events or records were lost. Every loss is counted under one cause,
+/// and the report, the capture summary and `prof stats` state each.
+typedef enum prof_drop_cause {
+  PROF_DROP_RING_FULL = 0,          ///< an emit found its ring full (counted by the host)
+  PROF_DROP_DEVICE_BUFFER_FULL = 1, ///< a device or driver buffer overflowed unread
+  PROF_DROP_KERNEL_LOST = 2,        ///< the kernel lost records (perf's PERF_RECORD_LOST)
+  PROF_DROP_INVALID_EVENT = 3,      ///< an event named an undeclared track, string or stack
+  PROF_DROP_CATALOG_FULL = 4        ///< the application's shared catalog was full (host)
+} prof_drop_cause;
+/// Number of prof_drop_cause values.
+#define PROF_DROP_CAUSE_COUNT 5
 
 /// What the host tells a plugin about the capture.
 typedef struct prof_session_info {
@@ -161,6 +174,12 @@ typedef struct prof_host_api {
   void (*emit_instant_args)(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
                             prof_string_id category, uint16_t kind, const prof_arg *args,
                             uint32_t arg_count);
+  /* ABI 1.6: check struct_size before calling. */
+  /// Counts `count` records the plugin lost before they became events, under
+  /// `cause`: PROF_DROP_DEVICE_BUFFER_FULL or PROF_DROP_KERNEL_LOST (the host
+  /// counts the other causes itself and ignores them here). Adds to a running
+  /// total; never blocks.
+  void (*count_dropped)(void *host, prof_drop_cause cause, uint64_t count);
 } prof_host_api;
 
 /// The instance functions of a source plugin.
@@ -207,6 +226,10 @@ typedef struct prof_export_api {
   /// instant); *count receives their number, 0 and NULL for id 0 or an
   /// unknown id.
   const prof_arg *(*args)(void *host, prof_args_id id, uint32_t *count);
+  /* ABI 1.6: check struct_size before calling. */
+  /// Events or records the capture lost under `cause` (dropped_events is
+  /// PROF_DROP_RING_FULL's count); 0 for an unknown cause.
+  uint64_t (*dropped_by_cause)(void *host, prof_drop_cause cause);
 } prof_export_api;
 
 /// The instance functions of an exporter plugin. Events arrive in batches,

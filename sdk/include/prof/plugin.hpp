@@ -93,6 +93,14 @@ public:
       api_->emit_sample(host_, t, ts, stack);
   }
   uint64_t now() const { return api_->now(host_); }
+  /// Counts records lost before they became events (ABI 1.6: a device
+  /// buffer that overflowed, records the kernel lost); on older hosts
+  /// nothing, and the plugin's own warning is all the user sees.
+  void count_dropped(prof_drop_cause cause, uint64_t count) const {
+    if (count > 0 &&
+        api_->struct_size >= offsetof(prof_host_api, count_dropped) + sizeof(api_->count_dropped))
+      api_->count_dropped(host_, cause, count);
+  }
   void log(prof_log_level level, const std::string &message) const {
     api_->log(host_, level, message.c_str());
   }
@@ -207,6 +215,14 @@ public:
     return *text == "true" || *text == "on" || *text == "yes" || *text == "1";
   }
   uint64_t dropped_events() const { return api_->dropped_events(host_); }
+  /// Events or records the capture lost under `cause` (ABI 1.6); on older
+  /// hosts only ring-full drops are known.
+  uint64_t dropped(prof_drop_cause cause) const {
+    if (api_->struct_size >=
+        offsetof(prof_export_api, dropped_by_cause) + sizeof(api_->dropped_by_cause))
+      return api_->dropped_by_cause(host_, cause);
+    return cause == PROF_DROP_RING_FULL ? dropped_events() : 0;
+  }
   /// The arguments of a slice or instant (prof_event::args); empty for none
   /// and on hosts older than ABI 1.5.
   std::span<const prof_arg> args(uint64_t id) const {

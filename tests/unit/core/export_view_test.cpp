@@ -45,7 +45,7 @@ protected:
     writer.open(path_, header_, true);
     ReportSink sink(writer);
     sink.catalog_grew(live_, CatalogMark{}, mark_of(live_));
-    sink.finish(live_, CaptureEnd{1000, 0, 7, {{0, 4321, 7}}, 0, 0});
+    sink.finish(live_, end_);
     ASSERT_TRUE(sink.error().empty()) << sink.error();
     ASSERT_TRUE(reader_.open(path_));
     live_session_ = session_of(header_, live_details_);
@@ -59,6 +59,19 @@ protected:
   prof_stack_id stack_ = 0;
   prof_args_id args_ = 0;
   prof::report::ReportReader reader_;
+  // 7 ring-full drops, and one count of every other cause (two sources
+  // counted device-buffer losses).
+  const CaptureEnd end_{1000,
+                        0,
+                        7,
+                        {{0, 4321, 7},
+                         {prof::report::cause_ring(PROF_DROP_INVALID_EVENT), 0, 3},
+                         {prof::report::cause_ring(PROF_DROP_DEVICE_BUFFER_FULL), 0, 40},
+                         {prof::report::cause_ring(PROF_DROP_DEVICE_BUFFER_FULL), 0, 2},
+                         {prof::report::cause_ring(PROF_DROP_KERNEL_LOST), 0, 5},
+                         {prof::report::cause_ring(PROF_DROP_CATALOG_FULL), 0, 1}},
+                        0,
+                        0};
   SessionDetails live_details_;
   prof_session_info live_session_{};
 };
@@ -75,7 +88,7 @@ struct RecordingView final : CatalogExportView {
 
 TEST_F(ExportViews, LiveAndReportAnswerTheSameThroughTheTable) {
   CatalogExportView live(live_, live_session_);
-  live.set_dropped_events(7);
+  live.set_drops(end_);
   const ReportExportView saved(reader_);
   const prof::ExportHost hosts[] = {export_host(live), saved.host()};
   for (const prof::ExportHost &host : hosts) {
@@ -111,6 +124,12 @@ TEST_F(ExportViews, LiveAndReportAnswerTheSameThroughTheTable) {
     EXPECT_STREQ(host.session().rank, "3");
     EXPECT_STREQ(host.session().plugins, "cpu-util 1.0 interval=10\n");
     EXPECT_EQ(host.dropped_events(), 7u);
+    EXPECT_EQ(host.dropped(PROF_DROP_RING_FULL), 7u);
+    EXPECT_EQ(host.dropped(PROF_DROP_INVALID_EVENT), 3u);
+    EXPECT_EQ(host.dropped(PROF_DROP_DEVICE_BUFFER_FULL), 42u);
+    EXPECT_EQ(host.dropped(PROF_DROP_KERNEL_LOST), 5u);
+    EXPECT_EQ(host.dropped(PROF_DROP_CATALOG_FULL), 1u);
+    EXPECT_EQ(host.dropped(static_cast<prof_drop_cause>(99)), 0u);
     EXPECT_FALSE(host.option("anything"));
   }
 }

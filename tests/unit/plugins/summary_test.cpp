@@ -149,13 +149,22 @@ TEST_F(SummaryTest, FilteredModeWithoutMatchesSaysWhatIsMissing) {
   EXPECT_EQ(fake.printed(), Lines{"======== Profiling result: no GCU activities were collected"});
 }
 
-TEST_F(SummaryTest, WarnsAboutDroppedEvents) {
+TEST_F(SummaryTest, WarnsAboutEveryLossByCause) {
   fake.set_dropped(42);
+  fake.set_dropped(5, PROF_DROP_KERNEL_LOST);
+  fake.set_dropped(3, PROF_DROP_INVALID_EVENT);
   SummaryExporter exporter(fake.host());
   ASSERT_TRUE(exporter.begin());
   ASSERT_TRUE(exporter.end());
-  EXPECT_EQ(fake.printed().back(),
-            "Warning: 42 events were dropped (ring buffers full); raise --host-ringbuffer-size");
+  const Lines printed = fake.printed();
+  ASSERT_GE(printed.size(), 3u);
+  EXPECT_EQ(Lines(printed.end() - 3, printed.end()),
+            (Lines{"Warning: 42 events were dropped because rings were full; raise "
+                   "--host-ringbuffer-size",
+                   "Warning: 5 records were lost by the kernel (perf buffers full); lower the "
+                   "sampling frequency",
+                   "Warning: 3 events were refused: they named a track, string or stack their "
+                   "source never declared"}));
 }
 
 TEST_F(SummaryTest, UnknownModeFailsWithAReason) {

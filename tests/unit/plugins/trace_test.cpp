@@ -88,7 +88,7 @@ TEST_F(TraceTest, EmptyTraceSaysSo) {
   const Lines printed = run({{fake.slice(thread, "x", 0, 1)}}, "gcu");
   EXPECT_EQ(printed[1], "======== Profiling result: no GCU activities were collected");
   EXPECT_EQ(printed[2],
-            "Warning: 7 events were dropped (ring buffers full); raise --host-ringbuffer-size");
+            "Warning: 7 events were dropped because rings were full; raise --host-ringbuffer-size");
 }
 
 TEST_F(TraceTest, UnknownScopeFailsWithAReason) {

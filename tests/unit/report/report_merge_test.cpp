@@ -75,7 +75,7 @@ void write_rank(const std::string &path, const RankReport &rank) {
   writer.add_drops(rank.drops);
   uint64_t dropped = 0;
   for (const auto &d : rank.drops)
-    if (d.ring != kInvalidEventsRing) dropped += d.dropped;
+    if (!is_cause_ring(d.ring)) dropped += d.dropped;
   writer.finish(Footer{rank.session_start + 10 * kSecond, 0, dropped, 0, false, 0});
 }
 
@@ -181,14 +181,19 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
   ranks.early.stacks = {{5, {1, 2}}};
   ranks.early.args = {{3, {prof::arg_uint(2, 64), prof::arg_string(1, 2)}}};
   ranks.early.clocks = {{2, "gcu0", 1.0e9, {{0, 3 * kDay}}}};
-  ranks.early.drops = {{0, 101, 3}, {kInvalidEventsRing, 0, 2}};
+  ranks.early.drops = {
+      {0, 101, 3}, {kInvalidEventsRing, 0, 2}, {cause_ring(PROF_DROP_DEVICE_BUFFER_FULL), 0, 30}};
   ranks.early.events = {with_args(slice(4, 3 * kDay + 10, 5, 1, 2, 77), 3),
                         sample(2, 3 * kDay + 20, 5), flow(2, 3 * kDay + 30, 9, PROF_FLOW_BEGIN)};
   ranks.late.strings = {"kernel", "sync"};
   ranks.late.stacks = {{5, {2, 1}}};
   ranks.late.args = {{3, {prof::arg_uint(2, 128), prof::arg_string(1, 2)}}};
   ranks.late.clocks = {{2, "gcu0", 1.0e9, {{0, 3600 * kSecond}}}};
-  ranks.late.drops = {{0, 201, 4}, {1, 202, 5}, {kInvalidEventsRing, 0, 1}};
+  ranks.late.drops = {{0, 201, 4},
+                      {1, 202, 5},
+                      {kInvalidEventsRing, 0, 1},
+                      {cause_ring(PROF_DROP_DEVICE_BUFFER_FULL), 0, 12},
+                      {cause_ring(PROF_DROP_KERNEL_LOST), 0, 6}};
   ranks.late.events = {with_args(slice(4, 3 * 3600 * kSecond, 5, 1, 2, 77), 3),
                        sample(2, 3 * 3600 * kSecond, 5),
                        flow(2, 3 * 3600 * kSecond, 9, PROF_FLOW_END)};
@@ -273,14 +278,17 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
       EXPECT_EQ(e.id, rank1 ? (uint64_t{1} << 48 | 9) : 9u);
     }
   }
-  // Drops: summed, and each ring of each input kept; events refused as
-  // invalid summed apart, under their own record.
+  // Drops: summed, and each ring of each input kept; every other cause
+  // summed apart, under its own record.
   EXPECT_EQ(merged.total_dropped(), 12u);
   EXPECT_EQ(merged.footer()->dropped, 12u);
-  EXPECT_EQ(merged.invalid_events(), 3u);
+  EXPECT_EQ(merged.dropped(PROF_DROP_INVALID_EVENT), 3u);
+  EXPECT_EQ(merged.dropped(PROF_DROP_DEVICE_BUFFER_FULL), 42u);
+  EXPECT_EQ(merged.dropped(PROF_DROP_KERNEL_LOST), 6u);
+  EXPECT_EQ(merged.dropped(PROF_DROP_CATALOG_FULL), 0u);
   std::vector<std::pair<int32_t, uint64_t>> drops;
   for (const auto &[ring, d] : merged.drops())
-    if (ring != kInvalidEventsRing) drops.emplace_back(d.tid, d.dropped);
+    if (!is_cause_ring(ring)) drops.emplace_back(d.tid, d.dropped);
   EXPECT_THAT(drops, UnorderedElementsAre(std::pair<int32_t, uint64_t>{101, 3},
                                           std::pair<int32_t, uint64_t>{201, 4},
                                           std::pair<int32_t, uint64_t>{202, 5}));

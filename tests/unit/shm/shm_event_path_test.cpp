@@ -3,6 +3,7 @@
 // prof's side reads everything they wrote, ids translated.
 #include "core/args_folding.hpp"
 #include "core/event_args_record.hpp"
+#include "core/event_sink.hpp"
 #include "core/report/report_model.hpp"
 #include "core/shm_catalog_writer.hpp"
 #include "core/shm_event_source.hpp"
@@ -309,5 +310,25 @@ TEST(ShmEventPath, EventsNamingUndefinedIdsAreRefusedAndCounted) {
     if (d.ring == prof::report::kInvalidEventsRing) refused = d.dropped;
   EXPECT_EQ(refused, 4u);
   EXPECT_EQ(source.dropped(), 0u) << "no ring was full";
+  region.unlink();
+}
+
+// What the application's plugins lost (counted in the region by the agent)
+// and what its full catalog refused reach the drops, each under its cause.
+TEST(ShmEventPath, LossesCountedInTheRegionAreStatedByCause) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  ShmHeader &h = *region.header();
+  h.plugin_drops[PROF_DROP_DEVICE_BUFFER_FULL].store(17);
+  h.plugin_drops[PROF_DROP_KERNEL_LOST].store(4);
+  h.catalog_overflow.store(2);
+  CaptureEnd end;
+  end.drops = source.drops();
+  EXPECT_EQ(end.lost(PROF_DROP_DEVICE_BUFFER_FULL), 17u);
+  EXPECT_EQ(end.lost(PROF_DROP_KERNEL_LOST), 4u);
+  EXPECT_EQ(end.lost(PROF_DROP_CATALOG_FULL), 2u);
+  EXPECT_EQ(end.lost(PROF_DROP_INVALID_EVENT), 0u);
   region.unlink();
 }

@@ -108,7 +108,10 @@ public:
     session_.command = command_.c_str();
     session_.target_pid = pid;
   }
-  void set_dropped(uint64_t dropped) { dropped_ = dropped; }
+  /// Losses the capture had under `cause` (ring full by default).
+  void set_dropped(uint64_t dropped, prof_drop_cause cause = PROF_DROP_RING_FULL) {
+    dropped_[cause] = dropped;
+  }
   const std::vector<std::string> &printed() const { return printed_; }
   const std::vector<std::string> &errors() const { return logs_[PROF_LOG_ERROR]; }
   const std::vector<std::string> &warnings() const { return logs_[PROF_LOG_WARN]; }
@@ -150,7 +153,10 @@ private:
     auto found = self(host).options_.find(name);
     return found == self(host).options_.end() ? nullptr : found->second.c_str();
   }
-  static uint64_t dropped_events(void *host) { return self(host).dropped_; }
+  static uint64_t dropped_events(void *host) { return self(host).dropped_[PROF_DROP_RING_FULL]; }
+  static uint64_t dropped_by_cause(void *host, prof_drop_cause cause) {
+    return cause < PROF_DROP_CAUSE_COUNT ? self(host).dropped_[cause] : 0;
+  }
   static const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
     auto &sets = self(host).arg_sets_;
     if (id == 0 || id > sets.size()) {
@@ -161,9 +167,17 @@ private:
     return sets[id - 1].data();
   }
 
-  static constexpr prof_export_api kApi{sizeof(prof_export_api), &string, &track, &stack,
-                                        &session_info,           &print,  &log,   &get_option,
-                                        &dropped_events,         &args};
+  static constexpr prof_export_api kApi{sizeof(prof_export_api),
+                                        &string,
+                                        &track,
+                                        &stack,
+                                        &session_info,
+                                        &print,
+                                        &log,
+                                        &get_option,
+                                        &dropped_events,
+                                        &args,
+                                        &dropped_by_cause};
 
   std::map<prof_string_id, std::string> strings_;
   std::map<prof_track_id, Track> tracks_; // map nodes keep desc.name pointers valid
@@ -172,7 +186,7 @@ private:
   std::map<std::string, std::string> options_;
   std::vector<std::string> printed_;
   std::vector<std::string> logs_[4];
-  uint64_t dropped_ = 0;
+  uint64_t dropped_[PROF_DROP_CAUSE_COUNT] = {};
   std::string command_;
   prof_session_info session_{};
 };
