@@ -5,14 +5,15 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
-#include <random>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <new>
+#include <random>
 #include <stdexcept>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +26,20 @@ size_t page_round(size_t bytes) { return (bytes + 4095) & ~size_t{4095}; }
 
 std::runtime_error failure(const std::string &what, const std::string &name) {
   return std::runtime_error(what + " shared memory '" + name + "': " + std::strerror(errno));
+}
+// What a full shared-memory mount (a container's small /dev/shm) means to
+// the user, with how much there was and what to change.
+std::runtime_error no_room(size_t needed) {
+  const auto mib = [](uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20); };
+  std::string free_there;
+  struct statvfs fs {};
+  if (statvfs("/dev/shm", &fs) == 0)
+    free_there = " (" + mib(uint64_t{fs.f_bavail} * fs.f_frsize) + " MiB free)";
+  return std::runtime_error("cannot reserve " + mib(needed) +
+                            " MiB of shared memory for the application's rings: /dev/shm" +
+                            free_there +
+                            " is full; lower --host-ringbuffer-size or give /dev/shm more room "
+                            "(in a container, e.g. docker run --shm-size)");
 }
 ShmLayout layout_of(const ShmHeader &h) {
   return {h.ring_count,   h.ring_capacity,  h.ring_stride,   h.watermark_events, h.config_offset,
@@ -117,6 +132,7 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
     close(fd);
     shm_unlink(name.c_str());
     errno = error;
+    if (error == ENOSPC) throw no_room(total);
     throw failure("cannot reserve", name);
   }
   void *memory = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

@@ -7,12 +7,14 @@
 
 #include "core/report/report_reader.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -112,12 +114,18 @@ TEST_F(AgentE2E, ForkedChildrenGetTheirOwnProcessTrack) {
   for (int pid : m.forked) EXPECT_EQ(m.slices.count(pid), 0u); // forks do not restart plugins
 }
 
-TEST_F(AgentE2E, WhatAKilledApplicationEmittedReachesTheReport) {
+// Killed outright, by a crash or by abort(): every event it emitted is in
+// the report, and prof says how it died.
+class KilledApplication : public AgentE2E, public ::testing::WithParamInterface<int> {};
+
+TEST_P(KilledApplication, WhatItEmittedReachesTheReport) {
+  const int signal = GetParam();
   const fs::path report = dir_ / "r.profrep";
   auto args = prof_args("proc-marker count=5000", report);
-  args.insert(args.end(), {kWorkload, "--seconds", "0.05", "--signal", "9", "--quiet"});
+  args.insert(args.end(),
+              {kWorkload, "--seconds", "0.05", "--signal", std::to_string(signal), "--quiet"});
   auto r = run_process(args);
-  EXPECT_EQ(r.exit_code, 137) << r.describe();
+  EXPECT_EQ(r.exit_code, 128 + signal) << r.describe();
   prof::report::ReportReader reader;
   ASSERT_TRUE(reader.open(report.string()));
   const Markers m = markers_of(reader);
@@ -125,6 +133,35 @@ TEST_F(AgentE2E, WhatAKilledApplicationEmittedReachesTheReport) {
   EXPECT_EQ(m.slices.begin()->second, 5000u);
   ASSERT_TRUE(reader.footer().has_value());
   EXPECT_TRUE(reader.footer()->killed_by_signal);
+  EXPECT_EQ(reader.footer()->signal, signal);
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, KilledApplication, ::testing::Values(SIGKILL, SIGSEGV, SIGABRT),
+                         [](const auto &info) { return std::string(sigabbrev_np(info.param)); });
+
+// Threads emitting far faster than prof drains rings this small: the
+// application never waits for prof, and every event is either in the report
+// or counted as dropped, exactly.
+TEST_F(AgentE2E, OverloadNeverBlocksAndEveryEventIsRecordedOrCounted) {
+  const fs::path report = dir_ / "r.profrep";
+  constexpr int kThreads = 4, kPerThread = 200000;
+  auto args = prof_args("proc-marker count=" + std::to_string(kPerThread) +
+                            " threads=" + std::to_string(kThreads),
+                        report);
+  args.insert(args.end(),
+              {"--host-ringbuffer-size", "2", kWorkload, "--seconds", "0.2", "--quiet"});
+  auto r = run_process(args);
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string()));
+  const Markers m = markers_of(reader);
+  ASSERT_EQ(m.slices.size(), 1u);
+  const uint64_t recorded = m.slices.begin()->second;
+  ASSERT_TRUE(reader.footer().has_value());
+  EXPECT_GT(reader.total_dropped(), 0u) << "the rings never filled: no overload was made";
+  EXPECT_EQ(recorded + reader.total_dropped(), uint64_t{kThreads} * kPerThread);
+  EXPECT_EQ(recorded + reader.footer()->dropped, uint64_t{kThreads} * kPerThread);
+  EXPECT_THAT(r.out + r.err, ::testing::HasSubstr("events were dropped because rings were full"));
 }
 
 TEST_F(AgentE2E, KillingProfLeavesTheApplicationAndItsExitCodeAlone) {
