@@ -14,8 +14,12 @@ CudaOptions read_cuda_options(const Host &host) {
   options.graph_level = host.option("graph-trace").value_or("node") == "graph";
   const long long mb = 1 << 20;
   options.device_buffer_bytes = static_cast<size_t>(host.option_int("device-buffer-size", 8) * mb);
-  const long long watermark = host.option_int("watermark-threshold", 2);
+  long long watermark = host.option_int("watermark-threshold", 2);
   const long long ring = host.option_int("host-ringbuffer-size", 64);
+  // The default watermark (2 MB) follows a smaller ring (the table allows 2),
+  // as the gcu sources' does; a chosen one must fit.
+  const auto chosen = host.option("watermark-threshold");
+  if (watermark >= ring && (!chosen || *chosen == "2")) watermark = ring - 1;
   if (watermark >= ring)
     throw std::runtime_error("watermark-threshold (" + std::to_string(watermark) +
                              " MB) must be below host-ringbuffer-size (" + std::to_string(ring) +

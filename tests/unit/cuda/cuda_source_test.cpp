@@ -64,6 +64,16 @@ TEST(CudaOptions, WatermarkMustBeBelowTheRing) {
             "watermark-threshold (8 MB) must be below host-ringbuffer-size (8 MB)");
 }
 
+TEST(CudaOptions, TheDefaultWatermarkFollowsTheSmallestRing) {
+  // prof-plugin-check found the table's smallest ring (2) refused beside
+  // the default watermark (2).
+  Fake host;
+  host.set_option("host-ringbuffer-size", "2");
+  const CudaOptions options = read_cuda_options(Host(host.api(), &host));
+  EXPECT_EQ(options.buffer_bytes, 1u << 20);
+  EXPECT_EQ(options.budget_bytes, 2u << 20);
+}
+
 TEST(CudaOptions, OptionTableStatesRangesAndChoices) {
   void *plugin = dlopen(PROF_BUILD_DIR "/lib/prof/plugins/libprof-cuda.so", RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(plugin, nullptr) << dlerror();
