@@ -1,7 +1,10 @@
-# prof_add_plugin(NAME SOURCES...): builds libprof-NAME.so into the build's
-# plugin folder against the SDK headers only (plugins never link the core).
+# prof_add_plugin(NAME SOURCES... [LIBRARIES...] [CHECK_OPTIONS k=v...]):
+# builds libprof-NAME.so into the build's plugin folder against the SDK
+# headers only (plugins never link the core). The plugin is listed in the
+# global property PROF_PLUGINS; CHECK_OPTIONS are the values
+# prof-plugin-check starts from in its test PluginCheck.NAME.
 function(prof_add_plugin name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES;CHECK_OPTIONS" ${ARGN})
   set(target prof-plugin-${name})
   add_library(${target} MODULE ${ARG_SOURCES})
   set_target_properties(${target} PROPERTIES
@@ -14,6 +17,8 @@ function(prof_add_plugin name)
   target_link_libraries(${target} PRIVATE prof::sdk ${ARG_LIBRARIES})
   target_link_options(${target} PRIVATE -Wl,--no-undefined)
   install(TARGETS ${target} LIBRARY DESTINATION ${PROF_INSTALL_PLUGIN_DIR} COMPONENT runtime)
+  set_property(GLOBAL APPEND PROPERTY PROF_PLUGINS ${name})
+  set_property(TARGET ${target} PROPERTY PROF_CHECK_OPTIONS ${ARG_CHECK_OPTIONS})
 endfunction()
 
 # prof_add_plugin_core(NAME SOURCES... LIBRARIES...): the plugin's code
