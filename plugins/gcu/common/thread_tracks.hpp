@@ -1,5 +1,5 @@
-// The calling thread's track, declared once per thread (and again in a
-// forked child, whose thread ids differ).
+// The calling thread's track, declared once per thread and host (and again
+// in a forked child, whose thread ids differ).
 #pragma once
 
 #include <prof/plugin.hpp>
