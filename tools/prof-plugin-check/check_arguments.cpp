@@ -17,12 +17,14 @@ std::pair<std::string, std::string> option_pair(std::string_view text) {
 } // namespace
 
 std::string check_usage() {
-  return "usage: prof-plugin-check PLUGIN.so [--option KEY=VALUE ...]\n"
+  return "usage: prof-plugin-check PLUGIN.so [--option KEY=VALUE ...] [--workload LIB.so]\n"
          "Loads one prof plugin as prof does and checks it against the plugin ABI:\n"
          "descriptor, option table, lifecycle orders, emitted events (sources) and\n"
          "begin/consume/end (exporters). One line per rule; exit 0 when every rule\n"
          "passes, 1 when one fails, 2 on bad usage.\n"
          "  --option KEY=VALUE  a value every run of the plugin starts from (repeatable)\n"
+         "  --workload LIB.so   a library standing in for the application: the checker\n"
+         "                      calls its prof_check_workload() while the source runs\n"
          "  -h, --help          this text\n";
 }
 
@@ -36,11 +38,16 @@ CheckArguments parse_check_arguments(int argc, const char *const *argv) {
     } else if (arg == "--option") {
       if (i + 1 >= argc) throw core::InputError("--option: expected KEY=VALUE after it");
       arguments.options.push_back(option_pair(argv[++i]));
+    } else if (arg == "--workload" || arg.starts_with("--workload=")) {
+      if (arg == "--workload" && i + 1 >= argc)
+        throw core::InputError("--workload: expected a shared library after it");
+      arguments.workload =
+          arg == "--workload" ? std::string(argv[++i]) : std::string(arg.substr(11));
     } else if (arg.starts_with("--option=")) {
       arguments.options.push_back(option_pair(arg.substr(9)));
     } else if (arg.starts_with("-")) {
       throw core::InputError("unknown option '" + std::string(arg) +
-                             "' (expected --option KEY=VALUE or --help)");
+                             "' (expected --option KEY=VALUE, --workload LIB.so or --help)");
     } else if (have_plugin) {
       throw core::InputError("'" + std::string(arg) + "': expected one plugin file, got a second");
     } else {

@@ -12,6 +12,8 @@ struct CheckArguments {
   std::filesystem::path plugin; ///< the .so to check
   /// --option pairs in the order given: the values every run starts from.
   std::vector<std::pair<std::string, std::string>> options;
+  /// --workload: a library standing in for the application (workload.hpp).
+  std::filesystem::path workload;
   bool help = false;
 };
 

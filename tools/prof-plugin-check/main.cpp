@@ -8,6 +8,7 @@
 #include "tools/prof-plugin-check/rule_report.hpp"
 #include "tools/prof-plugin-check/scratch_folder.hpp"
 #include "tools/prof-plugin-check/source_checks.hpp"
+#include "tools/prof-plugin-check/workload.hpp"
 
 #include "core/config/option_validator.hpp"
 #include "core/console.hpp"
@@ -18,6 +19,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 using namespace prof;
 using namespace prof::plugin_check;
@@ -54,6 +56,9 @@ void check_robustness(RuleReport &report) {
 }
 
 int check(const CheckArguments &arguments) {
+  // Loaded first, as an application's libraries are there before the agent.
+  std::unique_ptr<Workload> workload;
+  if (!arguments.workload.empty()) workload = std::make_unique<Workload>(arguments.workload);
   core::PluginRegistry registry;
   registry.load(arguments.plugin);
   std::map<std::string, std::string> base;
@@ -67,7 +72,7 @@ int check(const CheckArguments &arguments) {
     for (const char *family : {"options", "lifecycle", "events", "exporter"})
       report.skip(family, "the plugin did not load");
   } else if (plugin->kind == PROF_KIND_SOURCE) {
-    SourceChecks source(*plugin, base);
+    SourceChecks source(*plugin, base, workload.get());
     check_option_rules(
         *plugin, base, [&](const core::OptionValues &v) { return source.try_options(v); }, report);
     source.check_lifecycle(report);

@@ -17,8 +17,9 @@ bool getting_going(const StepOutcome &outcome) {
 
 } // namespace
 
-SourceChecks::SourceChecks(const core::PluginInfo &plugin, std::map<std::string, std::string> base)
-    : plugin_(plugin), base_(std::move(base)) {}
+SourceChecks::SourceChecks(const core::PluginInfo &plugin, std::map<std::string, std::string> base,
+                           const Workload *workload)
+    : plugin_(plugin), base_(std::move(base)), workload_(workload) {}
 
 core::OptionValues SourceChecks::base_values() const { return core::OptionValues(plugin_, base_); }
 
@@ -44,9 +45,12 @@ StepOutcome SourceChecks::step(SourceUnderTest &source, Step step) {
     started_ = started_ || outcome.ok;
     return outcome;
   }
-  case Step::wait:
-    std::this_thread::sleep_for(run_time_);
+  case Step::wait: {
+    const auto until = std::chrono::steady_clock::now() + run_time_;
+    if (workload_) workload_->run();
+    std::this_thread::sleep_until(until);
     return {};
+  }
   case Step::suspend:
     return source.suspend();
   case Step::resume:
@@ -158,7 +162,7 @@ void SourceChecks::check_second_instance(RuleReport &report) {
     beside = second.start();
     second_started = beside.ok;
   }
-  std::this_thread::sleep_for(run_time_);
+  step(first, Step::wait);
   if (second_started) {
     if (StepOutcome s = second.stop(); !s.ok && outcome.ok) outcome = s;
     if (StepOutcome s = second.flush(); !s.ok && outcome.ok) outcome = s;

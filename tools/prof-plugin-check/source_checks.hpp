@@ -12,6 +12,7 @@
 #include "tools/prof-plugin-check/event_findings.hpp"
 #include "tools/prof-plugin-check/rule_report.hpp"
 #include "tools/prof-plugin-check/source_under_test.hpp"
+#include "tools/prof-plugin-check/workload.hpp"
 
 #include <chrono>
 #include <deque>
@@ -24,7 +25,9 @@ namespace prof::plugin_check {
 class SourceChecks {
 public:
   /// `base`: the values every run starts from (--option, validated).
-  SourceChecks(const core::PluginInfo &plugin, std::map<std::string, std::string> base);
+  /// `workload`, when not null, runs while the source is started.
+  SourceChecks(const core::PluginInfo &plugin, std::map<std::string, std::string> base,
+               const Workload *workload);
 
   /// create, configure, destroy with `values`: "" when configure accepted them.
   std::string try_options(const core::OptionValues &values);
@@ -50,6 +53,7 @@ private:
 
   const core::PluginInfo &plugin_;
   std::map<std::string, std::string> base_;
+  const Workload *workload_;
   EventFindings findings_;
   // Every instance's host lives until the checker ends (see SourceUnderTest).
   std::deque<std::unique_ptr<SourceUnderTest>> instances_;
