@@ -48,6 +48,9 @@ struct CheckingHostApi {
     if (core::ClockDomain *domain = self(host).catalog_.clocks.find(clock))
       domain->add_calibration(ticks, ns);
   }
+  static void count_dropped(void *host, prof_drop_cause cause, uint64_t) {
+    self(host).checker_.dropped(cause);
+  }
   static uint64_t now(void *) { return core::session_now_ns(); }
   static void log(void *host, prof_log_level level, const char *message) {
     if (level < PROF_LOG_ERROR || message == nullptr) return;
@@ -72,6 +75,7 @@ const prof_host_api CheckingHost::api_ = [] {
   api.log = &CheckingHostApi::log;
   api.get_option = &CheckingHostApi::get_option;
   api.session_info = &CheckingHostApi::session_info;
+  api.count_dropped = &CheckingHostApi::count_dropped;
   core::HostEmitters<CheckingHostApi>::fill(api);
   return api;
 }();

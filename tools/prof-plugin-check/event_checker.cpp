@@ -148,6 +148,14 @@ void EventChecker::track_refused(const std::string &reason) {
   findings_.add("events.declared-track", "declare_track refused: " + reason);
 }
 
+void EventChecker::dropped(prof_drop_cause cause) {
+  if (cause != PROF_DROP_DEVICE_BUFFER_FULL && cause != PROF_DROP_KERNEL_LOST)
+    findings_.add("events.drop-causes",
+                  "count_dropped with cause " + std::to_string(static_cast<int>(cause)) +
+                      ": a plugin counts only PROF_DROP_DEVICE_BUFFER_FULL and "
+                      "PROF_DROP_KERNEL_LOST");
+}
+
 void EventChecker::stack(const prof_string_id *frames, uint32_t count) {
   if (frames == nullptr && count > 0) {
     findings_.add("events.stacks", "intern_stack got NULL frames");

@@ -9,6 +9,8 @@
 
 #include "core/catalog.hpp"
 
+#include <prof/plugin.h>
+
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -30,6 +32,9 @@ public:
   void string(const char *text, size_t length);
   /// Records a track declaration the host refused, with its reason.
   void track_refused(const std::string &reason);
+  /// Checks a count of lost records: only device-buffer and kernel losses
+  /// are a plugin's to count (the host counts the others).
+  void dropped(prof_drop_cause cause);
   /// Checks frames handed to intern_stack.
   void stack(const prof_string_id *frames, uint32_t count);
   /// Reports the flows that lack an end; call once the source is destroyed.

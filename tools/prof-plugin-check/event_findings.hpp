@@ -15,9 +15,9 @@ namespace prof::plugin_check {
 
 /// The events rules, in the order they are reported.
 inline constexpr const char *kEventRules[] = {
-    "events.declared-track",    "events.strings",   "events.stacks",
-    "events.slice-duration",    "events.flows",     "events.counter-track",
-    "events.clock-calibration", "events.after-stop"};
+    "events.declared-track",    "events.strings",    "events.stacks",
+    "events.slice-duration",    "events.flows",      "events.counter-track",
+    "events.clock-calibration", "events.after-stop", "events.drop-causes"};
 
 class EventFindings {
 public:
