@@ -44,9 +44,9 @@ bool PerfettoExporter::begin() {
   writer_.emplace(file_);
   ahead_.emplace();
   out_.clear();
-  // First packet of the sequence: interned state starts empty here.
-  begin_packet(out_, f::packet::kSeqIncrementalStateCleared);
-  end_packet(out_);
+  // First packet of the sequence: interned state starts empty here, and the
+  // timestamps of the packets after it are deltas on the sequence's clock.
+  clock_.write_first_packet(out_);
   return true;
 }
 
@@ -127,7 +127,8 @@ void PerfettoExporter::write(const prof_event &e, bool slice_end) {
     }
     if (slice_end) {
       TrackEventPacket packet;
-      packet.timestamp = e.ts + e.duration;
+      packet.timestamp = clock_.delta(e.ts + e.duration, out_);
+      packet.sequence_flags = f::packet::kSeqNeedsIncrementalState;
       packet.type = f::track_event::kTypeSliceEnd;
       packet.track_uuid = uuid;
       write_packet(out_, packet);
@@ -180,7 +181,7 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uin
   const std::span<const prof_arg> args = flow ? std::span<const prof_arg>() : host_.args(e.args);
 
   TrackEventPacket packet;
-  packet.timestamp = e.ts;
+  packet.timestamp = clock_.delta(e.ts, out_);
   packet.sequence_flags = f::packet::kSeqNeedsIncrementalState;
   packet.type = type;
   packet.track_uuid = uuid;
@@ -193,7 +194,7 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uin
     write_packet(out_, packet);
     return;
   }
-  begin_packet(out_, e.ts, f::packet::kSeqNeedsIncrementalState);
+  begin_packet(out_, packet.timestamp, f::packet::kSeqNeedsIncrementalState);
   if (new_name || new_category || new_kind) {
     out_.begin_nested(f::packet::kInternedData);
     if (new_name)
@@ -240,7 +241,7 @@ void PerfettoExporter::write_debug_annotations(std::span<const prof_arg> args) {
 }
 
 void PerfettoExporter::write_counter(const prof_event &e, uint64_t uuid) {
-  begin_packet(out_, e.ts, 0);
+  begin_packet(out_, clock_.delta(e.ts, out_), f::packet::kSeqNeedsIncrementalState);
   out_.begin_nested(f::packet::kTrackEvent);
   out_.field_varint(f::track_event::kType, f::track_event::kTypeCounter);
   out_.field_varint(f::track_event::kTrackUuid, uuid);
@@ -270,7 +271,7 @@ void PerfettoExporter::write_sample(const prof_event &e) {
     tid = tracks_.info(e.track).tid;
   }
 
-  begin_packet(out_, e.ts, f::packet::kSeqNeedsIncrementalState);
+  begin_packet(out_, clock_.delta(e.ts, out_), f::packet::kSeqNeedsIncrementalState);
   if (stacks_.insert(e.id)) {
     out_.begin_nested(f::packet::kInternedData);
     if (!mapping_written_) {

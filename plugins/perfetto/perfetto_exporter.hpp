@@ -22,11 +22,14 @@
 // Packet order: see batch_order.hpp. Large batches are copied and ordered on
 // a second thread while the batch before them is encoded (sort_ahead.hpp);
 // the file is written on a third (background_writer.hpp).
-// Timestamps are session nanoseconds (CLOCK_MONOTONIC) written as
-// TracePacket.timestamp without timestamp_clock_id, i.e. on the trace
-// processor's default trace clock; the file holds no other clock, so no
-// conversion (and no ClockSnapshot) is needed. Merging with a BOOTTIME trace
-// of the same machine would be off by the time spent suspended.
+// Timestamps are session nanoseconds (CLOCK_MONOTONIC), written as deltas on
+// the sequence's incremental clock, which stands for the trace processor's
+// default trace clock (sequence_clock.hpp). Merging with a BOOTTIME trace of
+// the same machine would be off by the time spent suspended.
+// Sequence flags: SEQ_INCREMENTAL_STATE_CLEARED on the first packet only;
+// SEQ_NEEDS_INCREMENTAL_STATE on every packet that relies on that state
+// (interned names, the default clock and its running sum); track descriptors
+// and clock snapshots carry none.
 #ifndef PROF_PLUGINS_PERFETTO_EXPORTER_HPP
 #define PROF_PLUGINS_PERFETTO_EXPORTER_HPP
 
@@ -34,6 +37,7 @@
 #include "batch_order.hpp"
 #include "interned_set.hpp"
 #include "proto_writer.hpp"
+#include "sequence_clock.hpp"
 #include "sort_ahead.hpp"
 #include "track_table.hpp"
 #include <prof/output/output_file.hpp>
@@ -77,6 +81,7 @@ private:
   ExportHost host_;
   ProtoWriter out_;
   TrackTable tracks_;
+  SequenceClock clock_;
   BatchOrder order_; // for small batches
   std::optional<SortAhead> ahead_;
   output::OutputFile file_{"perfetto"};

@@ -5,15 +5,24 @@
 //
 //  message (file)                                    field                         no.
 //  Trace (trace.proto)                               packet                         1
-//  TracePacket (trace_packet.proto)                  timestamp                      8
+//  TracePacket (trace_packet.proto)                  clock_snapshot                 6
+//                                                    timestamp                      8
 //                                                    trusted_packet_sequence_id    10
 //                                                    track_event                   11
 //                                                    interned_data                 12
 //                                                    sequence_flags                13
+//                                                    timestamp_clock_id            58
+//                                                    trace_packet_defaults         59
 //                                                    track_descriptor              60
 //                                                    perf_sample                   66
 //  TracePacket.SequenceFlags                         SEQ_INCREMENTAL_STATE_CLEARED  1
 //                                                    SEQ_NEEDS_INCREMENTAL_STATE    2
+//  TracePacketDefaults (trace_packet_defaults.proto) timestamp_clock_id 58
+//  ClockSnapshot (clock_snapshot.proto)              clocks 1
+//  ClockSnapshot.Clock                               clock_id 1, timestamp 2,
+//                                                    is_incremental 3,
+//                                                    unit_multiplier_ns 4
+//  BuiltinClock (common/builtin_clock.proto)         BUILTIN_CLOCK_BOOTTIME 6
 //  TrackDescriptor (track_descriptor.proto)          uuid 1, name 2, process 3,
 //                                                    thread 4, parent_uuid 5, counter 8
 //  ProcessDescriptor (process_descriptor.proto)      pid 1, cmdline 2, process_name 6
@@ -53,16 +62,40 @@ inline constexpr uint32_t kPacket = 1;
 }
 
 namespace packet {
+inline constexpr uint32_t kClockSnapshot = 6;
 inline constexpr uint32_t kTimestamp = 8;
 inline constexpr uint32_t kTrustedPacketSequenceId = 10;
 inline constexpr uint32_t kTrackEvent = 11;
 inline constexpr uint32_t kInternedData = 12;
 inline constexpr uint32_t kSequenceFlags = 13;
+inline constexpr uint32_t kTimestampClockId = 58;
+inline constexpr uint32_t kTracePacketDefaults = 59;
 inline constexpr uint32_t kTrackDescriptor = 60;
 inline constexpr uint32_t kPerfSample = 66;
 inline constexpr uint32_t kSeqIncrementalStateCleared = 1;
 inline constexpr uint32_t kSeqNeedsIncrementalState = 2;
 } // namespace packet
+
+namespace trace_packet_defaults {
+inline constexpr uint32_t kTimestampClockId = 58;
+} // namespace trace_packet_defaults
+
+namespace clock_snapshot {
+inline constexpr uint32_t kClocks = 1;
+} // namespace clock_snapshot
+
+/// ClockSnapshot.Clock, and the clock ids the exporter uses.
+namespace clock {
+inline constexpr uint32_t kClockId = 1;
+inline constexpr uint32_t kTimestamp = 2;
+inline constexpr uint32_t kIsIncremental = 3;
+inline constexpr uint32_t kUnitMultiplierNs = 4;
+/// BUILTIN_CLOCK_BOOTTIME: the trace clock when a trace names no other.
+inline constexpr uint32_t kBuiltinBoottime = 6;
+/// First and last ids of sequence-scoped clocks (defined per packet sequence).
+inline constexpr uint32_t kFirstSequenceClock = 64;
+inline constexpr uint32_t kLastSequenceClock = 127;
+} // namespace clock
 
 namespace track_descriptor {
 inline constexpr uint32_t kUuid = 1;

@@ -198,7 +198,7 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   const TextNode *kernel = track_event_named(model, trace, "matmul", "TYPE_SLICE_BEGIN");
   ASSERT_NE(api, nullptr);
   ASSERT_NE(kernel, nullptr);
-  EXPECT_EQ(api->get("timestamp"), "1000");
+  EXPECT_EQ(model.time(api), 1000u);
   EXPECT_EQ(api->get("sequence_flags"), "2"); // SEQ_NEEDS_INCREMENTAL_STATE
   EXPECT_EQ(api->first("track_event")->get("track_uuid"), model.uuid_of("main"));
   EXPECT_EQ(api->first("track_event")->get("flow_ids"), "7");
@@ -218,18 +218,18 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
     if (e == nullptr) continue;
     if (e->get("flow_ids") == "9") {
       ++begins;
-      EXPECT_EQ(p->get("timestamp"), "1100");
+      EXPECT_EQ(model.time(p), 1100u);
     }
     if (e->get("terminating_flow_ids") == "9") {
       ++ends;
-      EXPECT_EQ(p->get("timestamp"), "2000");
+      EXPECT_EQ(model.time(p), 2000u);
     }
     if (e->get("type") == "TYPE_COUNTER") {
       EXPECT_FALSE(e->has("name_iid"));
       const std::string value =
           e->has("counter_value") ? e->get("counter_value") : e->get("double_counter_value");
-      counters[model.track_name_by_uuid.at(e->get("track_uuid")) + "@" + p->get("timestamp")] =
-          value;
+      counters[model.track_name_by_uuid.at(e->get("track_uuid")) + "@" +
+               std::to_string(model.time(p))] = value;
     }
   }
   EXPECT_EQ(begins, 1);
@@ -243,7 +243,7 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   for (const TextNode *p : trace.all("packet"))
     if (p->has("perf_sample")) sample_packet = p;
   ASSERT_NE(sample_packet, nullptr);
-  EXPECT_EQ(sample_packet->get("timestamp"), "1200");
+  EXPECT_EQ(model.time(sample_packet), 1200u);
   EXPECT_EQ(sample_packet->get("sequence_flags"), "2");
   const TextNode *sample = sample_packet->first("perf_sample");
   EXPECT_EQ(sample->get("pid"), "4242");

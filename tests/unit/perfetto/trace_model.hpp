@@ -1,11 +1,13 @@
-// What the trace processor would make of a decoded trace: interned names,
-// track descriptors, and slices rebuilt from BEGIN/END pairs the way
-// trace_processor does it (all packets sorted by timestamp, ties in file
-// order; an END closes the innermost open slice of its track).
+// What the trace processor would make of a decoded trace: packet times on
+// the trace clock (packet_times.hpp), interned names, track descriptors, and
+// slices rebuilt from BEGIN/END pairs the way trace_processor does it (all
+// packets sorted by time, ties in file order; an END closes the innermost
+// open slice of its track).
 #ifndef PROF_TESTS_PERFETTO_TRACE_MODEL_HPP
 #define PROF_TESTS_PERFETTO_TRACE_MODEL_HPP
 
 #include "decoded_trace.hpp"
+#include "packet_times.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -32,6 +34,8 @@ inline std::ostream &operator<<(std::ostream &os, const ModelSlice &s) {
 }
 
 struct TraceModel {
+  PacketTimes times;
+  std::map<const TextNode *, uint64_t> packet_time; ///< packets with a timestamp
   std::map<std::string, std::string> event_names; ///< iid -> name
   std::map<std::string, std::string> categories;  ///< iid -> name
   std::map<std::string, const TextNode *> tracks_by_name;
@@ -42,8 +46,10 @@ struct TraceModel {
   int duplicate_iids = 0;
   int duplicate_descriptors = 0;
 
-  explicit TraceModel(const TextNode &trace) {
+  explicit TraceModel(const TextNode &trace) : times(trace) {
     const auto packets = trace.all("packet");
+    for (const auto &[index, ts] : times.time)
+      packet_time[packets[index]] = ts;
     struct Timed {
       uint64_t ts;
       size_t index;
@@ -64,8 +70,9 @@ struct TraceModel {
         tracks_by_name[d->get("name")] = d;
         track_name_by_uuid[uuid] = d->get("name");
       }
-      if (const TextNode *e = p.first("track_event"))
-        events.push_back({std::stoull(p.get("timestamp")), i, e});
+      const auto ts = times.time.find(i);
+      if (const TextNode *e = p.first("track_event"); e != nullptr && ts != times.time.end())
+        events.push_back({ts->second, i, e});
     }
     std::stable_sort(events.begin(), events.end(),
                      [](const Timed &a, const Timed &b) { return a.ts < b.ts; });
@@ -88,6 +95,9 @@ struct TraceModel {
       }
     }
   }
+
+  /// Time of a packet on the trace clock.
+  uint64_t time(const TextNode *packet) const { return packet_time.at(packet); }
 
   std::string uuid_of(const std::string &track) const {
     auto found = tracks_by_name.find(track);

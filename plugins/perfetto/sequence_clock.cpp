@@ -1,0 +1,47 @@
+#include "sequence_clock.hpp"
+
+#include "trace_packet.hpp"
+
+namespace prof::perfetto {
+
+namespace {
+
+namespace f = field;
+
+/// ClockSnapshot: the incremental clock and BOOTTIME, both at 0.
+void write_snapshot(ProtoWriter &out) {
+  out.begin_nested(f::packet::kClockSnapshot);
+  out.begin_nested(f::clock_snapshot::kClocks);
+  out.field_varint(f::clock::kClockId, SequenceClock::kId);
+  out.field_varint(f::clock::kTimestamp, 0);
+  out.field_varint(f::clock::kIsIncremental, 1);
+  out.field_varint(f::clock::kUnitMultiplierNs, 1);
+  out.end_nested();
+  out.begin_nested(f::clock_snapshot::kClocks);
+  out.field_varint(f::clock::kClockId, f::clock::kBuiltinBoottime);
+  out.field_varint(f::clock::kTimestamp, 0);
+  out.end_nested();
+  out.end_nested();
+}
+
+} // namespace
+
+void SequenceClock::write_first_packet(ProtoWriter &out) {
+  begin_packet(out, f::packet::kSeqIncrementalStateCleared);
+  out.begin_nested(f::packet::kTracePacketDefaults);
+  out.field_varint(f::trace_packet_defaults::kTimestampClockId, kId);
+  out.end_nested();
+  write_snapshot(out);
+  end_packet(out);
+  now_ = 0;
+}
+
+void SequenceClock::restart(ProtoWriter &out) {
+  begin_packet(out);
+  write_snapshot(out);
+  end_packet(out);
+  now_ = 0;
+  ++restarts_;
+}
+
+} // namespace prof::perfetto
