@@ -44,10 +44,19 @@ bool PerfettoExporter::begin() {
   writer_.emplace(file_);
   ahead_.emplace();
   out_.clear();
-  // First packet of the sequence: interned state starts empty here, and the
-  // timestamps of the packets after it are deltas on the sequence's clock.
-  clock_.write_first_packet(out_);
+  sequences_.clear();
+  sequence(0); // the main sequence comes first
   return true;
+}
+
+PacketSequence &PerfettoExporter::start_sequence(prof_track_id track) {
+  if (track >= sequences_.size()) sequences_.resize(track + size_t{1} + sequences_.size() / 2);
+  PacketSequence &s = sequences_[track];
+  s.id = track == 0 ? kMainSequenceId : kMainSequenceId + track;
+  // Interned state starts empty here, and the timestamps of the packets after
+  // it are deltas on the sequence's clock.
+  s.clock.write_first_packet(out_, s.id, track == 0 ? 0 : TrackTable::uuid(track));
+  return s;
 }
 
 bool PerfettoExporter::consume(const prof_event *events, size_t count) {
@@ -120,32 +129,32 @@ void PerfettoExporter::write(const prof_event &e, bool slice_end) {
   case PROF_EVENT_SLICE:
   case PROF_EVENT_INSTANT:
   case PROF_EVENT_FLOW: {
-    const uint64_t uuid = tracks_.use(e.track, out_);
+    tracks_.use(e.track, out_);
     if (e.track != 0 && tracks_.info(e.track).counter) {
       if (!slice_end) ++skipped_;
       return;
     }
     if (slice_end) {
+      PacketSequence &s = sequence(e.track);
       TrackEventPacket packet;
-      packet.timestamp = clock_.delta(e.ts + e.duration, out_);
+      packet.sequence_id = s.id;
+      packet.timestamp = s.clock.delta(e.ts + e.duration, out_);
       packet.sequence_flags = f::packet::kSeqNeedsIncrementalState;
       packet.type = f::track_event::kTypeSliceEnd;
-      packet.track_uuid = uuid;
       write_packet(out_, packet);
       return;
     }
     const bool begin = e.type == PROF_EVENT_SLICE && e.duration > 0;
-    write_track_event(e, uuid,
-                      begin ? f::track_event::kTypeSliceBegin : f::track_event::kTypeInstant);
+    write_track_event(e, begin ? f::track_event::kTypeSliceBegin : f::track_event::kTypeInstant);
     return;
   }
   case PROF_EVENT_COUNTER: {
-    const uint64_t uuid = tracks_.use(e.track, out_);
+    tracks_.use(e.track, out_);
     if (e.track == 0 || !tracks_.info(e.track).counter) {
       ++skipped_;
       return;
     }
-    write_counter(e, uuid);
+    write_counter(e);
     return;
   }
   case PROF_EVENT_SAMPLE:
@@ -164,27 +173,28 @@ void PerfettoExporter::intern_entry(uint32_t field, uint64_t iid, std::string_vi
   out_.end_nested();
 }
 
-void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uint32_t type) {
+void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type) {
+  PacketSequence &s = sequence(e.track);
   const bool flow = e.type == PROF_EVENT_FLOW;
   uint64_t name_iid = e.name;
-  bool new_name = e.name != 0 && names_.insert(e.name);
+  bool new_name = e.name != 0 && s.names.insert(e.name);
   if (flow && e.name == 0) {
     name_iid = kFlowNameIid;
-    new_name = !flow_name_written_;
-    flow_name_written_ = true;
+    new_name = !s.flow_name_written;
+    s.flow_name_written = true;
   }
-  const bool new_category = e.category != 0 && categories_.insert(e.category);
+  const bool new_category = e.category != 0 && s.categories.insert(e.category);
   // The well-known category goes beside the vendor's as a second one.
   const uint16_t kind = flow || e.kind >= 32 || !*category_name(e.kind) ? 0 : e.kind;
-  const bool new_kind = kind != 0 && !(kinds_written_ & (1u << kind));
-  kinds_written_ |= kind != 0 ? 1u << kind : 0;
+  const bool new_kind = kind != 0 && !(s.kinds_written & (1u << kind));
+  s.kinds_written |= kind != 0 ? 1u << kind : 0;
   const std::span<const prof_arg> args = flow ? std::span<const prof_arg>() : host_.args(e.args);
 
   TrackEventPacket packet;
-  packet.timestamp = clock_.delta(e.ts, out_);
+  packet.sequence_id = s.id;
+  packet.timestamp = s.clock.delta(e.ts, out_);
   packet.sequence_flags = f::packet::kSeqNeedsIncrementalState;
   packet.type = type;
-  packet.track_uuid = uuid;
   packet.name_iid = name_iid;
   packet.category_iid = e.category;
   packet.kind_iid = kind != 0 ? kKindIidBase + kind : 0;
@@ -194,7 +204,7 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint64_t uuid, uin
     write_packet(out_, packet);
     return;
   }
-  begin_packet(out_, packet.timestamp, f::packet::kSeqNeedsIncrementalState);
+  begin_timed_packet(out_, s.id, packet.timestamp, f::packet::kSeqNeedsIncrementalState);
   if (new_name || new_category || new_kind) {
     out_.begin_nested(f::packet::kInternedData);
     if (new_name)
@@ -240,11 +250,11 @@ void PerfettoExporter::write_debug_annotations(std::span<const prof_arg> args) {
   }
 }
 
-void PerfettoExporter::write_counter(const prof_event &e, uint64_t uuid) {
-  begin_packet(out_, clock_.delta(e.ts, out_), f::packet::kSeqNeedsIncrementalState);
+void PerfettoExporter::write_counter(const prof_event &e) {
+  PacketSequence &s = sequence(e.track); // its default track is the counter's
+  begin_timed_packet(out_, s.id, s.clock.delta(e.ts, out_), f::packet::kSeqNeedsIncrementalState);
   out_.begin_nested(f::packet::kTrackEvent);
   out_.field_varint(f::track_event::kType, f::track_event::kTypeCounter);
-  out_.field_varint(f::track_event::kTrackUuid, uuid);
   // Integral values (bytes, counts) take a varint; others a double.
   constexpr double kExactLimit = 9007199254740992.0; // 2^53
   if (std::nearbyint(e.value) == e.value && std::fabs(e.value) < kExactLimit)
@@ -271,7 +281,9 @@ void PerfettoExporter::write_sample(const prof_event &e) {
     tid = tracks_.info(e.track).tid;
   }
 
-  begin_packet(out_, clock_.delta(e.ts, out_), f::packet::kSeqNeedsIncrementalState);
+  PacketSequence &main = sequence(0);
+  begin_timed_packet(out_, main.id, main.clock.delta(e.ts, out_),
+                     f::packet::kSeqNeedsIncrementalState);
   if (stacks_.insert(e.id)) {
     out_.begin_nested(f::packet::kInternedData);
     if (!mapping_written_) {

@@ -2,7 +2,8 @@
 // (https://perfetto.dev/docs/reference/synthetic-track-event), the format
 // ui.perfetto.dev and trace_processor open natively.
 //
-// Mapping of prof events (one packet sequence, names and categories interned):
+// Mapping of prof events (names and categories interned; each track's events
+// on a packet sequence of their own, see packet_sequence.hpp):
 //   slice (duration > 0)  TrackEvent SLICE_BEGIN at ts + SLICE_END at ts+duration;
 //                         a nonzero correlation id becomes flow_ids on the BEGIN,
 //                         so an API call and the device work it launched (same
@@ -23,10 +24,11 @@
 // a second thread while the batch before them is encoded (sort_ahead.hpp);
 // the file is written on a third (background_writer.hpp).
 // Timestamps are session nanoseconds (CLOCK_MONOTONIC), written as deltas on
-// the sequence's incremental clock, which stands for the trace processor's
+// each sequence's incremental clock, which stands for the trace processor's
 // default trace clock (sequence_clock.hpp). Merging with a BOOTTIME trace of
 // the same machine would be off by the time spent suspended.
-// Sequence flags: SEQ_INCREMENTAL_STATE_CLEARED on the first packet only;
+// Sequence flags: SEQ_INCREMENTAL_STATE_CLEARED on each sequence's first
+// packet only;
 // SEQ_NEEDS_INCREMENTAL_STATE on every packet that relies on that state
 // (interned names, the default clock and its running sum); track descriptors
 // and clock snapshots carry none.
@@ -36,8 +38,8 @@
 #include "background_writer.hpp"
 #include "batch_order.hpp"
 #include "interned_set.hpp"
+#include "packet_sequence.hpp"
 #include "proto_writer.hpp"
-#include "sequence_clock.hpp"
 #include "sort_ahead.hpp"
 #include "track_table.hpp"
 #include <prof/output/output_file.hpp>
@@ -48,6 +50,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace prof::perfetto {
 
@@ -69,9 +72,16 @@ private:
   bool write_batch(const prof_event *events, std::span<const uint64_t> packets,
                    const BatchOrder &order);
   bool write_pending();
+  /// The sequence of `track`'s events (0: the main sequence), started if new.
+  PacketSequence &sequence(prof_track_id track) {
+    if (track < sequences_.size() && sequences_[track].id != 0) [[likely]]
+      return sequences_[track];
+    return start_sequence(track);
+  }
+  PacketSequence &start_sequence(prof_track_id track);
   void write(const prof_event &e, bool slice_end);
-  void write_track_event(const prof_event &e, uint64_t track_uuid, uint32_t type);
-  void write_counter(const prof_event &e, uint64_t track_uuid);
+  void write_track_event(const prof_event &e, uint32_t type);
+  void write_counter(const prof_event &e);
   void write_sample(const prof_event &e);
   void intern_entry(uint32_t field, uint64_t iid, std::string_view text);
   void write_debug_annotations(std::span<const prof_arg> args);
@@ -81,14 +91,12 @@ private:
   ExportHost host_;
   ProtoWriter out_;
   TrackTable tracks_;
-  SequenceClock clock_;
+  std::vector<PacketSequence> sequences_; // by track id; [0] the main sequence
   BatchOrder order_; // for small batches
   std::optional<SortAhead> ahead_;
   output::OutputFile file_{"perfetto"};
   std::optional<BackgroundWriter> writer_; // while the file is open; after file_, so stops first
-  InternedSet names_, categories_, frames_, stacks_;
-  uint32_t kinds_written_ = 0; // bit k: the well-known category k is interned
-  bool flow_name_written_ = false;
+  InternedSet frames_, stacks_;            // on the main sequence
   bool mapping_written_ = false;
   bool failed_ = false;
   uint64_t events_ = 0;

@@ -17,7 +17,9 @@
 //                                                    perf_sample                   66
 //  TracePacket.SequenceFlags                         SEQ_INCREMENTAL_STATE_CLEARED  1
 //                                                    SEQ_NEEDS_INCREMENTAL_STATE    2
-//  TracePacketDefaults (trace_packet_defaults.proto) timestamp_clock_id 58
+//  TracePacketDefaults (trace_packet_defaults.proto) timestamp_clock_id 58,
+//                                                    track_event_defaults 11
+//  TrackEventDefaults (track_event.proto)            track_uuid 11
 //  ClockSnapshot (clock_snapshot.proto)              clocks 1
 //  ClockSnapshot.Clock                               clock_id 1, timestamp 2,
 //                                                    is_incremental 3,
@@ -78,7 +80,12 @@ inline constexpr uint32_t kSeqNeedsIncrementalState = 2;
 
 namespace trace_packet_defaults {
 inline constexpr uint32_t kTimestampClockId = 58;
+inline constexpr uint32_t kTrackEventDefaults = 11;
 } // namespace trace_packet_defaults
+
+namespace track_event_defaults {
+inline constexpr uint32_t kTrackUuid = 11;
+} // namespace track_event_defaults
 
 namespace clock_snapshot {
 inline constexpr uint32_t kClocks = 1;

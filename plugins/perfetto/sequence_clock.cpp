@@ -26,10 +26,17 @@ void write_snapshot(ProtoWriter &out) {
 
 } // namespace
 
-void SequenceClock::write_first_packet(ProtoWriter &out) {
-  begin_packet(out, f::packet::kSeqIncrementalStateCleared);
+void SequenceClock::write_first_packet(ProtoWriter &out, uint32_t sequence_id,
+                                       uint64_t default_track_uuid) {
+  sequence_id_ = sequence_id;
+  begin_packet(out, sequence_id_, f::packet::kSeqIncrementalStateCleared);
   out.begin_nested(f::packet::kTracePacketDefaults);
   out.field_varint(f::trace_packet_defaults::kTimestampClockId, kId);
+  if (default_track_uuid != 0) {
+    out.begin_nested(f::trace_packet_defaults::kTrackEventDefaults);
+    out.field_varint(f::track_event_defaults::kTrackUuid, default_track_uuid);
+    out.end_nested();
+  }
   out.end_nested();
   write_snapshot(out);
   end_packet(out);
@@ -37,7 +44,7 @@ void SequenceClock::write_first_packet(ProtoWriter &out) {
 }
 
 void SequenceClock::restart(ProtoWriter &out) {
-  begin_packet(out);
+  begin_packet(out, sequence_id_);
   write_snapshot(out);
   end_packet(out);
   now_ = 0;

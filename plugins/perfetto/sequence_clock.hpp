@@ -36,9 +36,11 @@ public:
   /// The incremental clock's id on the sequence.
   static constexpr uint32_t kId = field::clock::kFirstSequenceClock;
 
-  /// Writes the sequence's first packet: clears its incremental state, makes
-  /// this clock the default one and declares it, starting at 0.
-  void write_first_packet(ProtoWriter &out);
+  /// Writes the first packet of sequence `sequence_id`: clears its
+  /// incremental state, makes this clock the default one and declares it,
+  /// starting at 0; a nonzero `default_track_uuid` becomes the track of the
+  /// sequence's events that name none (TrackEventDefaults.track_uuid).
+  void write_first_packet(ProtoWriter &out, uint32_t sequence_id, uint64_t default_track_uuid);
 
   /// The timestamp to write on the next packet, which happens at `ts`. When
   /// `ts` is before the previous packet's time, first writes a packet that
@@ -57,6 +59,7 @@ public:
 private:
   void restart(ProtoWriter &out);
 
+  uint32_t sequence_id_ = 0;
   uint64_t now_ = 0; ///< time of the last packet, as the reader sums it
   uint64_t restarts_ = 0;
 };

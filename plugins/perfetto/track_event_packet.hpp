@@ -13,10 +13,11 @@ namespace prof::perfetto {
 
 /// Fields of a TrackEvent packet; zero leaves a field out (type excepted).
 struct TrackEventPacket {
-  uint64_t timestamp = 0;
+  uint32_t sequence_id = 0;
+  uint64_t timestamp = 0; ///< on the sequence's default clock
   uint32_t sequence_flags = 0;
   uint32_t type = 0;
-  uint64_t track_uuid = 0;
+  uint64_t track_uuid = 0; ///< 0: the sequence's default track
   uint64_t name_iid = 0;
   uint64_t category_iid = 0;
   uint64_t kind_iid = 0; ///< a second category: the well-known one
@@ -74,14 +75,14 @@ inline constexpr size_t kMaxTrackEvent = 2 + 6 + 4 * 11 + 2 + 8;
 [[gnu::always_inline]] inline void write_packet(ProtoWriter &out, const TrackEventPacket &e) {
   namespace f = field::packet;
   using W = WireType;
-  constexpr size_t kMaxPacket = 11 + 2 + 6 + kMaxTrackEvent;
+  constexpr size_t kMaxPacket = 11 + 6 + 6 + kMaxTrackEvent; // timestamp, sequence id, flags
   static_assert(kMaxPacket < 0x80, "the length must fit one byte");
   uint8_t *const packet = out.claim(2 + kMaxPacket);
   uint8_t *p = packet + 2; // tag and length of Trace.packet
   p = put_varint(p, field_tag(f::kTimestamp, W::Varint));
   p = put_varint(p, e.timestamp);
   p = put_varint(p, field_tag(f::kTrustedPacketSequenceId, W::Varint));
-  p = put_varint(p, kSequenceId);
+  p = put_varint(p, e.sequence_id);
   if (e.sequence_flags != 0) {
     p = put_varint(p, field_tag(f::kSequenceFlags, W::Varint));
     p = put_varint(p, e.sequence_flags);

@@ -54,7 +54,7 @@ void TrackTable::write_descriptor(prof_track_id id, ProtoWriter &out, int depth)
   if (info.pid == 0 && parent != 0) info.pid = tracks_[parent].pid;
   const std::string_view name = desc->name != nullptr ? desc->name : "";
 
-  begin_packet(out);
+  begin_packet(out, kMainSequenceId);
   out.begin_nested(field::packet::kTrackDescriptor);
   out.field_varint(field::track_descriptor::kUuid, uuid(id));
   if (desc->kind == PROF_TRACK_PROCESS && desc->pid > 0) {

@@ -47,6 +47,7 @@ struct PacketTimes {
   int negative_deltas = 0;    ///< deltas at or above 2^63
   int missing_needs_flag = 0; ///< packets using incremental state without the flag
   int snapshots = 0;          ///< ClockSnapshot packets
+  int restarts = 0;           ///< snapshots after a sequence's first packet
   std::map<uint32_t, int> packets_per_sequence;
 
   explicit PacketTimes(const TextNode &trace) {
@@ -111,7 +112,10 @@ private:
     if (const TextNode *d = p.first("trace_packet_defaults"))
       if (d->has("timestamp_clock_id"))
         sequence.default_clock = std::stoull(d->get("timestamp_clock_id"));
-    if (const TextNode *s = p.first("clock_snapshot")) snapshot(sequence, *s);
+    if (const TextNode *s = p.first("clock_snapshot")) {
+      snapshot(sequence, *s);
+      restarts += !(flags & kSeqIncrementalStateCleared);
+    }
 
     bool needs_state = false;
     if (const TextNode *e = p.first("track_event"))

@@ -84,9 +84,25 @@ TEST_F(PerfettoExporterTest, WritesTracksWithNestingAndDescriptors) {
   const auto packets = trace.all("packet");
   ASSERT_FALSE(packets.empty());
 
-  EXPECT_EQ(packets.front()->get("sequence_flags"), "1"); // SEQ_INCREMENTAL_STATE_CLEARED
-  for (const TextNode *p : packets)
-    EXPECT_EQ(p->get("trusted_packet_sequence_id"), "1");
+  // Each sequence starts by clearing its state (SEQ_INCREMENTAL_STATE_CLEARED);
+  // descriptors are on the main sequence (1), and each track's events on a
+  // sequence of their own that names the track once, in its defaults.
+  std::map<std::string, std::string> first_flags, sequence_track;
+  for (const TextNode *p : packets) {
+    const std::string sequence = p->get("trusted_packet_sequence_id");
+    EXPECT_FALSE(sequence.empty());
+    first_flags.emplace(sequence, p->get("sequence_flags"));
+    if (p->has("track_descriptor")) EXPECT_EQ(sequence, "1");
+    if (const TextNode *e = p->first("track_event")) {
+      EXPECT_FALSE(e->has("track_uuid"));
+      const auto known = sequence_track.emplace(sequence, model.track_uuid(p)).first;
+      EXPECT_EQ(known->second, model.track_uuid(p)) << "one track per sequence";
+    }
+  }
+  EXPECT_EQ(first_flags.begin()->first, "1");
+  for (const auto &[sequence, flags] : first_flags)
+    EXPECT_EQ(flags, "1") << "sequence " << sequence;
+  EXPECT_EQ(sequence_track.size(), 4u); // SIP 1, main, and the two counters
   EXPECT_EQ(model.duplicate_descriptors, 0);
   EXPECT_EQ(model.descriptor_packet.size(), 8u);
 
@@ -200,10 +216,10 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   ASSERT_NE(kernel, nullptr);
   EXPECT_EQ(model.time(api), 1000u);
   EXPECT_EQ(api->get("sequence_flags"), "2"); // SEQ_NEEDS_INCREMENTAL_STATE
-  EXPECT_EQ(api->first("track_event")->get("track_uuid"), model.uuid_of("main"));
+  EXPECT_EQ(model.track_uuid(api), model.uuid_of("main"));
   EXPECT_EQ(api->first("track_event")->get("flow_ids"), "7");
   EXPECT_EQ(kernel->first("track_event")->get("flow_ids"), "7");
-  EXPECT_EQ(kernel->first("track_event")->get("track_uuid"), model.uuid_of("SIP 1"));
+  EXPECT_EQ(model.track_uuid(kernel), model.uuid_of("SIP 1"));
   EXPECT_EQ(model.categories.at(api->first("track_event")->get("category_iids")), "api");
   EXPECT_EQ(model.categories.at(kernel->first("track_event")->get("category_iids")), "kernel");
   EXPECT_FALSE(track_event_named(model, trace, "inner", "TYPE_SLICE_BEGIN")
@@ -228,7 +244,7 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
       EXPECT_FALSE(e->has("name_iid"));
       const std::string value =
           e->has("counter_value") ? e->get("counter_value") : e->get("double_counter_value");
-      counters[model.track_name_by_uuid.at(e->get("track_uuid")) + "@" +
+      counters[model.track_name_by_uuid.at(model.track_uuid(p)) + "@" +
                std::to_string(model.time(p))] = value;
     }
   }
@@ -392,7 +408,9 @@ TEST_F(PerfettoExporterTest, RefusesExistingFileUnlessOverwrite) {
   const prof_track_id t2 = again.add_track(PROF_TRACK_CUSTOM, "queue");
   again.set_option("overwrite", "true");
   ASSERT_TRUE(run(again, {{again.slice(t2, "a", 1, 2)}}));
-  EXPECT_EQ(testing::decode_trace(path_).all("packet").size(), 4u); // clear, descriptor, begin, end
+  // The main sequence's first packet, the descriptor, the track's sequence's
+  // first packet, begin, end.
+  EXPECT_EQ(testing::decode_trace(path_).all("packet").size(), 5u);
   EXPECT_EQ(files(), (std::vector<std::string>{"out.perfetto-trace"}));
 }
 

@@ -34,7 +34,9 @@ TEST(PerfettoPluginLoad, ExportsThroughTheVtable) {
       vt, host, {host.slice(queue, "work", 10, 5), host.instant(queue, "mark", 12)}));
 
   const TextNode trace = decode_trace(out);
-  EXPECT_EQ(trace.all("packet").size(), 5u); // clear, descriptor, begin, instant, end
+  // The main sequence's first packet, descriptor, the track sequence's first
+  // packet, begin, instant, end.
+  EXPECT_EQ(trace.all("packet").size(), 6u);
   expect_begin_requires_path(vt, "perfetto");
 }
 

@@ -97,8 +97,7 @@ std::vector<TimedPacket> decoded_packets(const TraceModel &model, const TextNode
         name = e->get("counter_value");
       else if (e->has("name_iid"))
         name = model.event_names.at(e->get("name_iid"));
-      seen.push_back(
-          {model.track_name_by_uuid.at(e->get("track_uuid")), type, name, model.time(p)});
+      seen.push_back({model.track_name_by_uuid.at(model.track_uuid(p)), type, name, model.time(p)});
     } else if (const TextNode *s = p->first("perf_sample")) {
       seen.push_back({"", "sample", s->get("pid") + "/" + s->get("tid"), model.time(p)});
     }
@@ -117,6 +116,9 @@ void expect_sound_clocks(const TraceModel &model) {
   EXPECT_EQ(model.times.offset_changed, 0);
   EXPECT_EQ(model.times.missing_needs_flag, 0);
   EXPECT_EQ(model.unmatched_ends, 0);
+  EXPECT_EQ(model.unresolved_iids, 0);
+  EXPECT_EQ(model.duplicate_iids, 0);
+  EXPECT_EQ(model.conflicting_iids, 0);
 }
 
 TEST_F(PerfettoTimestampsTest, EveryEventKeepsItsTimeWhenBatchesGoBackInTime) {
@@ -153,9 +155,10 @@ TEST_F(PerfettoTimestampsTest, EveryEventKeepsItsTimeWhenBatchesGoBackInTime) {
   expect_sound_clocks(model);
   std::sort(in.expected.begin(), in.expected.end());
   EXPECT_EQ(decoded_packets(model, trace), in.expected);
-  // The first packet's snapshot, and one that restarts the clock where the
-  // second batch goes back; the third and fourth start after the batch before.
-  EXPECT_EQ(model.times.snapshots, 2);
+  // Each track's events are on a sequence of their own: the engine's, the
+  // thread's and the counter's clocks restart where the second batch goes
+  // back on them; the third and fourth batches go on from there.
+  EXPECT_EQ(model.times.restarts, 3);
 }
 
 TEST_F(PerfettoTimestampsTest, LargeShuffledBatchesOnSeveralTracksKeepEveryTime) {
@@ -197,7 +200,8 @@ TEST_F(PerfettoTimestampsTest, PacketsInOrderCarryShortDeltasAndNoRestart) {
   const TextNode trace = testing::decode_trace(path_);
   const TraceModel model(trace);
   expect_sound_clocks(model);
-  EXPECT_EQ(model.times.snapshots, 1); // the first packet's
+  EXPECT_EQ(model.times.snapshots, 2); // first packets: the main and the track's sequence
+  EXPECT_EQ(model.times.restarts, 0);
   int absolute = 0, deltas = 0;
   for (const TextNode *p : trace.all("packet")) {
     if (!p->has("track_event")) continue;

@@ -1,8 +1,10 @@
 // What the trace processor would make of a decoded trace: packet times on
-// the trace clock (packet_times.hpp), interned names, track descriptors, and
-// slices rebuilt from BEGIN/END pairs the way trace_processor does it (all
-// packets sorted by time, ties in file order; an END closes the innermost
-// open slice of its track).
+// the trace clock (packet_times.hpp), names interned per packet sequence,
+// each event's track (its own track_uuid, else its sequence's
+// TrackEventDefaults.track_uuid), track descriptors, and slices rebuilt
+// from BEGIN/END pairs the way trace_processor does it (all packets sorted by
+// time, ties in file order; an END closes the innermost open slice of its
+// track).
 #ifndef PROF_TESTS_PERFETTO_TRACE_MODEL_HPP
 #define PROF_TESTS_PERFETTO_TRACE_MODEL_HPP
 
@@ -13,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <ostream>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -36,14 +39,18 @@ inline std::ostream &operator<<(std::ostream &os, const ModelSlice &s) {
 struct TraceModel {
   PacketTimes times;
   std::map<const TextNode *, uint64_t> packet_time; ///< packets with a timestamp
-  std::map<std::string, std::string> event_names; ///< iid -> name
-  std::map<std::string, std::string> categories;  ///< iid -> name
+  /// iid -> name, of every sequence (the exporter's iids are the same on each)
+  std::map<std::string, std::string> event_names;
+  std::map<std::string, std::string> categories;       ///< iid -> name
+  std::map<const TextNode *, std::string> event_track; ///< track_event packet -> uuid
   std::map<std::string, const TextNode *> tracks_by_name;
   std::map<std::string, std::string> track_name_by_uuid;
   std::map<std::string, size_t> descriptor_packet; ///< uuid -> packet index
   std::vector<ModelSlice> slices;
   int unmatched_ends = 0;
-  int duplicate_iids = 0;
+  int duplicate_iids = 0;   ///< an iid interned twice on one sequence
+  int conflicting_iids = 0; ///< an iid naming different texts on two sequences
+  int unresolved_iids = 0;  ///< an iid used before its sequence interned it
   int duplicate_descriptors = 0;
 
   explicit TraceModel(const TextNode &trace) : times(trace) {
@@ -56,13 +63,35 @@ struct TraceModel {
       const TextNode *event;
     };
     std::vector<Timed> events;
+    struct Sequence {
+      std::set<std::string> names, categories;
+      std::string default_track = "0";
+    };
+    std::map<std::string, Sequence> sequences;
+    const auto intern = [&](std::set<std::string> &on_sequence,
+                            std::map<std::string, std::string> &all, const TextNode &n) {
+      duplicate_iids += !on_sequence.insert(n.get("iid")).second;
+      const auto [it, added] = all.emplace(n.get("iid"), n.get("name"));
+      conflicting_iids += !added && it->second != n.get("name");
+    };
     for (size_t i = 0; i < packets.size(); ++i) {
       const TextNode &p = *packets[i];
+      Sequence &sequence = sequences[p.get("trusted_packet_sequence_id")];
+      if (p.get("sequence_flags") == "1" || p.get("sequence_flags") == "3") sequence = Sequence{};
+      if (const TextNode *d = p.first("trace_packet_defaults"))
+        if (const TextNode *t = d->first("track_event_defaults"))
+          sequence.default_track = t->get("track_uuid");
       if (const TextNode *interned = p.first("interned_data")) {
         for (const TextNode *n : interned->all("event_names"))
-          duplicate_iids += !event_names.emplace(n->get("iid"), n->get("name")).second;
+          intern(sequence.names, event_names, *n);
         for (const TextNode *n : interned->all("event_categories"))
-          duplicate_iids += !categories.emplace(n->get("iid"), n->get("name")).second;
+          intern(sequence.categories, categories, *n);
+      }
+      if (const TextNode *e = p.first("track_event")) {
+        event_track[&p] = e->has("track_uuid") ? e->get("track_uuid") : sequence.default_track;
+        unresolved_iids += e->has("name_iid") && !sequence.names.count(e->get("name_iid"));
+        for (const TextNode *c : e->all("category_iids"))
+          unresolved_iids += !sequence.categories.count(c->value);
       }
       if (const TextNode *d = p.first("track_descriptor")) {
         const std::string uuid = d->get("uuid");
@@ -79,7 +108,7 @@ struct TraceModel {
     std::map<std::string, std::vector<size_t>> open; // track uuid -> open slices
     for (const Timed &t : events) {
       const std::string type = t.event->get("type");
-      const std::string uuid = t.event->get("track_uuid");
+      const std::string uuid = event_track.at(packets[t.index]);
       auto &stack = open[uuid];
       if (type == "TYPE_SLICE_BEGIN" || type == "TYPE_INSTANT") {
         slices.push_back({track_name_by_uuid[uuid], event_names[t.event->get("name_iid")], t.ts, 0,
@@ -96,6 +125,8 @@ struct TraceModel {
     }
   }
 
+  /// Track uuid of a track_event packet.
+  std::string track_uuid(const TextNode *packet) const { return event_track.at(packet); }
   /// Time of a packet on the trace clock.
   uint64_t time(const TextNode *packet) const { return packet_time.at(packet); }
 
