@@ -252,7 +252,8 @@ void PerfettoExporter::write_debug_annotations(std::span<const prof_arg> args) {
 
 void PerfettoExporter::write_counter(const prof_event &e) {
   PacketSequence &s = sequence(e.track); // its default track is the counter's
-  begin_timed_packet(out_, s.id, s.clock.delta(e.ts, out_), f::packet::kSeqNeedsIncrementalState);
+  const uint64_t delta = s.clock.delta(e.ts, out_); // may restart the clock first
+  begin_timed_packet(out_, s.id, delta, f::packet::kSeqNeedsIncrementalState);
   out_.begin_nested(f::packet::kTrackEvent);
   out_.field_varint(f::track_event::kType, f::track_event::kTypeCounter);
   // Integral values (bytes, counts) take a varint; others a double.
@@ -282,8 +283,8 @@ void PerfettoExporter::write_sample(const prof_event &e) {
   }
 
   PacketSequence &main = sequence(0);
-  begin_timed_packet(out_, main.id, main.clock.delta(e.ts, out_),
-                     f::packet::kSeqNeedsIncrementalState);
+  const uint64_t delta = main.clock.delta(e.ts, out_); // may restart the clock first
+  begin_timed_packet(out_, main.id, delta, f::packet::kSeqNeedsIncrementalState);
   if (stacks_.insert(e.id)) {
     out_.begin_nested(f::packet::kInternedData);
     if (!mapping_written_) {
