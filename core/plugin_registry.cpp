@@ -1,8 +1,8 @@
 #include "core/plugin_registry.hpp"
 
 #include "core/config/option_validator.hpp"
-
 #include "core/descriptor_check.hpp"
+#include "core/plugin_load_probe.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
@@ -73,6 +73,15 @@ bool PluginRegistry::refuse(const fs::path &file, std::string reason) {
 }
 
 bool PluginRegistry::load(const fs::path &file) {
+  if (probe_loads_) {
+    const auto crashed = probe_load(
+        [&file] {
+          PluginRegistry alone;
+          alone.load(file);
+        },
+        std::chrono::seconds(10));
+    if (crashed) return refuse(file, *crashed);
+  }
   auto library = std::make_shared<boost::dll::shared_library>();
   boost::dll::fs::error_code ec;
   library->load(file, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local, ec);

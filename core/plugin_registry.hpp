@@ -69,6 +69,11 @@ public:
   void scan(const std::vector<std::filesystem::path> &folders, bool strict = false);
   /// Loads one file; returns false (and records a refusal) when refused.
   bool load(const std::filesystem::path &file);
+  /// Loads each file in a child process first (core/plugin_load_probe.hpp),
+  /// so that one that crashes or hangs while loading is refused with that
+  /// reason instead of ending prof: for listings, where a fork per plugin
+  /// costs nothing that matters.
+  void probe_loads_first(bool on) { probe_loads_ = on; }
 
   const PluginInfo *find(const std::string &name) const;
   const std::vector<PluginInfo> &plugins() const { return plugins_; }
@@ -84,6 +89,7 @@ private:
   std::vector<PluginInfo> plugins_;
   std::vector<PluginRefusal> refusals_;
   std::vector<std::string> warnings_;
+  bool probe_loads_ = false;
 };
 
 } // namespace prof::core

@@ -39,6 +39,8 @@ core::PluginRegistry load_plugins(const cli::CommandLine &command) {
   std::vector<std::filesystem::path> extra(command.plugin_paths.begin(),
                                            command.plugin_paths.end());
   core::PluginRegistry registry;
+  // A listing names a plugin that crashes or hangs while loading, and goes on.
+  registry.probe_loads_first(command.has("plugin-list") || command.subcommand == "plugins");
   registry.scan(core::PluginRegistry::search_path(extra));
   for (const auto &path : command.plugin_paths) {
     std::error_code ec;
