@@ -1,5 +1,6 @@
 #include "core/source_instance.hpp"
 
+#include "core/call_time_limit.hpp"
 #include "core/host_emitters.hpp"
 #include "core/session_clock.hpp"
 
@@ -141,7 +142,11 @@ bool SourceInstance::call(const char *step, prof_status (*fn)(void *)) {
   return false;
 }
 
-bool SourceInstance::configure() { return call("configure", plugin_.source->configure); }
+bool SourceInstance::configure() {
+  // A configure that never returns would leave prof waiting forever.
+  const CallTimeLimit limit("plugin '" + plugin_.name + "': configure", std::chrono::seconds(10));
+  return call("configure", plugin_.source->configure);
+}
 bool SourceInstance::start() { return started_ = call("start", plugin_.source->start); }
 bool SourceInstance::stop() {
   if (!started_) return true;

@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <unistd.h>
 
 namespace prof::e2e {
 namespace {
@@ -34,6 +36,30 @@ TEST(LoadFault, APluginThatHangsWhileLoadingIsNamedAfterATimeLimit) {
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_THAT(r.out, HasSubstr("libprof-hang-on-load.so: did not finish loading within 10 s"));
   EXPECT_THAT(r.out, HasSubstr("cpu-util"));
+}
+
+} // namespace
+} // namespace prof::e2e
+
+namespace prof::e2e {
+namespace {
+
+// A source whose configure never returns: prof says which plugin hung in
+// what, after its time limit, and ends; the application, already waiting at
+// prof's gate, runs on without it.
+TEST(LoadFault, AConfigureThatNeverReturnsEndsProfWithOneLine) {
+  const fs::path marker = fs::temp_directory_path() / ("prof-hang-" + std::to_string(getpid()));
+  const RunResult r = run_process({kProf, "--plugin-path",
+                                   (fs::path(PROF_FAULT_PLUGIN_DIR) / "hang-configure").string(),
+                                   "--plugin", "hang-configure", "touch", marker.string()},
+                                  {}, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.describe();
+  EXPECT_EQ(r.err, "prof: plugin 'hang-configure': configure did not return within 10 s; the "
+                   "plugin hangs, and prof gives up\n");
+  for (int i = 0; i < 100 && !fs::exists(marker); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_TRUE(fs::exists(marker)) << "the application runs without prof";
+  fs::remove(marker);
 }
 
 } // namespace
