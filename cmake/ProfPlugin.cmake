@@ -40,17 +40,23 @@ endfunction()
 # (the agent, process-scope plugins). A sanitizer runtime cannot be preloaded
 # into a program built without it, so in sanitizer builds this folder's
 # targets are built plainly.
+# A fuzz build preloads nothing and needs coverage everywhere: it keeps them.
 macro(prof_without_sanitizers)
-  foreach(property COMPILE_OPTIONS LINK_OPTIONS)
-    get_property(options DIRECTORY PROPERTY ${property})
-    list(FILTER options EXCLUDE REGEX "sanitize")
-    set_property(DIRECTORY PROPERTY ${property} "${options}")
-  endforeach()
+  if(NOT PROF_BUILD_FUZZERS)
+    foreach(property COMPILE_OPTIONS LINK_OPTIONS)
+      get_property(options DIRECTORY PROPERTY ${property})
+      list(FILTER options EXCLUDE REGEX "sanitize")
+      set_property(DIRECTORY PROPERTY ${property} "${options}")
+    endforeach()
+  endif()
 endmacro()
 
 # prof_target_without_sanitizers(TARGET): the same for one target, e.g. a
 # process-scope plugin whose sources are also linked, instrumented, into tests.
 function(prof_target_without_sanitizers target)
+  if(PROF_BUILD_FUZZERS)
+    return()
+  endif()
   foreach(property COMPILE_OPTIONS LINK_OPTIONS)
     get_target_property(options ${target} ${property})
     if(options)
