@@ -100,7 +100,8 @@ prof_stack_id ShmCatalogWriter::intern_stack(std::span<const prof_string_id> fra
                              [&](char *out, uint32_t id) {
                                std::memcpy(out, &id, 4);
                                std::memcpy(out + 4, &count, 4);
-                               std::memcpy(out + 8, frames.data(), 4 * frames.size());
+                               if (count > 0) // an empty span's data() may be null
+                                 std::memcpy(out + 8, frames.data(), 4 * frames.size());
                              });
   if (id) stacks_.emplace(std::move(key), id);
   return id;

@@ -332,3 +332,27 @@ TEST(ShmEventPath, LossesCountedInTheRegionAreStatedByCause) {
   EXPECT_EQ(end.lost(PROF_DROP_INVALID_EVENT), 0u);
   region.unlink();
 }
+
+// Found by tests/fuzz/shm_region_fuzz (corpus/shm_region/regression-empty-stack):
+// an empty stack made the writer pass memcpy a null pointer (UBSan).
+TEST(ShmEventPath, AnEmptyStackIsDefinedAndItsSamplesKept) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  const ShmLayout &l = region.layout();
+  ShmHeader &h = *region.header();
+  RingPool pool(region.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false);
+  ShmCatalogWriter writer(region);
+  prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, 0, "t", 1, 2, -1, nullptr, 0};
+  const prof_track_id track = writer.declare_track(thread);
+  const prof_stack_id stack = writer.intern_stack({});
+  ASSERT_NE(stack, 0u);
+  pool.emit(prof_event{PROF_EVENT_SAMPLE, 0, 0, track, 0, 0, 1, 0, stack, 0});
+  std::vector<prof_event> drained;
+  source.drain([&](prof_event *e, size_t n) { drained.insert(drained.end(), e, e + n); }, true);
+  ASSERT_EQ(drained.size(), 1u);
+  EXPECT_TRUE(catalog.stacks.frames(static_cast<prof_stack_id>(drained[0].id)).empty());
+  region.unlink();
+}
