@@ -86,7 +86,9 @@ void ShmEventSource::apply(uint16_t type, const char *p, uint32_t bytes) {
                          r.index,
                          r.unit_bytes == UINT32_MAX ? nullptr : unit.c_str(),
                          map(clocks_, r.clock)};
-    put(tracks_, r.id, catalog_.tracks.declare(&desc));
+    // A track prof refuses (unknown kind or parent) stays undefined: events
+    // on it are refused and counted, never put on the root.
+    if (const prof_track_id track = catalog_.tracks.declare(&desc)) put(tracks_, r.id, track);
     break;
   }
   case kShmStack: {

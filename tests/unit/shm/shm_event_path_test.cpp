@@ -356,3 +356,31 @@ TEST(ShmEventPath, AnEmptyStackIsDefinedAndItsSamplesKept) {
   EXPECT_TRUE(catalog.stacks.frames(static_cast<prof_stack_id>(drained[0].id)).empty());
   region.unlink();
 }
+
+// Found by tests/fuzz/shm_region_fuzz (corpus/shm_region/regression-refused-track):
+// a track prof's table refuses (here an unknown kind) was mapped to track 0,
+// so its events reached the sinks on the root.
+TEST(ShmEventPath, EventsOnATrackProfRefusedAreRefusedAndCounted) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  const ShmLayout &l = region.layout();
+  ShmHeader &h = *region.header();
+  RingPool pool(region.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false);
+  ShmCatalogWriter writer(region);
+  prof_track_desc odd{
+      sizeof(prof_track_desc), static_cast<prof_track_kind>(99), 0, "odd", 1, 2, -1, nullptr, 0};
+  const prof_track_id track = writer.declare_track(odd);
+  ASSERT_NE(track, 0u) << "the application's writer does not check kinds";
+  pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, 0, 0, 1, 0, 0, 0});
+  std::vector<prof_event> drained;
+  source.drain([&](prof_event *e, size_t n) { drained.insert(drained.end(), e, e + n); }, true);
+  EXPECT_TRUE(drained.empty());
+  uint64_t refused = 0;
+  for (const RingDrops &d : source.drops())
+    if (d.ring == prof::report::kInvalidEventsRing) refused = d.dropped;
+  EXPECT_EQ(refused, 1u);
+  region.unlink();
+}
