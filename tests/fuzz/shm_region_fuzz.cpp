@@ -43,11 +43,11 @@ struct Region {
     const ShmLayout &l = region.layout();
     bytes = l.rings_offset + l.ring_count * l.ring_stride;
     pristine.assign(base(), base() + bytes);
+    const size_t mapped = (region.header()->total_bytes + page() - 1) / page() * page();
     guard(base() - page(), page());
-    guard(base() + (header_bytes() + page() - 1) / page() * page(), page());
+    guard(base() + mapped, page());
   }
   static size_t page() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
-  size_t header_bytes() const { return region.header()->total_bytes; }
   // An inaccessible page at `at`, unless something is mapped there already.
   static void guard(char *at, size_t size) {
     mmap(at, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
