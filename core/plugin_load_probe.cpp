@@ -14,6 +14,10 @@ std::optional<std::string> probe_load(const std::function<void()> &load,
   const pid_t child = fork();
   if (child < 0) return std::nullopt; // no probe: loaded in process, as without one
   if (child == 0) {
+    // A crash must end the child by its signal, whatever handler a
+    // sanitizer runtime installed for prof.
+    for (int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+      std::signal(signal, SIG_DFL);
     // The plugin's own output belongs to the load prof does itself.
     if (const int null = open("/dev/null", O_WRONLY); null >= 0) {
       dup2(null, STDOUT_FILENO);

@@ -73,18 +73,24 @@ prof_track_id ShmCatalogWriter::declare_track(const prof_track_desc &desc) {
   if (desc.name == nullptr) return 0;
   const std::string_view name = desc.name;
   const std::string_view unit = desc.unit ? desc.unit : "";
+  // A plugin's kind may be no prof_track_kind at all: read as the integer it
+  // is (prof refuses it), never loaded as the enum.
+  uint32_t kind = 0;
+  static_assert(sizeof desc.kind == sizeof kind);
+  std::memcpy(&kind, &desc.kind, sizeof kind);
   std::lock_guard guard(mutex_);
   return append(kShmTrack, sizeof(ShmTrackRecord) + name.size() + unit.size(),
                 &region_.header()->next_track, [&](char *out, uint32_t id) {
                   ShmTrackRecord record{id,
-                                        static_cast<uint32_t>(desc.kind),
+                                        kind,
                                         desc.parent,
                                         desc.pid,
                                         desc.tid,
                                         desc.index,
                                         desc.clock,
                                         static_cast<uint32_t>(name.size()),
-                                        desc.unit ? static_cast<uint32_t>(unit.size()) : UINT32_MAX};
+                                        desc.unit ? static_cast<uint32_t>(unit.size())
+                                                  : UINT32_MAX};
                   std::memcpy(out, &record, sizeof record);
                   std::memcpy(out + sizeof record, name.data(), name.size());
                   std::memcpy(out + sizeof record + name.size(), unit.data(), unit.size());

@@ -14,8 +14,13 @@ prof_track_id TrackTable::declare(const prof_track_desc *desc) {
     last_error_ = "track descriptor is missing or too small";
     return 0;
   }
-  if (desc->kind < PROF_TRACK_PROCESS || desc->kind > PROF_TRACK_CUSTOM) {
-    last_error_ = "track kind " + std::to_string(desc->kind) + " is unknown";
+  // A plugin's kind may be no prof_track_kind at all: checked as the
+  // integer it is, never loaded as the enum.
+  int32_t kind = 0;
+  static_assert(sizeof desc->kind == sizeof kind);
+  std::memcpy(&kind, &desc->kind, sizeof kind);
+  if (kind < PROF_TRACK_PROCESS || kind > PROF_TRACK_CUSTOM) {
+    last_error_ = "track kind " + std::to_string(kind) + " is unknown";
     return 0;
   }
   if (desc->name == nullptr) {
