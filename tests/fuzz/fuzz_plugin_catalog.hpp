@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/config/plugin_catalog.hpp"
+#include "tests/unit/config/test_plugins.hpp"
 
 #include <prof/plugin.h>
 
@@ -23,29 +24,14 @@ inline const prof_option_desc kTraceOptions[] = {
     {"scope", PROF_OPTION_ENUM, "all", 0, -1, "all,gcu", "which events to print"},
 };
 
-inline prof_plugin_descriptor fuzz_descriptor(const char *name, const prof_option_desc *options,
-                                              uint32_t count, prof_plugin_kind kind) {
-  prof_plugin_descriptor d{};
-  d.struct_size = sizeof d;
-  d.abi_major = PROF_ABI_MAJOR;
-  d.abi_minor = PROF_ABI_MINOR;
-  d.name = name;
-  d.version = "1.0.0";
-  d.kind = kind;
-  d.scope = PROF_SCOPE_SYSTEM;
-  d.options = options;
-  d.option_count = count;
-  return d;
-}
-
 /// cpu-util, summary and trace.
 inline config::PluginCatalog fuzz_plugin_catalog() {
   static const prof_plugin_descriptor cpu_util =
-      fuzz_descriptor("cpu-util", kCpuUtilOptions, 4, PROF_KIND_SOURCE);
+      config::testing::make_descriptor("cpu-util", kCpuUtilOptions, 4, PROF_KIND_SOURCE);
   static const prof_plugin_descriptor summary =
-      fuzz_descriptor("summary", kSummaryOptions, 2, PROF_KIND_EXPORTER);
+      config::testing::make_descriptor("summary", kSummaryOptions, 2, PROF_KIND_EXPORTER);
   static const prof_plugin_descriptor trace =
-      fuzz_descriptor("trace", kTraceOptions, 1, PROF_KIND_EXPORTER);
+      config::testing::make_descriptor("trace", kTraceOptions, 1, PROF_KIND_EXPORTER);
   return config::catalog_from_descriptors({&trace, &cpu_util, &summary});
 }
 

@@ -58,8 +58,8 @@ void read_report(const std::string &path, bool check_events) {
     for (uint32_t frame : stack.frames)
       texts += reader.string(frame).size();
   (void)texts;
-  (void)reader.total_dropped();
-  (void)reader.invalid_events();
+  for (int cause = 0; cause <= PROF_DROP_CAUSE_COUNT; ++cause) // one past: unknown
+    (void)reader.dropped(static_cast<prof_drop_cause>(cause));
   uint64_t events = 0;
   reader.for_each_event_batch([&](const prof_event *, size_t count) { events += count; });
   // Chunks checked at open() decode again, whole.
