@@ -251,7 +251,7 @@ void PerfettoExporter::write_debug_annotations(std::span<const prof_arg> args) {
 }
 
 void PerfettoExporter::write_counter(const prof_event &e) {
-  PacketSequence &s = sequence(e.track); // its default track is the counter's
+  PacketSequence &s = sequence(e.track);            // its default track is the counter's
   const uint64_t delta = s.clock.delta(e.ts, out_); // may restart the clock first
   begin_timed_packet(out_, s.id, delta, f::packet::kSeqNeedsIncrementalState);
   out_.begin_nested(f::packet::kTrackEvent);
