@@ -145,7 +145,7 @@ void RingPool::abandon(uint32_t index) {
 std::vector<CorruptRing> RingPool::take_corrupt_rings() { return std::exchange(corrupt_, {}); }
 
 uint64_t RingPool::dropped() const {
-  uint64_t total = dropped_without_ring();
+  uint64_t total = 0;
   for (const RingDrops &d : drops()) total += d.dropped;
   return total;
 }
@@ -160,6 +160,9 @@ std::vector<RingDrops> RingPool::drops() const {
     RingBuffer ring = RingBuffer::attach(rings_ + i * stride_, capacity_);
     if (uint64_t dropped = ring.dropped()) result.push_back({i, slots_[i].tid.load(), dropped});
   }
+  // Emits that found every ring taken: a ring-full loss too, in the
+  // report like the others (before, only the footer's total had them).
+  if (const uint64_t no_ring = dropped_without_ring()) result.push_back({count_, 0, no_ring});
   return result;
 }
 

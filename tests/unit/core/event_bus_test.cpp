@@ -88,6 +88,10 @@ TEST(EventBus, ThreadsBeyondThePoolAreCountedAsDrops) {
   bus.emit(instant(2, 0)); // this thread finds no free ring
   EXPECT_EQ(bus.dropped_without_ring(), 1u);
   EXPECT_EQ(bus.dropped(), 1u);
+  // Listed with the drops, so the report keeps it (not only the footer).
+  const std::vector<prof::core::RingDrops> drops = bus.drops();
+  ASSERT_EQ(drops.size(), 1u);
+  EXPECT_EQ(drops[0].dropped, 1u);
   hold = false;
   owner.join();
 }
