@@ -24,6 +24,9 @@ public:
   std::vector<RingDrops> drops() const override;
   /// Definitions refused because the catalog log was full.
   uint64_t catalog_overflow() const;
+  /// Events of the applications refused because they named what their
+  /// catalog never defined.
+  uint64_t invalid() const { return invalid_; }
   /// Reads catalog records published since the last call.
   void sync_catalog();
 

@@ -126,12 +126,17 @@ bool CaptureRunner::finish(int exit_code, int exit_signal,
   const bool drops_stated = std::any_of(exporters_.begin(), exporters_.end(), [](const auto &e) {
     return (e->plugin().flags & PROF_PLUGIN_STATES_DROPS) != 0;
   });
-  // Device, kernel and invalid-event losses were said by their plugins as
-  // they stopped, naming the plugin.
-  if (!drops_stated)
+  // Device and kernel losses were said by their plugins, and prof's own
+  // sources' invalid events by SourceInstance::stop, naming the plugin; an
+  // application's invalid events are known only here.
+  if (!drops_stated) {
     for (prof_drop_cause cause : {PROF_DROP_RING_FULL, PROF_DROP_CATALOG_FULL})
       if (const uint64_t lost = end.lost(cause))
         context_.console.warning(drop_cause_line(cause, lost));
+    if (const uint64_t refused = shared_ ? shared_->invalid() : 0)
+      context_.console.warning("the profiled processes' plugins: " +
+                               drop_cause_line(PROF_DROP_INVALID_EVENT, refused));
+  }
   return ok;
 }
 

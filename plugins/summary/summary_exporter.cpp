@@ -75,10 +75,8 @@ bool SummaryExporter::end() {
       print_functions();
     }
   }
-  // Every loss, by cause: none is silent.
-  for (prof_drop_cause cause : kDropCauses)
-    if (const uint64_t lost = host_.dropped(cause); lost > 0)
-      host_.print("Warning: " + drop_cause_line(cause, lost));
+  for (const std::string &line : drop_warnings(host_)) // every loss, by cause
+    host_.print(line);
   aggregator_.reset();
   return true;
 }

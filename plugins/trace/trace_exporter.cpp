@@ -45,9 +45,8 @@ bool TraceExporter::end() {
     sort_by_start(records_);
     print_records();
   }
-  for (prof_drop_cause cause : kDropCauses)
-    if (const uint64_t lost = host_.dropped(cause); lost > 0)
-      host_.print("Warning: " + drop_cause_line(cause, lost));
+  for (const std::string &line : drop_warnings(host_)) // every loss, by cause
+    host_.print(line);
   records_.clear();
   records_.shrink_to_fit();
   return true;

@@ -3,10 +3,11 @@
 // same words in the capture summary, prof's closing warnings and `prof stats`.
 #pragma once
 
-#include <prof/plugin.h>
+#include <prof/plugin.hpp>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace prof {
 
@@ -52,6 +53,16 @@ inline std::string drop_cause_line(prof_drop_cause cause, uint64_t count) {
     return n + " definitions from the application were lost: the shared catalog was full";
   }
   return n + " events were lost (" + drop_cause_name(cause) + ")";
+}
+
+/// What an exporter prints at its end: "Warning: " and the line of every
+/// cause that lost anything, in cause order.
+inline std::vector<std::string> drop_warnings(const ExportHost &host) {
+  std::vector<std::string> lines;
+  for (prof_drop_cause cause : kDropCauses)
+    if (const uint64_t lost = host.dropped(cause); lost > 0)
+      lines.push_back("Warning: " + drop_cause_line(cause, lost));
+  return lines;
 }
 
 } // namespace prof
