@@ -1,5 +1,7 @@
 #include "core/ring_pool.hpp"
 
+#include "core/raw_mutex.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <sys/syscall.h>
@@ -12,7 +14,7 @@ namespace {
 std::atomic<uint64_t> next_pool_id{1};
 // Pools alive now, by id: a thread that exits after its pool is gone must
 // not touch it. Only thread exits and pool lifetimes take the lock.
-std::mutex live_pools_mutex;
+RawMutex live_pools_mutex; // taken in the application: see raw_mutex.hpp
 std::vector<std::pair<uint64_t, RingPool *>> live_pools;
 constexpr size_t kBatch = 4096;
 

@@ -3,12 +3,12 @@
 // appended to its log, where prof reads them before the events that use them.
 #pragma once
 
+#include "core/raw_mutex.hpp"
 #include "core/shm_region.hpp"
 
 #include <prof/event.h>
 
 #include <map>
-#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,7 +38,7 @@ private:
   void unlock();
 
   ShmRegion &region_;
-  std::mutex mutex_; // this process's threads; the region lock orders processes
+  RawMutex mutex_; // this process's threads; the region lock orders processes
   std::unordered_map<std::string, prof_string_id> strings_;
   std::map<std::vector<prof_string_id>, prof_stack_id> stacks_;
 };
