@@ -1,5 +1,5 @@
-// What one capture yields once its raw records are decoded: samples with
-// located frames, thread names and states, lost records and counter values.
+// What a capture's raw records yield once decoded, a batch at a time:
+// samples with located frames, thread states, lost records and counter values.
 #ifndef PROF_PLUGINS_CPU_PERF_CAPTURE_HPP
 #define PROF_PLUGINS_CPU_PERF_CAPTURE_HPP
 
@@ -44,15 +44,21 @@ struct CounterValue {
   uint64_t value = 0;
 };
 
+/// Decoded records. Each vector is in time order (states by their end).
 struct Capture {
   std::vector<Sample> samples;
-  std::map<int32_t, ThreadInfo> threads; ///< by tid
   std::vector<StateSlice> states;
   std::vector<CounterValue> counters;
   uint64_t lost_records = 0;
   uint64_t lost_samples = 0;
   uint64_t bad_records = 0;
+
+  /// Appends a later batch.
+  void append(Capture &&later);
 };
+
+/// Thread names and processes, by tid.
+using ThreadTable = std::map<int32_t, ThreadInfo>;
 
 /// What was known before the events were enabled (from /proc).
 struct ProcessSnapshot {
@@ -62,7 +68,7 @@ struct ProcessSnapshot {
     std::string path;
   };
   std::vector<Map> maps;
-  std::map<int32_t, ThreadInfo> threads;
+  ThreadTable threads;
 };
 
 /// Reads the executable mappings and thread names of `pids` (all of /proc

@@ -19,20 +19,21 @@ prof_string_id CaptureEmitter::frame_id(const Frame &f) {
   return id;
 }
 
-prof_track_id CaptureEmitter::thread_track(const Capture &capture, int32_t pid, int32_t tid) {
+std::string CaptureEmitter::thread_name(int32_t tid, const char *what) const {
+  auto info = threads_table_.find(tid);
+  if (info != threads_table_.end() && !info->second.name.empty()) return info->second.name;
+  return std::string(what) + " " + std::to_string(tid);
+}
+
+prof_track_id CaptureEmitter::thread_track(int32_t pid, int32_t tid) {
   auto found = threads_.find(tid);
   if (found != threads_.end()) return found->second;
-  auto name_of = [&](int32_t id, const char *what) {
-    auto info = capture.threads.find(id);
-    if (info != capture.threads.end() && !info->second.name.empty()) return info->second.name;
-    return std::string(what) + " " + std::to_string(id);
-  };
-  if (auto info = capture.threads.find(tid); pid <= 0 && info != capture.threads.end())
+  if (auto info = threads_table_.find(tid); pid <= 0 && info != threads_table_.end())
     pid = info->second.pid;
   prof_track_id &process = processes_[pid];
-  if (process == 0) process = host_.track(PROF_TRACK_PROCESS, name_of(pid, "process"), 0, pid);
+  if (process == 0) process = host_.track(PROF_TRACK_PROCESS, thread_name(pid, "process"), 0, pid);
   const prof_track_id track =
-      host_.track(PROF_TRACK_THREAD, name_of(tid, "thread"), process, pid, tid);
+      host_.track(PROF_TRACK_THREAD, thread_name(tid, "thread"), process, pid, tid);
   threads_[tid] = track;
   return track;
 }
@@ -50,53 +51,71 @@ void CaptureEmitter::pace() {
   if (++emitted_ % 32768 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
-uint64_t CaptureEmitter::emit(const Capture &capture) {
+void CaptureEmitter::emit_sample(const Sample &s) {
+  ids_.clear();
+  for (const Frame &f : s.frames)
+    ids_.push_back(frame_id(f));
   const prof_host_api *api = host_.api();
-  std::vector<prof_string_id> ids;
-  for (const Sample &s : capture.samples) {
-    ids.clear();
-    for (const Frame &f : s.frames) ids.push_back(frame_id(f));
-    const prof_stack_id stack =
-        api->intern_stack(host_.context(), ids.data(), static_cast<uint32_t>(ids.size()));
-    api->emit_sample(host_.context(), thread_track(capture, s.pid, s.tid), s.time, stack);
-    pace();
+  const prof_stack_id stack =
+      api->intern_stack(host_.context(), ids_.data(), static_cast<uint32_t>(ids_.size()));
+  api->emit_sample(host_.context(), thread_track(s.pid, s.tid), s.time, stack);
+  pace();
+}
+
+void CaptureEmitter::emit_state(const StateSlice &slice) {
+  if (state_category_ == 0) {
+    state_category_ = host_.intern(kStateCategory);
+    cpu_category_ = host_.intern(kCpuCategory);
+    for (int i = 0; i < 3; ++i)
+      state_names_[i] = host_.intern(state_name(static_cast<ThreadState>(i)));
   }
-  const prof_string_id state_category = host_.intern(kStateCategory);
-  const prof_string_id cpu_category = host_.intern(kCpuCategory);
-  prof_string_id state_names[3];
-  for (int i = 0; i < 3; ++i) state_names[i] = host_.intern(state_name(static_cast<ThreadState>(i)));
-  std::map<int32_t, prof_string_id> thread_names;
-  for (const StateSlice &slice : capture.states) {
-    const prof_track_id track = thread_track(capture, 0, slice.tid);
-    host_.slice(track, slice.begin, slice.end - slice.begin,
-                state_names[static_cast<int>(slice.state)], state_category);
-    pace();
-    if (slice.state != ThreadState::Running || slice.cpu < 0) continue;
-    prof_string_id &name = thread_names[slice.tid];
-    if (name == 0) {
-      auto info = capture.threads.find(slice.tid);
-      name = host_.intern(info != capture.threads.end() && !info->second.name.empty()
-                              ? info->second.name
-                              : "thread " + std::to_string(slice.tid));
+  host_.slice(thread_track(0, slice.tid), slice.begin, slice.end - slice.begin,
+              state_names_[static_cast<int>(slice.state)], state_category_);
+  pace();
+  if (slice.state != ThreadState::Running || slice.cpu < 0) return;
+  prof_string_id &name = cpu_slice_names_[slice.tid];
+  if (name == 0) name = host_.intern(thread_name(slice.tid, "thread"));
+  host_.slice(cpu_track(slice.cpu), slice.begin, slice.end - slice.begin, name, cpu_category_,
+              static_cast<uint64_t>(slice.tid));
+  pace();
+}
+
+void CaptureEmitter::emit_counter(const CounterValue &v) {
+  prof_track_id &track = counter_tracks_[{v.tid, v.counter}];
+  if (track == 0) {
+    const prof_track_id parent = thread_track(v.pid, v.tid > 0 ? v.tid : v.pid);
+    const std::string name = options_.counters[v.counter].name +
+                             (v.tid > 0 ? std::string() : std::string(" (process tree)"));
+    track = host_.track(PROF_TRACK_COUNTER, name, parent, v.pid, v.tid, -1, "events");
+  }
+  host_.counter(track, v.time, static_cast<double>(v.value));
+  pace();
+}
+
+void CaptureEmitter::emit(Capture &pending, uint64_t cutoff) {
+  // An event goes out once its thread's track is declared, or once it is
+  // older than the cutoff (which declares the track); the others keep their
+  // order for the next call.
+  auto emit_ready = [&](auto &items, auto time_of, auto tid_of, auto emit_one) {
+    size_t kept = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (time_of(items[i]) <= cutoff || threads_.contains(tid_of(items[i])))
+        emit_one(items[i]);
+      else if (kept++ != i)
+        items[kept - 1] = std::move(items[i]);
     }
-    host_.slice(cpu_track(slice.cpu), slice.begin, slice.end - slice.begin, name, cpu_category,
-                static_cast<uint64_t>(slice.tid));
-    pace();
-  }
-  std::map<std::pair<int32_t, size_t>, prof_track_id> counter_tracks;
-  for (const CounterValue &v : capture.counters) {
-    prof_track_id &track = counter_tracks[{v.tid, v.counter}];
-    if (track == 0) {
-      const prof_track_id parent =
-          v.tid > 0 ? thread_track(capture, v.pid, v.tid) : thread_track(capture, v.pid, v.pid);
-      const std::string name = options_.counters[v.counter].name +
-                               (v.tid > 0 ? std::string() : std::string(" (process tree)"));
-      track = host_.track(PROF_TRACK_COUNTER, name, parent, v.pid, v.tid, -1, "events");
-    }
-    host_.counter(track, v.time, static_cast<double>(v.value));
-    pace();
-  }
-  return emitted_;
+    items.resize(kept);
+  };
+  emit_ready(
+      pending.samples, [](const Sample &s) { return s.time; },
+      [](const Sample &s) { return s.tid; }, [this](const Sample &s) { emit_sample(s); });
+  emit_ready(
+      pending.states, [](const StateSlice &s) { return s.end; },
+      [](const StateSlice &s) { return s.tid; }, [this](const StateSlice &s) { emit_state(s); });
+  emit_ready(
+      pending.counters, [](const CounterValue &v) { return v.time; },
+      [](const CounterValue &v) { return v.tid > 0 ? v.tid : v.pid; },
+      [this](const CounterValue &v) { emit_counter(v); });
 }
 
 } // namespace prof::cpu_perf

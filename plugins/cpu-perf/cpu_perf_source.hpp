@@ -1,17 +1,26 @@
 // The cpu-perf source: perf_event sampling and context switches of the
 // profiled process tree (or the whole system), decoded, symbolized and
-// emitted after the capture.
+// emitted while the capture runs, so that prof's memory does not grow with
+// the capture's length.
 #ifndef PROF_PLUGINS_CPU_PERF_SOURCE_HPP
 #define PROF_PLUGINS_CPU_PERF_SOURCE_HPP
 
+#include "address_spaces.hpp"
 #include "capture.hpp"
+#include "capture_emitter.hpp"
 #include "cpu_perf_options.hpp"
 #include "perf_event_set.hpp"
+#include "record_processor.hpp"
 #include "ring_reader.hpp"
+#include "symbolizer.hpp"
 
 #include <prof/plugin.hpp>
 
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <unordered_map>
 
 namespace prof::cpu_perf {
@@ -29,6 +38,24 @@ public:
   bool flush();
 
 private:
+  /// Decoding and emitting, from start() to stop(), on its own thread.
+  struct Pipeline {
+    Pipeline(const Host &host, const CpuPerfOptions &options, const RecordLayout &layout)
+        : processor(options, layout, spaces, symbolizer),
+          emitter(host, options, spaces, symbolizer, processor.threads()) {}
+    AddressSpaces spaces;
+    Symbolizer symbolizer;
+    RecordProcessor processor;
+    CaptureEmitter emitter;
+    std::vector<std::vector<uint8_t>> raw;            ///< the round's records, per ring
+    Capture pending;                                  ///< decoded, not yet emitted
+    std::unordered_map<size_t, uint64_t> thread_sums; ///< exited threads' counts by counter
+    uint64_t lost_records = 0, lost_samples = 0, bad_records = 0, samples = 0;
+  };
+  void run_pipeline();
+  void decode_round();
+  void add_decoded(Capture &&batch);
+  void finish_capture();
   void read_counter_totals();
 
   Host host_;
@@ -40,6 +67,12 @@ private:
   std::vector<CounterValue> totals_;
   std::unordered_map<uint64_t, size_t> counter_ids_; ///< kernel event id -> counter
   uint64_t begin_ = 0, end_ = 0;
+  std::unique_ptr<Pipeline> pipeline_;
+  std::thread pipeline_thread_;
+  std::mutex pipeline_mutex_;
+  std::condition_variable pipeline_wake_;
+  bool pipeline_stopping_ = false;
+  bool pipeline_filled_ = false; ///< the reader holds enough for a round
   bool running_ = false;
   bool pending_ = false; ///< a stopped capture waits for flush()
 };

@@ -2,6 +2,7 @@
 
 #include <linux/perf_event.h>
 
+#include <cstddef>
 #include <cstring>
 
 namespace prof::cpu_perf {
@@ -78,6 +79,35 @@ std::vector<RawRecord> split_records(std::span<const uint8_t> stream) {
     at += h.size;
   }
   return out;
+}
+
+size_t trim_stack_copies(std::span<uint8_t> stream, const RecordLayout &layout) {
+  if (!(layout.sample_type & PERF_SAMPLE_STACK_USER)) return stream.size();
+  size_t kept = 0;
+  for (const RawRecord &r : split_records(stream)) {
+    uint8_t *record = stream.data() + (r.data - stream.data());
+    size_t size = r.size;
+    const auto sample = r.type == PERF_RECORD_SAMPLE ? decode_sample(r, layout) : std::nullopt;
+    if (sample && sample->stack.data() != nullptr) {
+      // [size][data][dyn_size][rest] -> [filled][data: filled bytes][dyn_size][rest]
+      const size_t data_at = static_cast<size_t>(sample->stack.data() - r.data);
+      uint64_t copied = 0;
+      std::memcpy(&copied, record + data_at - 8, 8);
+      const uint64_t filled = (sample->stack.size() + 7) & ~uint64_t{7};
+      if (filled < copied) {
+        // A copy of size 0 has no dyn_size after it.
+        const size_t tail_at = data_at + copied + (filled == 0 ? 8 : 0);
+        std::memmove(record + data_at + filled, record + tail_at, size - tail_at);
+        std::memcpy(record + data_at - 8, &filled, 8);
+        size -= tail_at - (data_at + filled);
+        const auto header_size = static_cast<uint16_t>(size);
+        std::memcpy(record + offsetof(perf_event_header, size), &header_size, 2);
+      }
+    }
+    if (record != stream.data() + kept) std::memmove(stream.data() + kept, record, size);
+    kept += size;
+  }
+  return kept;
 }
 
 RecordKind kind_of(const RawRecord &r) {

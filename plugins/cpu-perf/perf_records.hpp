@@ -91,6 +91,12 @@ struct RawRecord {
 /// Splits a stream of whole records into records; stops at a truncated one.
 std::vector<RawRecord> split_records(std::span<const uint8_t> stream);
 
+/// Shrinks every sample's user-stack copy in `stream` (whole records) to the
+/// bytes the kernel filled (dyn_size), moving the records together in place;
+/// returns the bytes kept. A DWARF sample reserves its full copy (16 KiB by
+/// default) whatever the stack's depth.
+size_t trim_stack_copies(std::span<uint8_t> stream, const RecordLayout &layout);
+
 /// Decoders: nullopt when the record is too short for its layout.
 std::optional<RecordId> decode_id(const RawRecord &r, const RecordLayout &layout);
 std::optional<SampleRecord> decode_sample(const RawRecord &r, const RecordLayout &layout);

@@ -22,6 +22,8 @@ public:
   bool map(int fd, size_t data_pages, std::string &error);
   /// Appends the bytes written since the last drain to `out`; returns how many.
   size_t drain(std::vector<uint8_t> &out);
+  /// Bytes of the data area.
+  size_t data_size() const { return data_size_; }
   bool mapped() const { return base_ != nullptr; }
 
 private:

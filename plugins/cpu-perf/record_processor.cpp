@@ -11,7 +11,7 @@ namespace prof::cpu_perf {
 
 void RecordProcessor::seed(const ProcessSnapshot &snapshot) {
   for (const auto &m : snapshot.maps) spaces_.map(m.pid, m.start, m.len, m.pgoff, m.path);
-  seeded_threads_ = snapshot.threads;
+  threads_ = snapshot.threads;
 }
 
 void RecordProcessor::add_frame(std::vector<Frame> &frames, int32_t pid, uint64_t addr,
@@ -79,15 +79,21 @@ void RecordProcessor::on_sample(const RawRecord &r, Capture &out) {
   out.samples.push_back(std::move(sample));
 }
 
-Capture RecordProcessor::process(const std::vector<std::vector<uint8_t>> &stores, uint64_t begin,
-                                 uint64_t end) {
+void RecordProcessor::begin(uint64_t begin) {
+  states_ = ThreadStates(begin);
+  kept_.clear();
+}
+
+void RecordProcessor::feed(const std::vector<std::vector<uint8_t>> &stores, uint64_t limit,
+                           Capture &out) {
   struct Timed {
     uint64_t time;
     RawRecord record;
   };
   std::vector<Timed> all;
-  Capture out;
-  for (const auto &store : stores)
+  const std::vector<uint8_t> earlier = std::move(kept_);
+  kept_.clear();
+  auto collect = [&](std::span<const uint8_t> store) {
     for (const RawRecord &r : split_records(store)) {
       const auto id = decode_id(r, layout_);
       if (!id) {
@@ -96,58 +102,73 @@ Capture RecordProcessor::process(const std::vector<std::vector<uint8_t>> &stores
       }
       all.push_back({id->time, r});
     }
+  };
+  collect(earlier);
+  for (const auto &store : stores)
+    collect(store);
   std::stable_sort(all.begin(), all.end(),
                    [](const Timed &a, const Timed &b) { return a.time < b.time; });
-
-  out.threads = seeded_threads_;
-  ThreadStates states(begin);
   for (const Timed &t : all) {
-    const RawRecord &r = t.record;
-    switch (kind_of(r)) {
-    case RecordKind::Sample: on_sample(r, out); break;
-    case RecordKind::Mmap:
-      if (auto m = decode_mmap(r, layout_); m && m->executable)
-        spaces_.map(m->id.pid, m->addr, m->len, m->pgoff, m->filename);
-      break;
-    case RecordKind::Comm:
-      if (auto c = decode_comm(r, layout_)) {
-        out.threads[c->id.tid] = ThreadInfo{c->id.pid, c->comm};
-        if (c->exec) spaces_.exec(c->id.pid);
-      }
-      break;
-    case RecordKind::Fork:
-      if (auto f = decode_task(r, layout_)) {
-        if (f->id.pid != f->ppid) spaces_.fork(f->ppid, f->id.pid);
-        ThreadInfo info{f->id.pid, ""};
-        if (auto parent = out.threads.find(f->ptid); parent != out.threads.end())
-          info.name = parent->second.name;
-        out.threads[f->id.tid] = info;
-        states.on_start(t.time, f->id.tid);
-      }
-      break;
-    case RecordKind::Exit:
-      if (auto e = decode_task(r, layout_)) states.on_exit(t.time, e->id.tid);
-      break;
-    case RecordKind::Switch:
-      if (auto w = decode_switch(r, layout_))
-        states.on_switch(t.time, w->id.tid, w->id.cpu, w->out, w->preempted);
-      break;
-    case RecordKind::Lost:
-      if (auto l = decode_lost(r, layout_))
-        (r.type == PERF_RECORD_LOST ? out.lost_records : out.lost_samples) += l->lost;
-      break;
-    case RecordKind::Read:
-      if (auto v = decode_read(r, layout_)) {
-        auto counter = counter_ids_.find(v->event_id);
-        if (counter != counter_ids_.end())
-          out.counters.push_back({v->id.pid, v->id.tid, counter->second, t.time, v->value});
-      }
-      break;
-    case RecordKind::Other: break;
+    if (t.time > limit) {
+      kept_.insert(kept_.end(), t.record.data, t.record.data + t.record.size);
+      continue;
     }
+    on_record(t.time, t.record, out);
   }
-  out.states = states.finish(end);
-  return out;
+  out.append({.states = states_.take()});
+}
+
+void RecordProcessor::finish(uint64_t end, Capture &out) {
+  feed({}, UINT64_MAX, out);
+  out.append({.states = states_.finish(end)});
+}
+
+void RecordProcessor::on_record(uint64_t time, const RawRecord &r, Capture &out) {
+  switch (kind_of(r)) {
+  case RecordKind::Sample:
+    on_sample(r, out);
+    break;
+  case RecordKind::Mmap:
+    if (auto m = decode_mmap(r, layout_); m && m->executable)
+      spaces_.map(m->id.pid, m->addr, m->len, m->pgoff, m->filename);
+    break;
+  case RecordKind::Comm:
+    if (auto c = decode_comm(r, layout_)) {
+      threads_[c->id.tid] = ThreadInfo{c->id.pid, c->comm};
+      if (c->exec) spaces_.exec(c->id.pid);
+    }
+    break;
+  case RecordKind::Fork:
+    if (auto f = decode_task(r, layout_)) {
+      if (f->id.pid != f->ppid) spaces_.fork(f->ppid, f->id.pid);
+      ThreadInfo info{f->id.pid, ""};
+      if (auto parent = threads_.find(f->ptid); parent != threads_.end())
+        info.name = parent->second.name;
+      threads_[f->id.tid] = info;
+      states_.on_start(time, f->id.tid);
+    }
+    break;
+  case RecordKind::Exit:
+    if (auto e = decode_task(r, layout_)) states_.on_exit(time, e->id.tid);
+    break;
+  case RecordKind::Switch:
+    if (auto w = decode_switch(r, layout_))
+      states_.on_switch(time, w->id.tid, w->id.cpu, w->out, w->preempted);
+    break;
+  case RecordKind::Lost:
+    if (auto l = decode_lost(r, layout_))
+      (r.type == PERF_RECORD_LOST ? out.lost_records : out.lost_samples) += l->lost;
+    break;
+  case RecordKind::Read:
+    if (auto v = decode_read(r, layout_)) {
+      auto counter = counter_ids_.find(v->event_id);
+      if (counter != counter_ids_.end())
+        out.counters.push_back({v->id.pid, v->id.tid, counter->second, time, v->value});
+    }
+    break;
+  case RecordKind::Other:
+    break;
+  }
 }
 
 } // namespace prof::cpu_perf

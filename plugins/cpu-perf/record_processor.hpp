@@ -1,6 +1,8 @@
-// Walks the raw records of all rings in time order and builds a Capture:
-// keeps the address spaces current, locates (and for dwarf, unwinds) each
-// sample's frames at the moment it was taken, and feeds the thread states.
+// Walks the raw records of all rings in time order, a batch at a time while
+// the capture runs: keeps the address spaces and thread names current,
+// locates (and for dwarf, unwinds) each sample's frames at the moment it was
+// taken, and feeds the thread states. A raw record is kept only until its
+// batch is decoded, so memory follows the batch, not the capture's length.
 #ifndef PROF_PLUGINS_CPU_PERF_RECORD_PROCESSOR_HPP
 #define PROF_PLUGINS_CPU_PERF_RECORD_PROCESSOR_HPP
 
@@ -9,6 +11,7 @@
 #include "cpu_perf_options.hpp"
 #include "perf_records.hpp"
 #include "symbolizer.hpp"
+#include "thread_states.hpp"
 
 #include <span>
 #include <unordered_map>
@@ -26,10 +29,19 @@ public:
   void seed(const ProcessSnapshot &snapshot);
   /// Maps kernel counter event ids to counter indexes (READ records).
   void set_counter_ids(std::unordered_map<uint64_t, size_t> ids) { counter_ids_ = std::move(ids); }
-  /// Decodes every record of `stores` (one byte stream per ring).
-  Capture process(const std::vector<std::vector<uint8_t>> &stores, uint64_t begin, uint64_t end);
+  /// Starts a capture that began at `begin`.
+  void begin(uint64_t begin);
+  /// Decodes the records of `stores` (one byte stream per ring) and those
+  /// kept from earlier calls, in time order, up to and including `limit`;
+  /// later ones are kept for the next call. Adds what they yield to `out`.
+  void feed(const std::vector<std::vector<uint8_t>> &stores, uint64_t limit, Capture &out);
+  /// Decodes everything still kept and closes the thread states at `end`.
+  void finish(uint64_t end, Capture &out);
+  /// Every thread seen so far, named as it is now.
+  const ThreadTable &threads() const { return threads_; }
 
 private:
+  void on_record(uint64_t time, const RawRecord &r, Capture &out);
   void on_sample(const RawRecord &r, Capture &out);
   void add_frame(std::vector<Frame> &frames, int32_t pid, uint64_t addr, bool kernel,
                  bool return_address);
@@ -40,7 +52,9 @@ private:
   AddressSpaces &spaces_;
   Symbolizer &symbolizer_;
   std::unordered_map<uint64_t, size_t> counter_ids_;
-  std::map<int32_t, ThreadInfo> seeded_threads_;
+  ThreadTable threads_;
+  ThreadStates states_{0};
+  std::vector<uint8_t> kept_; ///< records later than the last limit
 };
 
 } // namespace prof::cpu_perf

@@ -4,13 +4,26 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <ctime>
+
 namespace prof::cpu_perf {
 
-void RingReader::start(std::vector<int> fds, std::vector<PerfRing *> rings) {
+void RingReader::start(std::vector<int> fds, std::vector<PerfRing *> rings,
+                       const RecordLayout &layout) {
   stop();
   fds_ = std::move(fds);
   rings_ = std::move(rings);
+  layout_ = layout;
   stores_.resize(rings_.size());
+  // A store never needs more than the limit plus one ring's bytes: reserved
+  // once, it is never copied to grow, and only what is written is resident.
+  room_ = 0;
+  for (const PerfRing *ring : rings_)
+    room_ = std::max(room_, ring->data_size());
+  room_ = limit_ == SIZE_MAX ? room_ : room_ + limit_;
+  for (auto &store : stores_)
+    store.reserve(room_);
   stopping_ = false;
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   thread_ = std::thread([this] { run(); });
@@ -27,7 +40,7 @@ void RingReader::stop() {
     close(wake_fd_);
     wake_fd_ = -1;
   }
-  drain_all();
+  drain_all(true);
   rings_.clear();
   fds_.clear();
 }
@@ -36,11 +49,36 @@ void RingReader::clear() {
   std::lock_guard lock(mutex_);
   stores_.clear();
   stores_.resize(rings_.size());
+  held_ = 0;
 }
 
-void RingReader::drain_all() {
+uint64_t RingReader::take(std::vector<std::vector<uint8_t>> &stores) {
+  for (auto &store : stores)
+    store.clear();
   std::lock_guard lock(mutex_);
-  for (size_t i = 0; i < rings_.size(); ++i) rings_[i]->drain(stores_[i]);
+  stores.resize(stores_.size());
+  stores.swap(stores_);
+  for (auto &store : stores_)
+    store.reserve(room_);
+  held_ = 0;
+  return drained_at_;
+}
+
+bool RingReader::drain_all(bool whole) {
+  std::lock_guard lock(mutex_);
+  if (!whole && held_ >= limit_) return true;
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  drained_at_ =
+      static_cast<uint64_t>(now.tv_sec) * 1000000000u + static_cast<uint64_t>(now.tv_nsec);
+  for (size_t i = 0; i < rings_.size(); ++i) {
+    std::vector<uint8_t> &store = stores_[i];
+    const size_t before = store.size();
+    const size_t copied = rings_[i]->drain(store);
+    store.resize(before + trim_stack_copies({store.data() + before, copied}, layout_));
+    held_ += store.size() - before;
+  }
+  return held_ >= wake_;
 }
 
 void RingReader::run() {
@@ -53,7 +91,7 @@ void RingReader::run() {
     // loop does not spin, but keep draining its ring.
     for (size_t i = 0; i + 1 < polls.size(); ++i)
       if (polls[i].revents & (POLLHUP | POLLERR | POLLNVAL)) polls[i].fd = -1;
-    drain_all();
+    if (drain_all(false) && on_filled_) on_filled_();
   }
 }
 

@@ -66,7 +66,7 @@ std::vector<StateSlice> ThreadStates::finish(uint64_t capture_end) {
     if (th.phase == Phase::Running || th.phase == Phase::Off) close(tid, th, capture_end);
     th.phase = Phase::Dead;
   }
-  return std::move(slices_);
+  return take();
 }
 
 } // namespace prof::cpu_perf

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace prof::cpu_perf {
@@ -27,7 +28,9 @@ public:
   void on_switch(uint64_t t, int32_t tid, uint32_t cpu, bool out, bool preempted);
   void on_start(uint64_t t, int32_t tid);
   void on_exit(uint64_t t, int32_t tid);
-  /// Closes open states at `capture_end` and hands out every slice.
+  /// Hands out the slices closed so far, in the order they closed.
+  std::vector<StateSlice> take() { return std::exchange(slices_, {}); }
+  /// Closes open states at `capture_end` and hands out the slices not yet taken.
   std::vector<StateSlice> finish(uint64_t capture_end);
 
 private:

@@ -2,14 +2,19 @@
 // and tracking address spaces through mmap, fork and exec.
 #include "address_spaces.hpp"
 #include "capture.hpp"
+#include "capture_emitter.hpp"
 #include "perf_records.hpp"
 #include "record_processor.hpp"
 #include "thread_states.hpp"
 
+#include <prof/testing/fake_source_host.hpp>
+
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 
 namespace prof::cpu_perf {
 namespace {
@@ -149,6 +154,45 @@ TEST(PerfRecords, LostAndSwitchRecords) {
   EXPECT_EQ(s->id.cpu, 1u);
 }
 
+TEST(PerfRecords, StackCopiesAreTrimmedToWhatTheKernelFilled) {
+  constexpr uint64_t kDwarf = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                              PERF_SAMPLE_CPU | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  const RecordLayout layout{kDwarf, 0x3, PERF_FORMAT_ID}; // two registers
+  RecordWriter w;
+  auto dwarf_sample = [&](uint64_t time, uint64_t copied, uint64_t filled) {
+    w.begin(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+    w.put(uint64_t{0x5010}), w.put(int32_t{3}), w.put(int32_t{3}), w.put(time);
+    w.put(uint32_t{0}), w.put(uint32_t{0});
+    w.put(uint64_t{PERF_SAMPLE_REGS_ABI_64}), w.put(uint64_t{11}), w.put(uint64_t{22});
+    w.put(copied);
+    for (uint64_t i = 0; i < copied; ++i)
+      w.bytes.push_back(static_cast<uint8_t>(i < filled ? i : 0xee));
+    w.put(filled);
+    w.end();
+  };
+  dwarf_sample(100, 4096, 100); // 100 bytes used: kept as 104
+  w.mmap2(3, 0x5000, 0x1000, 0, "/bin/x", 150);
+  dwarf_sample(200, 4096, 4096); // full: unchanged
+  dwarf_sample(300, 1024, 0);    // nothing copied
+  const size_t before = w.bytes.size();
+  const size_t kept = trim_stack_copies(w.bytes, layout);
+  EXPECT_EQ(before - kept, (4096 - 104) + (1024 + 8)); // the empty copy loses dyn_size too
+  const auto records = split_records(std::span<const uint8_t>(w.bytes.data(), kept));
+  ASSERT_EQ(records.size(), 4u);
+  const auto first = decode_sample(records[0], layout);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->id.time, 100u);
+  ASSERT_EQ(first->stack.size(), 100u);
+  EXPECT_EQ(first->stack[99], 99);
+  EXPECT_EQ(first->regs, (std::vector<uint64_t>{11, 22}));
+  EXPECT_EQ(decode_mmap(records[1], layout)->filename, "/bin/x");
+  EXPECT_EQ(decode_sample(records[2], layout)->stack.size(), 4096u);
+  const auto last = decode_sample(records[3], layout);
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->id.time, 300u);
+  EXPECT_TRUE(last->stack.empty());
+}
+
 TEST(ThreadStates, SwitchesBecomeRunningWaitingAndNotScheduled) {
   ThreadStates states(100);
   states.on_start(100, 5);
@@ -203,7 +247,10 @@ TEST(RecordProcessor, SamplesAreLocatedInTimeOrderAcrossRings) {
   AddressSpaces spaces;
   Symbolizer symbolizer;
   RecordProcessor processor(options, kLayout, spaces, symbolizer);
-  const Capture c = processor.process({ring0.bytes, ring1.bytes}, 0, 1000);
+  processor.begin(0);
+  Capture c;
+  processor.feed({ring0.bytes, ring1.bytes}, UINT64_MAX, c);
+  processor.finish(1000, c);
   ASSERT_EQ(c.samples.size(), 1u);
   const auto &frames = c.samples[0].frames;
   ASSERT_EQ(frames.size(), 4u);
@@ -214,6 +261,87 @@ TEST(RecordProcessor, SamplesAreLocatedInTimeOrderAcrossRings) {
   EXPECT_EQ(frames[2].offset, 0x9999u);
   EXPECT_EQ(frames[3].module, -1);
   EXPECT_EQ(frames[3].offset, 0x7010u);
+}
+
+TEST(RecordProcessor, RecordsAfterTheLimitWaitForTheNextBatchInTimeOrder) {
+  // The sample at 200 waits; a new mapping at 250 in the next batch must not
+  // change where it was taken.
+  RecordWriter first0, first1, second;
+  const uint64_t user = static_cast<uint64_t>(PERF_CONTEXT_USER);
+  first0.sample(3, 3, 200, 0x5010, {user, 0x5010});
+  first1.mmap2(3, 0x5000, 0x1000, 0, "/bin/x", 100);
+  second.mmap2(3, 0x5000, 0x1000, 0, "/bin/y", 250);
+  second.sample(3, 3, 260, 0x5020, {user, 0x5020});
+  CpuPerfOptions options;
+  AddressSpaces spaces;
+  Symbolizer symbolizer;
+  RecordProcessor processor(options, kLayout, spaces, symbolizer);
+  processor.begin(0);
+  Capture c;
+  processor.feed({first0.bytes, first1.bytes}, 150, c);
+  EXPECT_TRUE(c.samples.empty());
+  processor.feed({{}, second.bytes}, 255, c);
+  ASSERT_EQ(c.samples.size(), 1u);
+  EXPECT_EQ(spaces.module_path(c.samples[0].frames.at(0).module), "/bin/x");
+  processor.finish(1000, c);
+  ASSERT_EQ(c.samples.size(), 2u);
+  EXPECT_EQ(c.samples[1].time, 260u);
+  EXPECT_EQ(spaces.module_path(c.samples[1].frames.at(0).module), "/bin/y");
+}
+
+TEST(ThreadStates, ClosedSlicesAreTakenAsTheyCloseAndTheRestAtTheEnd) {
+  ThreadStates states(100);
+  states.on_switch(110, 5, 0, false, false);
+  states.on_switch(150, 5, 0, true, false);
+  const auto closed = states.take();
+  ASSERT_EQ(closed.size(), 1u);
+  EXPECT_EQ(closed[0].end, 150u);
+  EXPECT_TRUE(states.take().empty());
+  const auto rest = states.finish(300);
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].state, ThreadState::Waiting);
+  EXPECT_EQ(rest[0].begin, 150u);
+  EXPECT_EQ(rest[0].end, 300u);
+}
+
+TEST(CaptureEmitter, HoldsANewThreadsEventsUntilTheCutoffSoThatItsTrackHasItsName) {
+  testing::FakeSourceHost fake;
+  const Host host(fake.api(), &fake);
+  CpuPerfOptions options;
+  AddressSpaces spaces;
+  Symbolizer symbolizer;
+  ThreadTable threads{{7, ThreadInfo{7, "parent"}}, {8, ThreadInfo{7, "parent"}}};
+  CaptureEmitter emitter(host, options, spaces, symbolizer, threads);
+  Capture pending;
+  for (uint64_t t : {100, 300})
+    pending.samples.push_back({t, 7, 7, 0, {Frame{-1, 0x1234}}});
+  pending.samples.push_back({250, 7, 8, 1, {Frame{-1, 0x1234}}});
+  pending.states.push_back({7, 50, 150, ThreadState::Running, 0});
+  pending.states.push_back({8, 150, 260, ThreadState::Waiting, -1});
+  threads[7].name = "main"; // named before anything went out
+  // Thread 7 has an event before the cutoff: its track is declared and all
+  // its events go; thread 8's wait.
+  emitter.emit(pending, 200);
+  EXPECT_EQ(fake.samples().size(), 2u);
+  EXPECT_EQ(fake.slices().size(), 2u); // the Running slice and its CPU row
+  ASSERT_EQ(pending.samples.size(), 1u);
+  EXPECT_EQ(pending.samples[0].tid, 8);
+  ASSERT_EQ(pending.states.size(), 1u);
+  emitter.emit(pending, 200); // what waits stays in place, whole
+  ASSERT_EQ(pending.samples.size(), 1u);
+  EXPECT_EQ(pending.samples[0].frames.size(), 1u);
+  EXPECT_EQ(pending.states.size(), 1u);
+  threads[8].name = "worker"; // the new thread names itself
+  threads[7].name = "late";   // too late: the track exists
+  emitter.emit(pending);
+  EXPECT_TRUE(pending.samples.empty());
+  EXPECT_TRUE(pending.states.empty());
+  EXPECT_EQ(fake.samples().size(), 3u);
+  EXPECT_EQ(emitter.emitted(), 6u);
+  std::map<int, std::string> names;
+  for (const auto &t : fake.tracks())
+    if (t.kind == PROF_TRACK_THREAD) names[t.tid] = t.name;
+  EXPECT_EQ(names, (std::map<int, std::string>{{7, "main"}, {8, "worker"}}));
 }
 
 } // namespace
