@@ -112,8 +112,8 @@ EventColumnEncoder::EventColumnEncoder(size_t capacity) : capacity_(capacity) {
   // 4 MiB of a 64k-event chunk's room took milliseconds of every start.
   for (size_t c = 0; c < kEventColumnCount; ++c) {
     const bool planes = is_planes(c);
-    columns_[c].data = std::make_unique_for_overwrite<uint8_t[]>(
-        planes ? byte_planes_room(capacity) : capacity * kMaxBytes[c]);
+    columns_[c].data = std::make_unique_for_overwrite<uint8_t[]>(planes ? byte_planes_room(capacity)
+                                                                        : capacity * kMaxBytes[c]);
     columns_[c].end = columns_[c].data.get();
   }
   for (Values *values : {&ts_deltas_, &durations_, &kinds_, &args_}) {

@@ -7,6 +7,7 @@
 #include "core/shm_region.hpp"
 #include "tools/prof/plugin_selection.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -27,11 +28,16 @@ public:
   ~AgentSetup();
 
   /// Rings for the application's threads: the host buffer shared out as for
-  /// prof's own threads, at most kMaxRings since the region's memory is
-  /// reserved up front (a thread gives its ring back when it exits).
-  static constexpr uint32_t kMaxRings = 16;
+  /// prof's own threads, within kRingBudget (the region's memory is reserved
+  /// up front) but at least kMinRings, and at most kMaxRings. A thread holds
+  /// its ring until it exits; a thread that finds every ring taken loses
+  /// its events (counted), so many small rings beat a few large ones.
+  static constexpr uint32_t kMinRings = 16, kMaxRings = 64;
+  static constexpr uint64_t kRingBudget = 64ull << 20;
   static uint32_t ring_count_for(const core::EventBusConfig &buffers) {
-    return buffers.ring_count < kMaxRings ? buffers.ring_count : kMaxRings;
+    const uint64_t fit = buffers.ring_bytes > 0 ? kRingBudget / buffers.ring_bytes : kMaxRings;
+    const uint64_t wanted = std::min<uint64_t>(kMaxRings, std::max<uint64_t>(kMinRings, fit));
+    return static_cast<uint32_t>(std::min<uint64_t>(buffers.ring_count, wanted));
   }
 
   /// The shared region's name (what an attaching agent is sent).

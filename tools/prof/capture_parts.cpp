@@ -42,15 +42,16 @@ core::EventBusConfig bus_config(const cli::CommandLine &command) {
 // The application's threads get rings of their own in shared memory, which
 // is reserved up front (a full /dev/shm must not SIGBUS the application) and
 // costs time to reserve and unmap: 16 rings of 16 MB took 70 ms on a 2-core
-// VM. Drained every millisecond, 4 MB (87k events) per thread is ample unless
-// the user sizes the rings.
+// VM. Drained every millisecond, 2 MB (43k events: a device buffer's burst)
+// per thread is ample unless the user sizes the rings, and 32 of them serve
+// as many threads (gcu-train-step has 29; with 16 rings it lost events).
 core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
                                       const core::EventBusConfig &buffers) {
   core::EventBusConfig config = buffers;
   if (command.has("host-ringbuffer-size")) return config;
   const uint64_t mib = 1ull << 20;
-  config.ring_bytes = std::min<uint64_t>(buffers.ring_bytes, 4 * mib);
-  config.watermark_bytes = std::min(config.watermark_bytes, config.ring_bytes - mib);
+  config.ring_bytes = std::min<uint64_t>(buffers.ring_bytes, 2 * mib);
+  config.watermark_bytes = std::min(config.watermark_bytes, config.ring_bytes / 2);
   return config;
 }
 
