@@ -2,6 +2,7 @@
 
 #include "core/raw_mutex.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <sys/syscall.h>
@@ -46,10 +47,10 @@ struct RingExitHook {
 
 RingPool::RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, uint64_t capacity,
                    uint64_t watermark_events, std::atomic<uint64_t> *no_ring_drops,
-                   bool check_owners)
-    : id_(next_pool_id.fetch_add(1)), rings_(rings), stride_(stride), slots_(slots),
-      count_(count), capacity_(capacity), watermark_events_(watermark_events),
-      no_ring_drops_(no_ring_drops), check_owners_(check_owners) {
+                   bool check_owners, const std::atomic<uint32_t> *ready)
+    : id_(next_pool_id.fetch_add(1)), rings_(rings), stride_(stride), slots_(slots), count_(count),
+      capacity_(capacity), watermark_events_(watermark_events), no_ring_drops_(no_ring_drops),
+      check_owners_(check_owners), ready_(ready) {
   if (watermark_events_ == 0 || watermark_events_ > capacity_) watermark_events_ = capacity_ / 2;
   batch_.resize(kBatch);
   abandoned_.assign(count_, false);
@@ -77,7 +78,9 @@ bool RingPool::claim_ring() {
   }
   const auto pid = static_cast<int32_t>(getpid());
   const auto tid = static_cast<int32_t>(syscall(SYS_gettid));
-  for (uint32_t i = 0; i < count_; ++i) {
+  const uint32_t usable =
+      ready_ ? std::min(ready_->load(std::memory_order_acquire), count_) : count_;
+  for (uint32_t i = 0; i < usable; ++i) {
     uint32_t expected = kFree;
     if (slots_[i].state.compare_exchange_strong(expected, kOwned, std::memory_order_acq_rel)) {
       slots_[i].pid.store(pid, std::memory_order_relaxed);

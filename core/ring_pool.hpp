@@ -44,9 +44,11 @@ public:
   /// Rings at `rings` + i * `stride`, already formatted with `capacity` slots;
   /// `slots` has `count` entries; `no_ring_drops` counts emits that found no
   /// free ring. With `check_owners`, drain() frees the rings of processes that
-  /// died without giving them back.
+  /// died without giving them back. With `ready`, a thread claims only rings
+  /// below *ready (at most `count`): the others are not backed yet.
   RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, uint64_t capacity,
-           uint64_t watermark_events, std::atomic<uint64_t> *no_ring_drops, bool check_owners);
+           uint64_t watermark_events, std::atomic<uint64_t> *no_ring_drops, bool check_owners,
+           const std::atomic<uint32_t> *ready = nullptr);
   ~RingPool();
   RingPool(const RingPool &) = delete;
   RingPool &operator=(const RingPool &) = delete;
@@ -114,6 +116,7 @@ private:
   uint64_t watermark_events_;
   std::atomic<uint64_t> *no_ring_drops_;
   bool check_owners_;
+  const std::atomic<uint32_t> *ready_;   // nullptr: every ring is backed
   std::vector<RingDrops> retired_drops_; // owners that went away
   mutable std::mutex retired_mutex_;
   std::vector<prof_event> batch_;

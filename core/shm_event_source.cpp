@@ -173,7 +173,29 @@ size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &co
       },
       all);
   warn_about_corruption();
+  keep_rings_spare();
   return drained;
+}
+
+void ShmEventSource::keep_rings_spare() {
+  if (cannot_grow_) return;
+  const uint32_t ready = region_.rings_ready();
+  if (ready >= region_.layout().ring_count) {
+    cannot_grow_ = true;
+    return;
+  }
+  uint32_t spare = 0;
+  const RingSlot *slots = region_.header()->slots;
+  for (uint32_t i = 0; i < ready; ++i)
+    spare += slots[i].state.load(std::memory_order_relaxed) == RingPool::kFree;
+  if (spare >= kSpareRings) return;
+  if (region_.grow(kSpareRings) == 0) {
+    cannot_grow_ = true;
+    spdlog::warn("shared memory is full: the application's threads have {} event rings, and a "
+                 "thread that finds them all taken loses its events (counted); give /dev/shm "
+                 "more room or lower --host-ringbuffer-size",
+                 ready);
+  }
 }
 
 void ShmEventSource::warn_about_corruption() {

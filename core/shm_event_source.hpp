@@ -29,6 +29,9 @@ public:
   uint64_t invalid() const { return invalid_; }
   /// Reads catalog records published since the last call.
   void sync_catalog();
+  /// Rings kept free and backed for the application's new threads: when
+  /// fewer are, the drain reserves this many more.
+  static constexpr uint32_t kSpareRings = 6;
 
 private:
   void apply(uint16_t type, const char *payload, uint32_t bytes);
@@ -37,6 +40,8 @@ private:
   static void put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session);
   /// Says once what a buggy or hostile application's writes cost.
   void warn_about_corruption();
+  /// Reserves more rings when few backed ones are free.
+  void keep_rings_spare();
   /// Marks a shared id the application's catalog never defined.
   static constexpr uint32_t kUndefined = UINT32_MAX;
   static uint32_t map(const std::vector<uint32_t> &ids, uint32_t id) {
@@ -55,6 +60,7 @@ private:
   uint64_t max_id_ = 0;
   uint64_t invalid_ = 0; // events naming what the application's catalog never defined
   uint64_t corrupt_definitions_ = 0, reported_corrupt_definitions_ = 0;
+  bool cannot_grow_ = false; // the mount is full, or every ring is backed
   // Shared id -> session id, for each kind of definition.
   std::vector<uint32_t> strings_{0}, tracks_{0}, stacks_{0}, clocks_{PROF_CLOCK_SESSION, PROF_CLOCK_TSC};
 };

@@ -2,6 +2,8 @@
 //   [ShmHeader][config text][catalog log][ring 0][ring 1]...
 // prof creates it (ShmRegion::create), the agent maps it by name. Only
 // fixed-size fields and lock-free atomics, so every process reads it alike.
+// The file has room for ring_count rings, but only the first rings_ready are
+// backed by reserved memory; prof reserves more as threads take them.
 #pragma once
 
 #include "core/ring_pool.hpp"
@@ -14,7 +16,7 @@
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 4;
+constexpr uint32_t kShmVersion = 5;
 constexpr uint32_t kCaptureRequestSlots = 64;
 constexpr uint32_t kRequestNameBytes = 96;
 constexpr uint32_t kRequestDomainBytes = 32;
@@ -35,8 +37,8 @@ struct ShmHeader {
   uint64_t magic;
   uint32_t version;
   int32_t prof_pid;          ///< the prof that drains; the agent stops when it is gone
-  uint32_t ring_count;
-  uint32_t reserved;
+  uint32_t ring_count;       ///< rings the region can hold
+  std::atomic<uint32_t> rings_ready; ///< rings [0, rings_ready) are backed and formatted
   uint64_t ring_capacity;    ///< events per ring
   uint64_t ring_stride;      ///< bytes from one ring to the next
   uint64_t watermark_events;

@@ -98,12 +98,16 @@ ShmRegion &ShmRegion::operator=(ShmRegion &&other) noexcept {
   bytes_ = std::exchange(other.bytes_, 0);
   name_ = std::move(other.name_);
   owner_ = std::exchange(other.owner_, false);
+  fd_ = std::exchange(other.fd_, -1);
+  ready_ = std::exchange(other.ready_, 0);
   return *this;
 }
 
 void ShmRegion::release() {
   if (header_) munmap(header_, bytes_);
   header_ = nullptr;
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
 }
 
 ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &config,
@@ -114,30 +118,35 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   const size_t config_offset = page_round(sizeof(ShmHeader));
   const size_t catalog_offset = config_offset + page_round(config_text.size() + 1);
   const size_t rings_offset = catalog_offset + page_round(config.catalog_bytes);
-  size_t total = rings_offset + stride * count;
+  uint32_t ready = std::min(std::max<uint32_t>(config.initial_rings, 1), count);
+  auto backed = [&] { return rings_offset + stride * ready; };
 
   const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw failure("cannot create", name);
-  // The memory is reserved now: a tmpfs page that cannot be had when a ring
-  // first touches it would kill the application with SIGBUS. Where the
-  // shared-memory mount is small (containers), fewer rings are made.
+  // What the application may touch is reserved before it can: a tmpfs page
+  // that cannot be had when a ring first touches it would kill the
+  // application with SIGBUS. The initial rings are reserved now, the others
+  // as threads take rings (grow()). Reserving takes time (64 MB: 7 ms, and
+  // as long again to give back), so a capture pays for the rings it uses.
+  // Where the shared-memory mount is small (containers), fewer rings are made.
   int error = 0;
-  while ((error = posix_fallocate(fd, 0, static_cast<off_t>(total))) == ENOSPC && count > 2) {
-    count /= 2;
-    total = rings_offset + stride * count;
-    (void)!ftruncate(fd, static_cast<off_t>(total));
+  while ((error = posix_fallocate(fd, 0, static_cast<off_t>(backed()))) == ENOSPC && ready > 2) {
+    ready /= 2;
+    count = ready; // the mount is nearly full: no room to grow either
   }
+  if (error == ENOSPC) count = ready;
+  size_t total = rings_offset + stride * count;
   if (error == 0 && ftruncate(fd, static_cast<off_t>(total)) != 0) error = errno;
   if (error != 0) {
     close(fd);
     shm_unlink(name.c_str());
     errno = error;
-    if (error == ENOSPC) throw no_room(total);
+    if (error == ENOSPC) throw no_room(backed());
     throw failure("cannot reserve", name);
   }
   void *memory = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  close(fd);
   if (memory == MAP_FAILED) {
+    close(fd);
     shm_unlink(name.c_str());
     throw failure("cannot map", name);
   }
@@ -145,6 +154,7 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   header->version = kShmVersion;
   header->prof_pid = static_cast<int32_t>(getpid());
   header->ring_count = count;
+  header->rings_ready.store(ready, std::memory_order_relaxed);
   header->ring_capacity = capacity;
   header->ring_stride = stride;
   header->watermark_events = config.watermark_bytes / sizeof(prof_event);
@@ -159,7 +169,7 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   header->next_stack = 1;
   header->next_clock = 2; // 0 is the session clock, 1 the TSC, as in every catalog
   std::memcpy(static_cast<char *>(memory) + config_offset, config_text.data(), config_text.size());
-  for (uint32_t i = 0; i < count; ++i)
+  for (uint32_t i = 0; i < ready; ++i)
     RingBuffer::format(static_cast<char *>(memory) + rings_offset + i * stride, capacity);
   std::atomic_thread_fence(std::memory_order_release);
   header->magic = kShmMagic; // last: an agent never sees a half-made region
@@ -170,7 +180,28 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   region.bytes_ = total;
   region.name_ = name;
   region.owner_ = true;
+  region.fd_ = fd;
+  region.ready_ = ready;
   return region;
+}
+
+uint32_t ShmRegion::grow(uint32_t rings) {
+  if (!owner_ || fd_ < 0 || header_ == nullptr) return 0;
+  // Prof's own count and layout, never the header's.
+  uint32_t want = std::min<uint32_t>(ready_ + rings, layout_.ring_count);
+  while (want > ready_) {
+    const uint64_t from = layout_.rings_offset + layout_.ring_stride * ready_;
+    const uint64_t bytes = layout_.ring_stride * (want - ready_);
+    if (posix_fallocate(fd_, static_cast<off_t>(from), static_cast<off_t>(bytes)) == 0) break;
+    want = ready_ + (want - ready_) / 2; // the mount is filling up: fewer
+  }
+  if (want <= ready_) return 0;
+  for (uint32_t i = ready_; i < want; ++i)
+    RingBuffer::format(this->rings() + i * layout_.ring_stride, layout_.ring_capacity);
+  const uint32_t added = want - ready_;
+  ready_ = want;
+  header_->rings_ready.store(want, std::memory_order_release);
+  return added;
 }
 
 bool ShmRegion::attach(const std::string &name, std::string *error) {

@@ -10,7 +10,8 @@
 namespace prof::core {
 
 struct ShmRegionConfig {
-  uint32_t ring_count = 64;
+  uint32_t ring_count = 64;    ///< at most, as threads take them
+  uint32_t initial_rings = 64; ///< backed from the start
   uint64_t ring_bytes = 16ull << 20;
   uint64_t watermark_bytes = 15ull << 20;
   uint64_t catalog_bytes = 8ull << 20;
@@ -34,11 +35,18 @@ public:
   ShmRegion(ShmRegion &&other) noexcept;
   ShmRegion &operator=(ShmRegion &&other) noexcept;
 
-  /// prof: creates `name` ("/prof-..."), reserves its memory, formats rings
-  /// and writes `config`. With too little shared memory it makes fewer rings
-  /// (header()->ring_count says how many). Throws std::runtime_error.
+  /// prof: creates `name` ("/prof-..."), reserves the memory of its header,
+  /// catalog and initial rings, formats them and writes `config`. With too
+  /// little shared memory it makes fewer rings (header()->ring_count says
+  /// how many). Throws std::runtime_error.
   static ShmRegion create(const std::string &name, const ShmRegionConfig &config,
                           std::string_view config_text);
+  /// prof: reserves and formats up to `rings` more rings, then publishes
+  /// them (rings_ready). Returns how many; 0 when the region is whole or the
+  /// shared-memory mount is full.
+  uint32_t grow(uint32_t rings);
+  /// prof: the rings backed so far, by prof's own count.
+  uint32_t rings_ready() const { return ready_; }
   /// agent: maps an existing region; false with `error` set when it is not
   /// one (wrong magic, version or size).
   bool attach(const std::string &name, std::string *error);
@@ -62,6 +70,8 @@ private:
   size_t bytes_ = 0;
   std::string name_;
   bool owner_ = false;
+  int fd_ = -1;        ///< prof: kept to reserve more rings
+  uint32_t ready_ = 0; ///< prof: rings backed
 };
 
 /// A fresh region name for this process: "/prof-PID-RANDOM".

@@ -133,7 +133,7 @@ bool attach_region(const char *name, std::string *error) {
   const core::ShmLayout &l = state->region.layout();
   state->pool = std::make_unique<core::RingPool>(state->region.rings(), l.ring_stride, h.slots,
                                                  l.ring_count, l.ring_capacity, l.watermark_events,
-                                                 &h.no_ring_drops, false);
+                                                 &h.no_ring_drops, false, &h.rings_ready);
   state->catalog = std::make_unique<core::ShmCatalogWriter>(state->region);
   state->session = prof_session_info{sizeof(prof_session_info), state->config.session.c_str(),
                                      state->config.target_pid, state->config.command.c_str(),

@@ -46,6 +46,7 @@ core::ShmRegion &AgentSetup::create_region(const core::EventBusConfig &buffers,
   }
   core::ShmRegionConfig region;
   region.ring_count = ring_count_for(buffers);
+  region.initial_rings = kInitialRings;
   region.ring_bytes = buffers.ring_bytes;
   region.watermark_bytes = buffers.watermark_bytes;
   region_ = core::ShmRegion::create(name_, region, config.encode());

@@ -33,6 +33,9 @@ public:
   /// its ring until it exits; a thread that finds every ring taken loses
   /// its events (counted), so many small rings beat a few large ones.
   static constexpr uint32_t kMinRings = 16, kMaxRings = 64;
+  /// Rings reserved before the application starts; prof reserves more
+  /// while it drains, keeping ShmEventSource::kSpareRings free.
+  static constexpr uint32_t kInitialRings = 8;
   static constexpr uint64_t kRingBudget = 64ull << 20;
   static uint32_t ring_count_for(const core::EventBusConfig &buffers) {
     const uint64_t fit = buffers.ring_bytes > 0 ? kRingBudget / buffers.ring_bytes : kMaxRings;

@@ -90,6 +90,23 @@ TEST_F(FullStorage, ASmallSharedMemoryMountGetsFewerRings) {
   EXPECT_TRUE(reader.complete());
 }
 
+// Room for the rings reserved at start, not for those many threads ask for
+// later: prof says so once, the threads without a ring lose their events
+// (counted), and the capture goes on.
+TEST_F(FullStorage, RingsBeyondAFullSharedMemoryMountAreSaidOnce) {
+  const RunResult r =
+      in_namespace("mount -t tmpfs -o size=27m tmpfs /dev/shm && " + kProf + " --plugin-path " +
+                   PROF_MARKER_PLUGIN_DIR + " --plugin 'proc-marker count=20000 threads=48' -o '" +
+                   (out_ / "r").string() + "' " + application());
+  EXPECT_EQ(app_status(), 5) << "the application ran to its end: " << r.describe();
+  EXPECT_EQ(r.exit_code, 5) << r.describe();
+  EXPECT_THAT(r.err, HasSubstr("shared memory is full: the application's threads have "));
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((out_ / "r.profrep").string())) << r.describe();
+  EXPECT_TRUE(reader.complete());
+  EXPECT_GT(reader.event_count(), 0u);
+}
+
 // One too small for even that: refused before the application starts, in
 // one line that says how much was needed and what to change.
 TEST_F(FullStorage, AFullSharedMemoryMountIsRefusedInOneLine) {

@@ -10,8 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <condition_variable>
 #include <csignal>
 #include <map>
+#include <mutex>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -196,6 +199,62 @@ TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
   EXPECT_EQ(set[0].value.u, 4096u);
   EXPECT_EQ(catalog.strings.text(set[1].key), "peer");
   EXPECT_EQ(catalog.strings.text(set[1].value.s), "rank 3");
+  region.unlink();
+}
+
+// Only the first rings are reserved; prof's drain reserves more while few
+// are free, and a thread that found none gets one after.
+TEST(ShmEventPath, RingsAreReservedAsThreadsTakeThem) {
+  const std::string name = new_shm_name();
+  ShmRegionConfig config = small_region();
+  config.initial_rings = 2;
+  ShmRegion region = ShmRegion::create(name, config, "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  ShmHeader &h = *region.header();
+  const ShmLayout &l = region.layout();
+  EXPECT_EQ(h.rings_ready.load(), 2u);
+  EXPECT_EQ(region.rings_ready(), 2u);
+  RingPool pool(region.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false, &h.rings_ready);
+  const prof_event event{PROF_EVENT_SLICE, 0, 0, 1, 0, 0, 1, 1, 0, 0};
+  std::mutex mutex;
+  std::condition_variable cv;
+  int holding = 0;
+  bool done = false;
+  std::vector<std::thread> holders;
+  for (int t = 0; t < 2; ++t) // take both rings and keep them
+    holders.emplace_back([&] {
+      EXPECT_TRUE(pool.emit(event));
+      std::unique_lock lock(mutex);
+      ++holding;
+      cv.notify_all();
+      cv.wait(lock, [&] { return done; });
+    });
+  {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [&] { return holding == 2; });
+  }
+  bool first = true, after_growth = false;
+  std::thread late([&] {
+    first = pool.emit(event); // no ring backed and free: dropped, counted
+    source.drain([](prof_event *, size_t) {}, true);
+    after_growth = pool.emit(event);
+  });
+  late.join();
+  EXPECT_FALSE(first);
+  EXPECT_TRUE(after_growth);
+  EXPECT_EQ(h.no_ring_drops.load(), 1u);
+  EXPECT_EQ(region.rings_ready(),
+            std::min<uint32_t>(2 + ShmEventSource::kSpareRings, l.ring_count));
+  EXPECT_EQ(h.rings_ready.load(), region.rings_ready());
+  {
+    std::lock_guard lock(mutex);
+    done = true;
+  }
+  cv.notify_all();
+  for (auto &t : holders)
+    t.join();
   region.unlink();
 }
 
