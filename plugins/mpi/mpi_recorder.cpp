@@ -1,0 +1,155 @@
+#include "mpi_recorder.hpp"
+
+#include "real_mpi.hpp"
+
+#include <prof/event.hpp>
+#include <prof/thread_track.hpp>
+#include <prof/tsc_clock.hpp>
+
+#include <pthread.h>
+#include <time.h>
+
+#include <string>
+
+namespace prof::mpi {
+
+std::atomic<uint32_t> g_generation{1};
+
+/// What a thread keeps: plain data in static TLS (initial-exec: no
+/// __tls_get_addr call, which the plugin, a shared object, would pay).
+struct ThreadState {
+  static constexpr int kComms = 8;
+  uint32_t generation;
+  prof_track_id track;
+  const MpiRecorder *owner;
+  uint32_t comm_count, next_comm;
+  MpiRecorder::CommInfo comms[kComms];
+};
+namespace {
+
+__thread ThreadState t_state __attribute__((tls_model("initial-exec")));
+std::atomic<MpiRecorder *> g_recorder{nullptr};
+/// Calls inside record(), so that removing the recorder waits for them.
+std::atomic<int> g_recording{0};
+
+void after_fork_in_child() {
+  g_recording.store(0, std::memory_order_relaxed);
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+} // namespace
+
+MpiRecorder *active_recorder() { return g_recorder.load(std::memory_order_acquire); }
+
+bool install_recorder(MpiRecorder *recorder) {
+  static std::atomic<bool> atfork{false};
+  if (recorder == nullptr) {
+    g_recorder.store(nullptr, std::memory_order_seq_cst);
+    while (g_recording.load(std::memory_order_seq_cst) != 0) {
+      timespec pause{0, 20000};
+      nanosleep(&pause, nullptr);
+    }
+    return true;
+  }
+  MpiRecorder *expected = nullptr;
+  if (!g_recorder.compare_exchange_strong(expected, recorder, std::memory_order_seq_cst))
+    return false;
+  if (!atfork.exchange(true)) pthread_atfork(nullptr, nullptr, &after_fork_in_child);
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  return true;
+}
+
+MpiRecorder::MpiRecorder(const Host &host) : host_(host) {
+  for (size_t i = 0; i < kMpiFunctionCount; ++i)
+    names_[i] = host_.intern(kMpiFunctionNames[i]);
+  category_ = host_.intern("mpi");
+  bytes_ = host_.intern("bytes");
+  peer_ = host_.intern("peer");
+  root_ = host_.intern("root");
+  tag_ = host_.intern("tag");
+  requests_ = host_.intern("requests");
+  comm_ = host_.intern("communicator");
+  comm_size_ = host_.intern("communicator size");
+  rank_ = host_.intern("rank");
+  communicator_ = host_.intern("MPI communicator");
+}
+
+ThreadState &MpiRecorder::thread_state() {
+  ThreadState &state = t_state;
+  const uint32_t generation = g_generation.load(std::memory_order_acquire);
+  if (state.owner != this || state.generation != generation) {
+    // Another instance, a fork, or a communicator freed: look everything up again.
+    state.generation = generation;
+    state.owner = this;
+    state.track = 0;
+    state.comm_count = 0;
+    state.next_comm = 0;
+  }
+  return state;
+}
+
+prof_track_id MpiRecorder::thread_track(ThreadState &state) {
+  if (state.track == 0) state.track = declare_calling_thread_track(host_);
+  return state.track;
+}
+
+const MpiRecorder::CommInfo &MpiRecorder::comm_info(ThreadState &state, MPI_Comm comm) {
+  for (uint32_t i = 0; i < state.comm_count; ++i)
+    if (state.comms[i].comm == comm) return state.comms[i];
+  static const auto get_name = pmpi<int (*)(MPI_Comm, char *, int *)>("PMPI_Comm_get_name");
+  static const auto size_of = pmpi<int (*)(MPI_Comm, int *)>("PMPI_Comm_size");
+  static const auto rank_in = pmpi<int (*)(MPI_Comm, int *)>("PMPI_Comm_rank");
+  static const auto c2f = pmpi<MPI_Fint (*)(MPI_Comm)>("PMPI_Comm_c2f");
+  // A few communicators per thread; past that, the oldest entry goes.
+  const uint32_t slot = state.comm_count < ThreadState::kComms
+                            ? state.comm_count++
+                            : state.next_comm++ % ThreadState::kComms;
+  CommInfo &info = state.comms[slot];
+  info = CommInfo{};
+  info.comm = comm;
+  char name[MPI_MAX_OBJECT_NAME] = {};
+  int length = 0;
+  if (get_name == nullptr || get_name(comm, name, &length) != MPI_SUCCESS) length = 0;
+  // An unnamed communicator is named by its handle, alike on every rank that
+  // made the same communicators in the same order.
+  const std::string text = length > 0 ? std::string(name, static_cast<size_t>(length))
+                                      : "communicator " + std::to_string(c2f ? c2f(comm) : 0);
+  info.name = host_.intern(text);
+  if (size_of) size_of(comm, &info.size);
+  if (rank_in) rank_in(comm, &info.rank);
+  // Its size and this process's rank in it are said once, not on every call.
+  const prof_arg facts[] = {arg_string(comm_, info.name), arg_int(comm_size_, info.size),
+                            arg_int(rank_, info.rank)};
+  if (const prof_track_id track = thread_track(state))
+    host_.instant(track, TscClock::now_ns(), communicator_, category_, PROF_CATEGORY_COMMUNICATION,
+                  facts);
+  return info;
+}
+
+void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts) {
+  // Announce first, then look: install_recorder(nullptr) clears the pointer
+  // first, then waits for the count, so a recorder seen here outlives this call.
+  g_recording.fetch_add(1, std::memory_order_seq_cst);
+  if (MpiRecorder *recorder = g_recorder.load(std::memory_order_seq_cst))
+    recorder->record(function, begin, end, facts);
+  g_recording.fetch_sub(1, std::memory_order_release);
+}
+
+void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end,
+                         const CallFacts &facts) {
+  ThreadState &state = thread_state();
+  const prof_track_id track = thread_track(state);
+  if (track == 0) return;
+  prof_arg args[5];
+  uint32_t count = 0;
+  if (facts.bytes >= 0) args[count++] = arg_int(bytes_, facts.bytes);
+  if (facts.peer != CallFacts::kNone) args[count++] = arg_int(peer_, facts.peer);
+  if (facts.root != CallFacts::kNone) args[count++] = arg_int(root_, facts.root);
+  if (facts.tag != CallFacts::kNone) args[count++] = arg_int(tag_, facts.tag);
+  if (facts.requests >= 0) args[count++] = arg_int(requests_, facts.requests);
+  if (facts.has_comm) args[count++] = arg_string(comm_, comm_info(state, facts.comm).name);
+  host_.slice(track, begin, end > begin ? end - begin : 0, names_[static_cast<size_t>(function)],
+              category_, 0, PROF_CATEGORY_COMMUNICATION, std::span<const prof_arg>(args, count));
+}
+
+} // namespace prof::mpi

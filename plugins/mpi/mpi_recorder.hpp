@@ -1,0 +1,74 @@
+// Records one MPI call as a communication slice on the calling thread's
+// track, with its bytes, peer or root, tag and communicator as arguments.
+// A communicator's size and the process's rank in it are an instant, "MPI
+// communicator", once per thread. Strings and tracks are interned once: a
+// recorded call costs two clock reads and one emit.
+#ifndef PROF_PLUGINS_MPI_MPI_RECORDER_HPP
+#define PROF_PLUGINS_MPI_MPI_RECORDER_HPP
+
+#include "mpi_functions.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <atomic>
+#include <climits>
+#include <cstdint>
+
+namespace prof::mpi {
+
+/// What a call says beyond its name; a field left at its default is not recorded.
+struct CallFacts {
+  static constexpr int kNone = INT_MIN;
+  int64_t bytes = -1;
+  int peer = kNone;
+  int root = kNone;
+  int tag = kNone;
+  int requests = -1;
+  MPI_Comm comm{}; ///< valid when has_comm (MPI's constants are symbols of a library not linked)
+  bool has_comm = false;
+};
+
+struct ThreadState;
+
+class MpiRecorder {
+public:
+  explicit MpiRecorder(const Host &host);
+  /// Records a call that ran from `begin` to `end` (session clock).
+  void record(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts);
+
+  /// A communicator as a thread last looked it up.
+  struct CommInfo { // plain data: it lives in static TLS
+    MPI_Comm comm;
+    prof_string_id name;
+    int size, rank;
+  };
+
+private:
+  ThreadState &thread_state();
+  prof_track_id thread_track(ThreadState &state);
+  const CommInfo &comm_info(ThreadState &state, MPI_Comm comm);
+
+  Host host_;
+  std::array<prof_string_id, kMpiFunctionCount> names_{};
+  prof_string_id category_ = 0;
+  prof_string_id bytes_ = 0, peer_ = 0, root_ = 0, tag_ = 0, requests_ = 0, comm_ = 0,
+                 comm_size_ = 0, rank_ = 0, communicator_ = 0;
+};
+
+/// The recorder of the started instance, if any: what the interposers use.
+MpiRecorder *active_recorder();
+/// Records a call with the active recorder, if one is still there.
+void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts);
+/// Installs `recorder` (false when another is); nullptr removes it and
+/// returns once no call is recording into the one removed.
+bool install_recorder(MpiRecorder *recorder);
+/// Bumped when a communicator is freed or the process forks: cached
+/// communicator names and thread tracks are looked up again.
+extern std::atomic<uint32_t> g_generation;
+
+} // namespace prof::mpi
+
+#endif

@@ -1,0 +1,27 @@
+// ABI glue of the mpi source: descriptor, vtable and entry symbol. Reading
+// the descriptor has no side effects: the interposers record nothing until
+// an instance starts.
+#include "mpi_source.hpp"
+
+#include <prof/plugin.hpp>
+
+#include <array>
+
+namespace {
+
+constexpr std::array<prof_option_desc, 0> kOptions{};
+
+constexpr prof_plugin_descriptor kDescriptor = [] {
+  prof_plugin_descriptor d = prof::source_descriptor<prof::mpi::MpiSource>(
+      "mpi", "1.0.0",
+      "MPI calls of the profiled process through the profiling interface (PMPI): point-to-point, "
+      "collectives, waits and one-sided synchronization, with bytes, peer, root, tag and "
+      "communicator",
+      PROF_SCOPE_PROCESS, kOptions, "prof project");
+  d.flags = PROF_PLUGIN_INTERPOSES; // its MPI_Send(), MPI_Allreduce() ...
+  return d;
+}();
+
+} // namespace
+
+PROF_PLUGIN_ENTRY(kDescriptor)

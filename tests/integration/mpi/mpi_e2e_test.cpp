@@ -1,0 +1,184 @@
+// The mpi source end to end: `mpirun -np 2 prof --trace mpi -o r%q{RANK}`
+// on a program built against MPI, then each rank's report read back: every
+// call with its bytes, peer or root, tag and communicator.
+#include "core/report/report_reader.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <prof/event.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const std::string kProgram = (kBuildDir / "tests" / "mpi-exchange").string();
+const std::string kMpirun = PROF_MPIRUN;
+
+struct Call {
+  std::string name;
+  int pid = 0;
+  uint16_t kind = 0;
+  uint64_t duration = 0;
+  std::map<std::string, std::string> args;
+};
+
+std::vector<Call> read_calls(const fs::path &path) {
+  std::vector<Call> out;
+  report::ReportReader reader;
+  EXPECT_TRUE(reader.open(path.string())) << path;
+  for (const prof_event &e : reader.read_all_events()) {
+    if ((e.type != PROF_EVENT_SLICE && e.type != PROF_EVENT_INSTANT) ||
+        reader.string(e.category) != "mpi")
+      continue;
+    const report::TrackRecord *track = reader.track(e.track);
+    Call c{std::string(reader.string(e.name)), track ? track->pid : 0, e.kind, e.duration, {}};
+    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)); set != reader.args().end())
+      for (const prof_arg &arg : set->second.args)
+        c.args[std::string(reader.string(arg.key))] =
+            arg_text(arg, [&reader](prof_string_id s) { return reader.string(s); });
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<Call> named(const std::vector<Call> &calls, const std::string &name) {
+  std::vector<Call> out;
+  for (const Call &c : calls)
+    if (c.name == name) out.push_back(c);
+  return out;
+}
+
+class MpiE2E : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (kMpirun.empty()) GTEST_SKIP() << "no mpirun (install openmpi-bin)";
+  }
+  /// mpirun's options for a test: root allowed (CI runs as root), ranks
+  /// beyond the cores allowed.
+  std::vector<std::string> mpirun(int ranks) const {
+    return {kMpirun, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks)};
+  }
+  testing::ScratchDir scratch_{"prof-mpi", testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
+};
+
+TEST_F(MpiE2E, EachRanksCallsAreInItsReportWithWhatTheyMoved) {
+  auto command = mpirun(2);
+  for (const std::string &a :
+       {kProf, std::string("--quiet"), std::string("--trace"), std::string("mpi"),
+        std::string("-o"), (dir_ / "r%q{OMPI_COMM_WORLD_RANK}").string(), kProgram})
+    command.push_back(a);
+  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  for (int rank = 0; rank < 2; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    const int other = 1 - rank;
+    const auto calls = read_calls(dir_ / ("r" + std::to_string(rank) + ".profrep"));
+    ASSERT_FALSE(calls.empty());
+    for (const Call &c : calls)
+      EXPECT_EQ(c.kind, PROF_CATEGORY_COMMUNICATION) << c.name;
+    for (const Call &c : calls)
+      EXPECT_EQ(c.pid, calls.front().pid) << "one process per report";
+    EXPECT_EQ(named(calls, "MPI_Init").size(), 1u);
+    EXPECT_EQ(named(calls, "MPI_Finalize").size(), 1u);
+
+    const auto sends = named(calls, "MPI_Send");
+    ASSERT_EQ(sends.size(), 1u);
+    EXPECT_EQ(sends[0].args.at("bytes"), "4096");
+    EXPECT_EQ(sends[0].args.at("peer"), std::to_string(other));
+    EXPECT_EQ(sends[0].args.at("tag"), "7");
+    EXPECT_EQ(sends[0].args.at("communicator"), "MPI_COMM_WORLD");
+    // Each communicator's size and this rank in it: once, as an instant.
+    std::map<std::string, std::pair<std::string, std::string>> communicators;
+    for (const Call &c : named(calls, "MPI communicator"))
+      communicators[c.args.at("communicator")] = {c.args.at("communicator size"),
+                                                  c.args.at("rank")};
+    ASSERT_EQ(communicators.size(), 2u);
+    EXPECT_EQ(communicators.at("MPI_COMM_WORLD"),
+              std::make_pair(std::string("2"), std::to_string(rank)));
+    const auto receives = named(calls, "MPI_Recv");
+    ASSERT_EQ(receives.size(), 1u);
+    EXPECT_EQ(receives[0].args.at("bytes"), "4096");
+    EXPECT_EQ(receives[0].args.at("peer"), std::to_string(other));
+
+    ASSERT_EQ(named(calls, "MPI_Isend").size(), 1u);
+    EXPECT_EQ(named(calls, "MPI_Isend")[0].args.at("bytes"), "512");
+    ASSERT_EQ(named(calls, "MPI_Irecv").size(), 1u);
+    ASSERT_EQ(named(calls, "MPI_Waitall").size(), 1u);
+    EXPECT_EQ(named(calls, "MPI_Waitall")[0].args.at("requests"), "2");
+
+    const auto allreduces = named(calls, "MPI_Allreduce");
+    ASSERT_EQ(allreduces.size(), 6u);
+    for (int i = 0; i < 5; ++i) {
+      EXPECT_EQ(allreduces[i].args.at("bytes"), "2048");
+      EXPECT_EQ(allreduces[i].args.at("communicator"), "MPI_COMM_WORLD");
+    }
+    // The last on the split communicator: one rank each, named by its handle.
+    EXPECT_EQ(allreduces[5].args.at("bytes"), "8");
+    const std::string half = allreduces[5].args.at("communicator");
+    EXPECT_EQ(half.rfind("communicator ", 0), 0u) << half;
+    ASSERT_TRUE(communicators.contains(half));
+    EXPECT_EQ(communicators.at(half), std::make_pair(std::string("1"), std::string("0")));
+
+    const auto broadcasts = named(calls, "MPI_Bcast");
+    ASSERT_EQ(broadcasts.size(), 1u);
+    EXPECT_EQ(broadcasts[0].args.at("root"), "0");
+    EXPECT_EQ(broadcasts[0].args.at("bytes"), "400");
+    EXPECT_EQ(named(calls, "MPI_Barrier").size(), 1u);
+    EXPECT_EQ(named(calls, "MPI_Comm_split").size(), 1u);
+    EXPECT_EQ(named(calls, "MPI_Comm_free").size(), 1u);
+  }
+}
+
+// Preloaded into every process prof starts, the plugin must leave one
+// without MPI alone: it does not link the library.
+TEST_F(MpiE2E, AProgramWithoutMpiRunsUnharmed) {
+  const RunResult r = run_process({kProf, "--quiet", "--trace", "mpi", "-o",
+                                   (dir_ / "plain").string(), "/bin/sh", "-c", "exit 3"},
+                                  dir_, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_TRUE(read_calls(dir_ / "plain.profrep").empty());
+}
+
+// mpi4py calls the same library: its collectives are recorded too.
+TEST_F(MpiE2E, APythonProgramThroughMpi4py) {
+  const RunResult probe = run_process({"/usr/bin/python3", "-c", "import mpi4py"}, dir_);
+  if (probe.exit_code != 0) GTEST_SKIP() << "no mpi4py for /usr/bin/python3 (python3-mpi4py)";
+  const std::string script = "from mpi4py import MPI\n"
+                             "import array\n"
+                             "c = MPI.COMM_WORLD\n"
+                             "send = array.array('d', [c.rank] * 32)\n"
+                             "recv = array.array('d', [0.0] * 32)\n"
+                             "for _ in range(3):\n"
+                             "    c.Allreduce([send, MPI.DOUBLE], [recv, MPI.DOUBLE])\n"
+                             "c.Barrier()\n"
+                             "print('sum', recv[0])\n";
+  auto command = mpirun(2);
+  for (const std::string &a :
+       {kProf, std::string("--quiet"), std::string("--trace"), std::string("mpi"),
+        std::string("-o"), (dir_ / "py%q{OMPI_COMM_WORLD_RANK}").string(),
+        std::string("/usr/bin/python3"), std::string("-c"), script})
+    command.push_back(a);
+  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  for (int rank = 0; rank < 2; ++rank) {
+    const auto calls = read_calls(dir_ / ("py" + std::to_string(rank) + ".profrep"));
+    const auto allreduces = named(calls, "MPI_Allreduce");
+    ASSERT_EQ(allreduces.size(), 3u) << "rank " << rank;
+    EXPECT_EQ(allreduces[0].args.at("bytes"), "256");
+    EXPECT_EQ(allreduces[0].args.at("communicator"), "MPI_COMM_WORLD");
+    EXPECT_EQ(named(calls, "MPI_Barrier").size(), 1u) << "rank " << rank;
+  }
+}
+
+} // namespace
+} // namespace prof::e2e
