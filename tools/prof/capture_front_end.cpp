@@ -16,10 +16,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// Where launchers (torchrun, Open MPI's mpirun, MPICH's, srun) tell each
+/// process its rank, first match wins.
+constexpr const char *kRankVariables[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
+                                          "SLURM_PROCID"};
+
+/// The variable that holds this process's rank, nullptr when none does.
+const char *rank_variable() {
+  for (const char *variable : kRankVariables)
+    if (const char *rank = std::getenv(variable); rank && *rank) return variable;
+  return nullptr;
+}
+
 // The report file the command line asks for (--export-profile FILE, or
 // -o/--output NAME with ".profrep" added when NAME has no extension);
 // `prof profile` and `prof attach` without one write "report%i.profrep" as
-// nsys and asys do; --export-visual-profiler DIR puts it beside the trace
+// nsys and asys do, and under a launcher "report%i.rank%q{VAR}.profrep" (the
+// ranks of one run share the index); --export-visual-profiler DIR puts it beside the trace
 // (DIR/prof-%p.profrep); "" when none (topsprof's flat form prints only).
 std::string report_output_path(const cli::CommandLine &command) {
   if (const std::string *path = command.value("export-profile")) return *path;
@@ -37,8 +50,11 @@ std::string report_output_path(const cli::CommandLine &command) {
     return beside == *trace ? beside + ".profrep" : beside;
   }
   if (command.subcommand_given &&
-      (command.subcommand == "profile" || command.subcommand == "attach"))
+      (command.subcommand == "profile" || command.subcommand == "attach")) {
+    if (const char *variable = rank_variable())
+      return std::string("report%i.rank%q{") + variable + "}.profrep";
     return "report%i.profrep";
+  }
   return "";
 }
 
@@ -72,11 +88,7 @@ report::Header report_header(const CaptureTarget &target, const PluginSelection 
   header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
   header.session_start_ns = info.start_ns;
   // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
-  for (const char *variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
-    if (const char *rank = std::getenv(variable); rank && *rank) {
-      header.rank = rank;
-      break;
-    }
+  if (const char *variable = rank_variable()) header.rank = std::getenv(variable);
   return header;
 }
 

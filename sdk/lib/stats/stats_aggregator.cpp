@@ -32,6 +32,27 @@ prof_string_id StatsAggregator::domain_of(const prof_event &e) {
   return a != nullptr && a->type == PROF_ARG_STRING ? a->value.s : 0;
 }
 
+prof_string_id StatsAggregator::communicator_of(const prof_event &e) {
+  const prof_arg *a = arg_named(e, "communicator", communicator_keys_);
+  return a != nullptr && a->type == PROF_ARG_STRING ? a->value.s : 0;
+}
+
+prof_track_id StatsAggregator::process_of(prof_track_id track) {
+  if (auto found = processes_.find(track); found != processes_.end()) return found->second;
+  prof_track_id at = track, process = 0;
+  // Bounded walk: a malformed report with a parent cycle must not hang us.
+  for (int depth = 0; at != 0 && depth < 64; ++depth) {
+    const prof_track_desc *desc = host_.track(at);
+    if (desc == nullptr) break;
+    if (desc->kind == PROF_TRACK_PROCESS) {
+      process = at;
+      break;
+    }
+    at = desc->parent;
+  }
+  return processes_[track] = process;
+}
+
 void StatsAggregator::add(const prof_event *events, size_t count) {
   const bool device_work = scope_.memcpy || scope_.kernels || scope_.timelines;
   // Events come in runs per thread (a ring each): the last thread's span is at hand.
@@ -57,6 +78,15 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       }
       if (annotation && span == nullptr) span = &thread_spans_[e.track];
       if (annotation || span_is_thread) span->add(e.ts, e.ts + e.duration);
+    }
+    if (scope_.communication && e.type == PROF_EVENT_SLICE &&
+        e.kind == PROF_CATEGORY_COMMUNICATION) {
+      CommunicationStats &stats = communication_[{e.name, communicator_of(e), process_of(e.track)}];
+      stats.durations.add(e.duration);
+      if (const auto bytes = bytes_of(e)) {
+        stats.bytes += *bytes;
+        ++stats.with_bytes;
+      }
     }
     if (scope_.device_memory) {
       if (e.type == PROF_EVENT_INSTANT && e.kind == PROF_CATEGORY_MEMORY)
@@ -109,6 +139,8 @@ void StatsAggregator::merge(StatsAggregator &other) {
   memory_.merge(other.memory_);
   for (const auto &[key, stats] : other.annotations_)
     annotations_[key].merge(stats);
+  for (const auto &[key, stats] : other.communication_)
+    communication_[key].merge(stats);
   for (const auto &[track, span] : other.thread_spans_)
     thread_spans_[track].add(span.first, span.last);
   first_ts_ = std::min(first_ts_, other.first_ts_);

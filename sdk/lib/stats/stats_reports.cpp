@@ -10,7 +10,9 @@
 #include <prof/stats/value_format.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <tuple>
 
 namespace prof::stats {
 namespace {
@@ -34,6 +36,10 @@ const std::vector<ReportInfo> kReports = {
     {"device-utilization", "busy percent of each device in windows of --interval MS", false},
     {"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
     {"cpu-functions", "CPU functions by self and total samples, where samples exist", true},
+    {"collectives",
+     "communication calls (MPI, collective libraries) per communicator, name and process: "
+     "calls, bytes, time and algorithm bandwidth",
+     true},
 };
 
 /// The summary's activity table columns; the Type column is console-only.
@@ -338,6 +344,67 @@ StatsTable functions_report(const StatsAggregator &aggregator, const ExportHost 
   return table;
 }
 
+// Communication calls per communicator, then by name and process (in a
+// merged report, a rank): what each rank spent in each call and moved, and
+// the algorithm bandwidth (bytes over time, as nccl-tests' algbw).
+StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"collectives", "Communicator", {}, {}, "", {}};
+  table.columns = {{"Name", "Name", Align::Left},         {"Process", "Process", Align::Left},
+                   {"Calls", "Calls", Align::Right},      {"Bytes", "Bytes", Align::Right},
+                   {"Time", "Time(ns)", Align::Right},    {"Avg", "Avg(ns)", Align::Right},
+                   {"Min", "Min(ns)", Align::Right},      {"Max", "Max(ns)", Align::Right},
+                   {"AlgBW", "AlgBW(GB/s)", Align::Right}};
+  table.empty_text = "======== Communication: none in this report";
+  const auto text_of = [&host](prof_string_id id) { return std::string(host.string(id)); };
+  const auto process_name = [&host](prof_track_id track) {
+    const prof_track_desc *desc = host.track(track);
+    if (desc == nullptr) return std::string("-");
+    const std::string name = desc->name ? desc->name : "";
+    return desc->pid > 0 ? name + " (" + std::to_string(desc->pid) + ")" : name;
+  };
+  // By resolved texts: equal names interned apart (merged reports) are one row.
+  struct Row {
+    std::string name, process;
+    CommunicationStats stats;
+  };
+  std::map<std::string, std::vector<Row>> by_communicator;
+  std::map<std::tuple<std::string, std::string, std::string>, CommunicationStats> merged;
+  for (const auto &[key, stats] : aggregator.communication())
+    merged[{key.communicator == 0 ? "no communicator" : text_of(key.communicator),
+            text_of(key.name), key.process == 0 ? "-" : process_name(key.process)}]
+        .merge(stats);
+  for (const auto &[key, stats] : merged)
+    by_communicator[std::get<0>(key)].push_back({std::get<1>(key), std::get<2>(key), stats});
+  std::vector<std::string> communicators;
+  for (const auto &[communicator, rows] : by_communicator)
+    communicators.push_back(communicator);
+  std::sort(communicators.begin(), communicators.end(), natural_less);
+  for (const std::string &communicator : communicators) {
+    std::vector<Row> &rows = by_communicator[communicator];
+    std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+      return a.name != b.name ? natural_less(a.name, b.name) : natural_less(a.process, b.process);
+    });
+    Section section{communicator, "======== Communication (" + communicator + "):", {}};
+    for (const Row &row : rows) {
+      const DurationStats &s = row.stats.durations;
+      const bool has_bytes = row.stats.with_bytes > 0;
+      char bandwidth[32] = "-";
+      double gbps = 0;
+      if (has_bytes && s.total > 0) {
+        gbps = static_cast<double>(row.stats.bytes) / static_cast<double>(s.total);
+        std::snprintf(bandwidth, sizeof bandwidth, "%.3f", gbps);
+      }
+      section.rows.push_back(
+          {Cell::of_text(row.name), Cell::of_text(row.process), Cell::of_count(s.calls),
+           has_bytes ? Cell::of_count(row.stats.bytes) : Cell::of_text("-", ""),
+           Cell::of_ns(s.total), Cell::of_ns(s.average()), Cell::of_ns(s.calls == 0 ? 0 : s.min),
+           Cell::of_ns(s.max), Cell::of_real(gbps, bandwidth)});
+    }
+    table.sections.push_back(std::move(section));
+  }
+  return table;
+}
+
 } // namespace
 
 const std::vector<ReportInfo> &known_reports() { return kReports; }
@@ -373,6 +440,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "cpu-functions") scope.functions = true;
     if (name == "nvtx") scope.annotations = true;
     if (name == "device-memory") scope.device_memory = true;
+    if (name == "collectives") scope.communication = true;
   }
   scope.timelines = utilization || gaps;
   // Gaps alone need no period shorter than the threshold apart.
@@ -401,6 +469,7 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "device-utilization") return utilization_report(aggregator, host, options);
   if (name == "device-gaps") return gaps_report(aggregator, host, options);
   if (name == "cpu-functions") return functions_report(aggregator, host);
+  if (name == "collectives") return collectives_report(aggregator, host);
   return StatsTable{std::string(name), "", {}, {}, "", {}};
 }
 

@@ -148,6 +148,18 @@ TEST_F(CliEdges, ProfileWithoutOutputWritesTheFirstFreeReportIndex) {
   ASSERT_EQ(second.exit_code, 0) << second.describe();
   EXPECT_EQ(files_in(dir_), (std::vector<std::string>{"report1.profrep", "report2.profrep"}));
 
+  // Under a launcher, each rank's prof names its report after its rank.
+  const fs::path ranks = dir_ / "ranks";
+  fs::create_directory(ranks);
+  for (const char *rank : {"OMPI_COMM_WORLD_RANK=0", "OMPI_COMM_WORLD_RANK=1"}) {
+    std::vector<std::string> env_args = {"/usr/bin/env", rank, kProf};
+    env_args.insert(env_args.end(), args.begin(), args.end());
+    const RunResult ranked = run_process(env_args, ranks, std::chrono::seconds(120));
+    ASSERT_EQ(ranked.exit_code, 0) << ranked.describe();
+  }
+  EXPECT_EQ(files_in(ranks),
+            (std::vector<std::string>{"report1.rank0.profrep", "report1.rank1.profrep"}));
+
   // topsprof's flat form prints its statistics and writes nothing.
   const fs::path flat = dir_ / "flat";
   fs::create_directory(flat);

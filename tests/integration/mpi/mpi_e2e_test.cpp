@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,36 @@ TEST_F(MpiE2E, EachRanksCallsAreInItsReportWithWhatTheyMoved) {
     EXPECT_EQ(named(calls, "MPI_Comm_split").size(), 1u);
     EXPECT_EQ(named(calls, "MPI_Comm_free").size(), 1u);
   }
+}
+
+// The ranks' reports merged, then prof stats per communicator, name and rank.
+TEST_F(MpiE2E, MergedRanksGiveTheCollectivesReport) {
+  auto command = mpirun(2);
+  for (const std::string &a :
+       {kProf, std::string("--quiet"), std::string("-t"), std::string("mpi"), std::string("-o"),
+        (dir_ / "r%q{OMPI_COMM_WORLD_RANK}").string(), kProgram})
+    command.push_back(a);
+  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const RunResult merge =
+      run_process({kProf, "merge", "-o", (dir_ / "all").string(), (dir_ / "r0.profrep").string(),
+                   (dir_ / "r1.profrep").string()},
+                  dir_);
+  ASSERT_EQ(merge.exit_code, 0) << merge.describe();
+  const RunResult stats = run_process({kProf, "stats", "--report", "collectives", "--format", "csv",
+                                       (dir_ / "all.profrep").string()},
+                                      dir_);
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  // One Allreduce row per rank on MPI_COMM_WORLD: 5 calls of 2048 bytes.
+  int rows = 0;
+  std::istringstream lines(stats.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("MPI_COMM_WORLD,MPI_Allreduce,", 0) == 0) {
+      ++rows;
+      EXPECT_NE(line.find("rank " + std::to_string(rows - 1) + "]"), std::string::npos) << line;
+      EXPECT_NE(line.find(",5,10240,"), std::string::npos) << line;
+    }
+  EXPECT_EQ(rows, 2) << stats.out;
 }
 
 // Preloaded into every process prof starts, the plugin must leave one

@@ -115,6 +115,47 @@ TEST_F(StatsReports, GcuActivityIsTheSummarysDeviceTable) {
   EXPECT_EQ(value(table, 0, 0, "Time(%)"), "87.59");
 }
 
+// Two ranks' MPI calls, as a merged report has them: per communicator, by
+// name and rank, with bytes and bandwidth; calls without bytes show none.
+TEST_F(StatsReports, CollectivesPerCommunicatorNameAndRank) {
+  testing::TestReport report;
+  const uint32_t rank0 = report.track(PROF_TRACK_PROCESS, 0, "app [rank 0]");
+  const uint32_t rank1 = report.track(PROF_TRACK_PROCESS, 0, "app [rank 1]");
+  const uint32_t main0 = report.thread(rank0, "app", 10), main1 = report.thread(rank1, "app", 20);
+  report.communication(main0, 0, 1000, "MPI_Allreduce", "MPI_COMM_WORLD", 4000);
+  report.communication(main0, 5000, 3000, "MPI_Allreduce", "MPI_COMM_WORLD", 4000);
+  report.communication(main1, 0, 500, "MPI_Allreduce", "MPI_COMM_WORLD", 4000);
+  report.communication(main1, 9000, 700, "MPI_Barrier", "MPI_COMM_WORLD");
+  report.communication(main1, 9800, 100, "MPI_Allreduce", "communicator 3", 8);
+  report.slice(main1, 20000, 50, "read", "osrt"); // not communication
+  open(report, 2);
+  const StatsTable table = one("collectives");
+  ASSERT_EQ(table.sections.size(), 2u);
+  EXPECT_EQ(table.sections[0].label, "MPI_COMM_WORLD");
+  EXPECT_EQ(table.sections[0].title, "======== Communication (MPI_COMM_WORLD):");
+  EXPECT_EQ(table.sections[1].label, "communicator 3");
+  ASSERT_EQ(table.sections[0].rows.size(), 3u);
+  EXPECT_EQ(value(table, 0, 0, "Name"), "MPI_Allreduce");
+  EXPECT_EQ(value(table, 0, 0, "Process"), "app [rank 0]");
+  EXPECT_EQ(value(table, 0, 0, "Calls"), "2");
+  EXPECT_EQ(value(table, 0, 0, "Bytes"), "8000");
+  EXPECT_EQ(value(table, 0, 0, "Time(ns)"), "4000");
+  EXPECT_EQ(value(table, 0, 0, "Max(ns)"), "3000");
+  EXPECT_EQ(value(table, 0, 0, "AlgBW(GB/s)"), "2"); // 8000 bytes in 4000 ns
+  EXPECT_EQ(value(table, 0, 1, "Process"), "app [rank 1]");
+  EXPECT_EQ(value(table, 0, 1, "AlgBW(GB/s)"), "8");
+  EXPECT_EQ(value(table, 0, 2, "Name"), "MPI_Barrier");
+  EXPECT_EQ(value(table, 0, 2, "Bytes"), "");
+  ASSERT_EQ(table.sections[1].rows.size(), 1u);
+  EXPECT_EQ(value(table, 1, 0, "Bytes"), "8");
+  const Lines text = split(render_table({table}));
+  EXPECT_EQ(text.at(0), "======== Communication (MPI_COMM_WORLD):");
+
+  // A report without any: no section (the table says so).
+  open(testing::known_report(), 3);
+  EXPECT_TRUE(one("collectives").sections.empty());
+}
+
 TEST_F(StatsReports, PerDeviceSplitsTheDevices) {
   const StatsTable table = one("gcu-activity-per-device");
   ASSERT_EQ(table.sections.size(), 2u);

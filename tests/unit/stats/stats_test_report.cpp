@@ -72,6 +72,17 @@ void TestReport::copy(uint32_t track, uint64_t ts, uint64_t duration, const std:
   events_.back().args = set.id;
 }
 
+void TestReport::communication(uint32_t track, uint64_t ts, uint64_t duration,
+                               const std::string &name, const std::string &communicator,
+                               int64_t bytes) {
+  slice(track, ts, duration, name, "mpi", PROF_CATEGORY_COMMUNICATION);
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1),
+                         {prof::arg_string(string("communicator"), string(communicator))}};
+  if (bytes >= 0) set.args.push_back(prof::arg_int(string("bytes"), bytes));
+  args_.push_back(set);
+  events_.back().args = set.id;
+}
+
 void TestReport::annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                             const std::string &domain) {
   slice(track, ts, duration, name, domain.empty() ? "nvtx" : "nvtx/" + domain,

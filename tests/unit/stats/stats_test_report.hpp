@@ -37,6 +37,10 @@ public:
   /// "nvtx/DOMAIN", and a named domain as the `domain` argument.
   void annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                   const std::string &domain = "");
+  /// A communication call as the mpi source records it: category "mpi", its
+  /// `communicator` and, when not negative, its `bytes`.
+  void communication(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                     const std::string &communicator, int64_t bytes = -1);
   /// An API call's slice, whose id is its correlation id.
   void call(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name, uint64_t id,
             prof_category kind = PROF_CATEGORY_RUNTIME_API);

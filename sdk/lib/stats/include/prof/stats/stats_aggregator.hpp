@@ -35,6 +35,25 @@ struct AnnotationStats {
   }
 };
 
+/// Communication calls (MPI, collective libraries) of one name on one
+/// communicator by one process.
+struct CommunicationKey {
+  prof_string_id name = 0;
+  prof_string_id communicator = 0; ///< the `communicator` argument, 0 if none
+  prof_track_id process = 0;       ///< the process track above the call's track, 0 if none
+  auto operator<=>(const CommunicationKey &) const = default;
+};
+struct CommunicationStats {
+  DurationStats durations;
+  uint64_t bytes = 0;      ///< the sum of their `bytes` arguments
+  uint64_t with_bytes = 0; ///< calls that had one
+  void merge(const CommunicationStats &other) {
+    durations.merge(other.durations);
+    bytes += other.bytes;
+    with_bytes += other.with_bytes;
+  }
+};
+
 /// The time a thread was seen: from its first event to its last event's end.
 struct ThreadSpan {
   uint64_t first = std::numeric_limits<uint64_t>::max();
@@ -54,6 +73,7 @@ struct StatsScope {
   bool functions = false; ///< the CPU function view
   bool annotations = false;   ///< annotation slices by name and domain, thread spans
   bool device_memory = false; ///< memory events and the host calls they name
+  bool communication = false; ///< communication slices by name, communicator and process
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -93,6 +113,11 @@ public:
     return thread_spans_;
   }
 
+  /// Slices of the communication category by name, communicator and process.
+  const std::map<CommunicationKey, CommunicationStats> &communication() const {
+    return communication_;
+  }
+
   /// Memory events of devices, in report order, and the calls they name.
   const MemoryLog &memory() const { return memory_; }
 
@@ -109,6 +134,10 @@ private:
   std::optional<uint64_t> bytes_of(const prof_event &e);
   /// The event's `domain` argument, 0 if none.
   prof_string_id domain_of(const prof_event &e);
+  /// The event's `communicator` argument, 0 if none.
+  prof_string_id communicator_of(const prof_event &e);
+  /// The process track at or above `track`, 0 if none (cached).
+  prof_track_id process_of(prof_track_id track);
 
   ExportHost host_;
   StatsScope scope_;
@@ -118,9 +147,11 @@ private:
   std::map<uint16_t, CounterStats> memcpy_bytes_;
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
-  KeyCache bytes_keys_, domain_keys_;
+  KeyCache bytes_keys_, domain_keys_, communicator_keys_;
   std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> annotations_;
   std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
+  std::map<CommunicationKey, CommunicationStats> communication_;
+  std::unordered_map<prof_track_id, prof_track_id> processes_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;
   MemoryLog memory_;
