@@ -2,6 +2,7 @@
 // front of the MPI library's; each calls the library's PMPI_ twin and, while
 // an instance traces, records the call. Before that (and in a process
 // without MPI) a call costs one load of the recorder pointer.
+#include "comm_names.hpp"
 #include "mpi_recorder.hpp"
 #include "real_mpi.hpp"
 
@@ -74,6 +75,7 @@ CallFacts collective(int64_t bytes, MPI_Comm comm, int root = CallFacts::kNone) 
   f.root = root;
   f.comm = comm;
   f.has_comm = true;
+  f.collective = true;
   return f;
 }
 
@@ -441,27 +443,36 @@ PROF_MPI_EXPORT int MPI_Accumulate(const void *origin, int origin_count, MPI_Dat
 }
 
 // Communicators: made and freed collectively, so they show as calls too.
+// Each made communicator is named after how it was made (comm_names.hpp),
+// whether or not a capture runs now: one may start later.
 PROF_MPI_EXPORT int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   PROF_MPI_REAL(MPI_Comm_split);
-  return traced(
+  const int result = traced(
       MpiFunction::Comm_split, [&] { return real(comm, color, key, newcomm); },
       [&] { return pm::collective(-1, comm); });
+  if (result == MPI_SUCCESS) pm::name_split(comm, color, *newcomm);
+  return result;
 }
 PROF_MPI_EXPORT int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   PROF_MPI_REAL(MPI_Comm_dup);
-  return traced(
+  const int result = traced(
       MpiFunction::Comm_dup, [&] { return real(comm, newcomm); },
       [&] { return pm::collective(-1, comm); });
+  if (result == MPI_SUCCESS) pm::name_copy(comm, "dup", *newcomm);
+  return result;
 }
 PROF_MPI_EXPORT int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   PROF_MPI_REAL(MPI_Comm_create);
-  return traced(
+  const int result = traced(
       MpiFunction::Comm_create, [&] { return real(comm, group, newcomm); },
       [&] { return pm::collective(-1, comm); });
+  if (result == MPI_SUCCESS) pm::name_copy(comm, "create", *newcomm);
+  return result;
 }
 PROF_MPI_EXPORT int MPI_Comm_free(MPI_Comm *comm) {
   PROF_MPI_REAL(MPI_Comm_free);
   // Its handle may name another communicator later: cached names go.
+  if (comm != nullptr) pm::forget_name(*comm);
   pm::g_generation.fetch_add(1, std::memory_order_acq_rel);
   return traced(
       MpiFunction::Comm_free, [&] { return real(comm); }, [] { return CallFacts{}; });

@@ -1,5 +1,6 @@
 #include "mpi_recorder.hpp"
 
+#include "comm_names.hpp"
 #include "real_mpi.hpp"
 
 #include <prof/event.hpp>
@@ -18,12 +19,19 @@ std::atomic<uint32_t> g_generation{1};
 /// What a thread keeps: plain data in static TLS (initial-exec: no
 /// __tls_get_addr call, which the plugin, a shared object, would pay).
 struct ThreadState {
-  static constexpr int kComms = 8;
+  static constexpr int kComms = 8, kSequences = 16;
   uint32_t generation;
   prof_track_id track;
   const MpiRecorder *owner;
   uint32_t comm_count, next_comm;
   MpiRecorder::CommInfo comms[kComms];
+  /// Collective calls so far per communicator name: kept when the cache
+  /// above is emptied (a communicator freed), which not every rank does.
+  struct Sequence {
+    prof_string_id comm;
+    uint64_t calls;
+  } sequences[kSequences];
+  uint32_t sequence_count, next_sequence;
 };
 namespace {
 
@@ -72,20 +80,35 @@ MpiRecorder::MpiRecorder(const Host &host) : host_(host) {
   comm_size_ = host_.intern("communicator size");
   rank_ = host_.intern("rank");
   communicator_ = host_.intern("MPI communicator");
+  sequence_ = host_.intern("sequence");
 }
 
 ThreadState &MpiRecorder::thread_state() {
   ThreadState &state = t_state;
   const uint32_t generation = g_generation.load(std::memory_order_acquire);
+  if (state.owner != this) {
+    state.owner = this;
+    state.sequence_count = 0;
+    state.next_sequence = 0;
+  }
   if (state.owner != this || state.generation != generation) {
     // Another instance, a fork, or a communicator freed: look everything up again.
     state.generation = generation;
-    state.owner = this;
     state.track = 0;
     state.comm_count = 0;
     state.next_comm = 0;
   }
   return state;
+}
+
+uint64_t MpiRecorder::next_sequence(ThreadState &state, prof_string_id comm) {
+  for (uint32_t i = 0; i < state.sequence_count; ++i)
+    if (state.sequences[i].comm == comm) return ++state.sequences[i].calls;
+  const uint32_t slot = state.sequence_count < ThreadState::kSequences
+                            ? state.sequence_count++
+                            : state.next_sequence++ % ThreadState::kSequences;
+  state.sequences[slot] = {comm, 1};
+  return 1;
 }
 
 prof_track_id MpiRecorder::thread_track(ThreadState &state) {
@@ -96,10 +119,8 @@ prof_track_id MpiRecorder::thread_track(ThreadState &state) {
 const MpiRecorder::CommInfo &MpiRecorder::comm_info(ThreadState &state, MPI_Comm comm) {
   for (uint32_t i = 0; i < state.comm_count; ++i)
     if (state.comms[i].comm == comm) return state.comms[i];
-  static const auto get_name = pmpi<int (*)(MPI_Comm, char *, int *)>("PMPI_Comm_get_name");
   static const auto size_of = pmpi<int (*)(MPI_Comm, int *)>("PMPI_Comm_size");
   static const auto rank_in = pmpi<int (*)(MPI_Comm, int *)>("PMPI_Comm_rank");
-  static const auto c2f = pmpi<MPI_Fint (*)(MPI_Comm)>("PMPI_Comm_c2f");
   // A few communicators per thread; past that, the oldest entry goes.
   const uint32_t slot = state.comm_count < ThreadState::kComms
                             ? state.comm_count++
@@ -107,13 +128,7 @@ const MpiRecorder::CommInfo &MpiRecorder::comm_info(ThreadState &state, MPI_Comm
   CommInfo &info = state.comms[slot];
   info = CommInfo{};
   info.comm = comm;
-  char name[MPI_MAX_OBJECT_NAME] = {};
-  int length = 0;
-  if (get_name == nullptr || get_name(comm, name, &length) != MPI_SUCCESS) length = 0;
-  // An unnamed communicator is named by its handle, alike on every rank that
-  // made the same communicators in the same order.
-  const std::string text = length > 0 ? std::string(name, static_cast<size_t>(length))
-                                      : "communicator " + std::to_string(c2f ? c2f(comm) : 0);
+  const std::string text = comm_name(comm);
   info.name = host_.intern(text);
   if (size_of) size_of(comm, &info.size);
   if (rank_in) rank_in(comm, &info.rank);
@@ -140,14 +155,18 @@ void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end,
   ThreadState &state = thread_state();
   const prof_track_id track = thread_track(state);
   if (track == 0) return;
-  prof_arg args[5];
+  prof_arg args[6];
   uint32_t count = 0;
   if (facts.bytes >= 0) args[count++] = arg_int(bytes_, facts.bytes);
   if (facts.peer != CallFacts::kNone) args[count++] = arg_int(peer_, facts.peer);
   if (facts.root != CallFacts::kNone) args[count++] = arg_int(root_, facts.root);
   if (facts.tag != CallFacts::kNone) args[count++] = arg_int(tag_, facts.tag);
   if (facts.requests >= 0) args[count++] = arg_int(requests_, facts.requests);
-  if (facts.has_comm) args[count++] = arg_string(comm_, comm_info(state, facts.comm).name);
+  if (facts.has_comm) {
+    const prof_string_id comm = comm_info(state, facts.comm).name;
+    args[count++] = arg_string(comm_, comm);
+    if (facts.collective) args[count++] = arg_uint(sequence_, next_sequence(state, comm));
+  }
   host_.slice(track, begin, end > begin ? end - begin : 0, names_[static_cast<size_t>(function)],
               category_, 0, PROF_CATEGORY_COMMUNICATION, std::span<const prof_arg>(args, count));
 }

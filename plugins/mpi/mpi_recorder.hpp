@@ -1,8 +1,11 @@
 // Records one MPI call as a communication slice on the calling thread's
 // track, with its bytes, peer or root, tag and communicator as arguments.
 // A communicator's size and the process's rank in it are an instant, "MPI
-// communicator", once per thread. Strings and tracks are interned once: a
-// recorded call costs two clock reads and one emit.
+// communicator", once per thread. A collective call also carries its
+// `sequence` on its communicator (1, 2, ...), counted per thread and
+// communicator name: ranks make a communicator's collectives in the same
+// order, so equal sequences are one operation. Strings and tracks are
+// interned once: a recorded call costs two clock reads and one emit.
 #ifndef PROF_PLUGINS_MPI_MPI_RECORDER_HPP
 #define PROF_PLUGINS_MPI_MPI_RECORDER_HPP
 
@@ -29,6 +32,9 @@ struct CallFacts {
   int requests = -1;
   MPI_Comm comm{}; ///< valid when has_comm (MPI's constants are symbols of a library not linked)
   bool has_comm = false;
+  /// Every rank of the communicator makes the call, in the same order: it
+  /// carries its `sequence` on the communicator, which matches it across ranks.
+  bool collective = false;
 };
 
 struct ThreadState;
@@ -50,12 +56,14 @@ private:
   ThreadState &thread_state();
   prof_track_id thread_track(ThreadState &state);
   const CommInfo &comm_info(ThreadState &state, MPI_Comm comm);
+  /// The next collective call's sequence on the communicator named `comm`.
+  uint64_t next_sequence(ThreadState &state, prof_string_id comm);
 
   Host host_;
   std::array<prof_string_id, kMpiFunctionCount> names_{};
   prof_string_id category_ = 0;
   prof_string_id bytes_ = 0, peer_ = 0, root_ = 0, tag_ = 0, requests_ = 0, comm_ = 0,
-                 comm_size_ = 0, rank_ = 0, communicator_ = 0;
+                 comm_size_ = 0, rank_ = 0, communicator_ = 0, sequence_ = 0;
 };
 
 /// The recorder of the started instance, if any: what the interposers use.

@@ -79,6 +79,14 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       if (annotation && span == nullptr) span = &thread_spans_[e.track];
       if (annotation || span_is_thread) span->add(e.ts, e.ts + e.duration);
     }
+    if (scope_.collectives && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_COMMUNICATION) {
+      const prof_arg *sequence = arg_named(e, "sequence", sequence_keys_);
+      const prof_string_id communicator = communicator_of(e);
+      if (sequence != nullptr && communicator != 0 &&
+          (sequence->type == PROF_ARG_UINT || sequence->type == PROF_ARG_INT))
+        collective_calls_.push_back({communicator, sequence->value.u, process_of(e.track), e.name,
+                                     e.ts, e.ts + e.duration});
+    }
     if (scope_.communication && e.type == PROF_EVENT_SLICE &&
         e.kind == PROF_CATEGORY_COMMUNICATION) {
       CommunicationStats &stats = communication_[{e.name, communicator_of(e), process_of(e.track)}];
@@ -141,6 +149,8 @@ void StatsAggregator::merge(StatsAggregator &other) {
     annotations_[key].merge(stats);
   for (const auto &[key, stats] : other.communication_)
     communication_[key].merge(stats);
+  collective_calls_.insert(collective_calls_.end(), other.collective_calls_.begin(),
+                           other.collective_calls_.end());
   for (const auto &[track, span] : other.thread_spans_)
     thread_spans_[track].add(span.first, span.last);
   first_ts_ = std::min(first_ts_, other.first_ts_);

@@ -40,6 +40,10 @@ const std::vector<ReportInfo> kReports = {
      "communication calls (MPI, collective libraries) per communicator, name and process: "
      "calls, bytes, time and algorithm bandwidth",
      true},
+    {"stragglers",
+     "collective operations matched across ranks (communicator and sequence): arrival skew, "
+     "and how often and how late each rank came last",
+     false},
 };
 
 /// The summary's activity table columns; the Type column is console-only.
@@ -344,6 +348,14 @@ StatsTable functions_report(const StatsAggregator &aggregator, const ExportHost 
   return table;
 }
 
+/// A process track as the tables name it: its name and pid.
+std::string process_label(const ExportHost &host, prof_track_id track) {
+  const prof_track_desc *desc = track == 0 ? nullptr : host.track(track);
+  if (desc == nullptr) return "-";
+  const std::string name = desc->name ? desc->name : "";
+  return desc->pid > 0 ? name + " (" + std::to_string(desc->pid) + ")" : name;
+}
+
 // Communication calls per communicator, then by name and process (in a
 // merged report, a rank): what each rank spent in each call and moved, and
 // the algorithm bandwidth (bytes over time, as nccl-tests' algbw).
@@ -356,12 +368,6 @@ StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHos
                    {"AlgBW", "AlgBW(GB/s)", Align::Right}};
   table.empty_text = "======== Communication: none in this report";
   const auto text_of = [&host](prof_string_id id) { return std::string(host.string(id)); };
-  const auto process_name = [&host](prof_track_id track) {
-    const prof_track_desc *desc = host.track(track);
-    if (desc == nullptr) return std::string("-");
-    const std::string name = desc->name ? desc->name : "";
-    return desc->pid > 0 ? name + " (" + std::to_string(desc->pid) + ")" : name;
-  };
   // By resolved texts: equal names interned apart (merged reports) are one row.
   struct Row {
     std::string name, process;
@@ -371,7 +377,7 @@ StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHos
   std::map<std::tuple<std::string, std::string, std::string>, CommunicationStats> merged;
   for (const auto &[key, stats] : aggregator.communication())
     merged[{key.communicator == 0 ? "no communicator" : text_of(key.communicator),
-            text_of(key.name), key.process == 0 ? "-" : process_name(key.process)}]
+            text_of(key.name), process_label(host, key.process)}]
         .merge(stats);
   for (const auto &[key, stats] : merged)
     by_communicator[std::get<0>(key)].push_back({std::get<1>(key), std::get<2>(key), stats});
@@ -399,6 +405,85 @@ StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHos
            has_bytes ? Cell::of_count(row.stats.bytes) : Cell::of_text("-", ""),
            Cell::of_ns(s.total), Cell::of_ns(s.average()), Cell::of_ns(s.calls == 0 ? 0 : s.min),
            Cell::of_ns(s.max), Cell::of_real(gbps, bandwidth)});
+    }
+    table.sections.push_back(std::move(section));
+  }
+  return table;
+}
+
+// Each collective operation is the calls of one communicator and sequence
+// number on different ranks (in a merged report, processes). Its skew is
+// how much later the last rank arrived than the first; that rank is late by
+// the skew. Per communicator, by name and rank: how many operations, how
+// often the rank came last and how late, and the skew of all.
+StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"stragglers", "Communicator", {}, {}, "", {}};
+  table.columns = {{"Name", "Name", Align::Left},
+                   {"Process", "Process", Align::Left},
+                   {"Ops", "Operations", Align::Right},
+                   {"Last", "Last", Align::Right},
+                   {"LateAvg", "LateAvg(ns)", Align::Right},
+                   {"LateMax", "LateMax(ns)", Align::Right},
+                   {"SkewAvg", "SkewAvg(ns)", Align::Right},
+                   {"SkewMax", "SkewMax(ns)", Align::Right}};
+  table.empty_text = "======== Stragglers: no collective operation in two processes or more";
+  const auto text_of = [&host](prof_string_id id) { return std::string(host.string(id)); };
+  // Operations: (communicator, sequence) -> the calls of each process.
+  std::map<std::pair<std::string, uint64_t>, std::vector<const CollectiveCall *>> operations;
+  for (const CollectiveCall &call : aggregator.collective_calls())
+    operations[{text_of(call.communicator), call.sequence}].push_back(&call);
+  struct PerName {
+    uint64_t operations = 0, skew_total = 0, skew_max = 0;
+    std::map<std::string, std::pair<uint64_t, DurationStats>> by_process; // last count, lateness
+  };
+  std::map<std::string, std::map<std::string, PerName>> by_communicator;
+  for (const auto &[key, calls] : operations) {
+    std::map<prof_track_id, const CollectiveCall *> first_per_process;
+    for (const CollectiveCall *call : calls)
+      first_per_process.emplace(call->process, call);
+    if (first_per_process.size() < 2) continue;
+    uint64_t earliest = UINT64_MAX, latest = 0;
+    const CollectiveCall *last = nullptr;
+    for (const auto &[process, call] : first_per_process) {
+      earliest = std::min(earliest, call->begin);
+      if (last == nullptr || call->begin > latest) {
+        latest = call->begin;
+        last = call;
+      }
+    }
+    const uint64_t skew = latest - earliest;
+    PerName &stats = by_communicator[key.first][text_of(last->name)];
+    ++stats.operations;
+    stats.skew_total += skew;
+    stats.skew_max = std::max(stats.skew_max, skew);
+    for (const auto &[process, call] : first_per_process) {
+      auto &[times_last, lateness] = stats.by_process[process_label(host, process)];
+      if (call == last) {
+        ++times_last;
+        lateness.add(skew);
+      }
+    }
+  }
+  std::vector<std::string> communicators;
+  for (const auto &[communicator, names] : by_communicator)
+    communicators.push_back(communicator);
+  std::sort(communicators.begin(), communicators.end(), natural_less);
+  for (const std::string &communicator : communicators) {
+    Section section{communicator, "======== Stragglers (" + communicator + "):", {}};
+    for (const auto &[name, stats] : by_communicator[communicator]) {
+      std::vector<std::string> processes;
+      for (const auto &[process, value] : stats.by_process)
+        processes.push_back(process);
+      std::sort(processes.begin(), processes.end(), natural_less);
+      for (const std::string &process : processes) {
+        const auto &[times_last, lateness] = stats.by_process.at(process);
+        section.rows.push_back(
+            {Cell::of_text(name), Cell::of_text(process), Cell::of_count(stats.operations),
+             Cell::of_count(times_last),
+             times_last ? Cell::of_ns(lateness.average()) : Cell::of_text("-", ""),
+             times_last ? Cell::of_ns(lateness.max) : Cell::of_text("-", ""),
+             Cell::of_ns(stats.skew_total / stats.operations), Cell::of_ns(stats.skew_max)});
+      }
     }
     table.sections.push_back(std::move(section));
   }
@@ -441,6 +526,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "nvtx") scope.annotations = true;
     if (name == "device-memory") scope.device_memory = true;
     if (name == "collectives") scope.communication = true;
+    if (name == "stragglers") scope.collectives = true;
   }
   scope.timelines = utilization || gaps;
   // Gaps alone need no period shorter than the threshold apart.
@@ -470,6 +556,7 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "device-gaps") return gaps_report(aggregator, host, options);
   if (name == "cpu-functions") return functions_report(aggregator, host);
   if (name == "collectives") return collectives_report(aggregator, host);
+  if (name == "stragglers") return stragglers_report(aggregator, host);
   return StatsTable{std::string(name), "", {}, {}, "", {}};
 }
 

@@ -123,10 +123,16 @@ TEST_F(MpiE2E, EachRanksCallsAreInItsReportWithWhatTheyMoved) {
       EXPECT_EQ(allreduces[i].args.at("bytes"), "2048");
       EXPECT_EQ(allreduces[i].args.at("communicator"), "MPI_COMM_WORLD");
     }
-    // The last on the split communicator: one rank each, named by its handle.
+    // The last on the split communicator: one rank each, named after how it was made.
     EXPECT_EQ(allreduces[5].args.at("bytes"), "8");
     const std::string half = allreduces[5].args.at("communicator");
-    EXPECT_EQ(half.rfind("communicator ", 0), 0u) << half;
+    EXPECT_EQ(half, "MPI_COMM_WORLD/split " + std::to_string(rank % 2));
+    // Collectives carry their order on their communicator.
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(allreduces[i].args.at("sequence"), std::to_string(i + 1));
+    EXPECT_EQ(allreduces[5].args.at("sequence"), "1");
+    EXPECT_EQ(named(calls, "MPI_Barrier")[0].args.at("sequence"), "7");
+    EXPECT_FALSE(sends[0].args.contains("sequence"));
     ASSERT_TRUE(communicators.contains(half));
     EXPECT_EQ(communicators.at(half), std::make_pair(std::string("1"), std::string("0")));
 
@@ -168,6 +174,28 @@ TEST_F(MpiE2E, MergedRanksGiveTheCollectivesReport) {
       EXPECT_NE(line.find(",5,10240,"), std::string::npos) << line;
     }
   EXPECT_EQ(rows, 2) << stats.out;
+
+  // The five allreduces matched across the ranks: each has one rank last.
+  const RunResult late = run_process({kProf, "stats", "--report", "stragglers", "--format", "csv",
+                                      (dir_ / "all.profrep").string()},
+                                     dir_);
+  ASSERT_EQ(late.exit_code, 0) << late.describe();
+  int last = 0, allreduce_rows = 0;
+  std::istringstream late_lines(late.out);
+  for (std::string line; std::getline(late_lines, line);)
+    if (line.rfind("MPI_COMM_WORLD,MPI_Allreduce,", 0) == 0) {
+      ++allreduce_rows;
+      // Communicator,Name,Process,Operations,Last,...
+      std::vector<std::string> fields;
+      std::istringstream cells(line);
+      for (std::string cell; std::getline(cells, cell, ',');)
+        fields.push_back(cell);
+      ASSERT_GE(fields.size(), 5u) << line;
+      EXPECT_EQ(fields[3], "5") << line;
+      last += std::stoi(fields[4]);
+    }
+  EXPECT_EQ(allreduce_rows, 2) << late.out;
+  EXPECT_EQ(last, 5) << late.out;
 }
 
 // Preloaded into every process prof starts, the plugin must leave one

@@ -156,6 +156,42 @@ TEST_F(StatsReports, CollectivesPerCommunicatorNameAndRank) {
   EXPECT_TRUE(one("collectives").sections.empty());
 }
 
+// Three allreduces on two ranks, matched by sequence: rank 1 comes last
+// twice (late by 300 and 500 ns), rank 0 once (by 100 ns). A call seen on
+// one rank only, and one without a sequence, are no operation.
+TEST_F(StatsReports, StragglersMatchCollectivesAcrossRanksBySequence) {
+  testing::TestReport report;
+  const uint32_t rank0 = report.track(PROF_TRACK_PROCESS, 0, "app [rank 0]");
+  const uint32_t rank1 = report.track(PROF_TRACK_PROCESS, 0, "app [rank 1]");
+  const uint32_t main0 = report.thread(rank0, "app", 10), main1 = report.thread(rank1, "app", 20);
+  const std::string world = "MPI_COMM_WORLD";
+  report.communication(main0, 1000, 900, "MPI_Allreduce", world, 8, 1);
+  report.communication(main1, 1300, 600, "MPI_Allreduce", world, 8, 1);
+  report.communication(main0, 5100, 100, "MPI_Allreduce", world, 8, 2);
+  report.communication(main1, 5000, 200, "MPI_Allreduce", world, 8, 2);
+  report.communication(main0, 9000, 600, "MPI_Allreduce", world, 8, 3);
+  report.communication(main1, 9500, 100, "MPI_Allreduce", world, 8, 3);
+  report.communication(main0, 12000, 10, "MPI_Barrier", world, -1, 4); // rank 0 only
+  report.communication(main1, 12000, 10, "MPI_Send", world, 8);        // no sequence
+  open(report, 3);
+  const StatsTable table = one("stragglers");
+  ASSERT_EQ(table.sections.size(), 1u);
+  EXPECT_EQ(table.sections[0].label, world);
+  ASSERT_EQ(table.sections[0].rows.size(), 2u);
+  EXPECT_EQ(value(table, 0, 0, "Process"), "app [rank 0]");
+  EXPECT_EQ(value(table, 0, 0, "Operations"), "3");
+  EXPECT_EQ(value(table, 0, 0, "Last"), "1");
+  EXPECT_EQ(value(table, 0, 0, "LateAvg(ns)"), "100");
+  EXPECT_EQ(value(table, 0, 1, "Process"), "app [rank 1]");
+  EXPECT_EQ(value(table, 0, 1, "Last"), "2");
+  EXPECT_EQ(value(table, 0, 1, "LateAvg(ns)"), "400");
+  EXPECT_EQ(value(table, 0, 1, "LateMax(ns)"), "500");
+  EXPECT_EQ(value(table, 0, 1, "SkewAvg(ns)"), "300");
+  EXPECT_EQ(value(table, 0, 1, "SkewMax(ns)"), "500");
+  open(testing::known_report(), 3);
+  EXPECT_TRUE(one("stragglers").sections.empty());
+}
+
 TEST_F(StatsReports, PerDeviceSplitsTheDevices) {
   const StatsTable table = one("gcu-activity-per-device");
   ASSERT_EQ(table.sections.size(), 2u);

@@ -74,11 +74,12 @@ void TestReport::copy(uint32_t track, uint64_t ts, uint64_t duration, const std:
 
 void TestReport::communication(uint32_t track, uint64_t ts, uint64_t duration,
                                const std::string &name, const std::string &communicator,
-                               int64_t bytes) {
+                               int64_t bytes, uint64_t sequence) {
   slice(track, ts, duration, name, "mpi", PROF_CATEGORY_COMMUNICATION);
   report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1),
                          {prof::arg_string(string("communicator"), string(communicator))}};
   if (bytes >= 0) set.args.push_back(prof::arg_int(string("bytes"), bytes));
+  if (sequence != 0) set.args.push_back(prof::arg_uint(string("sequence"), sequence));
   args_.push_back(set);
   events_.back().args = set.id;
 }

@@ -38,9 +38,10 @@ public:
   void annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                   const std::string &domain = "");
   /// A communication call as the mpi source records it: category "mpi", its
-  /// `communicator` and, when not negative, its `bytes`.
+  /// `communicator`, and when not negative its `bytes`, when not 0 its
+  /// `sequence` (a collective's order on the communicator).
   void communication(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
-                     const std::string &communicator, int64_t bytes = -1);
+                     const std::string &communicator, int64_t bytes = -1, uint64_t sequence = 0);
   /// An API call's slice, whose id is its correlation id.
   void call(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name, uint64_t id,
             prof_category kind = PROF_CATEGORY_RUNTIME_API);

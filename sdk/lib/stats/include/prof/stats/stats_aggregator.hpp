@@ -20,6 +20,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace prof::stats {
 
@@ -54,6 +55,16 @@ struct CommunicationStats {
   }
 };
 
+/// One rank's part in a collective operation: a communication slice with a
+/// `communicator` and a `sequence` argument (its order on the communicator).
+struct CollectiveCall {
+  prof_string_id communicator = 0;
+  uint64_t sequence = 0;
+  prof_track_id process = 0;
+  prof_string_id name = 0;
+  uint64_t begin = 0, end = 0;
+};
+
 /// The time a thread was seen: from its first event to its last event's end.
 struct ThreadSpan {
   uint64_t first = std::numeric_limits<uint64_t>::max();
@@ -74,6 +85,7 @@ struct StatsScope {
   bool annotations = false;   ///< annotation slices by name and domain, thread spans
   bool device_memory = false; ///< memory events and the host calls they name
   bool communication = false; ///< communication slices by name, communicator and process
+  bool collectives = false;   ///< each collective call with its communicator and sequence
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -118,6 +130,9 @@ public:
     return communication_;
   }
 
+  /// Every collective call (see CollectiveCall), in no order.
+  const std::vector<CollectiveCall> &collective_calls() const { return collective_calls_; }
+
   /// Memory events of devices, in report order, and the calls they name.
   const MemoryLog &memory() const { return memory_; }
 
@@ -147,11 +162,12 @@ private:
   std::map<uint16_t, CounterStats> memcpy_bytes_;
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
-  KeyCache bytes_keys_, domain_keys_, communicator_keys_;
+  KeyCache bytes_keys_, domain_keys_, communicator_keys_, sequence_keys_;
   std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> annotations_;
   std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
   std::map<CommunicationKey, CommunicationStats> communication_;
   std::unordered_map<prof_track_id, prof_track_id> processes_;
+  std::vector<CollectiveCall> collective_calls_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;
   MemoryLog memory_;
