@@ -2,6 +2,7 @@
 
 #include "comm_names.hpp"
 #include "real_mpi.hpp"
+#include "recording_guard.hpp"
 
 #include <prof/event.hpp>
 #include <prof/thread_track.hpp>
@@ -37,11 +38,9 @@ namespace {
 
 __thread ThreadState t_state __attribute__((tls_model("initial-exec")));
 std::atomic<MpiRecorder *> g_recorder{nullptr};
-/// Calls inside record(), so that removing the recorder waits for them.
-std::atomic<int> g_recording{0};
 
 void after_fork_in_child() {
-  g_recording.store(0, std::memory_order_relaxed);
+  reset_recording_guard_after_fork();
   g_generation.fetch_add(1, std::memory_order_acq_rel);
 }
 
@@ -53,12 +52,10 @@ bool install_recorder(MpiRecorder *recorder) {
   static std::atomic<bool> atfork{false};
   if (recorder == nullptr) {
     g_recorder.store(nullptr, std::memory_order_seq_cst);
-    while (g_recording.load(std::memory_order_seq_cst) != 0) {
-      timespec pause{0, 20000};
-      nanosleep(&pause, nullptr);
-    }
+    wait_for_recordings();
     return true;
   }
+  prepare_recording_guard();
   MpiRecorder *expected = nullptr;
   if (!g_recorder.compare_exchange_strong(expected, recorder, std::memory_order_seq_cst))
     return false;
@@ -142,12 +139,11 @@ const MpiRecorder::CommInfo &MpiRecorder::comm_info(ThreadState &state, MPI_Comm
 }
 
 void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts) {
-  // Announce first, then look: install_recorder(nullptr) clears the pointer
-  // first, then waits for the count, so a recorder seen here outlives this call.
-  g_recording.fetch_add(1, std::memory_order_seq_cst);
-  if (MpiRecorder *recorder = g_recorder.load(std::memory_order_seq_cst))
+  // Mark first, then look: install_recorder(nullptr) clears the pointer
+  // first, then waits for the marks, so a recorder seen here outlives this call.
+  const RecordingMark mark;
+  if (MpiRecorder *recorder = g_recorder.load(std::memory_order_relaxed))
     recorder->record(function, begin, end, facts);
-  g_recording.fetch_sub(1, std::memory_order_release);
 }
 
 void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end,
