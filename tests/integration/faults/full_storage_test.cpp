@@ -90,13 +90,15 @@ TEST_F(FullStorage, ASmallSharedMemoryMountGetsFewerRings) {
   EXPECT_TRUE(reader.complete());
 }
 
-// Room for the rings reserved at start, not for those many threads ask for
-// later: prof says so once, the threads without a ring lose their events
-// (counted), and the capture goes on.
+// Room for the rings reserved at start (8 of 2 MB and the 8 MB catalog fill
+// 24 of the mount's 25 MB), none for more: as soon as three of the 48
+// threads hold a ring, prof tries to reserve more, says once that it
+// cannot, the threads without a ring lose their events (counted), and the
+// capture goes on.
 TEST_F(FullStorage, RingsBeyondAFullSharedMemoryMountAreSaidOnce) {
   const RunResult r =
-      in_namespace("mount -t tmpfs -o size=27m tmpfs /dev/shm && " + kProf + " --plugin-path " +
-                   PROF_MARKER_PLUGIN_DIR + " --plugin 'proc-marker count=20000 threads=48' -o '" +
+      in_namespace("mount -t tmpfs -o size=25m tmpfs /dev/shm && " + kProf + " --plugin-path " +
+                   PROF_MARKER_PLUGIN_DIR + " --plugin 'proc-marker count=100000 threads=48' -o '" +
                    (out_ / "r").string() + "' " + application());
   EXPECT_EQ(app_status(), 5) << "the application ran to its end: " << r.describe();
   EXPECT_EQ(r.exit_code, 5) << r.describe();
