@@ -134,7 +134,6 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
     ready /= 2;
     count = ready; // the mount is nearly full: no room to grow either
   }
-  if (error == ENOSPC) count = ready;
   size_t total = rings_offset + stride * count;
   if (error == 0 && ftruncate(fd, static_cast<off_t>(total)) != 0) error = errno;
   if (error != 0) {

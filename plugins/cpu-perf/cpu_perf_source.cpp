@@ -66,12 +66,12 @@ bool CpuPerfSource::start() {
   }
   if (!events_.open(host_, *options_, pid_)) return false;
   snapshot_ = snapshot_processes(pid_ > 0 ? std::vector<int32_t>{pid_} : std::vector<int32_t>{});
-  counter_ids_.clear();
+  std::unordered_map<uint64_t, size_t> counter_ids; // kernel event id -> counter
   for (const CounterFd &c : events_.counter_fds())
-    counter_ids_[c.id] = c.counter;
+    counter_ids[c.id] = c.counter;
   pipeline_ = std::make_unique<Pipeline>(host_, *options_, events_.layout());
   pipeline_->processor.seed(snapshot_);
-  pipeline_->processor.set_counter_ids(counter_ids_);
+  pipeline_->processor.set_counter_ids(std::move(counter_ids));
   std::vector<PerfRing *> rings;
   for (auto &ring : events_.rings()) rings.push_back(ring.get());
   reader_.clear();
@@ -171,12 +171,9 @@ void CpuPerfSource::read_counter_totals() {
 
 void CpuPerfSource::finish_capture() {
   Pipeline &p = *pipeline_;
-  std::vector<std::vector<uint8_t>> stores;
-  reader_.take(stores);
+  reader_.take(p.raw);
   Capture batch;
-  p.processor.feed(stores, UINT64_MAX, batch);
-  stores = {};
-  p.processor.finish(end_, batch);
+  p.processor.finish(end_, p.raw, batch);
   add_decoded(std::move(batch));
   // The root thread's own count: the total less what its descendants reported.
   for (const CounterValue &total : totals_) {

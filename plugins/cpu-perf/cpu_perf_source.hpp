@@ -65,7 +65,6 @@ private:
   RingReader reader_;
   ProcessSnapshot snapshot_;
   std::vector<CounterValue> totals_;
-  std::unordered_map<uint64_t, size_t> counter_ids_; ///< kernel event id -> counter
   uint64_t begin_ = 0, end_ = 0;
   std::unique_ptr<Pipeline> pipeline_;
   std::thread pipeline_thread_;

@@ -118,8 +118,9 @@ void RecordProcessor::feed(const std::vector<std::vector<uint8_t>> &stores, uint
   out.append({.states = states_.take()});
 }
 
-void RecordProcessor::finish(uint64_t end, Capture &out) {
-  feed({}, UINT64_MAX, out);
+void RecordProcessor::finish(uint64_t end, const std::vector<std::vector<uint8_t>> &stores,
+                             Capture &out) {
+  feed(stores, UINT64_MAX, out);
   out.append({.states = states_.finish(end)});
 }
 

@@ -35,8 +35,9 @@ public:
   /// kept from earlier calls, in time order, up to and including `limit`;
   /// later ones are kept for the next call. Adds what they yield to `out`.
   void feed(const std::vector<std::vector<uint8_t>> &stores, uint64_t limit, Capture &out);
-  /// Decodes everything still kept and closes the thread states at `end`.
-  void finish(uint64_t end, Capture &out);
+  /// Decodes the last `stores` and everything still kept, and closes the
+  /// thread states at `end`.
+  void finish(uint64_t end, const std::vector<std::vector<uint8_t>> &stores, Capture &out);
   /// Every thread seen so far, named as it is now.
   const ThreadTable &threads() const { return threads_; }
 

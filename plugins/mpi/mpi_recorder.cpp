@@ -83,12 +83,13 @@ MpiRecorder::MpiRecorder(const Host &host) : host_(host) {
 ThreadState &MpiRecorder::thread_state() {
   ThreadState &state = t_state;
   const uint32_t generation = g_generation.load(std::memory_order_acquire);
-  if (state.owner != this) {
+  const bool new_owner = state.owner != this;
+  if (new_owner) {
     state.owner = this;
     state.sequence_count = 0;
     state.next_sequence = 0;
   }
-  if (state.owner != this || state.generation != generation) {
+  if (new_owner || state.generation != generation) {
     // Another instance, a fork, or a communicator freed: look everything up again.
     state.generation = generation;
     state.track = 0;

@@ -27,20 +27,16 @@ public:
   /// Removes the region's name; mapped memory goes with the last process.
   ~AgentSetup();
 
-  /// Rings for the application's threads: the host buffer shared out as for
-  /// prof's own threads, within kRingBudget (the region's memory is reserved
-  /// up front) but at least kMinRings, and at most kMaxRings. A thread holds
-  /// its ring until it exits; a thread that finds every ring taken loses
-  /// its events (counted), so many small rings beat a few large ones.
-  static constexpr uint32_t kMinRings = 16, kMaxRings = 64;
-  /// Rings reserved before the application starts; prof reserves more
-  /// while it drains, keeping ShmEventSource::kSpareRings free.
+  /// Rings the application's threads may have: the host buffer shared out
+  /// as for prof's own threads (--host-buffer-size over the ring size), at
+  /// most kMaxRings. Only kInitialRings are reserved before the application
+  /// starts; prof reserves more while it drains, keeping
+  /// ShmEventSource::kSpareRings free, so a capture pays for the threads it
+  /// has. A thread holds its ring until it exits.
+  static constexpr uint32_t kMaxRings = 64;
   static constexpr uint32_t kInitialRings = 8;
-  static constexpr uint64_t kRingBudget = 64ull << 20;
   static uint32_t ring_count_for(const core::EventBusConfig &buffers) {
-    const uint64_t fit = buffers.ring_bytes > 0 ? kRingBudget / buffers.ring_bytes : kMaxRings;
-    const uint64_t wanted = std::min<uint64_t>(kMaxRings, std::max<uint64_t>(kMinRings, fit));
-    return static_cast<uint32_t>(std::min<uint64_t>(buffers.ring_count, wanted));
+    return std::min(buffers.ring_count, kMaxRings);
   }
 
   /// The shared region's name (what an attaching agent is sent).

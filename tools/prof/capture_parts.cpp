@@ -40,11 +40,10 @@ core::EventBusConfig bus_config(const cli::CommandLine &command) {
 }
 
 // The application's threads get rings of their own in shared memory, which
-// is reserved up front (a full /dev/shm must not SIGBUS the application) and
-// costs time to reserve and unmap: 16 rings of 16 MB took 70 ms on a 2-core
-// VM. Drained every millisecond, 2 MB (43k events: a device buffer's burst)
-// per thread is ample unless the user sizes the rings, and 32 of them serve
-// as many threads (gcu-train-step has 29; with 16 rings it lost events).
+// is reserved before a thread can take it (a full /dev/shm must not SIGBUS
+// the application) and costs time to reserve and unmap: 16 rings of 16 MB
+// took 70 ms on a 2-core VM. Drained every millisecond, 2 MB (43k events: a
+// device buffer's burst) per thread is ample unless the user sizes the rings.
 core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
                                       const core::EventBusConfig &buffers) {
   core::EventBusConfig config = buffers;

@@ -84,8 +84,8 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       const prof_string_id communicator = communicator_of(e);
       if (sequence != nullptr && communicator != 0 &&
           (sequence->type == PROF_ARG_UINT || sequence->type == PROF_ARG_INT))
-        collective_calls_.push_back({communicator, sequence->value.u, process_of(e.track), e.name,
-                                     e.ts, e.ts + e.duration});
+        collective_calls_.push_back(
+            {communicator, sequence->value.u, process_of(e.track), e.name, e.ts});
     }
     if (scope_.communication && e.type == PROF_EVENT_SLICE &&
         e.kind == PROF_CATEGORY_COMMUNICATION) {

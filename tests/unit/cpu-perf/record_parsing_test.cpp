@@ -249,8 +249,7 @@ TEST(RecordProcessor, SamplesAreLocatedInTimeOrderAcrossRings) {
   RecordProcessor processor(options, kLayout, spaces, symbolizer);
   processor.begin(0);
   Capture c;
-  processor.feed({ring0.bytes, ring1.bytes}, UINT64_MAX, c);
-  processor.finish(1000, c);
+  processor.finish(1000, {ring0.bytes, ring1.bytes}, c);
   ASSERT_EQ(c.samples.size(), 1u);
   const auto &frames = c.samples[0].frames;
   ASSERT_EQ(frames.size(), 4u);
@@ -283,7 +282,7 @@ TEST(RecordProcessor, RecordsAfterTheLimitWaitForTheNextBatchInTimeOrder) {
   processor.feed({{}, second.bytes}, 255, c);
   ASSERT_EQ(c.samples.size(), 1u);
   EXPECT_EQ(spaces.module_path(c.samples[0].frames.at(0).module), "/bin/x");
-  processor.finish(1000, c);
+  processor.finish(1000, {}, c);
   ASSERT_EQ(c.samples.size(), 2u);
   EXPECT_EQ(c.samples[1].time, 260u);
   EXPECT_EQ(spaces.module_path(c.samples[1].frames.at(0).module), "/bin/y");

@@ -62,7 +62,7 @@ struct CollectiveCall {
   uint64_t sequence = 0;
   prof_track_id process = 0;
   prof_string_id name = 0;
-  uint64_t begin = 0, end = 0;
+  uint64_t begin = 0; ///< its arrival
 };
 
 /// The time a thread was seen: from its first event to its last event's end.
