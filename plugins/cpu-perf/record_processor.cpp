@@ -12,6 +12,8 @@ namespace prof::cpu_perf {
 void RecordProcessor::seed(const ProcessSnapshot &snapshot) {
   for (const auto &m : snapshot.maps) spaces_.map(m.pid, m.start, m.len, m.pgoff, m.path);
   threads_ = snapshot.threads;
+  for (const auto &[tid, thread] : threads_)
+    if (thread.name == kInProcessSamplerThread) sampled_inside_.insert(thread.pid);
 }
 
 void RecordProcessor::add_frame(std::vector<Frame> &frames, int32_t pid, uint64_t addr,
@@ -55,6 +57,7 @@ void RecordProcessor::on_sample(const RawRecord &r, Capture &out) {
     ++out.bad_records;
     return;
   }
+  if (sampled_inside_.contains(s->id.pid)) return;
   Sample sample{s->id.time, s->id.pid, s->id.tid, s->id.cpu, {}};
   // Kernel frames come first in a callchain; without kernel stacks a sample
   // taken in the kernel still shows one "[kernel]" leaf.
@@ -137,6 +140,10 @@ void RecordProcessor::on_record(uint64_t time, const RawRecord &r, Capture &out)
     if (auto c = decode_comm(r, layout_)) {
       threads_[c->id.tid] = ThreadInfo{c->id.pid, c->comm};
       if (c->exec) spaces_.exec(c->id.pid);
+      if (c->exec)
+        sampled_inside_.erase(c->id.pid); // a new program, which may not sample itself
+      else if (c->comm == kInProcessSamplerThread)
+        sampled_inside_.insert(c->id.pid);
     }
     break;
   case RecordKind::Fork:

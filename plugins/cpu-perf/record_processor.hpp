@@ -14,10 +14,17 @@
 #include "thread_states.hpp"
 
 #include <span>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace prof::cpu_perf {
+
+/// A process with a thread of this name samples itself (the python source,
+/// which adds Python frames): its samples from then on are left to it, so
+/// that no thread is sampled twice.
+inline constexpr std::string_view kInProcessSamplerThread = "prof-python";
 
 class RecordProcessor {
 public:
@@ -56,6 +63,8 @@ private:
   ThreadTable threads_;
   ThreadStates states_{0};
   std::vector<uint8_t> kept_; ///< records later than the last limit
+  /// Processes whose own sampler took over (see kInProcessSamplerThread).
+  std::unordered_set<int32_t> sampled_inside_;
 };
 
 } // namespace prof::cpu_perf

@@ -3,6 +3,7 @@
 #include "call_clock.hpp"
 #include "interpose_runtime.hpp"
 
+#include <prof/python/frame_merge.hpp>
 #include <prof/thread_track.hpp>
 
 #include <unistd.h>
@@ -17,6 +18,10 @@ CallRecorder::CallRecorder(const Host &host, const OsrtSettings &settings)
   for (std::size_t i = 0; i < kOsrtFunctionCount; ++i)
     names_[i] = host_.intern(kOsrtFunctionNames[i]);
   category_ = host_.intern("osrt");
+  if (settings_.python_frames) {
+    python_ = python::find_python_runtime().runtime;
+    if (python_) python_names_ = std::make_unique<PythonFrameNames>(host_, *python_);
+  }
 }
 
 void CallRecorder::record(OsrtFunction function, uint64_t t0, uint64_t t1, void *caller) {
@@ -60,11 +65,28 @@ prof_stack_id CallRecorder::stack(OsrtFunction function, void *caller) {
   prof_string_id frames[128];
   uint32_t depth = 0;
   frames[depth++] = names_[static_cast<unsigned>(function)]; // the leaf: the OS runtime function
-  for (int i = first; i < count && depth < static_cast<uint32_t>(settings_.backtrace_depth); ++i)
+  const uint32_t most = static_cast<uint32_t>(settings_.backtrace_depth);
+  if (python_) {
+    python::PythonFrameRef python_frames[128];
+    bool truncated = false;
+    const int python_count = python::walk_python_frames(*python_, python_frames, 128, &truncated);
+    const auto merged = python::merge_frames(
+        *python_, std::span<const uintptr_t>(addresses + first, addresses + count),
+        std::span<const python::PythonFrameRef>(python_frames, python_count),
+        [this](uintptr_t address) { return symbolizer_.frame(address); },
+        [this](const python::PythonFrameRef &frame) { return python_names_->frame(frame); });
+    for (std::size_t i = 0; i < merged.size() && depth < most; ++i)
+      frames[depth++] = merged[i];
+    return host_.api()->intern_stack(host_.context(), frames, depth);
+  }
+  for (int i = first; i < count && depth < most; ++i)
     frames[depth++] = symbolizer_.frame(addresses[i]);
   return host_.api()->intern_stack(host_.context(), frames, depth);
 }
 
-void CallRecorder::reset_locks_after_fork() noexcept { symbolizer_.reset_lock(); }
+void CallRecorder::reset_locks_after_fork() noexcept {
+  symbolizer_.reset_lock();
+  if (python_names_) python_names_->reset_lock();
+}
 
 } // namespace prof::osrt

@@ -2,19 +2,24 @@
 // calling thread's track, and for calls past the backtrace threshold the
 // call stack at the slice's begin (emit_stack, category "osrt": exporters
 // pair it with the slice by track and timestamp, and keep it out of CPU
-// function views).
+// function views). In a CPython process the stack carries the Python frames
+// where the interpreter's loop shows (--python-backtrace).
 #ifndef PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
 #define PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
 
 #include "osrt_functions.hpp"
 #include "osrt_settings.hpp"
+#include "python_frame_names.hpp"
 #include "spin_lock.hpp"
 #include "stack_symbolizer.hpp"
 
 #include <prof/plugin.hpp>
+#include <prof/python/python_runtime.hpp>
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
 
 namespace prof::osrt {
 
@@ -38,6 +43,8 @@ private:
   std::array<prof_string_id, kOsrtFunctionCount> names_{};
   prof_string_id category_ = 0;
   StackSymbolizer symbolizer_;
+  std::optional<python::PythonRuntime> python_; ///< set in a CPython process
+  std::unique_ptr<PythonFrameNames> python_names_;
 };
 
 } // namespace prof::osrt

@@ -11,6 +11,7 @@ struct OsrtSettings {
   uint64_t backtrace_threshold_ns = 80000; ///< calls at least this long carry a stack
   int backtrace_depth = 24;                ///< most frames per stack, 1..127
   bool allow_tsc = true;                   ///< time calls with the TSC where reliable
+  bool python_frames = true;               ///< stacks of Python processes name Python frames
 };
 
 } // namespace prof::osrt

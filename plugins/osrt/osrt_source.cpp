@@ -41,6 +41,7 @@ bool OsrtSource::configure() {
   settings_.threshold_ns = static_cast<uint64_t>(threshold);
   settings_.backtrace_threshold_ns = static_cast<uint64_t>(backtrace_threshold);
   settings_.backtrace_depth = static_cast<int>(depth);
+  settings_.python_frames = host_.option_bool("python-backtrace", true);
   if (const auto timer = host_.option("timer")) {
     if (*timer != "auto" && *timer != "monotonic") {
       host_.error("osrt: option timer must be auto or monotonic, got '" + std::string(*timer) +

@@ -1,12 +1,9 @@
 #include "stack_symbolizer.hpp"
 
-#include <cxxabi.h>
-#include <dlfcn.h>
+#include <prof/stacks/address_name.hpp>
+
 #include <unwind.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <mutex>
 
 namespace prof::osrt {
@@ -35,30 +32,6 @@ int capture_return_addresses(uintptr_t *addresses, int capacity) noexcept {
   return buffer.count;
 }
 
-std::string describe_address(uintptr_t address) {
-  // A return address points after the call; look up the call itself.
-  const uintptr_t site = address - 1;
-  Dl_info info{};
-  char text[64];
-  if (dladdr(reinterpret_cast<void *>(site), &info) != 0) {
-    if (info.dli_sname != nullptr) {
-      int status = 0;
-      char *demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
-      std::string name = status == 0 && demangled != nullptr ? demangled : info.dli_sname;
-      std::free(demangled);
-      return name;
-    }
-    if (info.dli_fname != nullptr && info.dli_fname[0] != '\0') {
-      const char *base = std::strrchr(info.dli_fname, '/');
-      std::snprintf(text, sizeof text, "+0x%zx",
-                    static_cast<size_t>(site - reinterpret_cast<uintptr_t>(info.dli_fbase)));
-      return std::string(base != nullptr ? base + 1 : info.dli_fname) + text;
-    }
-  }
-  std::snprintf(text, sizeof text, "[unknown] 0x%zx", static_cast<size_t>(site));
-  return text;
-}
-
 prof_string_id StackSymbolizer::frame(uintptr_t address) {
   const std::size_t home = (address >> 2) * 0x9E3779B97F4A7C15ull >> 52 & (kCapacity - 1);
   {
@@ -70,7 +43,7 @@ prof_string_id StackSymbolizer::frame(uintptr_t address) {
     }
   }
   // Symbolize outside the lock: dladdr and demangling are slow.
-  const prof_string_id name = host_.intern(describe_address(address));
+  const prof_string_id name = host_.intern(stacks::describe_address(address));
   std::lock_guard guard(lock_);
   for (std::size_t probe = 0; probe < 16; ++probe) {
     Entry &entry = entries_[(home + probe) & (kCapacity - 1)];

@@ -1,5 +1,5 @@
 // Call stacks of slow calls: return addresses from the unwinder, turned into
-// interned function names (dladdr + demangling) through a fixed-size cache.
+// interned function names (prof::stacks) through a fixed-size cache.
 #ifndef PROF_PLUGINS_OSRT_STACK_SYMBOLIZER_HPP
 #define PROF_PLUGINS_OSRT_STACK_SYMBOLIZER_HPP
 
@@ -14,10 +14,6 @@ namespace prof::osrt {
 
 /// Return addresses of the calling thread, innermost first; returns their number.
 int capture_return_addresses(uintptr_t *addresses, int capacity) noexcept;
-
-/// Readable name of the code at `address`: the demangled symbol, else
-/// "module+0xoffset", else "[unknown] 0xaddress".
-std::string describe_address(uintptr_t address);
 
 class StackSymbolizer {
 public:

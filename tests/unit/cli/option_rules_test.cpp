@@ -40,6 +40,8 @@ Args option_args(std::string_view name) {
       {"osrt-backtrace-threshold", "100000"},
       {"osrt-backtrace-depth", "8"},
       {"nic-metrics", "true"},
+      {"python-sampling", "true"},
+      {"python-backtrace", "false"},
       {"nic-device-include", "eth.*,ib.*"},
       {"capture-range", "profiler-api"},
       {"annotation-capture", "step@train"},
@@ -186,13 +188,14 @@ TEST(OptionRules, ACaptureNeedsSomethingToCapture) {
   const std::string message =
       "prof: a capture needs one of --enable-events, --enable-activities, --import-events, "
       "--import-activities, --metrics, --cpu-profiling-callstack, --cpu-utilization, "
-      "--memory-utilization, --memory-profile, --gcu-utilization, --nic-metrics, --plugin, "
-      "--config, --trace or --sample";
+      "--memory-utilization, --memory-profile, --gcu-utilization, --nic-metrics, "
+      "--python-sampling, --plugin, --config, --trace or --sample";
   EXPECT_EQ(error_of({"ls"}), message);
   EXPECT_EQ(error_of({"--print-summary", "--export-profile", "r", "ls", "-l"}), message);
   EXPECT_EQ(error_of({"--trace", "none", "ls"}), message);
   EXPECT_EQ(error_of({"--sample", "none", "ls"}), message);
   EXPECT_EQ(error_of({"--nic-metrics", "false", "ls"}), message);
+  EXPECT_EQ(error_of({"--python-sampling", "false", "ls"}), message);
   EXPECT_EQ(error_of({"--plugin", "summary help", "--cpu-utilization"}),
             "prof: --plugin \"summary help\" must be used alone, not with --cpu-utilization");
   for (auto name : capture_selectors())

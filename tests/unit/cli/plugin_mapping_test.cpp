@@ -182,6 +182,38 @@ TEST(PluginMapping, MemoryProfileAndKernelCallstack) {
             (Pairs{{"kernel", "true"}, {"callstack", "false"}, {"frequency", "10"}}));
 }
 
+TEST(PluginMapping, PythonFramesComeWithCpuCallStacksOfAProcessTree) {
+  auto requests =
+      plugin_requests(parse({"-s", "process-tree", "--sampling-frequency", "1000", "ls"}));
+  const PluginRequest *python = find(requests, "python");
+  ASSERT_NE(python, nullptr);
+  EXPECT_TRUE(python->implicit) << "a build without it samples natively, without a word";
+  EXPECT_EQ(python->requested_by, "--sample");
+  EXPECT_EQ(python->options, (Pairs{{"frequency", "1000"}}));
+  // A --plugin frequency for cpu-perf is python's too: one rate for both.
+  requests = plugin_requests(parse({"--plugin", "cpu-perf frequency=50", "ls"}));
+  ASSERT_NE(find(requests, "python"), nullptr);
+  EXPECT_EQ(find(requests, "python")->options, (Pairs{{"frequency", "50"}}));
+
+  for (const auto &args : std::vector<std::vector<std::string>>{
+           {"-s", "process-tree", "--python-sampling", "false", "ls"},
+           {"-s", "system-wide", "ls"},
+           {"-s", "process-tree", "--backtrace", "none", "ls"},
+           {"--memory-profile", "--kernel-callstack", "ls"}, // callstack=false
+           {"--cpu-utilization", "ls"}}) {
+    EXPECT_EQ(find(plugin_requests(parse(args)), "python"), nullptr) << args[1];
+  }
+}
+
+TEST(PluginMapping, PythonSamplingTrueAsksForItAlone) {
+  auto requests = plugin_requests(parse({"--python-sampling", "true", "ls"}));
+  const PluginRequest *python = find(requests, "python");
+  ASSERT_NE(python, nullptr);
+  EXPECT_FALSE(python->implicit);
+  EXPECT_EQ(python->options, (Pairs{{"sampling", "true"}}));
+  EXPECT_EQ(find(requests, "cpu-perf"), nullptr);
+}
+
 TEST(PluginMapping, EveryMappedOptionExists) {
   for (const auto &mapping : option_mappings())
     EXPECT_NE(find_option(mapping.option), nullptr) << mapping.option;

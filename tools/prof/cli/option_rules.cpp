@@ -59,7 +59,7 @@ constexpr std::string_view kCaptureOnly[] = {
 constexpr std::string_view kSelectors[] = {
     "enable-events",  "enable-activities",       "import-events",   "import-activities",
     "metrics",        "cpu-profiling-callstack", "cpu-utilization", "memory-utilization",
-    "memory-profile", "gcu-utilization",         "nic-metrics"};
+    "memory-profile", "gcu-utilization",         "nic-metrics",     "python-sampling"};
 
 constexpr std::string_view kSavedCapture[] = {"import-profile", "import-rawdata"};
 constexpr std::string_view kMerge[] = {"visual-profiler-merge-from", "visual-profiler-merge-to"};

@@ -61,6 +61,11 @@ constexpr OptionSpec kOptions[] = {
     {"sample", 's', K::Enum, G::Cpu, "SCOPE", 0, 0, "process-tree|system-wide|none",
      "CPU sampling scope (asys -s); system-wide needs no application"},
     {"memory-profile", 0, K::Flag, G::Cpu, "", 0, 0, "", "trace memory allocations"},
+    {"python-sampling", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
+     "Python frames in CPU samples of Python processes (nsys; default: on with CPU call "
+     "stacks)"},
+    {"python-backtrace", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
+     "Python frames in the OS runtime call stacks of Python processes (default true)"},
     // 2.3 print
     {"print-gcu-summary", 0, K::Flag, G::Print, "", 0, 0, "", "print a summary of GCU data"},
     {"print-gcu-trace", 0, K::Flag, G::Print, "", 0, 0, "", "print GCU data in time order"},

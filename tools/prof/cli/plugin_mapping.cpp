@@ -60,10 +60,14 @@ constexpr OptionMapping kMappings[] = {
     {"backtrace", "cpu-perf", "backtrace", "", R::Modifies},
     {"sample-backtrace-depth", "cpu-perf", "depth", "", R::Modifies},
     {"memory-profile", "memory", "", "", R::Enables},
+    {"python-sampling", "python", "sampling", "", R::Enables},
+    {"sampling-frequency", "python", "frequency", "", R::Modifies},
+    {"cpu-profiling-frequency", "python", "frequency", "", R::Modifies},
     // OS runtime and NIC sources
     {"osrt-threshold", "osrt", "threshold", "", R::Modifies},
     {"osrt-backtrace-threshold", "osrt", "backtrace-threshold", "", R::Modifies},
     {"osrt-backtrace-depth", "osrt", "backtrace-depth", "", R::Modifies},
+    {"python-backtrace", "osrt", "python-backtrace", "", R::Modifies},
     {"nic-metrics", "nic", "", "", R::Enables},
     {"nic-device-include", "nic", "include", "", R::Modifies},
     {"nic-metrics-frequency", "nic", "frequency", "", R::Modifies},
@@ -188,6 +192,31 @@ void add_plugin_specs(const CommandLine &command, RequestList &list) {
   }
 }
 
+std::string_view option_text(const PluginRequest &request, std::string_view key) {
+  for (const auto &[existing, text] : request.options)
+    if (existing == key) return text;
+  return {};
+}
+
+// CPU sampling with call stacks of a launched process tree names Python
+// frames too, unless --python-sampling false: the python source samples
+// Python processes from inside (cpu-perf leaves them to it), at cpu-perf's
+// rate. A process attached to has no agent for it unless it was started
+// with one: there it is asked for by --python-sampling true alone.
+void add_python_sampling(const CommandLine &command, RequestList &list) {
+  const PluginRequest *cpu = list.find("cpu-perf");
+  const std::string *asked = command.value("python-sampling");
+  if (!cpu || (asked && *asked == "false") || list.find("python")) return;
+  if (command.subcommand == "attach" || command.has("pid")) return;
+  if (option_text(*cpu, "callstack") == "false" || option_text(*cpu, "backtrace") == "none" ||
+      option_text(*cpu, "scope") == "system-wide" || option_text(*cpu, "scope") == "none")
+    return;
+  const std::string frequency(option_text(*cpu, "frequency"));
+  PluginRequest &python = list.request("python", cpu->requested_by); // may move *cpu
+  python.implicit = true;
+  if (!frequency.empty()) RequestList::set(python, "frequency", frequency, false);
+}
+
 bool wants_default_summary(const CommandLine &command, RequestList &list) {
   if (command.has("quiet") || list.find("summary") || list.find("trace")) return false;
   for (auto name : kPrintOptions)
@@ -205,6 +234,7 @@ std::vector<PluginRequest> plugin_requests(const CommandLine &command) {
   add_trace_items(command, list);
   add_plugin_specs(command, list);
   add_modifiers(command, list);
+  add_python_sampling(command, list); // after the modifiers: cpu-perf's final options
   if (wants_default_summary(command, list)) {
     PluginRequest &summary = list.request("summary", "--print-summary");
     summary.implicit = true;

@@ -1,0 +1,25 @@
+// ABI glue of the python source: option table, vtable and entry symbol.
+// Reading the descriptor has no side effects.
+#include "python_source.hpp"
+
+#include <prof/plugin.hpp>
+
+namespace {
+
+constexpr prof_option_desc kOptions[] = {
+    {"sampling", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "sample Python processes with their Python frames (--python-sampling)"},
+    {"frequency", PROF_OPTION_INT, "100", 1, 10000, nullptr,
+     "samples per second of CPU time per thread (--sampling-frequency)"},
+    {"depth", PROF_OPTION_INT, "64", 1, 128, nullptr, "most native frames per sampled stack"},
+};
+
+constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::python::PythonSource>(
+    "python", "1.0.0",
+    "CPU samples of CPython 3.11-3.13 processes with the Python frames in their stacks, taken "
+    "inside the process on each thread's CPU clock",
+    PROF_SCOPE_PROCESS, kOptions, "prof project");
+
+} // namespace
+
+PROF_PLUGIN_ENTRY(kDescriptor)

@@ -1,0 +1,63 @@
+// The python source (process scope): in a process running CPython 3.11 to
+// 3.13 it samples every thread on its CPU clock and emits CPU samples whose
+// stacks carry the Python frames "function (file:line)" where the native
+// stack shows the interpreter's evaluation loop. In other processes it does
+// nothing. Its worker thread is named "prof-python": cpu-perf leaves the
+// samples of a process with that thread to it.
+#ifndef PROF_PLUGINS_PYTHON_PYTHON_SOURCE_HPP
+#define PROF_PLUGINS_PYTHON_PYTHON_SOURCE_HPP
+
+#include "sample_emitter.hpp"
+#include "thread_sampler.hpp"
+#include <prof/python/python_runtime.hpp>
+
+#include <prof/periodic_thread.hpp>
+#include <prof/plugin.hpp>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+namespace prof::python {
+
+/// The name of the worker thread, which tells cpu-perf who samples.
+inline constexpr const char *kWorkerThreadName = "prof-python";
+
+class PythonSource {
+public:
+  explicit PythonSource(Host host) : host_(host) {}
+  ~PythonSource() { stop(); }
+  PythonSource(const PythonSource &) = delete;
+  PythonSource &operator=(const PythonSource &) = delete;
+
+  bool configure();
+  bool start();
+  bool stop();
+  bool suspend();
+  bool resume();
+  bool flush() { return true; }
+
+private:
+  void begin_on_worker();
+  void tick();
+  void drain();
+
+  Host host_;
+  bool sampling_ = true;
+  int frequency_ = 100;
+  int depth_ = 64;
+  std::optional<PythonRuntime> runtime_;
+  std::mutex mutex_; ///< sampler_ and emitter_, between the worker and stop()
+  std::unique_ptr<ThreadSampler> sampler_;
+  std::unique_ptr<SampleEmitter> emitter_;
+  std::unique_ptr<PeriodicThread> worker_;
+  int owner_pid_ = 0; ///< a forked child has a copy of this object, and no worker
+  std::condition_variable begun_;
+  bool worker_begun_ = false; ///< under mutex_
+  int ticks_ = 0;
+  uint64_t dropped_ = 0;
+};
+
+} // namespace prof::python
+
+#endif

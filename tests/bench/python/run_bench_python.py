@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""The python source's cost on a CPU-bound Python program: the program bare,
+under prof sampling it at 1 kHz with Python frames (-s process-tree
+--sampling-frequency 1000), and under prof with cpu-perf alone
+(--python-sampling false) for reference; interleaved ROUNDS times. Prints
+the median of the program's own time (the work, without prof's start and
+end) and of the whole command, and their ratios to bare.
+Usage: run_bench_python.py BUILD_DIR [ROUNDS] [PYTHON]"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+build = sys.argv[1]
+rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 9
+python = sys.argv[3] if len(sys.argv) > 3 else "/usr/bin/python3"
+prof = os.path.join(build, "bin", "prof")
+program = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpu_bound.py")
+sampling = ["-s", "process-tree", "--sampling-frequency", "1000"]
+cases = {
+    "bare": None,
+    "python frames at 1 kHz": sampling,
+    "cpu-perf alone at 1 kHz": sampling + ["--python-sampling", "false"],
+}
+work = {name: [] for name in cases}
+whole = {name: [] for name in cases}
+with tempfile.TemporaryDirectory() as tmp:
+    for r in range(rounds):
+        for index, (name, options) in enumerate(cases.items()):
+            cmd = [python, program]
+            if options is not None:
+                cmd = [prof, "--quiet", "-f", "-o", os.path.join(tmp, f"r{index}"), *options] + cmd
+            start = time.perf_counter()
+            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+            whole[name].append(time.perf_counter() - start)
+            work[name].append(float(out.strip().splitlines()[-1]))
+print(f"rounds={rounds} python={python}")
+bare_work = statistics.median(work["bare"])
+bare_whole = statistics.median(whole["bare"])
+for name in cases:
+    w = statistics.median(work[name])
+    t = statistics.median(whole[name])
+    print(f"{name:26s} work {w:7.3f} s ({w / bare_work:5.3f}x)  "
+          f"whole {t:7.3f} s ({t / bare_whole:5.3f}x)")

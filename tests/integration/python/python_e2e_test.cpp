@@ -1,0 +1,215 @@
+// The python source end to end: `prof -s process-tree python3
+// busy_training.py` and the report's CPU samples read back. Python frames
+// sit where the interpreter's loop ran them, native frames above and below
+// stay, every Python thread has its own stack, and cpu-perf samples the
+// process no second time.
+#include "core/report/report_reader.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+
+struct Sample {
+  int pid = 0;
+  int tid = 0;
+  std::vector<std::string> frames; ///< leaf first
+};
+
+/// CPU samples, or with `category` the call stacks a source gave its events.
+std::vector<Sample> read_samples(const fs::path &path, const std::string &category = "") {
+  std::vector<Sample> out;
+  report::ReportReader reader;
+  EXPECT_TRUE(reader.open(path.string())) << path;
+  for (const prof_event &e : reader.read_all_events()) {
+    if (e.type != PROF_EVENT_SAMPLE) continue;
+    if (category != (e.category != 0 ? std::string(reader.string(e.category)) : "")) continue;
+    const report::TrackRecord *track = reader.track(e.track);
+    const report::StackRecord *stack = reader.stack(static_cast<uint32_t>(e.id));
+    if (track == nullptr || stack == nullptr) continue;
+    Sample sample{track->pid, track->tid, {}};
+    for (uint32_t frame : stack->frames)
+      sample.frames.emplace_back(reader.string(frame));
+    out.push_back(std::move(sample));
+  }
+  return out;
+}
+
+/// A frame of the workload as named in samples: its path as python3 got it.
+std::string frame(const std::string &function, int line) {
+  return function + " (" PROF_PYTHON_WORKLOAD ":" + std::to_string(line) + ")";
+}
+
+std::string describe(const Sample &s) {
+  std::string text = "sample of thread " + std::to_string(s.tid) + ":";
+  for (const auto &f : s.frames)
+    text += "\n  " + f;
+  return text;
+}
+
+bool is_python_frame(const std::string &frame) { return frame.find(".py:") != std::string::npos; }
+
+/// Whether `frames` holds `run` one after another.
+bool holds(const std::vector<std::string> &frames, const std::vector<std::string> &run) {
+  return std::search(frames.begin(), frames.end(), run.begin(), run.end()) != frames.end();
+}
+
+std::vector<std::string> interpreters() {
+  std::vector<std::string> out{PROF_SYSTEM_PYTHON3};
+  if (const char *more = std::getenv("PROF_TEST_PYTHONS")) {
+    std::stringstream list(more);
+    for (std::string path; std::getline(list, path, ':');)
+      if (!path.empty()) out.push_back(path);
+  }
+  return out;
+}
+
+class PythonE2E : public ::testing::TestWithParam<std::string> {
+protected:
+  testing::ScratchDir scratch_{"prof-python", testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
+};
+
+TEST_P(PythonE2E, SamplesCarryPythonFramesWhereTheLoopRanThem) {
+  const std::string python = GetParam();
+  const RunResult r =
+      run_process({kProf, "--quiet", "-s", "process-tree", "--sampling-frequency", "1000", "-o",
+                   (dir_ / "r").string(), python, PROF_PYTHON_WORKLOAD, "1.5"},
+                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto samples = read_samples(dir_ / "r.profrep");
+  ASSERT_FALSE(samples.empty());
+
+  int python_pid = 0;
+  for (const Sample &s : samples)
+    if (std::any_of(s.frames.begin(), s.frames.end(), is_python_frame)) python_pid = s.pid;
+  ASSERT_NE(python_pid, 0) << "no sample has a Python frame";
+
+  bool nested = false, native_above = false, other_thread = false;
+  int in_python_process = 0, cut_short = 0, native_loop = 0;
+  std::string native_loop_stacks;
+  std::string cut_stacks;
+  for (const Sample &s : samples) {
+    if (s.pid != python_pid) continue;
+    // Every loop frame gave way to Python frames, but in the few instructions
+    // where a loop call has restored its caller's state and not yet returned;
+    // and cpu-perf left the process alone.
+    if (holds(s.frames, {"_PyEval_EvalFrameDefault"})) {
+      ++native_loop;
+      native_loop_stacks += "\n" + describe(s);
+    }
+    const std::vector<std::string> callers = {frame("middle", 24), frame("Trainer.step", 29),
+                                              frame("<module>", 44)};
+    for (std::size_t i = 0; i + callers.size() < s.frames.size(); ++i)
+      if (s.frames[i].rfind("leaf_loop (" PROF_PYTHON_WORKLOAD ":", 0) == 0 &&
+          std::equal(callers.begin(), callers.end(), s.frames.begin() + i + 1))
+        nested = true; // at line 18 or 19 of leaf_loop
+    const auto hash = std::find(s.frames.begin(), s.frames.end(), frame("hash_work", 13));
+    if (hash != s.frames.begin() && hash != s.frames.end() && !is_python_frame(hash[-1]))
+      native_above = true; // hashlib's C code under the line that called it
+    if (s.tid != s.pid && holds(s.frames, {frame("middle", 24), frame("worker_thread", 35)}))
+      other_thread = true;
+    ++in_python_process;
+    if (!s.frames.empty() && s.frames.back().find("<module>") != std::string::npos) {
+      // The unwinder stops in a library that is being loaded (an import's
+      // dlopen): the Python frames still come, after what was unwound.
+      ++cut_short;
+      for (const auto &f : s.frames)
+        cut_stacks += "\n  " + f;
+    }
+  }
+  EXPECT_LE(native_loop * 100, in_python_process)
+      << "more than 1% of samples show the evaluation loop itself:" << native_loop_stacks;
+  EXPECT_LE(cut_short * 50, in_python_process)
+      << "more than 2% of samples lack the native frames below <module>:" << cut_stacks;
+  EXPECT_TRUE(nested) << "no sample shows leaf_loop < middle < Trainer.step < <module>";
+  EXPECT_TRUE(native_above) << "no sample shows C frames above hash_work";
+  EXPECT_TRUE(other_thread) << "the data-worker thread's Python stack is missing";
+}
+
+TEST_P(PythonE2E, PythonSamplingFalseLeavesTheProcessToCpuPerf) {
+  const RunResult r =
+      run_process({kProf, "--quiet", "-s", "process-tree", "--python-sampling", "false", "-o",
+                   (dir_ / "r").string(), GetParam(), PROF_PYTHON_WORKLOAD, "0.5"},
+                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const auto samples = read_samples(dir_ / "r.profrep");
+  ASSERT_FALSE(samples.empty());
+  for (const Sample &s : samples)
+    EXPECT_FALSE(std::any_of(s.frames.begin(), s.frames.end(), is_python_frame));
+}
+
+// A forked child has a copy of the source but not its worker: it must end
+// as it would without prof (here by exit(), which runs the agent's teardown).
+TEST_P(PythonE2E, AForkedChildExitsAsItWouldWithoutProf) {
+  const std::string script = "import os, sys\n"
+                             "pid = os.fork()\n"
+                             "if pid == 0:\n"
+                             "    sum(i * i for i in range(300_000))\n"
+                             "    sys.exit(7)\n"
+                             "_, status = os.waitpid(pid, 0)\n"
+                             "sys.exit(0 if os.waitstatus_to_exitcode(status) == 7 else 1)\n";
+  const RunResult r = run_process({kProf, "--quiet", "-s", "process-tree", "-o",
+                                   (dir_ / "r").string(), GetParam(), "-c", script},
+                                  dir_, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+}
+
+// osrt's call stacks of a Python process: the blocking call under the Python
+// line that made it (--python-backtrace, on by default).
+TEST_P(PythonE2E, OsrtStacksShowThePythonLineThatBlocked) {
+  const std::string script = "import time\n"
+                             "def waiter():\n"
+                             "    time.sleep(0.02)\n"
+                             "def main():\n"
+                             "    for _ in range(3):\n"
+                             "        waiter()\n"
+                             "main()\n";
+  for (const std::string with : {"true", "false"}) {
+    SCOPED_TRACE("--python-backtrace " + with);
+    const RunResult r = run_process({kProf, "--quiet", "-f", "true", "-t", "osrt",
+                                     "--osrt-backtrace-threshold", "1000000", "--python-backtrace",
+                                     with, "-o", (dir_ / "r").string(), GetParam(), "-c", script},
+                                    dir_, std::chrono::seconds(60));
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    const auto stacks = read_samples(dir_ / "r.profrep", "osrt");
+    ASSERT_FALSE(stacks.empty());
+    int named = 0;
+    for (const Sample &s : stacks) {
+      if (holds(s.frames, {"waiter (<string>:3)", "main (<string>:6)", "<module> (<string>:7)"}))
+        ++named;
+      if (with == "false") {
+        EXPECT_FALSE(std::any_of(s.frames.begin(), s.frames.end(), [](const std::string &f) {
+          return f.find("(<string>:") != std::string::npos;
+        }));
+      }
+    }
+    if (with == "true") {
+      EXPECT_GE(named, 3) << "one stack per sleep";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Interpreters, PythonE2E, ::testing::ValuesIn(interpreters()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                           std::string name = fs::path(info.param).filename().string();
+                           for (char &c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name + "_" + std::to_string(info.index);
+                         });
+
+} // namespace
+} // namespace prof::e2e
