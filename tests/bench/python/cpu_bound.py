@@ -16,5 +16,5 @@ def outer(rounds, n):
 
 
 start = time.perf_counter()
-outer(int(sys.argv[1]) if len(sys.argv) > 1 else 40, 200_000)
+outer(int(sys.argv[1]) if len(sys.argv) > 1 else 200, 200_000)
 print(f"{time.perf_counter() - start:.6f}")
