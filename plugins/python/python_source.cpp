@@ -1,8 +1,10 @@
 #include "python_source.hpp"
 
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 
 namespace prof::python {
@@ -11,6 +13,8 @@ namespace {
 constexpr auto kDrainPeriod = std::chrono::milliseconds(10);
 constexpr int kTicksPerThreadScan = 10;
 constexpr auto kBeginTimeout = std::chrono::seconds(1);
+
+std::atomic<PythonSource *> g_running{nullptr}; ///< the instance sampling this process
 
 } // namespace
 
@@ -36,14 +40,39 @@ bool PythonSource::start() {
   if (!lookup.problem.empty()) host_.log(PROF_LOG_WARN, "python: " + lookup.problem);
   if (!lookup.runtime) return true; // not a Python process: cpu-perf samples it
   runtime_ = lookup.runtime;
+  static const bool at_fork = pthread_atfork(nullptr, nullptr, &restart_in_forked_child) == 0;
+  (void)at_fork;
+  g_running.store(this);
+  start_worker();
+  // Until the worker has its name, cpu-perf samples this process too: the
+  // application starts its Python after that, not during it.
+  std::unique_lock lock(sync_->mutex);
+  sync_->begun.wait_for(lock, kBeginTimeout, [this] { return sync_->worker_begun; });
+  return true;
+}
+
+void PythonSource::start_worker() {
   owner_pid_ = getpid();
   worker_ = std::make_unique<PeriodicThread>();
   worker_->start(kDrainPeriod, [this] { tick(); }, {.on_start = [this] { begin_on_worker(); }});
-  // Until the worker has its name, cpu-perf samples this process too: the
-  // application starts its Python after that, not during it.
-  std::unique_lock lock(mutex_);
-  begun_.wait_for(lock, kBeginTimeout, [this] { return worker_begun_; });
-  return true;
+}
+
+// In the child of a fork (the agent's own handler, registered earlier, has
+// given the child its rings): the parent's worker, sampler and emitter are
+// copies whose threads and timers are not here. Let go of them unreleased
+// and start again; nothing here waits, as the child may exec at once.
+void PythonSource::restart_in_forked_child() {
+  PythonSource *source = g_running.load();
+  if (source == nullptr) return;
+  ThreadSampler::forget_after_fork();
+  (void)source->worker_.release();
+  (void)source->sampler_.release();
+  (void)source->emitter_.release();
+  (void)source->sync_.release();
+  source->sync_ = std::make_unique<WorkerSync>();
+  source->ticks_ = 0;
+  source->dropped_ = 0;
+  source->start_worker();
 }
 
 // The worker takes its name, which tells cpu-perf to leave this process
@@ -53,17 +82,17 @@ void PythonSource::begin_on_worker() {
   const auto name_worker = [] { prctl(PR_SET_NAME, kWorkerThreadName); };
   const std::string problem = sampler->start(name_worker);
   if (!problem.empty()) host_.log(PROF_LOG_WARN, "python: " + problem);
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(sync_->mutex);
   if (problem.empty()) {
     emitter_ = std::make_unique<SampleEmitter>(host_, *runtime_);
     sampler_ = std::move(sampler);
   }
-  worker_begun_ = true;
-  begun_.notify_all();
+  sync_->worker_begun = true;
+  sync_->begun.notify_all();
 }
 
 void PythonSource::tick() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(sync_->mutex);
   if (!sampler_) return;
   if (++ticks_ % kTicksPerThreadScan == 0) sampler_->refresh_threads();
   drain();
@@ -76,16 +105,18 @@ void PythonSource::drain() {
 
 bool PythonSource::stop() {
   if (owner_pid_ != 0 && getpid() != owner_pid_) {
-    // A forked child's copy: its worker thread does not exist here, so it
-    // cannot be joined, nor its sampler stopped. Let go of them unreleased.
+    // A copy in a forked child that did not restart: its worker thread does
+    // not exist here, so it cannot be joined. Let go of it unreleased.
     (void)worker_.release();
     (void)sampler_.release();
     (void)emitter_.release();
     owner_pid_ = 0;
     return true;
   }
+  PythonSource *self = this;
+  g_running.compare_exchange_strong(self, nullptr);
   if (worker_) worker_->stop();
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(sync_->mutex);
   if (!sampler_) return true;
   sampler_->stop();
   drain();
@@ -105,13 +136,13 @@ bool PythonSource::stop() {
 }
 
 bool PythonSource::suspend() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(sync_->mutex);
   if (sampler_) sampler_->stop();
   return true;
 }
 
 bool PythonSource::resume() {
-  std::lock_guard lock(mutex_);
+  std::lock_guard lock(sync_->mutex);
   if (sampler_) sampler_->start();
   return true;
 }

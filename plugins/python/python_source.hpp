@@ -3,7 +3,8 @@
 // stacks carry the Python frames "function (file:line)" where the native
 // stack shows the interpreter's evaluation loop. In other processes it does
 // nothing. Its worker thread is named "prof-python": cpu-perf leaves the
-// samples of a process with that thread to it.
+// samples of a process with that thread to it. A child forked from a Python
+// process (a DataLoader worker) starts its own worker.
 #ifndef PROF_PLUGINS_PYTHON_PYTHON_SOURCE_HPP
 #define PROF_PLUGINS_PYTHON_PYTHON_SOURCE_HPP
 
@@ -38,6 +39,15 @@ public:
   bool flush() { return true; }
 
 private:
+  /// What the worker and stop() share; a forked child makes new ones (the
+  /// parent's may have been held by a thread the child does not have).
+  struct WorkerSync {
+    std::mutex mutex; ///< sampler_ and emitter_, between the worker and stop()
+    std::condition_variable begun;
+    bool worker_begun = false;
+  };
+  static void restart_in_forked_child();
+  void start_worker();
   void begin_on_worker();
   void tick();
   void drain();
@@ -47,13 +57,11 @@ private:
   int frequency_ = 100;
   int depth_ = 64;
   std::optional<PythonRuntime> runtime_;
-  std::mutex mutex_; ///< sampler_ and emitter_, between the worker and stop()
+  std::unique_ptr<WorkerSync> sync_ = std::make_unique<WorkerSync>();
   std::unique_ptr<ThreadSampler> sampler_;
   std::unique_ptr<SampleEmitter> emitter_;
   std::unique_ptr<PeriodicThread> worker_;
   int owner_pid_ = 0; ///< a forked child has a copy of this object, and no worker
-  std::condition_variable begun_;
-  bool worker_begun_ = false; ///< under mutex_
   int ticks_ = 0;
   uint64_t dropped_ = 0;
 };

@@ -69,7 +69,7 @@ ThreadSampler::ThreadSampler(const PythonRuntime *runtime, int frequency_hz, int
 
 // A forked child has none of the parent's timers or events, and none of its
 // other threads, perhaps caught inside the handler: it starts afresh.
-void forget_after_fork() {
+void ThreadSampler::forget_after_fork() noexcept {
   g_sampler.store(nullptr);
   g_in_handler.store(0);
 }
@@ -92,7 +92,6 @@ std::string ThreadSampler::start(const std::function<void()> &before_sampling) {
     action.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&action.sa_mask);
     sigaction(SIGPROF, &action, nullptr);
-    pthread_atfork(nullptr, nullptr, &forget_after_fork);
     g_handler_installed = true;
   }
   if (before_sampling) before_sampling();

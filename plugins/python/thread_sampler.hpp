@@ -41,6 +41,9 @@ public:
   /// Stops every timer and returns once no handler runs any more. The
   /// handler stays installed, doing nothing, for signals still queued.
   void stop();
+  /// In a forked child, before anything samples: the parent's sampler,
+  /// timers and threads are not the child's.
+  static void forget_after_fork() noexcept;
   /// Samples lost to full rings or to a handler that found its thread busy.
   uint64_t take_dropped();
   /// Threads beyond kMaxThreads, never sampled.

@@ -152,20 +152,31 @@ TEST_P(PythonE2E, PythonSamplingFalseLeavesTheProcessToCpuPerf) {
     EXPECT_FALSE(std::any_of(s.frames.begin(), s.frames.end(), is_python_frame));
 }
 
-// A forked child has a copy of the source but not its worker: it must end
-// as it would without prof (here by exit(), which runs the agent's teardown).
-TEST_P(PythonE2E, AForkedChildExitsAsItWouldWithoutProf) {
+// A forked child (a DataLoader worker) samples itself with its own worker,
+// and ends as it would without prof (here by exit(), which runs the agent's
+// teardown, the parent waiting for it).
+TEST_P(PythonE2E, AForkedChildSamplesItsOwnPythonFrames) {
   const std::string script = "import os, sys\n"
                              "pid = os.fork()\n"
                              "if pid == 0:\n"
-                             "    sum(i * i for i in range(300_000))\n"
+                             "    sum(i * i for i in range(3_000_000))\n"
                              "    sys.exit(7)\n"
                              "_, status = os.waitpid(pid, 0)\n"
                              "sys.exit(0 if os.waitstatus_to_exitcode(status) == 7 else 1)\n";
-  const RunResult r = run_process({kProf, "--quiet", "-s", "process-tree", "-o",
-                                   (dir_ / "r").string(), GetParam(), "-c", script},
+  const RunResult r = run_process({kProf, "--quiet", "-s", "process-tree", "--sampling-frequency",
+                                   "1000", "-o", (dir_ / "r").string(), GetParam(), "-c", script},
                                   dir_, std::chrono::seconds(60));
-  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  int in_child = 0, child_pid = 0;
+  for (const Sample &s : read_samples(dir_ / "r.profrep")) {
+    if (!holds(s.frames, {"<genexpr> (<string>:4)"}) || !holds(s.frames, {"<module> (<string>:4)"}))
+      continue;
+    ++in_child; // only the child runs line 4
+    child_pid = s.pid;
+    EXPECT_FALSE(holds(s.frames, {"_PyEval_EvalFrameDefault"})) << describe(s);
+  }
+  EXPECT_GT(in_child, 20) << "the child's loop runs some 200 ms at 1 kHz";
+  EXPECT_NE(child_pid, 0);
 }
 
 // osrt's call stacks of a Python process: the blocking call under the Python
