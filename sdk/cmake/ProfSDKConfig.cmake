@@ -1,7 +1,10 @@
 # ProfSDKConfig.cmake: find_package(ProfSDK) for out-of-tree prof plugins.
 # Provides the interface target prof::sdk, the libraries prof::stats
 # (statistics tables), prof::activity (filter strings, device trees) and
-# prof::output (an exporter's output file, renamed into place when complete), and
+# prof::output (an exporter's output file, renamed into place when complete),
+# prof::stacks (names of native code addresses, for process-scope plugins that
+# unwind inside the application), prof::python_frames (the Python frames of a
+# thread of the calling process, named and merged into a native stack), and
 # prof_sdk_add_plugin(NAME SOURCES...).
 get_filename_component(_prof_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 if(NOT TARGET prof::sdk)
@@ -10,12 +13,13 @@ if(NOT TARGET prof::sdk)
     INTERFACE_INCLUDE_DIRECTORIES "${_prof_sdk_prefix}/include"
     INTERFACE_COMPILE_FEATURES cxx_std_20)
 endif()
-foreach(_prof_lib stats activity output)
-  if(NOT TARGET prof::${_prof_lib})
-    add_library(prof::${_prof_lib} STATIC IMPORTED)
-    set_target_properties(prof::${_prof_lib} PROPERTIES
+foreach(_prof_lib stats activity output stacks python-frames)
+  string(REPLACE "-" "_" _prof_target ${_prof_lib})
+  if(NOT TARGET prof::${_prof_target})
+    add_library(prof::${_prof_target} STATIC IMPORTED)
+    set_target_properties(prof::${_prof_target} PROPERTIES
       IMPORTED_LOCATION "${_prof_sdk_prefix}/lib/libprof-${_prof_lib}.a"
-      INTERFACE_LINK_LIBRARIES prof::sdk)
+      INTERFACE_LINK_LIBRARIES "prof::sdk;${CMAKE_DL_LIBS}")
   endif()
 endforeach()
 set(ProfSDK_INCLUDE_DIR "${_prof_sdk_prefix}/include")
