@@ -41,6 +41,7 @@ Args option_args(std::string_view name) {
       {"osrt-backtrace-depth", "8"},
       {"nic-metrics", "true"},
       {"python-sampling", "true"},
+      {"python-sampling-frequency", "500"},
       {"python-backtrace", "false"},
       {"nic-device-include", "eth.*,ib.*"},
       {"capture-range", "profiler-api"},

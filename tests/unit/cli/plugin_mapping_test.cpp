@@ -205,6 +205,19 @@ TEST(PluginMapping, PythonFramesComeWithCpuCallStacksOfAProcessTree) {
   }
 }
 
+TEST(PluginMapping, PythonSamplingFrequencyIsPythonsOwnRate) {
+  auto requests = plugin_requests(parse({"-s", "process-tree", "--sampling-frequency", "1000",
+                                         "--python-sampling-frequency", "200", "ls"}));
+  EXPECT_EQ(find(requests, "python")->options, (Pairs{{"frequency", "200"}}));
+  EXPECT_EQ(find(requests, "cpu-perf")->options, (Pairs{{"scope", "process-tree"},
+                                                        {"callstack", "true"},
+                                                        {"kernel", "false"},
+                                                        {"frequency", "1000"}}));
+  requests = plugin_requests(parse({"--python-sampling", "true", "--sampling-frequency", "500",
+                                    "--python-sampling-frequency", "200", "ls"}));
+  EXPECT_EQ(find(requests, "python")->options, (Pairs{{"sampling", "true"}, {"frequency", "200"}}));
+}
+
 TEST(PluginMapping, PythonSamplingTrueAsksForItAlone) {
   auto requests = plugin_requests(parse({"--python-sampling", "true", "ls"}));
   const PluginRequest *python = find(requests, "python");

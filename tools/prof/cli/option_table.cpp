@@ -64,6 +64,9 @@ constexpr OptionSpec kOptions[] = {
     {"python-sampling", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in CPU samples of Python processes (nsys; default: on with CPU call "
      "stacks)"},
+    {"python-sampling-frequency", 0, K::Int, G::Cpu, "HZ", 1, 10000, "",
+     "Python samples per second of each thread's CPU time (nsys; default: the CPU sampling "
+     "rate)"},
     {"python-backtrace", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in the OS runtime call stacks of Python processes (default true)"},
     // 2.3 print

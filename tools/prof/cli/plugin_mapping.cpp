@@ -61,6 +61,8 @@ constexpr OptionMapping kMappings[] = {
     {"sample-backtrace-depth", "cpu-perf", "depth", "", R::Modifies},
     {"memory-profile", "memory", "", "", R::Enables},
     {"python-sampling", "python", "sampling", "", R::Enables},
+    // The first that is given sets python's rate.
+    {"python-sampling-frequency", "python", "frequency", "", R::Modifies},
     {"sampling-frequency", "python", "frequency", "", R::Modifies},
     {"cpu-profiling-frequency", "python", "frequency", "", R::Modifies},
     // OS runtime and NIC sources
@@ -211,7 +213,9 @@ void add_python_sampling(const CommandLine &command, RequestList &list) {
   if (option_text(*cpu, "callstack") == "false" || option_text(*cpu, "backtrace") == "none" ||
       option_text(*cpu, "scope") == "system-wide" || option_text(*cpu, "scope") == "none")
     return;
-  const std::string frequency(option_text(*cpu, "frequency"));
+  const std::string *own_rate = command.value("python-sampling-frequency");
+  const std::string frequency(own_rate ? std::string_view(*own_rate)
+                                       : option_text(*cpu, "frequency"));
   PluginRequest &python = list.request("python", cpu->requested_by); // may move *cpu
   python.implicit = true;
   if (!frequency.empty()) RequestList::set(python, "frequency", frequency, false);
