@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -150,6 +152,64 @@ TEST_P(PythonE2E, PythonSamplingFalseLeavesTheProcessToCpuPerf) {
   ASSERT_FALSE(samples.empty());
   for (const Sample &s : samples)
     EXPECT_FALSE(std::any_of(s.frames.begin(), s.frames.end(), is_python_frame));
+}
+
+/// Runs `script` (a file beside this test) under `prof -s process-tree` at
+/// 1 kHz and returns the samples of its process.
+std::vector<Sample> sample_script(const fs::path &dir, const std::string &python,
+                                  const std::string &script) {
+  const std::string path = fs::path(PROF_PYTHON_WORKLOAD).parent_path() / script;
+  const RunResult r =
+      run_process({kProf, "--quiet", "-f", "true", "-s", "process-tree", "--sampling-frequency",
+                   "1000", "-o", (dir / "r").string(), python, path},
+                  dir, std::chrono::seconds(120));
+  EXPECT_EQ(r.exit_code, 0) << r.describe();
+  return read_samples(dir / "r.profrep");
+}
+
+bool has_function(const Sample &s, const std::string &function) {
+  return std::any_of(s.frames.begin(), s.frames.end(),
+                     [&](const std::string &f) { return f.rfind(function + " (", 0) == 0; });
+}
+
+// Functions of known shares of CPU time are named with those shares.
+TEST_P(PythonE2E, KnownFunctionsGetTheirShareOfSamples) {
+  int main_thread = 0, hot = 0, cold = 0;
+  for (const Sample &s : sample_script(dir_, GetParam(), "shares.py")) {
+    if (s.tid != s.pid || !std::any_of(s.frames.begin(), s.frames.end(), is_python_frame)) continue;
+    ++main_thread;
+    hot += has_function(s, "hot_loop");
+    cold += has_function(s, "cold_loop");
+  }
+  ASSERT_GT(main_thread, 500) << "1 s of CPU time at 1 kHz";
+  const double hot_share = 100.0 * hot / main_thread;
+  const double cold_share = 100.0 * cold / main_thread;
+  EXPECT_NEAR(hot_share, 70.0, 5.0) << hot << " of " << main_thread;
+  EXPECT_NEAR(cold_share, 20.0, 5.0) << cold << " of " << main_thread;
+}
+
+// Each worker thread of a pool shows its own Python stack.
+TEST_P(PythonE2E, EachPoolThreadShowsItsOwnStack) {
+  const std::vector<std::string> tasks = {"task_alpha", "task_beta", "task_gamma"};
+  std::map<std::string, std::set<int>> threads_of;
+  for (const Sample &s : sample_script(dir_, GetParam(), "thread_pool.py")) {
+    int named = 0;
+    for (const auto &task : tasks) {
+      if (!has_function(s, task)) continue;
+      ++named;
+      threads_of[task].insert(s.tid);
+      EXPECT_TRUE(has_function(s, "ThreadPoolExecutor._adjust_thread_count") ||
+                  has_function(s, "_worker"))
+          << describe(s);
+    }
+    EXPECT_LE(named, 1) << describe(s);
+  }
+  std::set<int> all;
+  for (const auto &task : tasks) {
+    ASSERT_EQ(threads_of[task].size(), 1u) << task << " ran on one thread";
+    all.insert(*threads_of[task].begin());
+  }
+  EXPECT_EQ(all.size(), 3u) << "three threads, one task each";
 }
 
 // A forked child (a DataLoader worker) samples itself with its own worker,
