@@ -8,7 +8,9 @@ SIGPROF handler at 1 kHz of its CPU time (the machine's price of the timer
 and signal, which every such sampler pays). Interleaved ROUNDS times; prints
 the median of each program's own time (the work, without prof's start and
 end) and of the whole command, and their ratios to bare.
-Usage: run_bench_python.py BUILD_DIR [ROUNDS] [PYTHON]"""
+Usage: run_bench_python.py BUILD_DIR [ROUNDS] [PYTHON] [PROGRAM]
+PROGRAM: cpu_bound.py (default) or another that prints its own seconds last,
+e.g. torch_train.py (needs python3-torch)."""
 import os
 import statistics
 import subprocess
@@ -20,7 +22,8 @@ build = sys.argv[1]
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 9
 python = sys.argv[3] if len(sys.argv) > 3 else "/usr/bin/python3"
 prof = os.path.join(build, "bin", "prof")
-program = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpu_bound.py")
+here = os.path.dirname(os.path.abspath(__file__))
+program = os.path.join(here, sys.argv[4] if len(sys.argv) > 4 else "cpu_bound.py")
 sampling = ["-s", "process-tree", "--sampling-frequency", "1000"]
 cases = {
     "bare": None,
@@ -45,7 +48,7 @@ with tempfile.TemporaryDirectory() as tmp:
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
             whole[name].append(time.perf_counter() - start)
             work[name].append(float(out.strip().splitlines()[-1]))
-print(f"rounds={rounds} python={python}")
+print(f"rounds={rounds} python={python} program={os.path.basename(program)}")
 for name in cases:
     base = "signal floor: C loop bare" if name.startswith("signal floor") else "bare"
     bare_work = statistics.median(work[base])
