@@ -1,5 +1,7 @@
 #include "thread_sampler.hpp"
 
+#include "sigprof_chain.hpp"
+
 #include <prof/python/frame_walk.hpp>
 
 #include <prof/tsc_clock.hpp>
@@ -23,6 +25,10 @@ namespace {
 
 std::atomic<ThreadSampler *> g_sampler{nullptr};
 std::atomic<int> g_in_handler{0};
+// Where the newest sampler's slots are: a timer whose value points there is
+// a sample's, even once that sampler has stopped.
+std::atomic<uintptr_t> g_slots_begin{0};
+std::atomic<uintptr_t> g_slots_end{0};
 bool g_handler_installed = false;
 
 // The CPU clock of thread `tid` (the kernel's CPUCLOCK_PERTHREAD with
@@ -60,6 +66,8 @@ ThreadSampler::ThreadSampler(const PythonRuntime *runtime, int frequency_hz, int
     : runtime_(runtime), period_ns_(1'000'000'000L / (frequency_hz > 0 ? frequency_hz : 1)),
       native_depth_(native_depth < kMaxNativeFrames ? native_depth : kMaxNativeFrames),
       skip_tid_(skip_tid), slots_(std::make_unique<Slot[]>(kMaxThreads)) {
+  g_slots_begin.store(reinterpret_cast<uintptr_t>(slots_.get()));
+  g_slots_end.store(reinterpret_cast<uintptr_t>(slots_.get() + kMaxThreads));
   // Room for about 200 ms of samples, as the worker drains every 10 ms.
   const long wanted = 200'000'000L / period_ns_;
   ring_capacity_ = 8;
@@ -81,17 +89,18 @@ std::string ThreadSampler::start(const std::function<void()> &before_sampling) {
     return "another python sampler already runs in this process";
   if (!g_handler_installed) {
     struct sigaction old {};
-    sigaction(SIGPROF, nullptr, &old);
+    real_sigaction(SIGPROF, nullptr, &old);
     const bool free = (old.sa_flags & SA_SIGINFO) == 0 && old.sa_handler == SIG_DFL;
     if (!free) {
       g_sampler.store(nullptr);
       return "the application handles SIGPROF itself; its threads are not sampled";
     }
+    take_sigprof(old); // the application's SIGPROF calls are recorded from here on
     struct sigaction action {};
     action.sa_sigaction = &ThreadSampler::on_signal;
     action.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGPROF, &action, nullptr);
+    real_sigaction(SIGPROF, &action, nullptr);
     g_handler_installed = true;
   }
   if (before_sampling) before_sampling();
@@ -249,24 +258,28 @@ void ThreadSampler::stop() {
   started_ = false;
 }
 
-void ThreadSampler::on_signal(int, siginfo_t *info, void *) {
+void ThreadSampler::on_signal(int signal, siginfo_t *info, void *context) {
   const int saved_errno = errno;
   g_in_handler.fetch_add(1); // before the tid check: see drain()
   ThreadSampler *sampler = g_sampler.load(std::memory_order_acquire);
-  if (sampler != nullptr && info != nullptr) {
-    Slot *slot = nullptr;
-    if (info->si_code == SI_TIMER) {
-      slot = static_cast<Slot *>(info->si_value.sival_ptr);
-      const Slot *first = sampler->slots_.get();
-      if (slot < first || slot >= first + kMaxThreads) slot = nullptr;
-    } else if (info->si_code == POLL_IN) {
-      slot = sampler->slot_of_event(info->si_fd);
-    }
-    if (slot != nullptr && slot->tid.load() == static_cast<int>(syscall(SYS_gettid)))
-      sampler->record(*slot);
+  // A sample is a timer of the slots, or an event: a slot's while sampling,
+  // a stopped sampler's (still queued) otherwise. The rest is the
+  // application's: its own timer, kill() or sigqueue().
+  bool ours = false;
+  Slot *slot = nullptr;
+  if (info != nullptr && info->si_code == SI_TIMER) {
+    const auto value = reinterpret_cast<uintptr_t>(info->si_value.sival_ptr);
+    ours = value >= g_slots_begin.load() && value < g_slots_end.load();
+    if (ours && sampler != nullptr) slot = static_cast<Slot *>(info->si_value.sival_ptr);
+  } else if (info != nullptr && info->si_code == POLL_IN) {
+    slot = sampler != nullptr ? sampler->slot_of_event(info->si_fd) : nullptr;
+    ours = sampler == nullptr || slot != nullptr;
   }
+  if (slot != nullptr && slot->tid.load() == static_cast<int>(syscall(SYS_gettid)))
+    sampler->record(*slot);
   g_in_handler.fetch_sub(1);
   errno = saved_errno;
+  if (!ours) forward_sigprof(signal, info, context);
 }
 
 ThreadSampler::Slot *ThreadSampler::slot_of_event(int fd) noexcept {

@@ -212,6 +212,22 @@ TEST_P(PythonE2E, EachPoolThreadShowsItsOwnStack) {
   EXPECT_EQ(all.size(), 3u) << "three threads, one task each";
 }
 
+// A program that profiles itself on SIGPROF keeps its own signals, never
+// sees prof's, and survives setting SIGPROF back to its default.
+TEST_P(PythonE2E, AProgramsOwnSigprofHandlerSeesOnlyItsOwnSignals) {
+  const std::string path = fs::path(PROF_PYTHON_WORKLOAD).parent_path() / "own_sigprof.py";
+  const RunResult r =
+      run_process({kProf, "--quiet", "--print-app-log", "-s", "process-tree",
+                   "--sampling-frequency", "1000", "-o", (dir_ / "r").string(), GetParam(), path},
+                  dir_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_NE(r.out.find("own handler ran"), std::string::npos) << r.describe();
+  int with_python = 0;
+  for (const Sample &s : read_samples(dir_ / "r.profrep"))
+    with_python += has_function(s, "spin");
+  EXPECT_GT(with_python, 300) << "prof samples on beside the program's own timer";
+}
+
 // A forked child (a DataLoader worker) samples itself with its own worker,
 // and ends as it would without prof (here by exit(), which runs the agent's
 // teardown, the parent waiting for it).
