@@ -262,18 +262,19 @@ void ThreadSampler::on_signal(int signal, siginfo_t *info, void *context) {
   const int saved_errno = errno;
   g_in_handler.fetch_add(1); // before the tid check: see drain()
   ThreadSampler *sampler = g_sampler.load(std::memory_order_acquire);
-  // A sample is a timer of the slots, or an event: a slot's while sampling,
-  // a stopped sampler's (still queued) otherwise. The rest is the
-  // application's: its own timer, kill() or sigqueue().
+  // A sample is a timer of the slots or a perf event's signal; the rest is
+  // the application's: its own timer, kill() or sigqueue().
   bool ours = false;
   Slot *slot = nullptr;
   if (info != nullptr && info->si_code == SI_TIMER) {
     const auto value = reinterpret_cast<uintptr_t>(info->si_value.sival_ptr);
     ours = value >= g_slots_begin.load() && value < g_slots_end.load();
     if (ours && sampler != nullptr) slot = static_cast<Slot *>(info->si_value.sival_ptr);
-  } else if (info != nullptr && info->si_code == POLL_IN) {
+  } else if (info != nullptr && info->si_code >= POLL_IN && info->si_code <= POLL_HUP) {
+    // A perf event's (overflow; POLL_HUP as its thread exits), queued
+    // perhaps after its slot was let go: never the application's to see.
+    ours = true;
     slot = sampler != nullptr ? sampler->slot_of_event(info->si_fd) : nullptr;
-    ours = sampler == nullptr || slot != nullptr;
   }
   if (slot != nullptr && slot->tid.load() == static_cast<int>(syscall(SYS_gettid)))
     sampler->record(*slot);

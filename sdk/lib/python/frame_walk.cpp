@@ -2,6 +2,7 @@
 
 #include <prof/python/checked_read.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 namespace prof::python {
@@ -13,62 +14,117 @@ template <typename T> T load(uintptr_t address, int offset) noexcept {
   return value;
 }
 
-// Frames past this many are a cycle or a misread, not a program.
-constexpr int kMaxChain = 4096;
-
-// Whether `frame` lies among the thread's live frames on its data stack:
-// chunks linked from the thread state, each used up to its saved top, the
-// newest up to the thread's top.
-bool on_live_data_stack(const InterpreterLayout &layout, uintptr_t tstate, uintptr_t frame) {
-  const auto top = load<uintptr_t>(tstate, layout.tstate_datastack_top);
-  auto chunk = load<uintptr_t>(tstate, layout.tstate_datastack_chunk);
-  for (int i = 0; i < 64 && chunk != 0; ++i) {
-    const uintptr_t data = chunk + kChunkData;
-    const uintptr_t end = i == 0 ? top : data + load<uint64_t>(chunk, kChunkTop) * sizeof(void *);
-    if (frame >= data && frame + kFrameHeader <= end) return true;
-    chunk = load<uintptr_t>(chunk, kChunkPrevious);
-  }
-  return false;
+template <typename T> T field(const uint8_t *bytes, int offset) noexcept {
+  T value;
+  std::memcpy(&value, bytes + offset, sizeof value);
+  return value;
 }
 
-// Whether the innermost frame pointer can be followed. It alone may be
-// stale: an evaluation-loop call publishes its _PyCFrame before setting the
-// frame in it. A frame off the data stack (a generator's, a C-stack shim) is
-// read through the kernel first; every frame after a sound one is sound.
-bool sound_first_frame(const PythonRuntime &runtime, uintptr_t tstate, uintptr_t frame) {
-  const InterpreterLayout &layout = *runtime.layout;
-  if (frame == 0 || frame % alignof(void *) != 0) return false;
-  if (on_live_data_stack(layout, tstate, frame)) return true;
-  uint8_t header[kFrameHeader];
-  if (!read_memory(frame, header, sizeof header)) return false;
-  if (layout.owned_by_c_stack >= 0 && header[layout.frame_owner] == layout.owned_by_c_stack)
-    return true;
-  uintptr_t code = 0, type = 0;
-  std::memcpy(&code, header + layout.frame_code, sizeof code);
-  return read_memory(code + kObjectType, &type, sizeof type) && type == runtime.code_type;
-}
+// A chain past this many frames and shims, or one that comes back to a frame
+// it passed (the thread caught relinking a generator's frame), is not read
+// further; nor past this many reads through the kernel. A handler that took
+// longer than the sampling period would be running again at once.
+constexpr int kMaxChain = 256;
+constexpr int kMaxKernelReads = 48;
+// The code object's fields read: up to its qualname, the last of them.
+constexpr int kCodeHead = 136;
 
 constexpr PythonFrameRef kEmptyGroup{0, 0, 0, 0, true};
 
-/// The innermost frame; `*entering` when the innermost loop call has none yet.
-uintptr_t innermost_frame(const PythonRuntime &runtime, uintptr_t tstate, bool *entering) {
+// The thread's live frames on its data stack: chunks linked from the thread
+// state, each used up to its saved top, the newest up to the thread's top.
+// A frame there is live, and so is its code object (the frame holds it).
+// Anything else (a generator's frame, a C-stack shim, or a pointer gone
+// stale while the thread was interrupted) is read through the kernel,
+// which fails instead of faulting.
+class LiveFrames {
+public:
+  LiveFrames(const InterpreterLayout &layout, uintptr_t tstate) noexcept {
+    const auto top = load<uintptr_t>(tstate, layout.tstate_datastack_top);
+    auto chunk = load<uintptr_t>(tstate, layout.tstate_datastack_chunk);
+    for (; count_ < kMaxChunks && chunk != 0; ++count_) {
+      const uintptr_t data = chunk + kChunkData;
+      ranges_[count_][0] = data;
+      ranges_[count_][1] =
+          count_ == 0 ? top : data + load<uint64_t>(chunk, kChunkTop) * sizeof(void *);
+      chunk = load<uintptr_t>(chunk, kChunkPrevious);
+    }
+  }
+  bool holds(uintptr_t frame) const noexcept {
+    for (int i = 0; i < count_; ++i)
+      if (frame >= ranges_[i][0] && frame + kFrameHeader <= ranges_[i][1]) return true;
+    return false;
+  }
+
+private:
+  static constexpr int kMaxChunks = 32;
+  uintptr_t ranges_[kMaxChunks][2] = {};
+  int count_ = 0;
+};
+
+// Copies `size` bytes at `address`: plainly where `live`, else through the
+// kernel while `*budget` lasts.
+bool copy(uintptr_t address, bool live, uint8_t *out, std::size_t size, int *budget) noexcept {
+  if (address == 0 || address % alignof(void *) != 0) return false;
+  if (!live) return --*budget >= 0 && read_memory(address, out, size);
+  std::memcpy(out, reinterpret_cast<const void *>(address), size);
+  return true;
+}
+
+// A frame as read: its header, and its code object's head unless a shim.
+struct FrameCopy {
+  uint8_t header[kFrameHeader];
+  uint8_t code[kCodeHead];
+  bool shim = false;
+  bool has_code = false;
+};
+
+bool read_frame(const PythonRuntime &runtime, const LiveFrames &live, uintptr_t frame,
+                FrameCopy &out, int *budget) noexcept {
+  const InterpreterLayout &layout = *runtime.layout;
+  const bool on_stack = live.holds(frame);
+  if (!copy(frame, on_stack, out.header, kFrameHeader, budget)) return false;
+  out.shim = layout.owned_by_c_stack >= 0 &&
+             out.header[layout.frame_owner] == static_cast<uint8_t>(layout.owned_by_c_stack);
+  out.has_code = false;
+  if (out.shim) return true;
+  // The type first: a 3.13 frame may run an object that is no code object,
+  // and a small one may end where its mapping ends.
+  const auto code = field<uintptr_t>(out.header, layout.frame_code);
+  out.has_code = copy(code, on_stack, out.code, kObjectType + sizeof(uintptr_t), budget) &&
+                 field<uintptr_t>(out.code, kObjectType) == runtime.code_type &&
+                 copy(code, on_stack, out.code, kCodeHead, budget);
+  return true;
+}
+
+// The innermost frame, read. It alone may be stale through no fault of the
+// reader: an evaluation-loop call publishes its _PyCFrame before setting the
+// frame in it; then the caller's frame comes first, after an empty group.
+uintptr_t innermost_frame(const PythonRuntime &runtime, uintptr_t tstate, const LiveFrames &live,
+                          FrameCopy &first, bool *entering, int *budget) {
   const InterpreterLayout &layout = *runtime.layout;
   *entering = false;
   if (layout.tstate_cframe < 0) {
     const auto frame = load<uintptr_t>(tstate, layout.tstate_current_frame);
-    return sound_first_frame(runtime, tstate, frame) ? frame : 0;
+    return read_frame(runtime, live, frame, first, budget) && (first.shim || first.has_code) ? frame
+                                                                                             : 0;
   }
-  auto cframe = load<uintptr_t>(tstate, layout.tstate_cframe);
-  // Caught between publishing a _PyCFrame and filling it: its caller's frame.
-  for (int i = 0; i < 2 && cframe != 0; ++i) {
-    const auto frame = load<uintptr_t>(cframe, layout.cframe_current_frame);
-    if (sound_first_frame(runtime, tstate, frame)) {
-      *entering = i > 0;
-      return frame;
-    }
-    cframe = load<uintptr_t>(cframe, layout.cframe_previous);
-  }
-  return 0;
+  // The thread state's _PyCFrame is always one of the thread's (on its C
+  // stack, or the root one); its fields, and the one it points back to, may
+  // not be written yet (the compiler orders those stores as it likes).
+  const auto cframe = load<uintptr_t>(tstate, layout.tstate_cframe);
+  if (cframe == 0) return 0;
+  const auto frame = load<uintptr_t>(cframe, layout.cframe_current_frame);
+  if (read_frame(runtime, live, frame, first, budget) && (first.shim || first.has_code))
+    return frame;
+  uintptr_t caller = 0, caller_frame = 0;
+  if (!read_memory(cframe + layout.cframe_previous, &caller, sizeof caller) || caller == 0 ||
+      !read_memory(caller + layout.cframe_current_frame, &caller_frame, sizeof caller_frame))
+    return 0;
+  if (!read_frame(runtime, live, caller_frame, first, budget) || !(first.shim || first.has_code))
+    return 0;
+  *entering = true;
+  return caller_frame;
 }
 
 } // namespace
@@ -79,14 +135,23 @@ int walk_python_frames(const PythonRuntime &runtime, PythonFrameRef *out, int ca
   const auto tstate = reinterpret_cast<uintptr_t>(runtime.this_thread_state());
   if (tstate == 0) return 0;
   const InterpreterLayout &layout = *runtime.layout;
+  const LiveFrames live(layout, tstate);
+  FrameCopy copy;
+  int budget = kMaxKernelReads;
   bool entering = false;
-  uintptr_t frame = innermost_frame(runtime, tstate, &entering);
+  uintptr_t frame = innermost_frame(runtime, tstate, live, copy, &entering, &budget);
   int count = 0;
-  if (entering && capacity > 0) out[count++] = kEmptyGroup;
-  for (int seen = 0; frame != 0 && seen < kMaxChain; ++seen) {
-    const auto previous = load<uintptr_t>(frame, layout.frame_previous);
-    const auto owner = load<uint8_t>(frame, layout.frame_owner);
-    if (layout.owned_by_c_stack >= 0 && owner == layout.owned_by_c_stack) {
+  if (frame != 0 && entering && capacity > 0) out[count++] = kEmptyGroup;
+  uintptr_t passed[kMaxChain];
+  for (int seen = 0; frame != 0; ++seen) {
+    if (seen == kMaxChain || std::find(passed, passed + seen, frame) != passed + seen) {
+      *truncated = true;
+      break;
+    }
+    passed[seen] = frame;
+    if (seen > 0 && !read_frame(runtime, live, frame, copy, &budget)) break;
+    const auto previous = field<uintptr_t>(copy.header, layout.frame_previous);
+    if (copy.shim) {
       // The shim an evaluation-loop call pushes: the frames above were its
       // own; none when it has just unlinked the frame it ran.
       if (count > 0 && !out[count - 1].last_of_group) {
@@ -97,21 +162,20 @@ int walk_python_frames(const PythonRuntime &runtime, PythonFrameRef *out, int ca
       frame = previous;
       continue;
     }
-    const auto code = load<uintptr_t>(frame, layout.frame_code);
-    if (code != 0 && load<uintptr_t>(code, kObjectType) == runtime.code_type) {
+    if (copy.has_code) {
       if (count == capacity) {
         *truncated = true;
         break;
       }
-      const auto instruction = load<uintptr_t>(frame, layout.frame_instruction);
+      const auto code = field<uintptr_t>(copy.header, layout.frame_code);
+      const auto instruction = field<intptr_t>(copy.header, layout.frame_instruction);
       const auto units = static_cast<intptr_t>(code + layout.code_units);
       PythonFrameRef &ref = out[count++];
       ref.code = code;
-      ref.qualname = load<uintptr_t>(code, layout.code_qualname);
-      ref.first_line = load<int32_t>(code, layout.code_first_line);
-      ref.instruction = static_cast<int32_t>((static_cast<intptr_t>(instruction) - units) / 2);
-      ref.last_of_group =
-          layout.frame_is_entry >= 0 && load<uint8_t>(frame, layout.frame_is_entry) != 0;
+      ref.qualname = field<uintptr_t>(copy.code, layout.code_qualname);
+      ref.first_line = field<int32_t>(copy.code, layout.code_first_line);
+      ref.instruction = static_cast<int32_t>((instruction - units) / 2);
+      ref.last_of_group = layout.frame_is_entry >= 0 && copy.header[layout.frame_is_entry] != 0;
     }
     frame = previous;
   }
