@@ -88,12 +88,17 @@ bool read_frame(const PythonRuntime &runtime, const LiveFrames &live, uintptr_t 
              out.header[layout.frame_owner] == static_cast<uint8_t>(layout.owned_by_c_stack);
   out.has_code = false;
   if (out.shim) return true;
-  // The type first: a 3.13 frame may run an object that is no code object,
-  // and a small one may end where its mapping ends.
+  // A 3.13 frame may run an object that is no code object, and a small one
+  // may end where its mapping ends: read plainly, its type first; through
+  // the kernel, at once (a short read fails).
   const auto code = field<uintptr_t>(out.header, layout.frame_code);
-  out.has_code = copy(code, on_stack, out.code, kObjectType + sizeof(uintptr_t), budget) &&
-                 field<uintptr_t>(out.code, kObjectType) == runtime.code_type &&
-                 copy(code, on_stack, out.code, kCodeHead, budget);
+  if (on_stack)
+    out.has_code = copy(code, true, out.code, kObjectType + sizeof(uintptr_t), budget) &&
+                   field<uintptr_t>(out.code, kObjectType) == runtime.code_type &&
+                   copy(code, true, out.code, kCodeHead, budget);
+  else
+    out.has_code = copy(code, false, out.code, kCodeHead, budget) &&
+                   field<uintptr_t>(out.code, kObjectType) == runtime.code_type;
   return true;
 }
 

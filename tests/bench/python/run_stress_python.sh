@@ -5,7 +5,7 @@
 # did not end with 0, and keeps a core file where the kernel writes one.
 # Usage: run_stress_python.sh BUILD_DIR [RUNS] [PYTHON...]
 set -uo pipefail
-build="${1:?usage: run_stress_python.sh BUILD_DIR [RUNS] [PYTHON...]}"
+build="$(cd "${1:?usage: run_stress_python.sh BUILD_DIR [RUNS] [PYTHON...]}" && pwd)"
 runs="${2:-100}"
 shift $(( $# >= 2 ? 2 : 1 ))
 pythons=("$@")
