@@ -14,6 +14,7 @@ inline constexpr int kMaxPythonFrames = 128;
 
 struct SampleRecord {
   uint64_t time; ///< CLOCK_MONOTONIC nanoseconds
+  int32_t tid;   ///< the sampled thread (its slot may be another's by the time it is read)
   uint16_t native_count;
   uint16_t python_count;
   bool python_truncated; ///< more Python frames than kMaxPythonFrames

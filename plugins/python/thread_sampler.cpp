@@ -234,7 +234,7 @@ void ThreadSampler::drain(const std::function<void(int, const SampleRecord &)> &
     Slot &slot = slots_[i];
     if (!slot.ring) continue;
     const int tid = slot.tid.load(std::memory_order_acquire);
-    slot.ring->consume([&](const SampleRecord &record) { each(tid, record); });
+    slot.ring->consume([&](const SampleRecord &record) { each(record.tid, record); });
     if (tid == 0 && g_in_handler.load() == 0) {
       slot.ring.reset(); // released and no handler can still be writing
     }
@@ -296,6 +296,7 @@ void ThreadSampler::record(Slot &slot) noexcept {
   SampleRecord *record = ring->claim();
   if (record == nullptr) return;
   record->time = TscClock::monotonic_ns();
+  record->tid = slot.tid.load(std::memory_order_relaxed);
   Unwind unwind{record->native, native_depth_, 0, false};
   _Unwind_Backtrace(&collect, &unwind);
   record->native_count = static_cast<uint16_t>(unwind.count);

@@ -36,7 +36,8 @@ public:
   std::string start(const std::function<void()> &before_sampling = {});
   /// Starts timers on new threads and lets go of exited ones.
   void refresh_threads();
-  /// Hands every sample taken so far to `each(tid, record)`.
+  /// Hands every sample taken so far to `each(tid, record)`, `tid` the
+  /// thread sampled (a thread that has exited included).
   void drain(const std::function<void(int, const SampleRecord &)> &each);
   /// Stops every timer and returns once no handler runs any more. The
   /// handler stays installed, doing nothing, for signals still queued.
