@@ -52,7 +52,6 @@ bool PythonSource::start() {
 }
 
 void PythonSource::start_worker() {
-  owner_pid_ = getpid();
   worker_ = std::make_unique<PeriodicThread>();
   worker_->start(kDrainPeriod, [this] { tick(); }, {.on_start = [this] { begin_on_worker(); }});
 }
@@ -104,15 +103,6 @@ void PythonSource::drain() {
 }
 
 bool PythonSource::stop() {
-  if (owner_pid_ != 0 && getpid() != owner_pid_) {
-    // A copy in a forked child that did not restart: its worker thread does
-    // not exist here, so it cannot be joined. Let go of it unreleased.
-    (void)worker_.release();
-    (void)sampler_.release();
-    (void)emitter_.release();
-    owner_pid_ = 0;
-    return true;
-  }
   PythonSource *self = this;
   g_running.compare_exchange_strong(self, nullptr);
   if (worker_) worker_->stop();

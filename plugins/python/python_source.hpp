@@ -61,7 +61,6 @@ private:
   std::unique_ptr<ThreadSampler> sampler_;
   std::unique_ptr<SampleEmitter> emitter_;
   std::unique_ptr<PeriodicThread> worker_;
-  int owner_pid_ = 0; ///< a forked child has a copy of this object, and no worker
   int ticks_ = 0;
   uint64_t dropped_ = 0;
 };

@@ -5,9 +5,10 @@
 
 namespace prof::python {
 
-prof_string_id SampleEmitter::intern(const std::string &name) {
-  auto found = strings_.find(name);
-  if (found == strings_.end()) found = strings_.emplace(name, host_.intern(name)).first;
+prof_string_id SampleEmitter::native_name(uintptr_t address) {
+  auto found = native_names_.find(address);
+  if (found == native_names_.end())
+    found = native_names_.emplace(address, host_.intern(stacks::describe_address(address))).first;
   return found->second;
 }
 
@@ -18,21 +19,12 @@ prof_track_id SampleEmitter::thread_track(int tid) {
 }
 
 void SampleEmitter::emit(int tid, const SampleRecord &record) {
-  const auto native_name = [&](uintptr_t address) -> const std::string & {
-    auto found = native_names_.find(address);
-    if (found == native_names_.end())
-      found = native_names_.emplace(address, stacks::describe_address(address)).first;
-    return found->second;
-  };
-  const auto python_name = [&](const PythonFrameRef &frame) { return names_.frame_name(frame); };
-  const std::vector<std::string> frames =
-      merge_frames(runtime_, {record.native, record.native_count},
-                   {record.python, record.python_count}, native_name, python_name);
-  ids_.clear();
-  for (const auto &frame : frames)
-    ids_.push_back(intern(frame));
-  const prof_stack_id stack =
-      host_.api()->intern_stack(host_.context(), ids_.data(), static_cast<uint32_t>(ids_.size()));
+  const std::vector<prof_string_id> frames = merge_frames(
+      runtime_, {record.native, record.native_count}, {record.python, record.python_count},
+      [this](uintptr_t address) { return native_name(address); },
+      [this](const PythonFrameRef &frame) { return python_names_.id(frame); });
+  const prof_stack_id stack = host_.api()->intern_stack(host_.context(), frames.data(),
+                                                        static_cast<uint32_t>(frames.size()));
   host_.api()->emit_sample(host_.context(), thread_track(tid), record.time, stack);
 }
 
