@@ -5,15 +5,15 @@
 namespace prof::nvtx {
 namespace {
 
-std::atomic<NvtxRecorder *> g_recorder{nullptr};
+std::atomic<AnnotationRecorder *> g_recorder{nullptr};
 
-NvtxRecorder *recorder() { return g_recorder.load(std::memory_order_acquire); }
+AnnotationRecorder *recorder() { return g_recorder.load(std::memory_order_acquire); }
 
 const Domain *domain_of(nvtxDomainHandle_t handle) {
   return reinterpret_cast<const Domain *>(handle);
 }
 
-Text message_of(NvtxRecorder &r, const nvtxEventAttributes_t *attributes) {
+Text message_of(AnnotationRecorder &r, const nvtxEventAttributes_t *attributes) {
   if (attributes == nullptr) return {};
   switch (attributes->messageType) {
   case NVTX_MESSAGE_TYPE_ASCII:
@@ -61,96 +61,97 @@ Attributes attributes_of(const nvtxEventAttributes_t *a) {
 // Core module: the default domain.
 
 void mark_ex(const nvtxEventAttributes_t *a) {
-  if (NvtxRecorder *r = recorder()) r->mark(nullptr, message_of(*r, a), attributes_of(a));
+  if (AnnotationRecorder *r = recorder()) r->mark(nullptr, message_of(*r, a), attributes_of(a));
 }
 void mark_a(const char *message) {
-  if (NvtxRecorder *r = recorder()) r->mark(nullptr, r->intern(message ? message : ""), {});
+  if (AnnotationRecorder *r = recorder()) r->mark(nullptr, r->intern(message ? message : ""), {});
 }
 void mark_w(const wchar_t *message) {
-  if (NvtxRecorder *r = recorder()) r->mark(nullptr, r->intern(utf8_from_wide(message)), {});
+  if (AnnotationRecorder *r = recorder()) r->mark(nullptr, r->intern(utf8_from_wide(message)), {});
 }
 nvtxRangeId_t range_start_ex(const nvtxEventAttributes_t *a) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->start(nullptr, message_of(*r, a), attributes_of(a)) : 0;
 }
 nvtxRangeId_t range_start_a(const char *message) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->start(nullptr, r->intern(message ? message : ""), {}) : 0;
 }
 nvtxRangeId_t range_start_w(const wchar_t *message) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->start(nullptr, r->intern(utf8_from_wide(message)), {}) : 0;
 }
 void range_end(nvtxRangeId_t id) {
-  if (NvtxRecorder *r = recorder()) r->end(id);
+  if (AnnotationRecorder *r = recorder()) r->end(id);
 }
 int range_push_ex(const nvtxEventAttributes_t *a) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->push(nullptr, message_of(*r, a), attributes_of(a)) : -1;
 }
 int range_push_a(const char *message) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->push(nullptr, r->intern(message ? message : ""), {}) : -1;
 }
 int range_push_w(const wchar_t *message) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->push(nullptr, r->intern(utf8_from_wide(message)), {}) : -1;
 }
 int range_pop() {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->pop(nullptr) : -1;
 }
 void name_category_a(uint32_t category, const char *name) {
-  if (NvtxRecorder *r = recorder(); r && name) r->name_category(nullptr, category, name);
+  if (AnnotationRecorder *r = recorder(); r && name) r->name_category(nullptr, category, name);
 }
 void name_category_w(uint32_t category, const wchar_t *name) {
-  if (NvtxRecorder *r = recorder(); r && name)
+  if (AnnotationRecorder *r = recorder(); r && name)
     r->name_category(nullptr, category, utf8_from_wide(name));
 }
 void name_os_thread_a(uint32_t tid, const char *name) {
-  if (NvtxRecorder *r = recorder(); r && name) r->name_thread(tid, name);
+  if (AnnotationRecorder *r = recorder(); r && name) r->name_thread(tid, name);
 }
 void name_os_thread_w(uint32_t tid, const wchar_t *name) {
-  if (NvtxRecorder *r = recorder(); r && name) r->name_thread(tid, utf8_from_wide(name));
+  if (AnnotationRecorder *r = recorder(); r && name) r->name_thread(tid, utf8_from_wide(name));
 }
 
 // Core2 module: named domains.
 
 void domain_mark_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) {
-  if (NvtxRecorder *r = recorder()) r->mark(domain_of(d), message_of(*r, a), attributes_of(a));
+  if (AnnotationRecorder *r = recorder())
+    r->mark(domain_of(d), message_of(*r, a), attributes_of(a));
 }
 nvtxRangeId_t domain_range_start_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->start(domain_of(d), message_of(*r, a), attributes_of(a)) : 0;
 }
 void domain_range_end(nvtxDomainHandle_t, nvtxRangeId_t id) { range_end(id); }
 int domain_range_push_ex(nvtxDomainHandle_t d, const nvtxEventAttributes_t *a) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->push(domain_of(d), message_of(*r, a), attributes_of(a)) : -1;
 }
 int domain_range_pop(nvtxDomainHandle_t d) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   return r ? r->pop(domain_of(d)) : -1;
 }
 void domain_name_category_a(nvtxDomainHandle_t d, uint32_t category, const char *name) {
-  if (NvtxRecorder *r = recorder(); r && name) r->name_category(domain_of(d), category, name);
+  if (AnnotationRecorder *r = recorder(); r && name) r->name_category(domain_of(d), category, name);
 }
 void domain_name_category_w(nvtxDomainHandle_t d, uint32_t category, const wchar_t *name) {
-  if (NvtxRecorder *r = recorder(); r && name)
+  if (AnnotationRecorder *r = recorder(); r && name)
     r->name_category(domain_of(d), category, utf8_from_wide(name));
 }
 nvtxStringHandle_t register_string_a(nvtxDomainHandle_t, const char *text) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   if (!r || !text) return nullptr;
   return reinterpret_cast<nvtxStringHandle_t>(const_cast<Text *>(r->register_string(text)));
 }
 nvtxStringHandle_t register_string_w(nvtxDomainHandle_t, const wchar_t *text) {
-  NvtxRecorder *r = recorder();
+  AnnotationRecorder *r = recorder();
   if (!r || !text) return nullptr;
   return reinterpret_cast<nvtxStringHandle_t>(
       const_cast<Text *>(r->register_string(utf8_from_wide(text))));
 }
-nvtxDomainHandle_t domain_create(NvtxRecorder *r, std::string_view name) {
+nvtxDomainHandle_t domain_create(AnnotationRecorder *r, std::string_view name) {
   return r ? reinterpret_cast<nvtxDomainHandle_t>(const_cast<Domain *>(r->create_domain(name)))
            : nullptr;
 }
@@ -179,7 +180,7 @@ bool fill_module(const NvtxExportTableCallbacks &callbacks, NvtxCallbackModule m
 
 } // namespace
 
-void set_active_recorder(NvtxRecorder *recorder) {
+void set_active_recorder(AnnotationRecorder *recorder) {
   g_recorder.store(recorder, std::memory_order_release);
 }
 

@@ -4,15 +4,20 @@
 #ifndef PROF_PLUGINS_NVTX_NVTX_HANDLERS_HPP
 #define PROF_PLUGINS_NVTX_NVTX_HANDLERS_HPP
 
-#include "nvtx_recorder.hpp"
+#include <prof/annotations/annotation_recorder.hpp>
 
 #include <nvtx3/nvToolsExt.h>
 
 namespace prof::nvtx {
 
+using annotations::AnnotationRecorder;
+using annotations::Attributes;
+using annotations::Domain;
+using annotations::Text;
+
 /// The recorder annotations go to; nullptr stops recording. A replaced
 /// recorder must stay allocated: a thread may still be inside it.
-void set_active_recorder(NvtxRecorder *recorder);
+void set_active_recorder(AnnotationRecorder *recorder);
 
 /// Fills NVTX's core function tables with the handlers; 1 on success, as
 /// NVTX's InitializeInjectionNvtx2 answers.

@@ -17,7 +17,7 @@ bool NvtxSource::start() {
     host_.log(PROF_LOG_WARN, warning);
   // Every range costs two timestamps: the TSC's where it can stand in for the session clock.
   TscClock::enable();
-  if (recorder_ == nullptr) recorder_ = new_lasting_recorder(host_);
+  if (recorder_ == nullptr) recorder_ = annotations::new_lasting_recorder(host_, "nvtx");
   set_active_recorder(recorder_);
   started_ = true;
   return true;

@@ -3,7 +3,7 @@
 #ifndef PROF_PLUGINS_NVTX_NVTX_SOURCE_HPP
 #define PROF_PLUGINS_NVTX_NVTX_SOURCE_HPP
 
-#include "nvtx_recorder.hpp"
+#include <prof/annotations/annotation_recorder.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -26,7 +26,7 @@ public:
 private:
   Host host_;
   /// Never freed: an application thread may still be inside it after stop().
-  NvtxRecorder *recorder_ = nullptr;
+  annotations::AnnotationRecorder *recorder_ = nullptr;
   bool started_ = false;
 };
 

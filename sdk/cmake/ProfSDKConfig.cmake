@@ -4,7 +4,8 @@
 # prof::output (an exporter's output file, renamed into place when complete),
 # prof::stacks (names of native code addresses, for process-scope plugins that
 # unwind inside the application), prof::python_frames (the Python frames of a
-# thread of the calling process, named and merged into a native stack), and
+# thread of the calling process, named and merged into a native stack),
+# prof::annotations (an application's annotations as slices and capture ranges), and
 # prof_sdk_add_plugin(NAME SOURCES...).
 get_filename_component(_prof_sdk_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 if(NOT TARGET prof::sdk)
@@ -13,7 +14,7 @@ if(NOT TARGET prof::sdk)
     INTERFACE_INCLUDE_DIRECTORIES "${_prof_sdk_prefix}/include"
     INTERFACE_COMPILE_FEATURES cxx_std_20)
 endif()
-foreach(_prof_lib stats activity output stacks python-frames)
+foreach(_prof_lib stats activity output stacks python-frames annotations)
   string(REPLACE "-" "_" _prof_target ${_prof_lib})
   if(NOT TARGET prof::${_prof_target})
     add_library(prof::${_prof_target} STATIC IMPORTED)

@@ -5,7 +5,7 @@
 // injection; its recorder stamps with prof::TscClock and emits into a real ring
 // (prof's HostEmitters over an EventBus), strings and tracks from a fake host.
 #include "nvtx_handlers.hpp"
-#include "nvtx_recorder.hpp"
+#include <prof/annotations/annotation_recorder.hpp>
 
 #include "core/event_bus.hpp"
 #include "core/host_emitters.hpp"
@@ -84,7 +84,8 @@ void BM_NvtxPushPop(benchmark::State &state) {
   // Recorders stay allocated, as in the plugin; one for the whole binary.
   // As the source's start does: the TSC where it stands in for the session clock.
   state.counters["tsc"] = prof::TscClock::enable() ? 1 : 0;
-  static prof::nvtx::NvtxRecorder *recorder = prof::nvtx::new_lasting_recorder(bench_host());
+  static prof::annotations::AnnotationRecorder *recorder =
+      prof::annotations::new_lasting_recorder(bench_host(), "nvtx");
   prof::nvtx::set_active_recorder(recorder);
   // Claims the ring and touches every page of it (the measured pairs go on
   // where these end, past a wrap), so no page fault is measured.

@@ -19,6 +19,7 @@ namespace prof::nvtx {
 namespace {
 
 using Fake = prof::testing::FakeSourceHost;
+using annotations::new_lasting_recorder;
 
 class NvtxTranslation : public ::testing::Test {
 protected:
@@ -33,7 +34,7 @@ protected:
   }
 
   Fake host_{0, prof::testing::HostAbi::current};
-  NvtxRecorder *recorder_ = new_lasting_recorder(Host(host_.api(), &host_));
+  AnnotationRecorder *recorder_ = new_lasting_recorder(Host(host_.api(), &host_), "nvtx");
 };
 
 TEST_F(NvtxTranslation, PushedRangesNestOnTheCallingThread) {
@@ -143,7 +144,7 @@ TEST_F(NvtxTranslation, NothingIsRecordedWithoutAnActiveRecorder) {
 // any thread, and never as another recorder's.
 TEST_F(NvtxTranslation, InternedTextsAreTheRecordersOnEveryThread) {
   std::vector<Text> first;
-  for (int i = 0; i < 3 * static_cast<int>(NvtxRecorder::kCachedTexts); ++i)
+  for (int i = 0; i < 3 * static_cast<int>(AnnotationRecorder::kCachedTexts); ++i)
     first.push_back(recorder_->intern("message " + std::to_string(i)));
   for (size_t i = 0; i < first.size(); ++i) {
     const std::string text = "message " + std::to_string(i);
@@ -157,7 +158,7 @@ TEST_F(NvtxTranslation, InternedTextsAreTheRecordersOnEveryThread) {
       EXPECT_EQ(recorder_->intern("message " + std::to_string(i)).id, first[i].id);
   }).join();
   static Fake other_host{0, prof::testing::HostAbi::current};
-  NvtxRecorder &other = *new_lasting_recorder(Host(other_host.api(), &other_host));
+  AnnotationRecorder &other = *new_lasting_recorder(Host(other_host.api(), &other_host), "nvtx");
   EXPECT_NE(other.intern("message 0").text, first[0].text);
   EXPECT_NE(recorder_->intern("message 0").text, other.intern("message 0").text);
 }

@@ -1,4 +1,4 @@
-#include "nvtx_recorder.hpp"
+#include <prof/annotations/annotation_recorder.hpp>
 
 #include <prof/profiler_api.h>
 #include <prof/thread_track.hpp>
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <vector>
 
-namespace prof::nvtx {
+namespace prof::annotations {
 namespace {
 
 constexpr uint64_t kClaimed = ~uint64_t{0};
@@ -30,13 +30,13 @@ std::string color_text(uint32_t argb) {
 
 } // namespace
 
-struct NvtxRecorder::CachedText {
+struct AnnotationRecorder::CachedText {
   Text text;
   size_t length = 0;
 };
 
-struct NvtxRecorder::ThreadState {
-  const NvtxRecorder *owner = nullptr;
+struct AnnotationRecorder::ThreadState {
+  const AnnotationRecorder *owner = nullptr;
   uint32_t generation = 0;
   prof_track_id track = 0;
   int depth = 0;
@@ -44,20 +44,21 @@ struct NvtxRecorder::ThreadState {
   std::array<CachedText, kCachedTexts> texts; ///< trivially destructible: usable at thread exit
 };
 
-NvtxRecorder::NvtxRecorder(const Host &host)
-    : host_(host), starts_(std::make_unique<OpenStart[]>(kMaxOpenStarts)) {
+AnnotationRecorder::AnnotationRecorder(const Host &host, std::string_view category_base)
+    : host_(host), category_base_(category_base),
+      starts_(std::make_unique<OpenStart[]>(kMaxOpenStarts)) {
   category_name_versions_.push_back(std::make_unique<CategoryNames>());
   category_names_.store(category_name_versions_.back().get(), std::memory_order_release);
   static std::once_flag fork_handler;
   std::call_once(fork_handler, [] { pthread_atfork(nullptr, nullptr, &after_fork_in_child); });
-  default_domain_.category = intern("nvtx");
+  default_domain_.category = intern(category_base_);
   key_domain_ = host_.intern("domain");
   key_category_ = host_.intern("category");
   key_color_ = host_.intern("color");
   key_payload_ = host_.intern("payload");
 }
 
-Text NvtxRecorder::intern(std::string_view text) {
+Text AnnotationRecorder::intern(std::string_view text) {
   // Messages repeat, mostly from the same literal: the cache, slotted by
   // where the text lives and checked by what it says, spares hashing it, the
   // lock and the shared map's lookup.
@@ -69,14 +70,14 @@ Text NvtxRecorder::intern(std::string_view text) {
   return cached.text;
 }
 
-Text NvtxRecorder::intern_shared(std::string_view text) {
+Text AnnotationRecorder::intern_shared(std::string_view text) {
   std::lock_guard lock(mutex_);
   auto [it, added] = strings_.try_emplace(std::string(text), 0);
   if (added) it->second = host_.intern(text);
   return {it->second, it->first.c_str()};
 }
 
-const Text *NvtxRecorder::register_string(std::string_view text) {
+const Text *AnnotationRecorder::register_string(std::string_view text) {
   const Text interned = intern(text);
   std::lock_guard lock(mutex_);
   auto &registered = registered_[std::string(text)];
@@ -84,16 +85,17 @@ const Text *NvtxRecorder::register_string(std::string_view text) {
   return registered.get();
 }
 
-const Domain *NvtxRecorder::create_domain(std::string_view name) {
+const Domain *AnnotationRecorder::create_domain(std::string_view name) {
   const Text name_text = intern(name);
-  const Text category = intern("nvtx/" + std::string(name));
+  const Text category = intern(category_base_ + "/" + std::string(name));
   std::lock_guard lock(mutex_);
   auto &domain = domains_[std::string(name)];
   if (!domain) domain = std::make_unique<Domain>(Domain{name_text, category});
   return domain.get();
 }
 
-void NvtxRecorder::name_category(const Domain *domain, uint32_t category, std::string_view name) {
+void AnnotationRecorder::name_category(const Domain *domain, uint32_t category,
+                                       std::string_view name) {
   const Text text = intern(name);
   std::lock_guard lock(mutex_);
   // A new version for readers, who take no lock; every version stays alive.
@@ -103,12 +105,12 @@ void NvtxRecorder::name_category(const Domain *domain, uint32_t category, std::s
   category_name_versions_.push_back(std::move(next));
 }
 
-void NvtxRecorder::name_thread(uint32_t tid, std::string_view name) {
+void AnnotationRecorder::name_thread(uint32_t tid, std::string_view name) {
   std::lock_guard lock(mutex_);
   thread_names_[tid] = std::string(name);
 }
 
-NvtxRecorder::ThreadState &NvtxRecorder::thread() {
+AnnotationRecorder::ThreadState &AnnotationRecorder::thread() {
   thread_local ThreadState state;
   const uint32_t generation = g_fork_generation.load(std::memory_order_relaxed);
   if (state.owner != this || state.generation != generation) {
@@ -121,10 +123,10 @@ NvtxRecorder::ThreadState &NvtxRecorder::thread() {
   return state;
 }
 
-prof_track_id NvtxRecorder::thread_track() {
+prof_track_id AnnotationRecorder::thread_track() {
   ThreadState &state = thread();
   if (state.track != 0) return state.track;
-  std::string name; // nvtxNameOsThread's, else the OS name
+  std::string name; // the name given by name_thread(), else the OS name
   {
     std::lock_guard lock(mutex_);
     if (auto it = thread_names_.find(static_cast<uint32_t>(gettid())); it != thread_names_.end())
@@ -134,8 +136,8 @@ prof_track_id NvtxRecorder::thread_track() {
   return state.track;
 }
 
-void NvtxRecorder::fill(Range &range, const Domain &domain, Text message,
-                        const Attributes &attributes) {
+void AnnotationRecorder::fill(Range &range, const Domain &domain, Text message,
+                              const Attributes &attributes) {
   range.message = message;
   range.domain = &domain;
   range.arg_count = 0;
@@ -155,14 +157,15 @@ void NvtxRecorder::fill(Range &range, const Domain &domain, Text message,
   }
 }
 
-void NvtxRecorder::emit(const Range &range, uint64_t end) const {
+void AnnotationRecorder::emit(const Range &range, uint64_t end) const {
   // A re-anchored TSC clock may step back a few nanoseconds (tsc_clock.hpp).
   host_.slice(range.track, range.begin, end > range.begin ? end - range.begin : 0, range.message.id,
               range.domain->category.id, 0, PROF_CATEGORY_ANNOTATION,
               std::span<const prof_arg>(range.args.data(), range.arg_count));
 }
 
-int NvtxRecorder::push(const Domain *domain_handle, Text message, const Attributes &attributes) {
+int AnnotationRecorder::push(const Domain *domain_handle, Text message,
+                             const Attributes &attributes) {
   const Domain &domain = this->domain(domain_handle);
   ThreadState &state = thread();
   const prof_track_id track = state.track != 0 ? state.track : thread_track();
@@ -177,7 +180,7 @@ int NvtxRecorder::push(const Domain *domain_handle, Text message, const Attribut
   return level;
 }
 
-int NvtxRecorder::pop(const Domain *domain_handle) {
+int AnnotationRecorder::pop(const Domain *domain_handle) {
   const uint64_t end = TscClock::now_ns();
   const Domain &domain = this->domain(domain_handle);
   ThreadState &state = thread();
@@ -196,8 +199,8 @@ int NvtxRecorder::pop(const Domain *domain_handle) {
   return level;
 }
 
-uint64_t NvtxRecorder::start(const Domain *domain_handle, Text message,
-                             const Attributes &attributes) {
+uint64_t AnnotationRecorder::start(const Domain *domain_handle, Text message,
+                                   const Attributes &attributes) {
   const Domain &domain = this->domain(domain_handle);
   const uint64_t id = next_start_.fetch_add(1, std::memory_order_relaxed);
   OpenStart &slot = starts_[id % kMaxOpenStarts];
@@ -212,7 +215,7 @@ uint64_t NvtxRecorder::start(const Domain *domain_handle, Text message,
   return id;
 }
 
-void NvtxRecorder::end(uint64_t id) {
+void AnnotationRecorder::end(uint64_t id) {
   const uint64_t end = TscClock::now_ns();
   if (id == 0) return;
   OpenStart &slot = starts_[id % kMaxOpenStarts];
@@ -223,7 +226,8 @@ void NvtxRecorder::end(uint64_t id) {
   prof_capture_range_end(range.message.text, range.domain->name.text);
 }
 
-void NvtxRecorder::mark(const Domain *domain_handle, Text message, const Attributes &attributes) {
+void AnnotationRecorder::mark(const Domain *domain_handle, Text message,
+                              const Attributes &attributes) {
   const uint64_t now = TscClock::now_ns();
   Range range;
   fill(range, this->domain(domain_handle), message, attributes);
@@ -232,13 +236,14 @@ void NvtxRecorder::mark(const Domain *domain_handle, Text message, const Attribu
                 std::span<const prof_arg>(range.args.data(), range.arg_count));
 }
 
-NvtxRecorder *new_lasting_recorder(const Host &host) {
+AnnotationRecorder *new_lasting_recorder(const Host &host, std::string_view category_base) {
   static std::mutex mutex; // trivially destructible: usable until the end
-  static auto *recorders = new std::vector<std::unique_ptr<NvtxRecorder>>(); // never destroyed
-  auto recorder = std::make_unique<NvtxRecorder>(host);
+  static auto *recorders =
+      new std::vector<std::unique_ptr<AnnotationRecorder>>(); // never destroyed
+  auto recorder = std::make_unique<AnnotationRecorder>(host, category_base);
   std::lock_guard lock(mutex);
   recorders->push_back(std::move(recorder));
   return recorders->back().get();
 }
 
-} // namespace prof::nvtx
+} // namespace prof::annotations

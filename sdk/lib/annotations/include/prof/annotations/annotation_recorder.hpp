@@ -1,12 +1,13 @@
-// Turns NVTX annotations into prof events: push/pop ranges become slices on
-// the calling thread's track when they are popped, start/end ranges slices on
-// the starting thread's track when they end (on any thread), marks instants.
-// Every event has the annotation category and its domain as arguments; each
-// push/pop and start/end also opens and closes prof's annotation capture range
-// (prof/profiler_api.h). Nothing here knows NVTX's types: nvtx_handlers.cpp
-// translates them.
-#ifndef PROF_PLUGINS_NVTX_NVTX_RECORDER_HPP
-#define PROF_PLUGINS_NVTX_NVTX_RECORDER_HPP
+// prof::annotations, an SDK library: turns an application's annotations
+// (NVTX ranges, traced Python functions) into prof events. Push/pop ranges
+// become slices on the calling thread's track when they are popped, start/end
+// ranges slices on the starting thread's track when they end (on any thread),
+// marks instants. Every event has the annotation category and its domain as
+// arguments; each push/pop and start/end also opens and closes prof's
+// annotation capture range (prof/profiler_api.h). Nothing here knows an
+// annotation library's types: its plugin translates them.
+#ifndef PROF_ANNOTATIONS_ANNOTATION_RECORDER_HPP
+#define PROF_ANNOTATIONS_ANNOTATION_RECORDER_HPP
 
 #include <prof/plugin.hpp>
 
@@ -23,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-namespace prof::nvtx {
+namespace prof::annotations {
 
 /// An interned string; `text` lives as long as the recorder.
 struct Text {
@@ -34,7 +35,7 @@ struct Text {
 /// A domain of annotations (NVTX's nvtxDomainHandle_t points at one).
 struct Domain {
   Text name;     ///< {0, nullptr} for the default domain
-  Text category; ///< the events' category string: "nvtx" or "nvtx/NAME"
+  Text category; ///< the events' category string: BASE, or BASE/NAME for a named domain
 };
 
 /// What one annotation carries besides its message.
@@ -44,9 +45,11 @@ struct Attributes {
   std::optional<prof_arg> payload; ///< typed value, key filled in by the recorder
 };
 
-class NvtxRecorder {
+class AnnotationRecorder {
 public:
-  explicit NvtxRecorder(const Host &host);
+  /// `category_base` names the source in the events' category strings
+  /// ("nvtx", "python").
+  AnnotationRecorder(const Host &host, std::string_view category_base);
 
   /// Interned once per recorder; repeated texts come from a per-thread cache.
   Text intern(std::string_view text);
@@ -95,6 +98,7 @@ private:
   void emit(const Range &range, uint64_t end) const;
 
   Host host_;
+  std::string category_base_;
   Domain default_domain_;
   prof_string_id key_domain_ = 0, key_category_ = 0, key_color_ = 0, key_payload_ = 0;
 
@@ -112,11 +116,12 @@ private:
   std::unique_ptr<OpenStart[]> starts_;
 };
 
-/// A new recorder that lives as long as the process: NVTX may call a handler
-/// on any thread at any time, even after the source stopped, so a recorder is
-/// never freed. Each is kept reachable (not leaked) for leak checkers.
-NvtxRecorder *new_lasting_recorder(const Host &host);
+/// A new recorder that lives as long as the process: an annotation library
+/// may call on any thread at any time, even after the source stopped, so a
+/// recorder is never freed. Each is kept reachable (not leaked) for leak
+/// checkers.
+AnnotationRecorder *new_lasting_recorder(const Host &host, std::string_view category_base);
 
-} // namespace prof::nvtx
+} // namespace prof::annotations
 
 #endif
