@@ -67,7 +67,7 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
     if (scope_.annotations) {
       const bool annotation = e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_ANNOTATION;
       if (annotation) {
-        AnnotationStats &stats = annotations_[{e.name, domain_of(e)}];
+        AnnotationStats &stats = annotations_[{e.name, domain_of(e), e.category}];
         stats.durations.add(e.duration);
         stats.by_thread[e.track] += e.duration;
       }

@@ -25,6 +25,8 @@ const std::vector<ReportInfo> kReports = {
     {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
     {"ranges", "annotation ranges (host slices of other categories) by name", true},
     {"nvtx", "NVTX ranges (slices of the annotation category) by name and domain", true},
+    {"python-functions",
+     "traced Python functions (--python-functions-trace) by qualified name and domain", true},
     {"kernels", "device kernels (slices of the kernel category) by name, all devices together",
      false},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
@@ -106,20 +108,31 @@ StatsTable per_device_report(const StatsAggregator &aggregator, const ExportHost
   return table;
 }
 
+/// Whether a category string is `source`'s: "python" or "python/DOMAIN".
+bool category_of_source(std::string_view category, std::string_view source) {
+  return category.starts_with(source) &&
+         (category.size() == source.size() || category[source.size()] == '/');
+}
+
 // nsys's nvtx_sum: annotation slices by domain and name, the share of all of
-// them and of the time of the threads they ran on.
-StatsTable nvtx_report(const StatsAggregator &aggregator, const ExportHost &host) {
-  StatsTable table{"nvtx", "", activity_columns(), {}, "", {}};
+// them and of the time of the threads they ran on. `source` keeps those of
+// one source's category strings ("python"); empty keeps all.
+StatsTable annotation_report(std::string_view report, std::string_view title,
+                             std::string_view source, const StatsAggregator &aggregator,
+                             const ExportHost &host) {
+  StatsTable table{std::string(report), "", activity_columns(), {}, "", {}};
   table.columns.erase(table.columns.begin()); // no Type column: one kind of row
   table.columns.insert(table.columns.end() - 1, {"Thread(%)", "Thread(%)", Align::Right});
   table.columns.insert(table.columns.end() - 1, {"Domain", "Domain", Align::Left});
-  table.empty_text = "======== NVTX ranges: none in this report";
+  table.empty_text = "======== " + std::string(title) + ": none in this report";
   // By resolved names, so equal names interned apart (merged reports) are one row.
   std::map<std::pair<std::string, std::string>, AnnotationStats> by_name;
-  for (const auto &[key, stats] : aggregator.annotations())
-    by_name[{key.second == 0 ? "" : std::string(host.string(key.second)),
-             std::string(host.string(key.first))}]
+  for (const auto &[key, stats] : aggregator.annotations()) {
+    if (!source.empty() && !category_of_source(host.string(key.category), source)) continue;
+    by_name[{key.domain == 0 ? "" : std::string(host.string(key.domain)),
+             std::string(host.string(key.name))}]
         .merge(stats);
+  }
   struct Row {
     const std::string *domain, *name;
     const AnnotationStats *stats;
@@ -134,7 +147,7 @@ StatsTable nvtx_report(const StatsAggregator &aggregator, const ExportHost &host
   std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
     return a.stats->durations.total > b.stats->durations.total;
   });
-  Section section{"", "======== NVTX ranges:", {}};
+  Section section{"", "======== " + std::string(title) + ":", {}};
   for (const Row &row : rows) {
     const DurationStats &s = row.stats->durations;
     uint64_t thread_time = 0;
@@ -150,9 +163,10 @@ StatsTable nvtx_report(const StatsAggregator &aggregator, const ExportHost &host
                             Cell::of_text(*row.name)});
   }
   table.sections.push_back(std::move(section));
-  table.notes.push_back("Time(%) is of the time of all annotation ranges in this report, as in "
-                        "nsys's nvtx_sum; Thread(%) of the time of the threads they ran on, each "
-                        "from its first event to its last; nested ranges each count in full");
+  table.notes.push_back(
+      "Time(%) is of the time of all " + std::string(source.empty() ? "annotation ranges" : title) +
+      " in this report, as in nsys's nvtx_sum; Thread(%) of the time of the threads they ran on, "
+      "each from its first event to its last; nested ranges each count in full");
   return table;
 }
 
@@ -523,7 +537,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "device-utilization") utilization = true;
     if (name == "device-gaps") gaps = true;
     if (name == "cpu-functions") scope.functions = true;
-    if (name == "nvtx") scope.annotations = true;
+    if (name == "nvtx" || name == "python-functions") scope.annotations = true;
     if (name == "device-memory") scope.device_memory = true;
     if (name == "collectives") scope.communication = true;
     if (name == "stragglers") scope.collectives = true;
@@ -544,7 +558,9 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
     return group_report(name, ActivityGroup::OsRuntime, "OS runtime", aggregator, host);
   if (name == "ranges")
     return group_report(name, ActivityGroup::Ranges, "Ranges", aggregator, host);
-  if (name == "nvtx") return nvtx_report(aggregator, host);
+  if (name == "nvtx") return annotation_report(name, "NVTX ranges", "", aggregator, host);
+  if (name == "python-functions")
+    return annotation_report(name, "Python functions", "python", aggregator, host);
   if (name == "kernels")
     return time_by_name_report(name, "Kernels", aggregator.kernels(), aggregator, host);
   if (name == "memcpy-time")

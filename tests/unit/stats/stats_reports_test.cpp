@@ -442,6 +442,40 @@ TEST_F(StatsReports, NvtxByNameAndDomain) {
   EXPECT_EQ(json["nvtx"]["notes"].items.size(), 1u);
 }
 
+// Traced Python functions are the python source's annotation ranges: its
+// category strings ("python", "python/DOMAIN") only, not NVTX's.
+TEST_F(StatsReports, PythonFunctionsAreThePythonSourcesRanges) {
+  testing::TestReport r;
+  const auto us = [](uint64_t t) { return kOrigin + t * kUs; };
+  const uint32_t process = r.track(PROF_TRACK_PROCESS, 0, "app");
+  const uint32_t main = r.track(PROF_TRACK_THREAD, process, "main");
+  r.annotation(main, us(0), 8000 * kUs, "SGD.step", "", "python");
+  r.annotation(main, us(9000), 1000 * kUs, "Linear.forward", "", "python");
+  r.annotation(main, us(10000), 1000 * kUs, "Linear.forward", "", "python");
+  r.annotation(main, us(12000), 2500 * kUs, "all_reduce", "comm", "python");
+  r.annotation(main, us(0), 20000 * kUs, "epoch");              // NVTX's
+  r.annotation(main, us(0), 500 * kUs, "step", "", "pythonic"); // not "python/..."
+  open(r, 3);
+
+  const StatsTable table = one("python-functions");
+  ASSERT_EQ(table.row_count(), 3u);
+  EXPECT_EQ(value(table, 0, 0, "Name"), "SGD.step");
+  EXPECT_EQ(value(table, 0, 0, "Time(%)"), "64");
+  EXPECT_EQ(value(table, 0, 1, "Name"), "all_reduce");
+  EXPECT_EQ(value(table, 0, 1, "Domain"), "comm");
+  EXPECT_EQ(value(table, 0, 2, "Name"), "Linear.forward");
+  EXPECT_EQ(value(table, 0, 2, "Calls"), "2");
+  EXPECT_EQ(split(render_table({table})).at(0), "======== Python functions:");
+  // NVTX's report keeps every annotation range, the Python ones with them.
+  EXPECT_EQ(one("nvtx").row_count(), 5u);
+
+  testing::TestReport none;
+  none.annotation(none.track(PROF_TRACK_THREAD, 0, "main"), us(0), kUs, "epoch");
+  open(none, 3);
+  EXPECT_EQ(render_table({one("python-functions")}),
+            "======== Python functions: none in this report\n");
+}
+
 TEST_F(StatsReports, EmptyReportsSayWhatIsMissing) {
   testing::TestReport empty;
   empty.track(PROF_TRACK_THREAD, 0, "main");

@@ -85,8 +85,8 @@ void TestReport::communication(uint32_t track, uint64_t ts, uint64_t duration,
 }
 
 void TestReport::annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
-                            const std::string &domain) {
-  slice(track, ts, duration, name, domain.empty() ? "nvtx" : "nvtx/" + domain,
+                            const std::string &domain, const std::string &source) {
+  slice(track, ts, duration, name, domain.empty() ? source : source + "/" + domain,
         PROF_CATEGORY_ANNOTATION);
   if (domain.empty()) return;
   report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1),

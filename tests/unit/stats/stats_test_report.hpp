@@ -33,10 +33,11 @@ public:
   /// category carrying its size as the `bytes` argument.
   void copy(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
             const std::string &category, prof_category kind, uint64_t bytes);
-  /// An annotation range as the nvtx source records it: category "nvtx" or
-  /// "nvtx/DOMAIN", and a named domain as the `domain` argument.
+  /// An annotation range as the nvtx source (or with `source` "python" the
+  /// python source) records it: category SOURCE or SOURCE/DOMAIN, and a named
+  /// domain as the `domain` argument.
   void annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
-                  const std::string &domain = "");
+                  const std::string &domain = "", const std::string &source = "nvtx");
   /// A communication call as the mpi source records it: category "mpi", its
   /// `communicator`, and when not negative its `bytes`, when not 0 its
   /// `sequence` (a collective's order on the communicator).

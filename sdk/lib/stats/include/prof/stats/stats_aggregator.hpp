@@ -13,6 +13,7 @@
 #include <prof/plugin.hpp>
 
 #include <algorithm>
+#include <compare>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -34,6 +35,13 @@ struct AnnotationStats {
     for (const auto &[track, total] : other.by_thread)
       by_thread[track] += total;
   }
+};
+
+/// What annotation ranges are summed by: name, `domain` argument (0: none)
+/// and category string (the source's: "nvtx", "python/DOMAIN").
+struct AnnotationKey {
+  prof_string_id name = 0, domain = 0, category = 0;
+  auto operator<=>(const AnnotationKey &) const = default;
 };
 
 /// Communication calls (MPI, collective libraries) of one name on one
@@ -82,7 +90,7 @@ struct StatsScope {
   bool kernels = false;   ///< device kernels by name
   bool timelines = false; ///< per-device busy timelines
   bool functions = false; ///< the CPU function view
-  bool annotations = false;   ///< annotation slices by name and domain, thread spans
+  bool annotations = false;   ///< annotation slices by name, domain and category; thread spans
   bool device_memory = false; ///< memory events and the host calls they name
   bool communication = false; ///< communication slices by name, communicator and process
   bool collectives = false;   ///< each collective call with its communicator and sequence
@@ -116,10 +124,8 @@ public:
   /// Busy timelines by enclosing DEVICE track (0: device slices outside one).
   std::map<prof_track_id, BusyTimeline> &timelines() { return timelines_; }
   const FunctionView &functions() const { return functions_; }
-  /// Slices of the annotation category by {name, `domain` argument (0: none)}.
-  const std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> &annotations() const {
-    return annotations_;
-  }
+  /// Slices of the annotation category by name, domain and category string.
+  const std::map<AnnotationKey, AnnotationStats> &annotations() const { return annotations_; }
   /// Spans of thread tracks, and of other tracks annotation slices are on.
   const std::unordered_map<prof_track_id, ThreadSpan> &thread_spans() const {
     return thread_spans_;
@@ -163,7 +169,7 @@ private:
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
   KeyCache bytes_keys_, domain_keys_, communicator_keys_, sequence_keys_;
-  std::map<std::pair<prof_string_id, prof_string_id>, AnnotationStats> annotations_;
+  std::map<AnnotationKey, AnnotationStats> annotations_;
   std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
   std::map<CommunicationKey, CommunicationStats> communication_;
   std::unordered_map<prof_track_id, prof_track_id> processes_;
