@@ -12,12 +12,16 @@ constexpr prof_option_desc kOptions[] = {
     {"frequency", PROF_OPTION_INT, "100", 1, 10000, nullptr,
      "samples per second of CPU time per thread (--sampling-frequency)"},
     {"depth", PROF_OPTION_INT, "64", 1, 128, nullptr, "most native frames per sampled stack"},
+    {"functions", PROF_OPTION_STRING, "", 0, 0, nullptr,
+     "Python functions whose calls become annotation ranges (--python-functions-trace): "
+     "pytorch, MODULE:QUALNAME or MODULE:* with an optional @DOMAIN, separated by ';'"},
 };
 
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::python::PythonSource>(
     "python", "1.0.0",
     "CPU samples of CPython 3.11-3.13 processes with the Python frames in their stacks, taken "
-    "inside the process on each thread's CPU clock",
+    "inside the process on each thread's CPU clock; calls of listed Python functions as "
+    "annotation ranges",
     PROF_SCOPE_PROCESS, kOptions, "prof project");
 
 } // namespace

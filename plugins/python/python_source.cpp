@@ -1,5 +1,7 @@
 #include "python_source.hpp"
 
+#include <prof/tsc_clock.hpp>
+
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -22,6 +24,11 @@ bool PythonSource::configure() {
   sampling_ = host_.option_bool("sampling", true);
   frequency_ = static_cast<int>(host_.option_int("frequency", 100));
   depth_ = static_cast<int>(host_.option_int("depth", 64));
+  functions_ = std::string(host_.option("functions").value_or(""));
+  if (std::string problem; !functions_.empty() && !valid_function_list(functions_, problem)) {
+    host_.error("python: functions " + problem);
+    return false;
+  }
   if (frequency_ < 1 || frequency_ > 10000) {
     host_.error("python: frequency must be 1..10000 Hz, got " + std::to_string(frequency_));
     return false;
@@ -35,6 +42,21 @@ bool PythonSource::configure() {
 }
 
 bool PythonSource::start() {
+  if (!functions_.empty()) start_function_trace();
+  return start_sampling();
+}
+
+void PythonSource::start_function_trace() {
+  // Every range costs two timestamps: the TSC's where it can stand in for the session clock.
+  TscClock::enable();
+  if (function_recorder_ == nullptr)
+    function_recorder_ = annotations::new_lasting_recorder(host_, "python");
+  set_function_recorder(function_recorder_);
+  if (const std::string problem = point_python_at_function_trace(functions_); !problem.empty())
+    host_.log(PROF_LOG_WARN, "python: " + problem);
+}
+
+bool PythonSource::start_sampling() {
   if (!sampling_ || sampler_) return true;
   RuntimeLookup lookup = find_python_runtime();
   if (!lookup.problem.empty()) host_.log(PROF_LOG_WARN, "python: " + lookup.problem);
@@ -103,6 +125,7 @@ void PythonSource::drain() {
 }
 
 bool PythonSource::stop() {
+  if (function_recorder_ != nullptr) set_function_recorder(nullptr);
   PythonSource *self = this;
   g_running.compare_exchange_strong(self, nullptr);
   if (worker_) worker_->stop();
@@ -126,12 +149,14 @@ bool PythonSource::stop() {
 }
 
 bool PythonSource::suspend() {
+  if (function_recorder_ != nullptr) set_function_recorder(nullptr);
   std::lock_guard lock(sync_->mutex);
   if (sampler_) sampler_->stop();
   return true;
 }
 
 bool PythonSource::resume() {
+  if (function_recorder_ != nullptr) set_function_recorder(function_recorder_);
   std::lock_guard lock(sync_->mutex);
   if (sampler_) sampler_->start();
   return true;

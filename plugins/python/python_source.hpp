@@ -5,9 +5,13 @@
 // nothing. Its worker thread is named "prof-python": cpu-perf leaves the
 // samples of a process with that thread to it. A child forked from a Python
 // process (a DataLoader worker) starts its own worker.
+// With the option `functions` it also traces the calls of listed Python
+// functions as annotation ranges (function_ranges.hpp), in every Python
+// program of the process tree.
 #ifndef PROF_PLUGINS_PYTHON_PYTHON_SOURCE_HPP
 #define PROF_PLUGINS_PYTHON_PYTHON_SOURCE_HPP
 
+#include "function_ranges.hpp"
 #include "sample_emitter.hpp"
 #include "thread_sampler.hpp"
 #include <prof/python/python_runtime.hpp>
@@ -47,6 +51,8 @@ private:
     bool worker_begun = false;
   };
   static void restart_in_forked_child();
+  bool start_sampling();
+  void start_function_trace();
   void start_worker();
   void begin_on_worker();
   void tick();
@@ -54,6 +60,9 @@ private:
 
   Host host_;
   bool sampling_ = true;
+  std::string functions_;
+  /// Never freed: Python may still call a wrapper after stop().
+  annotations::AnnotationRecorder *function_recorder_ = nullptr;
   int frequency_ = 100;
   int depth_ = 64;
   std::optional<PythonRuntime> runtime_;

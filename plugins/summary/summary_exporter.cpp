@@ -135,15 +135,18 @@ void SummaryExporter::print_counters() {
   print_section("======== Counters:", stats::format_counter_table(std::move(rows)));
 }
 
-// The ranges as `prof stats --report nvtx` shows them, when there are any.
+// The ranges as `prof stats --report nvtx` and `--report python-functions`
+// show them, each when there are any.
 void SummaryExporter::print_annotations() {
-  const stats::StatsTable table = stats::build_report("nvtx", *aggregator_, host_, {});
-  if (table.row_count() == 0) return;
-  std::string text = stats::render_table({table});
-  for (size_t begin = 0, end; begin < text.size(); begin = end + 1) {
-    end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    host_.print(text.substr(begin, end - begin));
+  for (const char *report : {"nvtx", "python-functions"}) {
+    const stats::StatsTable table = stats::build_report(report, *aggregator_, host_, {});
+    if (table.row_count() == 0) continue;
+    std::string text = stats::render_table({table});
+    for (size_t begin = 0, end; begin < text.size(); begin = end + 1) {
+      end = text.find('\n', begin);
+      if (end == std::string::npos) end = text.size();
+      host_.print(text.substr(begin, end - begin));
+    }
   }
 }
 

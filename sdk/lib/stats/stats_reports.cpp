@@ -24,7 +24,10 @@ const std::vector<ReportInfo> kReports = {
     {"api", "API calls (host slices of the runtime-api and driver-api categories) by name", true},
     {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
     {"ranges", "annotation ranges (host slices of other categories) by name", true},
-    {"nvtx", "NVTX ranges (slices of the annotation category) by name and domain", true},
+    {"nvtx",
+     "NVTX ranges (slices of the annotation category but traced Python functions) by name and "
+     "domain",
+     true},
     {"python-functions",
      "traced Python functions (--python-functions-trace) by qualified name and domain", true},
     {"kernels", "device kernels (slices of the kernel category) by name, all devices together",
@@ -115,11 +118,11 @@ bool category_of_source(std::string_view category, std::string_view source) {
 }
 
 // nsys's nvtx_sum: annotation slices by domain and name, the share of all of
-// them and of the time of the threads they ran on. `source` keeps those of
-// one source's category strings ("python"); empty keeps all.
+// them and of the time of the threads they ran on. Those of `source`'s
+// category strings ("python") only, or with `others` all but those.
 StatsTable annotation_report(std::string_view report, std::string_view title,
-                             std::string_view source, const StatsAggregator &aggregator,
-                             const ExportHost &host) {
+                             std::string_view source, bool others,
+                             const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{std::string(report), "", activity_columns(), {}, "", {}};
   table.columns.erase(table.columns.begin()); // no Type column: one kind of row
   table.columns.insert(table.columns.end() - 1, {"Thread(%)", "Thread(%)", Align::Right});
@@ -128,7 +131,7 @@ StatsTable annotation_report(std::string_view report, std::string_view title,
   // By resolved names, so equal names interned apart (merged reports) are one row.
   std::map<std::pair<std::string, std::string>, AnnotationStats> by_name;
   for (const auto &[key, stats] : aggregator.annotations()) {
-    if (!source.empty() && !category_of_source(host.string(key.category), source)) continue;
+    if (category_of_source(host.string(key.category), source) == others) continue;
     by_name[{key.domain == 0 ? "" : std::string(host.string(key.domain)),
              std::string(host.string(key.name))}]
         .merge(stats);
@@ -558,9 +561,10 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
     return group_report(name, ActivityGroup::OsRuntime, "OS runtime", aggregator, host);
   if (name == "ranges")
     return group_report(name, ActivityGroup::Ranges, "Ranges", aggregator, host);
-  if (name == "nvtx") return annotation_report(name, "NVTX ranges", "", aggregator, host);
+  if (name == "nvtx")
+    return annotation_report(name, "NVTX ranges", "python", true, aggregator, host);
   if (name == "python-functions")
-    return annotation_report(name, "Python functions", "python", aggregator, host);
+    return annotation_report(name, "Python functions", "python", false, aggregator, host);
   if (name == "kernels")
     return time_by_name_report(name, "Kernels", aggregator.kernels(), aggregator, host);
   if (name == "memcpy-time")

@@ -56,10 +56,19 @@ constexpr std::string_view kCaptureOnly[] = {
     "annotation-capture", "capture-range-end", "trace-rotation", "env-var", "inherit-environment",
     "wait", "delay", "gpu-metrics-frequency", "cuda-memory-usage", "cuda-graph-trace"};
 
-constexpr std::string_view kSelectors[] = {
-    "enable-events",  "enable-activities",       "import-events",   "import-activities",
-    "metrics",        "cpu-profiling-callstack", "cpu-utilization", "memory-utilization",
-    "memory-profile", "gcu-utilization",         "nic-metrics",     "python-sampling"};
+constexpr std::string_view kSelectors[] = {"enable-events",
+                                           "enable-activities",
+                                           "import-events",
+                                           "import-activities",
+                                           "metrics",
+                                           "cpu-profiling-callstack",
+                                           "cpu-utilization",
+                                           "memory-utilization",
+                                           "memory-profile",
+                                           "gcu-utilization",
+                                           "nic-metrics",
+                                           "python-sampling",
+                                           "python-functions-trace"};
 
 constexpr std::string_view kSavedCapture[] = {"import-profile", "import-rawdata"};
 constexpr std::string_view kMerge[] = {"visual-profiler-merge-from", "visual-profiler-merge-to"};

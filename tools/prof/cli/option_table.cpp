@@ -67,6 +67,10 @@ constexpr OptionSpec kOptions[] = {
     {"python-sampling-frequency", 0, K::Int, G::Cpu, "HZ", 1, 10000, "",
      "Python samples per second of each thread's CPU time (nsys; default: the CPU sampling "
      "rate)"},
+    {"python-functions-trace", 0, K::Text, G::Cpu, "pytorch|FILE[,...]", 0, 0, "",
+     "each call of the listed Python functions is an annotation range (nsys): pytorch (module "
+     "forward calls, optimizer steps, DataLoader, torch.distributed collectives) or a JSON "
+     "list of functions"},
     {"python-backtrace", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in the OS runtime call stacks of Python processes (default true)"},
     // 2.3 print

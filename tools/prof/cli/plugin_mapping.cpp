@@ -1,5 +1,6 @@
 #include "tools/prof/cli/plugin_mapping.hpp"
 
+#include "tools/prof/cli/python_functions_list.hpp"
 #include "tools/prof/cli/trace_items.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 
@@ -205,14 +206,30 @@ std::string_view option_text(const PluginRequest &request, std::string_view key)
 // Python processes from inside (cpu-perf leaves them to it), at cpu-perf's
 // rate. A process attached to has no agent for it unless it was started
 // with one: there it is asked for by --python-sampling true alone.
+bool python_sampling_implied(const CommandLine &command, const PluginRequest *cpu) {
+  if (!cpu || command.subcommand == "attach" || command.has("pid")) return false;
+  return option_text(*cpu, "callstack") != "false" && option_text(*cpu, "backtrace") != "none" &&
+         option_text(*cpu, "scope") != "system-wide" && option_text(*cpu, "scope") != "none";
+}
+
+// --python-functions-trace asks for the python source, which samples only
+// when that was asked for or implied (add_python_sampling, which runs first).
+void add_python_functions(const CommandLine &command, RequestList &list) {
+  const GivenOption *option = command.find("python-functions-trace");
+  if (!option) return;
+  const std::string functions = python_functions_option(option->value);
+  const bool sampling = list.find("python") != nullptr;
+  PluginRequest &python = list.request("python", requester(*option));
+  python.implicit = false;
+  RequestList::set(python, "functions", functions, false);
+  if (!sampling) RequestList::set(python, "sampling", "false", false);
+}
+
 void add_python_sampling(const CommandLine &command, RequestList &list) {
   const PluginRequest *cpu = list.find("cpu-perf");
   const std::string *asked = command.value("python-sampling");
   if (!cpu || (asked && *asked == "false") || list.find("python")) return;
-  if (command.subcommand == "attach" || command.has("pid")) return;
-  if (option_text(*cpu, "callstack") == "false" || option_text(*cpu, "backtrace") == "none" ||
-      option_text(*cpu, "scope") == "system-wide" || option_text(*cpu, "scope") == "none")
-    return;
+  if (!python_sampling_implied(command, cpu)) return;
   const std::string *own_rate = command.value("python-sampling-frequency");
   const std::string frequency(own_rate ? std::string_view(*own_rate)
                                        : option_text(*cpu, "frequency"));
@@ -239,6 +256,7 @@ std::vector<PluginRequest> plugin_requests(const CommandLine &command) {
   add_plugin_specs(command, list);
   add_modifiers(command, list);
   add_python_sampling(command, list); // after the modifiers: cpu-perf's final options
+  add_python_functions(command, list);
   if (wants_default_summary(command, list)) {
     PluginRequest &summary = list.request("summary", "--print-summary");
     summary.implicit = true;
