@@ -1,4 +1,5 @@
 #include "tools/prof/cli/plugin_mapping.hpp"
+#include "tools/prof/cli/usage_error.hpp"
 
 #include "cli_test_helpers.hpp"
 
@@ -225,6 +226,27 @@ TEST(PluginMapping, PythonSamplingTrueAsksForItAlone) {
   EXPECT_FALSE(python->implicit);
   EXPECT_EQ(python->options, (Pairs{{"sampling", "true"}}));
   EXPECT_EQ(find(requests, "cpu-perf"), nullptr);
+}
+
+TEST(PluginMapping, PythonFunctionsTraceAsksForPythonWithoutSamplingItsOwn) {
+  auto requests = plugin_requests(parse({"--python-functions-trace", "pytorch", "ls"}));
+  const PluginRequest *python = find(requests, "python");
+  ASSERT_NE(python, nullptr);
+  EXPECT_FALSE(python->implicit);
+  EXPECT_EQ(python->requested_by, "--python-functions-trace");
+  EXPECT_EQ(python->options, (Pairs{{"functions", "pytorch"}, {"sampling", "false"}}));
+  // With CPU call stacks it samples too, at cpu-perf's rate.
+  requests = plugin_requests(parse({"-s", "process-tree", "--sampling-frequency", "1000",
+                                    "--python-functions-trace", "pytorch", "ls"}));
+  EXPECT_EQ(find(requests, "python")->options,
+            (Pairs{{"frequency", "1000"}, {"functions", "pytorch"}}));
+  EXPECT_FALSE(find(requests, "python")->implicit);
+  requests = plugin_requests(parse({"-s", "process-tree", "--python-sampling", "false",
+                                    "--python-functions-trace", "pytorch", "ls"}));
+  EXPECT_EQ(find(requests, "python")->options,
+            (Pairs{{"functions", "pytorch"}, {"sampling", "false"}}));
+  // A bad list is the user's error, before anything runs.
+  EXPECT_THROW(plugin_requests(parse({"--python-functions-trace", "pytorch,", "ls"})), UsageError);
 }
 
 TEST(PluginMapping, EveryMappedOptionExists) {

@@ -1,0 +1,1 @@
+from torch.nn.modules import Linear, Module, ReLU, Sequential  # noqa: F401

@@ -1,0 +1,3 @@
+class Optimizer:
+    def step(self):
+        raise NotImplementedError

@@ -1,0 +1,1 @@
+from torch.utils.data.dataloader import DataLoader  # noqa: F401
