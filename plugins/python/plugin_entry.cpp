@@ -15,6 +15,9 @@ constexpr prof_option_desc kOptions[] = {
     {"functions", PROF_OPTION_STRING, "", 0, 0, nullptr,
      "Python functions whose calls become annotation ranges (--python-functions-trace): "
      "pytorch, MODULE:QUALNAME or MODULE:* with an optional @DOMAIN, separated by ';'"},
+    {"threshold", PROF_OPTION_INT, "0", 0, 3600000000000LL, nullptr,
+     "traced calls shorter than this many nanoseconds are left out "
+     "(--python-functions-threshold)"},
 };
 
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::python::PythonSource>(

@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 
@@ -25,6 +26,7 @@ bool PythonSource::configure() {
   frequency_ = static_cast<int>(host_.option_int("frequency", 100));
   depth_ = static_cast<int>(host_.option_int("depth", 64));
   functions_ = std::string(host_.option("functions").value_or(""));
+  threshold_ns_ = static_cast<uint64_t>(std::max(0LL, host_.option_int("threshold", 0)));
   if (std::string problem; !functions_.empty() && !valid_function_list(functions_, problem)) {
     host_.error("python: functions " + problem);
     return false;
@@ -51,6 +53,7 @@ void PythonSource::start_function_trace() {
   TscClock::enable();
   if (function_recorder_ == nullptr)
     function_recorder_ = annotations::new_lasting_recorder(host_, "python");
+  function_recorder_->set_min_duration(threshold_ns_);
   set_function_recorder(function_recorder_);
   if (const std::string problem = point_python_at_function_trace(functions_); !problem.empty())
     host_.log(PROF_LOG_WARN, "python: " + problem);

@@ -61,6 +61,7 @@ private:
   Host host_;
   bool sampling_ = true;
   std::string functions_;
+  uint64_t threshold_ns_ = 0;
   /// Never freed: Python may still call a wrapper after stop().
   annotations::AnnotationRecorder *function_recorder_ = nullptr;
   int frequency_ = 100;

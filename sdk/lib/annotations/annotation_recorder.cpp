@@ -159,8 +159,10 @@ void AnnotationRecorder::fill(Range &range, const Domain &domain, Text message,
 
 void AnnotationRecorder::emit(const Range &range, uint64_t end) const {
   // A re-anchored TSC clock may step back a few nanoseconds (tsc_clock.hpp).
-  host_.slice(range.track, range.begin, end > range.begin ? end - range.begin : 0, range.message.id,
-              range.domain->category.id, 0, PROF_CATEGORY_ANNOTATION,
+  const uint64_t duration = end > range.begin ? end - range.begin : 0;
+  if (duration < min_duration_.load(std::memory_order_relaxed)) return;
+  host_.slice(range.track, range.begin, duration, range.message.id, range.domain->category.id, 0,
+              PROF_CATEGORY_ANNOTATION,
               std::span<const prof_arg>(range.args.data(), range.arg_count));
 }
 

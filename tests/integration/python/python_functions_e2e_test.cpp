@@ -133,6 +133,19 @@ TEST_F(PythonFunctionsE2E, ARangeOpensACaptureRange) {
   EXPECT_EQ(calls.count("recurse"), 0u);
 }
 
+TEST_F(PythonFunctionsE2E, AThresholdLeavesOutShortCalls) {
+  const RunResult r = profile({"--python-functions-trace", (kPrograms / "functions.json").string(),
+                               "--python-functions-threshold", "1000000"},
+                              "traced_calls.py");
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const std::map<std::string, int> calls = calls_by_name(read_ranges(dir_ / "r.profrep"));
+  // inner() spins 2 ms, outer() calls it; the shapes' methods take microseconds.
+  EXPECT_EQ(calls.at("inner"), 8);
+  EXPECT_EQ(calls.at("outer"), 2);
+  EXPECT_EQ(calls.count("Shapes.area"), 0u);
+  EXPECT_EQ(calls.count("recurse"), 0u);
+}
+
 TEST_F(PythonFunctionsE2E, ThePytorchSetNamesModuleCallsByTheirClass) {
   // PyTorch's layout in a stand-in (fake_torch/), so the set is checked
   // where python3-torch is not installed.

@@ -245,6 +245,10 @@ TEST(PluginMapping, PythonFunctionsTraceAsksForPythonWithoutSamplingItsOwn) {
                                     "--python-functions-trace", "pytorch", "ls"}));
   EXPECT_EQ(find(requests, "python")->options,
             (Pairs{{"functions", "pytorch"}, {"sampling", "false"}}));
+  requests = plugin_requests(parse(
+      {"--python-functions-trace", "pytorch", "--python-functions-threshold", "80000", "ls"}));
+  EXPECT_EQ(find(requests, "python")->options,
+            (Pairs{{"functions", "pytorch"}, {"sampling", "false"}, {"threshold", "80000"}}));
   // A bad list is the user's error, before anything runs.
   EXPECT_THROW(plugin_requests(parse({"--python-functions-trace", "pytorch,", "ls"})), UsageError);
 }

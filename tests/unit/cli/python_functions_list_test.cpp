@@ -89,7 +89,19 @@ TEST_F(PythonFunctionsList, TheOptionItselfMustNameSomething) {
     ADD_FAILURE() << "accepted";
   } catch (const UsageError &e) {
     EXPECT_EQ(std::string(e.what()), "prof: --python-functions-trace " + dir_.file("missing.json") +
-                                         ": cannot read the file");
+                                         ": cannot read the file; expected pytorch or a JSON "
+                                         "list of functions");
+  }
+  // Neither a device that never ends nor a folder is read.
+  for (const std::string &path : {std::string("/dev/zero"), dir_.path()}) {
+    try {
+      python_functions_option(path);
+      ADD_FAILURE() << path << " accepted";
+    } catch (const UsageError &e) {
+      EXPECT_EQ(std::string(e.what()), "prof: --python-functions-trace " + path +
+                                           ": not a regular file; expected pytorch or a JSON "
+                                           "list of functions");
+    }
   }
 }
 

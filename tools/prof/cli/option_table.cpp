@@ -71,6 +71,8 @@ constexpr OptionSpec kOptions[] = {
      "each call of the listed Python functions is an annotation range (nsys): pytorch (module "
      "forward calls, optimizer steps, DataLoader, torch.distributed collectives) or a JSON "
      "list of functions"},
+    {"python-functions-threshold", 0, K::Int, G::Cpu, "NS", 0, 3600000000000LL, "",
+     "leave out traced Python calls shorter than NS nanoseconds (asys; default 0: all)"},
     {"python-backtrace", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in the OS runtime call stacks of Python processes (default true)"},
     // 2.3 print

@@ -71,6 +71,7 @@ constexpr OptionMapping kMappings[] = {
     {"osrt-backtrace-threshold", "osrt", "backtrace-threshold", "", R::Modifies},
     {"osrt-backtrace-depth", "osrt", "backtrace-depth", "", R::Modifies},
     {"python-backtrace", "osrt", "python-backtrace", "", R::Modifies},
+    {"python-functions-threshold", "python", "threshold", "", R::Modifies},
     {"nic-metrics", "nic", "", "", R::Enables},
     {"nic-device-include", "nic", "include", "", R::Modifies},
     {"nic-metrics-frequency", "nic", "frequency", "", R::Modifies},
@@ -151,9 +152,11 @@ void add_topsprof_options(const CommandLine &command, RequestList &list) {
 
 // Options that tune a plugin (frequencies, thresholds) reach it however it
 // was asked for: topsprof option, --trace or --plugin (whose keys win).
-void add_modifiers(const CommandLine &command, RequestList &list) {
+void add_modifiers(const CommandLine &command, RequestList &list,
+                   std::string_view only_plugin = {}) {
   for (const auto &mapping : kMappings) {
-    if (mapping.role != R::Modifies) continue;
+    if (mapping.role != R::Modifies || (!only_plugin.empty() && mapping.plugin != only_plugin))
+      continue;
     PluginRequest *request = list.find(mapping.plugin);
     const GivenOption *option = command.find(mapping.option);
     if (request && option)
@@ -223,6 +226,7 @@ void add_python_functions(const CommandLine &command, RequestList &list) {
   python.implicit = false;
   RequestList::set(python, "functions", functions, false);
   if (!sampling) RequestList::set(python, "sampling", "false", false);
+  add_modifiers(command, list, "python"); // python was not there for them before
 }
 
 void add_python_sampling(const CommandLine &command, RequestList &list) {

@@ -5,9 +5,9 @@
 #include <prof/activity/json_reader.hpp>
 #include <prof/python/dotted_name.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
-#include <sstream>
 
 namespace prof::cli {
 namespace {
@@ -131,15 +131,23 @@ private:
 };
 
 std::string read_list(const std::string &file) {
+  // A FIFO or a device would block or never end: regular files only, read
+  // no further than the limit.
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file, error))
+    throw UsageError(
+        "--python-functions-trace " + file +
+        (std::filesystem::exists(file, error) ? ": not a regular file" : ": cannot read the file") +
+        "; expected pytorch or a JSON list of functions");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw UsageError("--python-functions-trace " + file + ": cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (text.str().size() > kMaxFileBytes)
+  std::string text(kMaxFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxFileBytes)
     throw UsageError("--python-functions-trace " + file +
-                     ": larger than 1 MiB; expected a JSON "
-                     "list of functions");
-  return FunctionList(file, text.str()).read();
+                     ": larger than 1 MiB; expected a JSON list of functions");
+  return FunctionList(file, std::move(text)).read();
 }
 
 } // namespace

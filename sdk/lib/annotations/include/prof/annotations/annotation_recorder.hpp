@@ -69,6 +69,11 @@ public:
   uint64_t start(const Domain *domain, Text message, const Attributes &attributes);
   void end(uint64_t id);
   void mark(const Domain *domain, Text message, const Attributes &attributes);
+  /// Ranges shorter than `nanoseconds` are not recorded from now on (they
+  /// still open and close capture ranges); 0, the default, records all.
+  void set_min_duration(uint64_t nanoseconds) {
+    min_duration_.store(nanoseconds, std::memory_order_relaxed);
+  }
 
   static constexpr int kMaxDepth = 64;
   static constexpr size_t kMaxOpenStarts = 4096;
@@ -113,6 +118,7 @@ private:
   std::unordered_map<uint32_t, std::string> thread_names_;
 
   std::atomic<uint64_t> next_start_{1};
+  std::atomic<uint64_t> min_duration_{0};
   std::unique_ptr<OpenStart[]> starts_;
 };
 
