@@ -5,8 +5,9 @@ times, medians of each program's own time and its ratio to the bare run:
     and with the pytorch set;
   - cpu_bound.py bare and with a list that names none of its functions
     (only listed functions pay);
-  - call_cost.py, a million calls of an empty function, bare and traced:
-    the cost of one traced call.
+  - call_cost.py, a million calls of an empty function, bare, with a list
+    that names other functions, and traced: what an unlisted call pays, and
+    what a traced call costs.
 A tight pure-Python loop's speed depends on where things land in memory:
 on CPython 3.11 here, cpu_bound.py runs up to 20% faster or slower when
 only the size of its environment changes. So every round gives all its
@@ -44,6 +45,7 @@ with tempfile.TemporaryDirectory() as tmp:
     cases["cpu_bound bare"] = ("cpu_bound.py", None)
     cases["cpu_bound unrelated list"] = ("cpu_bound.py", unrelated)
     cases["call_cost bare"] = ("call_cost.py", None)
+    cases["call_cost unrelated list"] = ("call_cost.py", unrelated)
     cases["call_cost traced"] = ("call_cost.py", traced)
     work = {name: [] for name in cases}
     for _ in range(rounds):
