@@ -167,7 +167,7 @@ StatsTable annotation_report(std::string_view report, std::string_view title,
   }
   table.sections.push_back(std::move(section));
   table.notes.push_back(
-      "Time(%) is of the time of all " + std::string(source.empty() ? "annotation ranges" : title) +
+      "Time(%) is of the time of all " + std::string(others ? "annotation ranges" : title) +
       " in this report, as in nsys's nvtx_sum; Thread(%) of the time of the threads they ran on, "
       "each from its first event to its last; nested ranges each count in full");
   return table;

@@ -134,16 +134,20 @@ TEST_F(PythonFunctionsE2E, ARangeOpensACaptureRange) {
 }
 
 TEST_F(PythonFunctionsE2E, AThresholdLeavesOutShortCalls) {
+  const uint64_t threshold = 1'500'000;
   const RunResult r = profile({"--python-functions-trace", (kPrograms / "functions.json").string(),
-                               "--python-functions-threshold", "1000000"},
+                               "--python-functions-threshold", std::to_string(threshold)},
                               "traced_calls.py");
   ASSERT_EQ(r.exit_code, 0) << r.describe();
-  const std::map<std::string, int> calls = calls_by_name(read_ranges(dir_ / "r.profrep"));
-  // inner() spins 2 ms, outer() calls it; the shapes' methods take microseconds.
+  const std::vector<Range> ranges = read_ranges(dir_ / "r.profrep");
+  for (const Range &range : ranges)
+    EXPECT_GE(range.end - range.begin, threshold) << range.name;
+  // inner() spins 2 ms, and outer() calls it; the shapes' methods take
+  // microseconds, unless the machine stalls them.
+  const std::map<std::string, int> calls = calls_by_name(ranges);
   EXPECT_EQ(calls.at("inner"), 8);
   EXPECT_EQ(calls.at("outer"), 2);
-  EXPECT_EQ(calls.count("Shapes.area"), 0u);
-  EXPECT_EQ(calls.count("recurse"), 0u);
+  EXPECT_LT(calls.count("Shapes.area") ? calls.at("Shapes.area") : 0, 2);
 }
 
 TEST_F(PythonFunctionsE2E, ThePytorchSetNamesModuleCallsByTheirClass) {

@@ -210,7 +210,8 @@ TEST_F(SummaryTest, AnnotationRangesGetTheNvtxSection) {
       " 16.67%  200.00ns      1  200.00ns  200.00ns  200.00ns     40.00%  -       load",
   };
   EXPECT_EQ(Lines(section, section + 4), expected);
-  EXPECT_EQ(section[4].rfind("Time(%) is of the time of all annotation ranges", 0), 0u);
+  EXPECT_EQ(section[4].rfind("Time(%) is of the time of all annotation ranges", 0), 0u)
+      << section[4];
   EXPECT_EQ(printed.end() - section, 5) << "no counters or samples follow";
 }
 
