@@ -20,6 +20,7 @@ stats::StatsScope summary_scope() {
   stats::StatsScope scope;
   scope.functions = true;
   scope.annotations = true;
+  scope.heap = true;
   return scope;
 }
 
@@ -70,7 +71,7 @@ bool SummaryExporter::end() {
   } else {
     print_activities();
     if (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) {
-      print_annotations();
+      print_report_tables();
       print_counters();
       print_functions();
     }
@@ -136,9 +137,9 @@ void SummaryExporter::print_counters() {
 }
 
 // The ranges as `prof stats --report nvtx` and `--report python-functions`
-// show them, each when there are any.
-void SummaryExporter::print_annotations() {
-  for (const char *report : {"nvtx", "python-functions"}) {
+// show them, and the heap as `--report memory` does, each when there are any.
+void SummaryExporter::print_report_tables() {
+  for (const char *report : {"nvtx", "python-functions", "memory"}) {
     const stats::StatsTable table = stats::build_report(report, *aggregator_, host_, {});
     if (table.row_count() == 0) continue;
     std::string text = stats::render_table({table});

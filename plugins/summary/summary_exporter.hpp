@@ -35,7 +35,7 @@ public:
 
 private:
   void print_activities();
-  void print_annotations();
+  void print_report_tables(); ///< annotation ranges and the heap, as prof stats shows them
   void print_counters();
   void print_functions();
   void print_section(const std::string &title, const std::vector<std::string> &table);

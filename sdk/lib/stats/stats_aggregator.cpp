@@ -96,6 +96,13 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
         ++stats.with_bytes;
       }
     }
+    if (scope_.heap && e.type == PROF_EVENT_INSTANT && e.category != 0) {
+      auto known = heap_categories_.find(e.category);
+      if (known == heap_categories_.end())
+        known = heap_categories_.emplace(e.category, host_.string(e.category).starts_with("heap/"))
+                    .first;
+      if (known->second) heap_events_.push_back(e);
+    }
     if (scope_.device_memory) {
       if (e.type == PROF_EVENT_INSTANT && e.kind == PROF_CATEGORY_MEMORY)
         memory_.add_event(e, summary_.tracks().place(e.track).device);
@@ -151,6 +158,7 @@ void StatsAggregator::merge(StatsAggregator &other) {
     communication_[key].merge(stats);
   collective_calls_.insert(collective_calls_.end(), other.collective_calls_.begin(),
                            other.collective_calls_.end());
+  heap_events_.insert(heap_events_.end(), other.heap_events_.begin(), other.heap_events_.end());
   for (const auto &[track, span] : other.thread_spans_)
     thread_spans_[track].add(span.first, span.last);
   first_ts_ = std::min(first_ts_, other.first_ts_);

@@ -1,6 +1,7 @@
 #include <prof/stats/stats_reports.hpp>
 
 #include "device_memory_report.hpp"
+#include "heap_report.hpp"
 
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
@@ -37,6 +38,10 @@ const std::vector<ReportInfo> kReports = {
     {"device-memory",
      "device memory: each device's peak, the blocks live at it, and blocks never freed (leaks)",
      false},
+    {"memory",
+     "the heap of each process (--memory-profile): its peak and the call sites holding memory "
+     "then, the blocks live at exit (leaks) by call site, allocations by size",
+     true},
     {"counters", "counter tracks: min, average and max", true},
     {"device-utilization", "busy percent of each device in windows of --interval MS", false},
     {"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
@@ -542,6 +547,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "cpu-functions") scope.functions = true;
     if (name == "nvtx" || name == "python-functions") scope.annotations = true;
     if (name == "device-memory") scope.device_memory = true;
+    if (name == "memory") scope.heap = true;
     if (name == "collectives") scope.communication = true;
     if (name == "stragglers") scope.collectives = true;
   }
@@ -571,6 +577,7 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
     return time_by_name_report(name, "Memory copies", aggregator.memcpy(), aggregator, host);
   if (name == "memcpy-size") return memcpy_size_report(aggregator, host);
   if (name == "device-memory") return device_memory_report(aggregator, host);
+  if (name == "memory") return heap_report(aggregator, host);
   if (name == "counters") return counters_report(aggregator, host);
   if (name == "device-utilization") return utilization_report(aggregator, host, options);
   if (name == "device-gaps") return gaps_report(aggregator, host, options);

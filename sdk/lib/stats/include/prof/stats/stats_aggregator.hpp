@@ -94,6 +94,7 @@ struct StatsScope {
   bool device_memory = false; ///< memory events and the host calls they name
   bool communication = false; ///< communication slices by name, communicator and process
   bool collectives = false;   ///< each collective call with its communicator and sequence
+  bool heap = false;          ///< the memory source's summary instants (category heap/...)
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -139,6 +140,10 @@ public:
   /// Every collective call (see CollectiveCall), in no order.
   const std::vector<CollectiveCall> &collective_calls() const { return collective_calls_; }
 
+  /// The memory source's summary instants (category strings "heap/..."),
+  /// in no order.
+  const std::vector<prof_event> &heap_events() const { return heap_events_; }
+
   /// Memory events of devices, in report order, and the calls they name.
   const MemoryLog &memory() const { return memory_; }
 
@@ -173,6 +178,8 @@ private:
   std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
   std::map<CommunicationKey, CommunicationStats> communication_;
   std::unordered_map<prof_track_id, prof_track_id> processes_;
+  std::vector<prof_event> heap_events_;
+  KeyCache heap_categories_; ///< category ids: whether they read "heap/..."
   std::vector<CollectiveCall> collective_calls_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   FunctionView functions_;

@@ -1,0 +1,116 @@
+// Every live heap block of the process, by address: its size and the code
+// address that allocated it (the caller of malloc or operator new), with the
+// heap's exact totals. Its memory comes straight from the kernel (mmap by
+// system call), so it never calls the allocator it accounts for, and its
+// locks are spin locks: it may be entered from inside malloc on any thread.
+#ifndef PROF_PLUGINS_MEMORY_HEAP_TABLE_HPP
+#define PROF_PLUGINS_MEMORY_HEAP_TABLE_HPP
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+namespace prof::memory {
+
+/// A lock of one atomic flag: never calls the C library, resettable in a
+/// forked child.
+class SpinLock {
+public:
+  void lock() noexcept {
+    while (locked_.exchange(true, std::memory_order_acquire))
+      while (locked_.load(std::memory_order_relaxed))
+        __builtin_ia32_pause();
+  }
+  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
+  void reset() noexcept { locked_.store(false, std::memory_order_relaxed); }
+
+private:
+  std::atomic<bool> locked_{false};
+};
+
+struct Block {
+  uintptr_t address = 0; ///< 0: an empty slot; kErased: a slot freed since
+  uint64_t size = 0;
+  uintptr_t site = 0;
+};
+
+/// Allocation counts by size: class k holds sizes up to 2^(k+4) bytes (16 B,
+/// 32 B, ... 1 TiB and beyond in the last).
+inline constexpr int kSizeClasses = 37;
+inline int size_class(uint64_t size) {
+  int k = 0;
+  while (k + 1 < kSizeClasses && size > (uint64_t{16} << k))
+    ++k;
+  return k;
+}
+
+/// What the table has seen, exact.
+struct HeapTotals {
+  uint64_t allocations = 0, frees = 0, bytes_allocated = 0;
+  int64_t in_use = 0; ///< bytes in live blocks
+  uint64_t live_blocks = 0;
+  uint64_t peak = 0;          ///< the most bytes in use at once
+  uint64_t peak_ns = 0;       ///< when (the clock given to add())
+  uint64_t unknown_frees = 0; ///< frees of blocks allocated before the table saw them
+  uint64_t temporaries = 0;   ///< blocks freed with no other allocation of their thread between
+  std::array<uint64_t, kSizeClasses> by_class{};
+};
+
+class HeapTable {
+public:
+  HeapTable() = default;
+  HeapTable(const HeapTable &) = delete;
+  HeapTable &operator=(const HeapTable &) = delete;
+
+  /// A block was allocated; `now_ns` is read only when it makes a new peak.
+  /// False when the table has no room (the kernel refused memory).
+  bool add(uintptr_t address, uint64_t size, uintptr_t site, uint64_t (*now_ns)()) noexcept;
+  /// A block is freed: its record, or false when the table never saw it.
+  bool remove(uintptr_t address, Block *removed) noexcept;
+  /// Every live block, a shard locked at a time.
+  void for_each(const std::function<void(const Block &)> &visit) const;
+  HeapTotals totals() const noexcept;
+  /// Around fork(): every shard locked before, so the child's copy is whole;
+  /// unlocked after, in the parent and in the child.
+  void lock_all() noexcept;
+  void unlock_all() noexcept;
+  /// In a forked child: the parent's blocks are the parent's to report;
+  /// the child starts empty (frees of them count as unseen). Locks held.
+  void forget_all() noexcept;
+
+  static constexpr uintptr_t kErased = 1;
+
+private:
+  struct alignas(64) Shard {
+    mutable SpinLock lock;
+    Block *slots = nullptr;
+    size_t capacity = 0; ///< a power of two, or 0
+    size_t used = 0;     ///< live and erased slots
+    size_t live = 0;
+  };
+  static constexpr int kShards = 64;
+  static uint64_t hash(uintptr_t address) noexcept {
+    return (address >> 4) * 0x9E3779B97F4A7C15ull;
+  }
+  /// The first slot to probe; the top bits of the hash pick the shard.
+  static size_t slot_of(uintptr_t address, size_t capacity) noexcept {
+    return (hash(address) >> 6) & (capacity - 1);
+  }
+  static bool grow(Shard &shard) noexcept;
+
+  std::array<Shard, kShards> shards_{};
+  std::atomic<uint64_t> allocations_{0}, frees_{0}, bytes_allocated_{0}, unknown_frees_{0};
+  std::atomic<int64_t> in_use_{0};
+  std::atomic<uint64_t> peak_{0}, peak_ns_{0};
+  std::array<std::atomic<uint64_t>, kSizeClasses> by_class_{};
+
+public:
+  /// Counted by the hooks, which know the thread's last allocation.
+  std::atomic<uint64_t> temporaries{0};
+};
+
+} // namespace prof::memory
+
+#endif

@@ -1,0 +1,223 @@
+#include "memory_source.hpp"
+
+#include "allocator_hooks.hpp"
+
+#include <prof/stacks/address_name.hpp>
+#include <prof/thread_track.hpp>
+#include <prof/tsc_clock.hpp>
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <new>
+#include <string_view>
+#include <unordered_map>
+
+namespace prof::memory {
+namespace {
+
+uint64_t rss_bytes() {
+  long pages = 0, resident = 0;
+  if (FILE *file = std::fopen("/proc/self/statm", "re")) {
+    if (std::fscanf(file, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(file);
+  }
+  return static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string size_class_name(int k) {
+  const uint64_t top = uint64_t{16} << k;
+  if (k + 1 == kSizeClasses) return "> " + std::to_string(top >> 1 >> 30) + " GiB";
+  if (top < 1024) return "<= " + std::to_string(top) + " B";
+  if (top < (1 << 20)) return "<= " + std::to_string(top >> 10) + " KiB";
+  if (top < (uint64_t{1} << 30)) return "<= " + std::to_string(top >> 20) + " MiB";
+  return "<= " + std::to_string(top >> 30) + " GiB";
+}
+
+bool is_prof_code(uintptr_t address) {
+  Dl_info info{};
+  if (address <= kProfSite || dladdr(reinterpret_cast<void *>(address - 1), &info) == 0 ||
+      info.dli_fname == nullptr)
+    return false;
+  const std::string_view file = info.dli_fname;
+  const auto slash = file.rfind('/');
+  return file.substr(slash == std::string_view::npos ? 0 : slash + 1).starts_with("libprof-");
+}
+
+std::atomic<MemorySource *> g_running{nullptr}; ///< the started instance of this process
+
+// A heap 5% above the last snapshot's is worth another look at its sites.
+constexpr uint64_t kSnapshotGrowthPercent = 105;
+
+} // namespace
+
+std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
+  const NotAccounted not_accounted; // the map allocates under the table's locks
+  std::unordered_map<uintptr_t, SiteBytes> by_site;
+  heap.for_each([&](const Block &block) {
+    SiteBytes &site = by_site[block.site];
+    site.site = block.site;
+    site.bytes += block.size;
+    ++site.blocks;
+  });
+  // prof's own blocks, as one
+  std::unordered_map<uintptr_t, SiteBytes> merged;
+  for (const auto &[address, site] : by_site) {
+    SiteBytes &into = merged[is_prof_code(address) ? kProfSite : address];
+    into.site = is_prof_code(address) ? kProfSite : address;
+    into.bytes += site.bytes;
+    into.blocks += site.blocks;
+  }
+  by_site = std::move(merged);
+  std::vector<SiteBytes> sites;
+  sites.reserve(by_site.size());
+  for (const auto &[site, bytes] : by_site)
+    sites.push_back(bytes);
+  std::sort(sites.begin(), sites.end(), [](const SiteBytes &a, const SiteBytes &b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.site < b.site;
+  });
+  if (sites.size() > limit) {
+    SiteBytes rest;
+    for (size_t i = limit; i < sites.size(); ++i) {
+      rest.bytes += sites[i].bytes;
+      rest.blocks += sites[i].blocks;
+    }
+    sites.resize(limit);
+    sites.push_back(rest);
+  }
+  return sites;
+}
+
+bool MemorySource::configure() {
+  frequency_ = static_cast<int>(host_.option_int("frequency", 100));
+  if (frequency_ < 1 || frequency_ > 1000) {
+    host_.error("memory: frequency must be 1..1000 Hz, got " + std::to_string(frequency_));
+    return false;
+  }
+  return true;
+}
+
+bool MemorySource::start() {
+  if (started_) return true;
+  if (const std::string problem = hooks_problem(); !problem.empty())
+    host_.log(PROF_LOG_WARN, "memory: " + problem);
+  declare_tracks();
+  started_ = true;
+  static const bool at_fork = pthread_atfork(nullptr, nullptr, &restart_in_forked_child) == 0;
+  (void)at_fork;
+  g_running.store(this);
+  start_worker();
+  return true;
+}
+
+void MemorySource::declare_tracks() {
+  process_ = declare_process_track(host_);
+  heap_track_ = host_.track(PROF_TRACK_COUNTER, "Heap in use", process_, getpid(), 0, -1, "bytes");
+  mapped_track_ =
+      host_.track(PROF_TRACK_COUNTER, "Anonymous mappings", process_, getpid(), 0, -1, "bytes");
+  rss_track_ = host_.track(PROF_TRACK_COUNTER, "RSS", process_, getpid(), 0, -1, "bytes");
+}
+
+void MemorySource::start_worker() {
+  worker_ = std::make_unique<PeriodicThread>();
+  worker_->start(std::chrono::nanoseconds(1'000'000'000 / frequency_), [this] { tick(); },
+                 {.on_start = [] { ignore_calling_thread(); }});
+}
+
+// In a forked child (after the agent's handler gave it its rings): the
+// parent's worker is not here; let go of its copy unjoined, and start again
+// on the child's own tracks. The heap table started afresh already.
+void MemorySource::restart_in_forked_child() {
+  MemorySource *source = g_running.load();
+  if (source == nullptr) return;
+  const NotAccounted not_accounted;
+  (void)source->worker_.release();
+  new (&source->mutex_) std::mutex;
+  source->peak_sites_.clear();
+  source->peak_sites_bytes_ = source->peak_sites_ns_ = 0;
+  source->declare_tracks();
+  source->start_worker();
+}
+
+void MemorySource::tick() {
+  const uint64_t now = TscClock::now_ns();
+  const HeapTotals totals = process_heap().totals();
+  host_.counter(heap_track_, now, static_cast<double>(std::max<int64_t>(totals.in_use, 0)));
+  host_.counter(mapped_track_, now, static_cast<double>(std::max<int64_t>(mapped_bytes(), 0)));
+  host_.counter(rss_track_, now, static_cast<double>(rss_bytes()));
+  const auto in_use = static_cast<uint64_t>(std::max<int64_t>(totals.in_use, 0));
+  std::lock_guard lock(mutex_);
+  if (in_use > 0 && in_use * 100 > peak_sites_bytes_ * kSnapshotGrowthPercent) {
+    peak_sites_ = live_by_site(process_heap(), kSites);
+    peak_sites_bytes_ = in_use;
+    peak_sites_ns_ = now;
+  }
+}
+
+void MemorySource::emit_sites(const std::vector<SiteBytes> &sites, uint64_t ts,
+                              prof_string_id category) {
+  const prof_string_id key_bytes = host_.intern("bytes");
+  const prof_string_id key_blocks = host_.intern("blocks");
+  for (const SiteBytes &site : sites) {
+    const std::string name = site.site == 0           ? "(other call sites)"
+                             : site.site == kProfSite ? "(prof's own allocations)"
+                                                      : stacks::describe_address(site.site);
+    const prof_arg args[] = {arg_uint(key_bytes, site.bytes), arg_uint(key_blocks, site.blocks)};
+    host_.instant(process_, ts, host_.intern(name), category, PROF_CATEGORY_OTHER, args);
+  }
+}
+
+void MemorySource::emit_summary(uint64_t now) {
+  const HeapTotals totals = process_heap().totals();
+  const auto key = [this](const char *name) { return host_.intern(name); };
+  const prof_arg total_args[] = {
+      arg_uint(key("allocations"), totals.allocations),
+      arg_uint(key("frees"), totals.frees),
+      arg_uint(key("bytes allocated"), totals.bytes_allocated),
+      arg_uint(key("peak bytes"), totals.peak),
+      arg_uint(key("temporary allocations"), totals.temporaries),
+      arg_uint(key("frees of unseen blocks"), totals.unknown_frees),
+  };
+  host_.instant(process_, now, key("heap totals"), key("heap/totals"), PROF_CATEGORY_OTHER,
+                total_args);
+  const prof_arg peak_args[] = {arg_uint(key("bytes"), totals.peak)};
+  host_.instant(process_, totals.peak_ns, key("heap peak"), key("heap/peak"), PROF_CATEGORY_OTHER,
+                peak_args);
+  if (!peak_sites_.empty()) {
+    // The call sites at the largest heap the worker saw (within a tick of the peak).
+    const prof_arg at_args[] = {arg_uint(key("bytes"), peak_sites_bytes_)};
+    host_.instant(process_, peak_sites_ns_, key("heap at peak sites"), key("heap/peak-sites"),
+                  PROF_CATEGORY_OTHER, at_args);
+    emit_sites(peak_sites_, peak_sites_ns_, key("heap/peak-site"));
+  }
+  emit_sites(live_by_site(process_heap(), kSites), now, key("heap/leak"));
+  const prof_string_id size_category = key("heap/size-class");
+  const prof_string_id key_allocations = key("allocations");
+  for (int k = 0; k < kSizeClasses; ++k) {
+    if (totals.by_class[static_cast<size_t>(k)] == 0) continue;
+    const prof_arg args[] = {arg_uint(key_allocations, totals.by_class[static_cast<size_t>(k)])};
+    host_.instant(process_, now, key(size_class_name(k).c_str()), size_category,
+                  PROF_CATEGORY_OTHER, args);
+  }
+}
+
+bool MemorySource::stop() {
+  if (!started_) return true;
+  const NotAccounted not_accounted; // the summary's own allocations
+  MemorySource *self = this;
+  g_running.compare_exchange_strong(self, nullptr);
+  started_ = false;
+  if (worker_) worker_->stop();
+  tick();
+  std::lock_guard lock(mutex_);
+  emit_summary(TscClock::now_ns());
+  return true;
+}
+
+} // namespace prof::memory

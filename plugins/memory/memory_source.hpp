@@ -1,0 +1,75 @@
+// The memory source (process scope, `--memory-profile`): the allocation
+// hooks account every heap block of the process (allocator_hooks.hpp); while
+// started, a worker emits the heap in use, the program's anonymous mappings
+// and the RSS as counters, and keeps which call sites held the most bytes
+// at the largest heap it saw. At stop it emits the summary as instants of
+// category heap/...: the peak and its call sites, the blocks still live
+// (leaks) by call site, allocations by size class, and the totals.
+// A forked child reports its own heap, from the fork on, on its own track.
+#ifndef PROF_PLUGINS_MEMORY_MEMORY_SOURCE_HPP
+#define PROF_PLUGINS_MEMORY_MEMORY_SOURCE_HPP
+
+#include "heap_table.hpp"
+
+#include <prof/periodic_thread.hpp>
+#include <prof/plugin.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace prof::memory {
+
+/// Live bytes and blocks of one call site.
+struct SiteBytes {
+  uintptr_t site = 0;
+  uint64_t bytes = 0, blocks = 0;
+};
+
+/// Site of prof's own allocations (the agent's, the plugins'), summed as one.
+inline constexpr uintptr_t kProfSite = 1;
+
+/// The live blocks of `heap` summed by call site, most bytes first, at most
+/// `limit` (the rest summed into one entry of site 0); sites in prof's own
+/// libraries (libprof-*.so) count as kProfSite.
+std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit);
+
+class MemorySource {
+public:
+  explicit MemorySource(Host host) : host_(host) {}
+  ~MemorySource() { stop(); }
+  MemorySource(const MemorySource &) = delete;
+  MemorySource &operator=(const MemorySource &) = delete;
+
+  bool configure();
+  bool start();
+  bool stop();
+  bool suspend() { return true; }
+  bool resume() { return true; }
+  bool flush() { return true; }
+
+  static constexpr size_t kSites = 50;
+
+private:
+  static void restart_in_forked_child();
+  void start_worker();
+  void declare_tracks();
+  void tick();
+  void emit_summary(uint64_t now);
+  void emit_sites(const std::vector<SiteBytes> &sites, uint64_t ts, prof_string_id category);
+
+  Host host_;
+  int frequency_ = 100;
+  std::unique_ptr<PeriodicThread> worker_;
+  std::mutex mutex_; ///< the snapshot, between the worker and stop()
+  prof_track_id process_ = 0, heap_track_ = 0, mapped_track_ = 0, rss_track_ = 0;
+  std::vector<SiteBytes> peak_sites_;
+  uint64_t peak_sites_bytes_ = 0, peak_sites_ns_ = 0;
+  bool started_ = false;
+};
+
+} // namespace prof::memory
+
+#endif

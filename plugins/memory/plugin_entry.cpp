@@ -1,0 +1,23 @@
+// ABI glue of the memory source: option table, vtable and entry symbol.
+// Reading the descriptor has no side effects (the hooks only count).
+#include "memory_source.hpp"
+
+#include <prof/plugin.hpp>
+
+namespace {
+
+constexpr prof_option_desc kOptions[] = {
+    {"frequency", PROF_OPTION_INT, "100", 1, 1000, nullptr,
+     "heap, mapping and RSS counter samples per second"},
+};
+
+constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::memory::MemorySource>(
+    "memory", "1.0.0",
+    "every heap allocation of the process (malloc family, operator new and delete, anonymous "
+    "mmap): heap in use and RSS as counters, the peak and its call sites, leaks by call site, "
+    "allocations by size",
+    PROF_SCOPE_PROCESS, kOptions, "prof project");
+
+} // namespace
+
+PROF_PLUGIN_ENTRY(kDescriptor)

@@ -1,0 +1,136 @@
+#include "heap_report.hpp"
+
+#include <prof/stats/time_format.hpp>
+#include <prof/stats/value_format.hpp>
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+namespace prof::stats {
+namespace {
+
+uint64_t uint_arg(const ExportHost &host, const prof_event &e, std::string_view key) {
+  for (const prof_arg &a : host.args(e.args))
+    if (host.string(a.key) == key) {
+      if (a.type == PROF_ARG_UINT) return a.value.u;
+      if (a.type == PROF_ARG_INT && a.value.i > 0) return static_cast<uint64_t>(a.value.i);
+    }
+  return 0;
+}
+
+struct SiteRow {
+  std::string site;
+  uint64_t bytes = 0, blocks = 0;
+};
+
+struct ProcessHeap {
+  const prof_event *totals = nullptr, *peak = nullptr, *peak_sites = nullptr;
+  std::vector<SiteRow> at_peak, leaks, sizes;
+};
+
+std::string process_label(const ExportHost &host, prof_track_id track) {
+  const prof_track_desc *desc = host.track(track);
+  if (desc == nullptr) return "track " + std::to_string(track);
+  std::string text = desc->name != nullptr && desc->name[0] != '\0' ? desc->name : "process";
+  if (desc->pid != 0) text += " (pid " + std::to_string(desc->pid) + ")";
+  return text;
+}
+
+std::string bytes_text(uint64_t bytes) { return std::to_string(bytes) + " bytes"; }
+
+void sort_by_bytes(std::vector<SiteRow> &rows) {
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const SiteRow &a, const SiteRow &b) { return a.bytes > b.bytes; });
+}
+
+std::vector<Cell> site_row(const char *part, const SiteRow &row, bool bytes) {
+  return {Cell::of_text(part), bytes ? Cell::of_count(row.bytes) : Cell::of_text("-", ""),
+          Cell::of_count(row.blocks), Cell::of_text(row.site)};
+}
+
+} // namespace
+
+StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"memory",
+                   "Process",
+                   {{"Part", "Part", Align::Left},
+                    {"Bytes", "Bytes", Align::Right},
+                    {"Blocks", "Blocks", Align::Right},
+                    {"Site", "Site", Align::Left}},
+                   {},
+                   "======== Heap: no memory profile in this report (prof --memory-profile)",
+                   {}};
+  std::map<prof_track_id, ProcessHeap> processes;
+  for (const prof_event &e : aggregator.heap_events()) {
+    ProcessHeap &heap = processes[e.track];
+    const std::string_view category = host.string(e.category);
+    const SiteRow row{std::string(host.string(e.name)), uint_arg(host, e, "bytes"),
+                      uint_arg(host, e, "blocks")};
+    if (category == "heap/totals") heap.totals = &e;
+    if (category == "heap/peak") heap.peak = &e;
+    if (category == "heap/peak-sites") heap.peak_sites = &e;
+    if (category == "heap/peak-site") heap.at_peak.push_back(row);
+    if (category == "heap/leak") heap.leaks.push_back(row);
+    if (category == "heap/size-class")
+      heap.sizes.push_back({row.site, 0, uint_arg(host, e, "allocations")});
+  }
+  const uint64_t origin = aggregator.first_ts();
+  const auto at = [origin](uint64_t ts) {
+    return format_duration(ts > origin ? ts - origin : 0) + " into the report";
+  };
+  for (auto &[track, heap] : processes) {
+    const std::string label = process_label(host, track);
+    if (heap.peak != nullptr) {
+      Section peak{label,
+                   "======== Heap of " + label + ": peak " +
+                       bytes_text(uint_arg(host, *heap.peak, "bytes")) + ", " + at(heap.peak->ts) +
+                       "; call sites at the largest heap sampled" +
+                       (heap.peak_sites
+                            ? " (" + bytes_text(uint_arg(host, *heap.peak_sites, "bytes")) + ", " +
+                                  at(heap.peak_sites->ts) + ")"
+                            : std::string()) +
+                       ":",
+                   {}};
+      sort_by_bytes(heap.at_peak);
+      for (const SiteRow &row : heap.at_peak)
+        peak.rows.push_back(site_row("peak", row, true));
+      table.sections.push_back(std::move(peak));
+    }
+    uint64_t leaked = 0, leaked_blocks = 0;
+    for (const SiteRow &row : heap.leaks) {
+      leaked += row.bytes;
+      leaked_blocks += row.blocks;
+    }
+    Section leaks{label,
+                  "======== Heap of " + label + ": live at exit (leaks), " + bytes_text(leaked) +
+                      " in " + std::to_string(leaked_blocks) + " blocks:",
+                  {}};
+    sort_by_bytes(heap.leaks);
+    for (const SiteRow &row : heap.leaks)
+      leaks.rows.push_back(site_row("leak", row, true));
+    table.sections.push_back(std::move(leaks));
+    if (heap.totals != nullptr) {
+      const prof_event &t = *heap.totals;
+      Section sizes{label,
+                    "======== Heap of " + label + ": " +
+                        std::to_string(uint_arg(host, t, "allocations")) + " allocations (" +
+                        bytes_text(uint_arg(host, t, "bytes allocated")) + "), " +
+                        std::to_string(uint_arg(host, t, "frees")) + " frees, " +
+                        std::to_string(uint_arg(host, t, "temporary allocations")) +
+                        " temporary (freed before the thread's next allocation); by size:",
+                    {}};
+      for (const SiteRow &row : heap.sizes)
+        sizes.rows.push_back(site_row("size", row, false));
+      table.sections.push_back(std::move(sizes));
+    }
+  }
+  if (!table.sections.empty())
+    table.notes.push_back(
+        "Sites are the code that called the allocator (malloc, operator new, ...). Call sites at "
+        "the peak are those of the largest heap the memory source sampled, within one sampling "
+        "period of the peak; prof's own allocations are one row.");
+  return table;
+}
+
+} // namespace prof::stats

@@ -1,0 +1,129 @@
+// The memory source end to end: `prof --memory-profile PROGRAM` and the
+// report's heap instants read back. The three blocks leaks.c leaves are
+// reported with their exact bytes at their call sites, and nothing else of
+// its own; balanced.cpp's news, deletes and aligned blocks balance to zero;
+// the program keeps its exit code; prof stats prints the tables.
+#include "core/report/report_reader.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+
+struct Site {
+  uint64_t bytes = 0, blocks = 0;
+};
+
+struct Heap {
+  std::map<std::string, Site> leaks, at_peak;
+  std::map<std::string, uint64_t> totals; ///< heap/totals arguments
+  uint64_t peak = 0;
+  uint64_t counters = 0; ///< values on the "Heap in use" track
+};
+
+std::vector<prof_arg> args_of(const report::ReportReader &reader, const prof_event &e) {
+  const auto found = reader.args().find(static_cast<uint32_t>(e.args));
+  return found == reader.args().end() ? std::vector<prof_arg>{} : found->second.args;
+}
+
+uint64_t uint_arg(const report::ReportReader &reader, const prof_event &e, const char *key) {
+  for (const prof_arg &a : args_of(reader, e))
+    if (reader.string(a.key) == key && a.type == PROF_ARG_UINT) return a.value.u;
+  return 0;
+}
+
+Heap read_heap(const fs::path &path) {
+  Heap heap;
+  report::ReportReader reader;
+  EXPECT_TRUE(reader.open(path.string())) << path;
+  for (const prof_event &e : reader.read_all_events()) {
+    if (e.type == PROF_EVENT_COUNTER) {
+      const report::TrackRecord *track = reader.track(e.track);
+      heap.counters += track != nullptr && track->name == "Heap in use";
+      continue;
+    }
+    if (e.type != PROF_EVENT_INSTANT || e.category == 0) continue;
+    const std::string category(reader.string(e.category));
+    const std::string name(reader.string(e.name));
+    const Site site{uint_arg(reader, e, "bytes"), uint_arg(reader, e, "blocks")};
+    if (category == "heap/leak") heap.leaks[name] = site;
+    if (category == "heap/peak-site") heap.at_peak[name] = site;
+    if (category == "heap/peak") heap.peak = site.bytes;
+    if (category == "heap/totals")
+      for (const prof_arg &a : args_of(reader, e))
+        heap.totals[std::string(reader.string(a.key))] = a.value.u;
+  }
+  return heap;
+}
+
+class MemoryE2E : public ::testing::Test {
+protected:
+  testing::ScratchDir scratch_{"prof-memory", testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
+};
+
+TEST_F(MemoryE2E, LeaksAreTheBlocksLeftAtTheirCallSitesExactly) {
+  const RunResult r = run_process(
+      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_LEAKS}, dir_,
+      std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 3) << r.describe(); // the program's own
+  const Heap heap = read_heap(dir_ / "r.profrep");
+  EXPECT_EQ(heap.leaks.at("leak_small").bytes, 100u);
+  EXPECT_EQ(heap.leaks.at("leak_small").blocks, 1u);
+  EXPECT_EQ(heap.leaks.at("leak_medium").bytes, 10'000u);
+  EXPECT_EQ(heap.leaks.at("leak_large").bytes, 100'000u);
+  EXPECT_EQ(heap.leaks.count("churn"), 0u);
+  EXPECT_EQ(heap.leaks.count("main"), 0u);
+  // Each of them was live at the largest heap sampled.
+  EXPECT_EQ(heap.at_peak.at("leak_large").bytes, 100'000u);
+  EXPECT_GE(heap.peak, 110'100u);
+  // 10,000 short-lived blocks and the others of churn(), all counted.
+  EXPECT_GE(heap.totals.at("allocations"), 10'000u + 3 + 5);
+  EXPECT_GE(heap.totals.at("temporary allocations"), 10'000u);
+  EXPECT_GE(heap.counters, 1u);
+
+  const RunResult stats =
+      run_process({kProf, "stats", "--report", "memory", (dir_ / "r.profrep").string()});
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  EXPECT_NE(stats.out.find("leak  100000       1  leak_large"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("live at exit (leaks)"), std::string::npos) << stats.out;
+}
+
+TEST_F(MemoryE2E, NewAndDeleteOfEveryFormBalanceToZero) {
+  const RunResult r = run_process(
+      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_BALANCED},
+      dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const Heap heap = read_heap(dir_ / "r.profrep");
+  for (const auto &[site, bytes] : heap.leaks) {
+    EXPECT_EQ(site.find("work"), std::string::npos) << site << " " << bytes.bytes;
+    EXPECT_EQ(site.find("main"), std::string::npos) << site << " " << bytes.bytes;
+    EXPECT_EQ(site.find("std::vector"), std::string::npos) << site << " " << bytes.bytes;
+  }
+  // 4 threads and main: 8,100 rounds of 5 blocks and a vector of 20 strings.
+  EXPECT_GE(heap.totals.at("allocations"), 8'100u * 25);
+  EXPECT_EQ(heap.totals.at("frees of unseen blocks"), 0u);
+}
+
+TEST_F(MemoryE2E, TheCaptureSummaryShowsTheHeap) {
+  const RunResult r =
+      run_process({kProf, "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_LEAKS}, dir_,
+                  std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_NE(r.out.find("live at exit (leaks)"), std::string::npos) << r.describe();
+  EXPECT_NE(r.out.find("leak_medium"), std::string::npos) << r.describe();
+}
+
+} // namespace
+} // namespace prof::e2e

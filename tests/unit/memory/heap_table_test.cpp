@@ -1,0 +1,87 @@
+// The memory source's heap table: every block in and out by address, exact
+// totals, the peak and when it was made, size classes, growth far past its
+// first capacity, and threads adding and removing at once.
+#include "heap_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+namespace prof::memory {
+namespace {
+
+uint64_t g_clock = 0;
+uint64_t fake_now() { return g_clock; }
+
+TEST(HeapTable, BlocksComeAndGoWithExactTotals) {
+  static HeapTable table; // large: not on the stack
+  g_clock = 100;
+  ASSERT_TRUE(table.add(0x1000, 100, 0xA, &fake_now));
+  g_clock = 200;
+  ASSERT_TRUE(table.add(0x2000, 5000, 0xB, &fake_now));
+  g_clock = 300;
+  Block removed;
+  ASSERT_TRUE(table.remove(0x1000, &removed));
+  EXPECT_EQ(removed.size, 100u);
+  EXPECT_EQ(removed.site, 0xAu);
+  EXPECT_FALSE(table.remove(0x1000, nullptr));        // twice: not known any more
+  EXPECT_FALSE(table.remove(0x9000, nullptr));        // never seen
+  ASSERT_TRUE(table.add(0x1000, 10, 0xC, &fake_now)); // the address again
+
+  const HeapTotals t = table.totals();
+  EXPECT_EQ(t.allocations, 3u);
+  EXPECT_EQ(t.frees, 1u);
+  EXPECT_EQ(t.bytes_allocated, 5110u);
+  EXPECT_EQ(t.in_use, 5010);
+  EXPECT_EQ(t.peak, 5100u);
+  EXPECT_EQ(t.peak_ns, 200u);
+  EXPECT_EQ(t.unknown_frees, 2u);
+  EXPECT_EQ(t.by_class[size_class(100)], 1u);
+  EXPECT_EQ(t.by_class[size_class(10)], 1u);
+  uint64_t live = 0, bytes = 0;
+  table.for_each([&](const Block &b) {
+    ++live;
+    bytes += b.size;
+  });
+  EXPECT_EQ(live, 2u);
+  EXPECT_EQ(bytes, 5010u);
+}
+
+TEST(HeapTable, SizeClassesArePowersOfTwoFrom16Bytes) {
+  EXPECT_EQ(size_class(0), 0);
+  EXPECT_EQ(size_class(16), 0);
+  EXPECT_EQ(size_class(17), 1);
+  EXPECT_EQ(size_class(32), 1);
+  EXPECT_EQ(size_class(4096), 8);
+  EXPECT_EQ(size_class(~uint64_t{0}), kSizeClasses - 1);
+}
+
+TEST(HeapTable, ThreadsAddAndRemoveAMillionBlocks) {
+  static HeapTable table;
+  constexpr int kThreads = 4, kBlocks = 250'000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([t] {
+      const uintptr_t base = (static_cast<uintptr_t>(t) + 1) << 40;
+      for (int i = 0; i < kBlocks; ++i)
+        ASSERT_TRUE(table.add(base + uintptr_t(i) * 16, 8, base, nullptr));
+      for (int i = 0; i < kBlocks; i += 2) // half of them go
+        ASSERT_TRUE(table.remove(base + uintptr_t(i) * 16, nullptr));
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  const HeapTotals t = table.totals();
+  EXPECT_EQ(t.allocations, uint64_t{kThreads} * kBlocks);
+  EXPECT_EQ(t.frees, uint64_t{kThreads} * kBlocks / 2);
+  EXPECT_EQ(t.in_use, int64_t{kThreads} * kBlocks / 2 * 8);
+  // At least one thread's blocks were all live at once, at most everyone's.
+  EXPECT_GE(t.peak, uint64_t{kBlocks} * 8);
+  EXPECT_LE(t.peak, uint64_t{kThreads} * kBlocks * 8);
+  uint64_t live = 0;
+  table.for_each([&](const Block &) { ++live; });
+  EXPECT_EQ(live, uint64_t{kThreads} * kBlocks / 2);
+}
+
+} // namespace
+} // namespace prof::memory
