@@ -143,8 +143,7 @@ void account_free(void *p) {
   if (t_busy) return;
   t_busy = true;
   const auto address = reinterpret_cast<uintptr_t>(p);
-  if (g_heap.remove(address, nullptr) && address == t_last_block)
-    g_heap.temporaries.fetch_add(1, std::memory_order_relaxed);
+  g_heap.remove(address, nullptr, address == t_last_block);
   t_last_block = 0;
   t_busy = false;
 }

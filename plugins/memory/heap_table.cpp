@@ -64,10 +64,10 @@ bool HeapTable::add(uintptr_t address, uint64_t size, uintptr_t site,
     }
     shard.slots[at] = {address, size, site};
     ++shard.live;
+    ++shard.allocations;
+    shard.bytes_allocated += size;
+    ++shard.by_class[static_cast<size_t>(size_class(size))];
   }
-  allocations_.fetch_add(1, std::memory_order_relaxed);
-  bytes_allocated_.fetch_add(size, std::memory_order_relaxed);
-  by_class_[static_cast<size_t>(size_class(size))].fetch_add(1, std::memory_order_relaxed);
   const int64_t now = in_use_.fetch_add(static_cast<int64_t>(size), std::memory_order_relaxed) +
                       static_cast<int64_t>(size);
   uint64_t peak = peak_.load(std::memory_order_relaxed);
@@ -80,27 +80,28 @@ bool HeapTable::add(uintptr_t address, uint64_t size, uintptr_t site,
   return true;
 }
 
-bool HeapTable::remove(uintptr_t address, Block *removed) noexcept {
+bool HeapTable::remove(uintptr_t address, Block *removed, bool temporary) noexcept {
   Shard &shard = shards_[hash(address) >> 58];
   Block found;
   {
     std::lock_guard lock(shard.lock);
     if (shard.capacity == 0) {
-      unknown_frees_.fetch_add(1, std::memory_order_relaxed);
+      ++shard.unknown_frees;
       return false;
     }
     size_t at = slot_of(address, shard.capacity);
     while (shard.slots[at].address != 0 && shard.slots[at].address != address)
       at = (at + 1) & (shard.capacity - 1);
     if (shard.slots[at].address != address) {
-      unknown_frees_.fetch_add(1, std::memory_order_relaxed);
+      ++shard.unknown_frees;
       return false;
     }
     found = shard.slots[at];
     shard.slots[at].address = kErased;
     --shard.live;
+    ++shard.frees;
+    shard.temporaries += temporary;
   }
-  frees_.fetch_add(1, std::memory_order_relaxed);
   in_use_.fetch_sub(static_cast<int64_t>(found.size), std::memory_order_relaxed);
   if (removed != nullptr) *removed = found;
   return true;
@@ -116,18 +117,20 @@ void HeapTable::for_each(const std::function<void(const Block &)> &visit) const 
 
 HeapTotals HeapTable::totals() const noexcept {
   HeapTotals t;
-  t.allocations = allocations_.load(std::memory_order_relaxed);
-  t.frees = frees_.load(std::memory_order_relaxed);
-  t.bytes_allocated = bytes_allocated_.load(std::memory_order_relaxed);
+  for (const Shard &shard : shards_) {
+    std::lock_guard lock(shard.lock);
+    t.allocations += shard.allocations;
+    t.frees += shard.frees;
+    t.bytes_allocated += shard.bytes_allocated;
+    t.unknown_frees += shard.unknown_frees;
+    t.temporaries += shard.temporaries;
+    t.live_blocks += shard.live;
+    for (size_t k = 0; k < shard.by_class.size(); ++k)
+      t.by_class[k] += shard.by_class[k];
+  }
   t.in_use = in_use_.load(std::memory_order_relaxed);
-  t.live_blocks = t.allocations >= t.frees ? t.allocations - t.frees : 0;
   t.peak = peak_.load(std::memory_order_relaxed);
   t.peak_ns = peak_ns_.load(std::memory_order_relaxed);
-  t.unknown_frees = unknown_frees_.load(std::memory_order_relaxed);
-  t.temporaries = temporaries.load(std::memory_order_relaxed);
-  for (int k = 0; k < kSizeClasses; ++k)
-    t.by_class[static_cast<size_t>(k)] =
-        by_class_[static_cast<size_t>(k)].load(std::memory_order_relaxed);
   return t;
 }
 
@@ -141,17 +144,13 @@ void HeapTable::forget_all() noexcept {
     if (shard.slots != nullptr) unmap_pages(shard.slots, shard.capacity * sizeof(Block));
     shard.slots = nullptr;
     shard.capacity = shard.used = shard.live = 0;
+    shard.allocations = shard.frees = shard.bytes_allocated = shard.unknown_frees = 0;
+    shard.temporaries = 0;
+    shard.by_class = {};
   }
-  allocations_ = 0;
-  frees_ = 0;
-  bytes_allocated_ = 0;
-  unknown_frees_ = 0;
   in_use_ = 0;
   peak_ = 0;
   peak_ns_ = 0;
-  temporaries = 0;
-  for (auto &count : by_class_)
-    count = 0;
 }
 
 void HeapTable::unlock_all() noexcept {

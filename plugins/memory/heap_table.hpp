@@ -68,7 +68,8 @@ public:
   /// False when the table has no room (the kernel refused memory).
   bool add(uintptr_t address, uint64_t size, uintptr_t site, uint64_t (*now_ns)()) noexcept;
   /// A block is freed: its record, or false when the table never saw it.
-  bool remove(uintptr_t address, Block *removed) noexcept;
+  /// `temporary`: no other allocation of its thread came between.
+  bool remove(uintptr_t address, Block *removed, bool temporary = false) noexcept;
   /// Every live block, a shard locked at a time.
   void for_each(const std::function<void(const Block &)> &visit) const;
   HeapTotals totals() const noexcept;
@@ -83,12 +84,16 @@ public:
   static constexpr uintptr_t kErased = 1;
 
 private:
+  // The counts live in the shards, under their locks: threads allocating
+  // at once share no counter but the bytes in use.
   struct alignas(64) Shard {
     mutable SpinLock lock;
     Block *slots = nullptr;
     size_t capacity = 0; ///< a power of two, or 0
     size_t used = 0;     ///< live and erased slots
     size_t live = 0;
+    uint64_t allocations = 0, frees = 0, bytes_allocated = 0, unknown_frees = 0, temporaries = 0;
+    std::array<uint64_t, kSizeClasses> by_class{};
   };
   static constexpr int kShards = 64;
   static uint64_t hash(uintptr_t address) noexcept {
@@ -101,14 +106,8 @@ private:
   static bool grow(Shard &shard) noexcept;
 
   std::array<Shard, kShards> shards_{};
-  std::atomic<uint64_t> allocations_{0}, frees_{0}, bytes_allocated_{0}, unknown_frees_{0};
   std::atomic<int64_t> in_use_{0};
   std::atomic<uint64_t> peak_{0}, peak_ns_{0};
-  std::array<std::atomic<uint64_t>, kSizeClasses> by_class_{};
-
-public:
-  /// Counted by the hooks, which know the thread's last allocation.
-  std::atomic<uint64_t> temporaries{0};
 };
 
 } // namespace prof::memory

@@ -95,7 +95,7 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
   EXPECT_EQ(usage_error({report_, "--report", "gcu,api"}),
             "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
             "api, osrt, ranges, nvtx, python-functions, kernels, memcpy-time, memcpy-size, "
-            "device-memory, counters, "
+            "device-memory, memory, counters, "
             "device-utilization, device-gaps, cpu-functions, collectives, stragglers)");
   EXPECT_EQ(usage_error({report_, "--format", "xml"}),
             "prof: stats: unknown format 'xml' (formats: table, csv, json)");
