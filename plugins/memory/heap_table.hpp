@@ -6,6 +6,8 @@
 #ifndef PROF_PLUGINS_MEMORY_HEAP_TABLE_HPP
 #define PROF_PLUGINS_MEMORY_HEAP_TABLE_HPP
 
+#include <prof/spin_lock.hpp>
+
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -14,21 +16,7 @@
 
 namespace prof::memory {
 
-/// A lock of one atomic flag: never calls the C library, resettable in a
-/// forked child.
-class SpinLock {
-public:
-  void lock() noexcept {
-    while (locked_.exchange(true, std::memory_order_acquire))
-      while (locked_.load(std::memory_order_relaxed))
-        __builtin_ia32_pause();
-  }
-  void unlock() noexcept { locked_.store(false, std::memory_order_release); }
-  void reset() noexcept { locked_.store(false, std::memory_order_relaxed); }
-
-private:
-  std::atomic<bool> locked_{false};
-};
+using prof::SpinLock;
 
 struct Block {
   uintptr_t address = 0; ///< 0: an empty slot; kErased: a slot freed since

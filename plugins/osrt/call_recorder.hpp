@@ -10,11 +10,11 @@
 #include "osrt_functions.hpp"
 #include "osrt_settings.hpp"
 #include "python_frame_names.hpp"
-#include "spin_lock.hpp"
 #include "stack_symbolizer.hpp"
 
 #include <prof/plugin.hpp>
 #include <prof/python/python_runtime.hpp>
+#include <prof/spin_lock.hpp>
 
 #include <array>
 #include <cstdint>

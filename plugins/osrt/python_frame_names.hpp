@@ -3,9 +3,8 @@
 #ifndef PROF_PLUGINS_OSRT_PYTHON_FRAME_NAMES_HPP
 #define PROF_PLUGINS_OSRT_PYTHON_FRAME_NAMES_HPP
 
-#include "spin_lock.hpp"
-
 #include <prof/python/frame_name_ids.hpp>
+#include <prof/spin_lock.hpp>
 
 namespace prof::osrt {
 

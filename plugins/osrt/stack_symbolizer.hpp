@@ -3,9 +3,8 @@
 #ifndef PROF_PLUGINS_OSRT_STACK_SYMBOLIZER_HPP
 #define PROF_PLUGINS_OSRT_STACK_SYMBOLIZER_HPP
 
-#include "spin_lock.hpp"
-
 #include <prof/plugin.hpp>
+#include <prof/spin_lock.hpp>
 
 #include <cstdint>
 #include <string>

@@ -1,13 +1,16 @@
-// A lock made of one atomic flag, for the recorder's small shared tables: it
-// never calls into the C library (whose lock functions are interposed) and
-// can be reset in a forked child.
-#ifndef PROF_PLUGINS_OSRT_SPIN_LOCK_HPP
-#define PROF_PLUGINS_OSRT_SPIN_LOCK_HPP
+// A lock made of one atomic flag, for process-scope plugins that take locks
+// inside the application's calls (osrt's recorder, the memory source's heap
+// table): it never calls into the C library, whose lock and allocation
+// functions a plugin may interpose, and can be reset in a forked child.
+// Header-only.
+#ifndef PROF_SPIN_LOCK_HPP
+#define PROF_SPIN_LOCK_HPP
 
 #include <atomic>
 
-namespace prof::osrt {
+namespace prof {
 
+/// Spins until the flag is its own; for short critical sections.
 class SpinLock {
 public:
   void lock() noexcept {
@@ -24,6 +27,6 @@ private:
   std::atomic<bool> locked_{false};
 };
 
-} // namespace prof::osrt
+} // namespace prof
 
 #endif
