@@ -106,7 +106,7 @@ bool MemorySource::configure() {
 bool MemorySource::start() {
   if (started_) return true;
   if (const std::string problem = hooks_problem(); !problem.empty())
-    host_.log(PROF_LOG_WARN, "memory: " + problem);
+    host_.log(PROF_LOG_WARN, problem);
   declare_tracks();
   started_ = true;
   static const bool at_fork = pthread_atfork(nullptr, nullptr, &restart_in_forked_child) == 0;

@@ -116,6 +116,51 @@ TEST_F(MemoryE2E, NewAndDeleteOfEveryFormBalanceToZero) {
   EXPECT_EQ(heap.totals.at("frees of unseen blocks"), 0u);
 }
 
+// An allocator preloaded by the user comes after prof's hooks, which call
+// it: its blocks are counted as the C library's are (Debian's jemalloc and
+// tcmalloc, which tools/setup installs).
+TEST_F(MemoryE2E, APreloadedAllocatorIsCountedThroughTheHooks) {
+  for (const char *library : {"/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+                              "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4"}) {
+    if (!fs::exists(library)) {
+      ADD_FAILURE() << library << " is missing: tools/setup installs libjemalloc2 and "
+                    << "libtcmalloc-minimal4";
+      continue;
+    }
+    const fs::path report =
+        dir_ /
+        (std::string(library).find("jemalloc") != std::string::npos ? "jemalloc" : "tcmalloc");
+    const RunResult r =
+        run_process({"/usr/bin/env", std::string("LD_PRELOAD=") + library, kProf, "--quiet",
+                     "--memory-profile", "-o", report.string(), PROF_MEMORY_LEAKS},
+                    dir_, std::chrono::seconds(60));
+    ASSERT_EQ(r.exit_code, 3) << library << r.describe();
+    const Heap heap = read_heap(report.string() + ".profrep");
+    EXPECT_EQ(heap.leaks.at("leak_small").bytes, 100u) << library;
+    EXPECT_EQ(heap.leaks.at("leak_medium").bytes, 10'000u) << library;
+    EXPECT_EQ(heap.leaks.at("leak_large").bytes, 100'000u) << library;
+    EXPECT_EQ(heap.leaks.count("churn"), 0u) << library;
+  }
+}
+
+// A program that defines malloc itself comes before prof's hooks: it runs
+// as before, and prof says what it could not see.
+TEST_F(MemoryE2E, AProgramWithItsOwnMallocRunsAndProfSaysItIsNotSeen) {
+  const RunResult r =
+      run_process({kProf, "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_OWN_MALLOC},
+                  dir_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 5) << r.describe();
+  // Its own malloc saw its 1,001 blocks, and the C library's stdio's.
+  const auto said = r.err.find("own allocator calls: ");
+  ASSERT_NE(said, std::string::npos) << r.describe();
+  EXPECT_GE(std::stoul(r.err.substr(said + 21)), 1001u) << r.describe();
+  EXPECT_NE((r.out + r.err).find("which comes before prof's: its allocations are not profiled"),
+            std::string::npos)
+      << r.describe();
+  const Heap heap = read_heap(dir_ / "r.profrep");
+  EXPECT_EQ(heap.leaks.count("main"), 0u); // strdup's block went to the program's malloc
+}
+
 TEST_F(MemoryE2E, TheCaptureSummaryShowsTheHeap) {
   const RunResult r =
       run_process({kProf, "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_LEAKS}, dir_,
