@@ -27,15 +27,6 @@ std::string thread_text(const ExportHost &host, prof_track_id track) {
   return text;
 }
 
-/// When times count from: the session's start when the report knows it.
-uint64_t time_origin(const StatsAggregator &aggregator, const ExportHost &host) {
-  const prof_session_info &session = host.session();
-  if (session.struct_size >= offsetof(prof_session_info, start_ns) + sizeof(session.start_ns) &&
-      session.start_ns != 0 && session.start_ns <= aggregator.first_ts())
-    return session.start_ns;
-  return aggregator.first_ts();
-}
-
 Cell text_or_dash(std::string text) {
   return text.empty() ? Cell::of_text("-", "") : Cell::of_text(std::move(text));
 }
@@ -75,7 +66,7 @@ StatsTable device_memory_report(const StatsAggregator &aggregator, const ExportH
                    {}};
   const MemoryLog &log = aggregator.memory();
   if (log.empty()) return table;
-  const uint64_t origin = time_origin(aggregator, host);
+  const uint64_t origin = report_time_origin(aggregator, host);
   std::vector<std::pair<std::string, DeviceMemoryUse>> devices;
   for (DeviceMemoryUse &use : log.analyze())
     devices.emplace_back(device_label(host, use.device), std::move(use));

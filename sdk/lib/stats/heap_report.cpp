@@ -75,7 +75,7 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
     if (category == "heap/size-class")
       heap.sizes.push_back({row.site, 0, uint_arg(host, e, "allocations")});
   }
-  const uint64_t origin = aggregator.first_ts();
+  const uint64_t origin = report_time_origin(aggregator, host);
   const auto at = [origin](uint64_t ts) {
     return format_duration(ts > origin ? ts - origin : 0) + " into the report";
   };

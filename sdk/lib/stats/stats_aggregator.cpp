@@ -165,4 +165,12 @@ void StatsAggregator::merge(StatsAggregator &other) {
   last_ts_ = std::max(last_ts_, other.last_ts_);
 }
 
+uint64_t report_time_origin(const StatsAggregator &aggregator, const ExportHost &host) {
+  const prof_session_info &session = host.session();
+  if (session.struct_size >= offsetof(prof_session_info, start_ns) + sizeof(session.start_ns) &&
+      session.start_ns != 0 && session.start_ns <= aggregator.first_ts())
+    return session.start_ns;
+  return aggregator.first_ts();
+}
+
 } // namespace prof::stats

@@ -480,6 +480,57 @@ TEST_F(StatsReports, PythonFunctionsAreThePythonSourcesRanges) {
             "======== Python functions: none in this report\n");
 }
 
+// The memory source's summary instants, per process: the peak and its
+// call sites, the leaks by call site (most bytes first), the sizes.
+TEST_F(StatsReports, MemoryShowsEachProcesssHeap) {
+  testing::TestReport r;
+  const uint32_t app = r.process("app", 42);
+  const uint32_t child = r.process("worker", 43);
+  const uint64_t end = kOrigin + 9 * kUs;
+  r.heap(app, kOrigin + 2 * kUs, "heap peak", "heap/peak", {{"bytes", 5000}});
+  r.heap(app, kOrigin + 3 * kUs, "heap at peak sites", "heap/peak-sites", {{"bytes", 4900}});
+  r.heap(app, kOrigin + 3 * kUs, "load", "heap/peak-site", {{"bytes", 4000}, {"blocks", 4}});
+  r.heap(app, kOrigin + 3 * kUs, "parse", "heap/peak-site", {{"bytes", 900}, {"blocks", 9}});
+  r.heap(app, end, "parse", "heap/leak", {{"bytes", 90}, {"blocks", 1}});
+  r.heap(app, end, "load", "heap/leak", {{"bytes", 1000}, {"blocks", 1}});
+  r.heap(app, end, "<= 64 B", "heap/size-class", {{"allocations", 12}});
+  r.heap(app, end, "heap totals", "heap/totals",
+         {{"allocations", 14},
+          {"frees", 12},
+          {"bytes allocated", 6000},
+          {"temporary allocations", 3}});
+  r.heap(child, end, "spawn", "heap/leak", {{"bytes", 7}, {"blocks", 7}});
+  r.instant(app, end, "unrelated"); // no heap category
+  open(r, 3);
+
+  const StatsTable table = one("memory");
+  ASSERT_EQ(table.sections.size(), 4u);
+  EXPECT_EQ(table.sections[0].title,
+            "======== Heap of app (pid 42): peak 5000 bytes, 2.00us into the report; call sites "
+            "at the largest heap sampled (4900 bytes, 3.00us into the report):");
+  EXPECT_EQ(value(table, 0, 0, "Site"), "load");
+  EXPECT_EQ(value(table, 0, 1, "Blocks"), "9");
+  EXPECT_EQ(table.sections[1].title,
+            "======== Heap of app (pid 42): live at exit (leaks), 1090 bytes in 2 blocks:");
+  EXPECT_EQ(value(table, 1, 0, "Site"), "load");
+  EXPECT_EQ(value(table, 1, 0, "Bytes"), "1000");
+  EXPECT_EQ(value(table, 1, 1, "Site"), "parse");
+  EXPECT_EQ(table.sections[2].title,
+            "======== Heap of app (pid 42): 14 allocations (6000 bytes), 12 frees, 3 temporary "
+            "(freed before the thread's next allocation); by size:");
+  EXPECT_EQ(value(table, 2, 0, "Site"), "<= 64 B");
+  EXPECT_EQ(value(table, 2, 0, "Blocks"), "12");
+  EXPECT_EQ(table.sections[3].title,
+            "======== Heap of worker (pid 43): live at exit (leaks), 7 bytes in 7 blocks:");
+  EXPECT_EQ(table.sections[3].label, "worker (pid 43)");
+
+  testing::TestReport none;
+  none.instant(none.process("app", 1), kOrigin, "x");
+  open(none, 3);
+  EXPECT_EQ(render_table({one("memory")}),
+            "======== Heap: no memory profile in this report (prof --memory-profile)\n");
+}
+
 TEST_F(StatsReports, EmptyReportsSayWhatIsMissing) {
   testing::TestReport empty;
   empty.track(PROF_TRACK_THREAD, 0, "main");

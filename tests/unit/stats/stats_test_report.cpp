@@ -35,6 +35,12 @@ uint32_t TestReport::track(prof_track_kind kind, uint32_t parent, const std::str
   return t.id;
 }
 
+uint32_t TestReport::process(const std::string &name, int pid) {
+  const uint32_t id = track(PROF_TRACK_PROCESS, 0, name);
+  tracks_.back().pid = pid;
+  return id;
+}
+
 uint32_t TestReport::thread(uint32_t process, const std::string &name, int tid) {
   const uint32_t id = track(PROF_TRACK_THREAD, process, name);
   tracks_.back().tid = tid;
@@ -145,6 +151,18 @@ void TestReport::instant(uint32_t track, uint64_t ts, const std::string &name) {
   e.ts = ts;
   e.name = string(name);
   events_.push_back(e);
+}
+
+void TestReport::heap(uint32_t track, uint64_t ts, const std::string &name,
+                      const std::string &category,
+                      const std::vector<std::pair<std::string, uint64_t>> &args) {
+  instant(track, ts, name);
+  events_.back().category = string(category);
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1), {}};
+  for (const auto &[key, value] : args)
+    set.args.push_back(prof::arg_uint(string(key), value));
+  args_.push_back(set);
+  events_.back().args = set.id;
 }
 
 void TestReport::write(const std::string &path, size_t events_per_chunk, bool finish) const {

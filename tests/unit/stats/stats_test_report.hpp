@@ -22,6 +22,8 @@ public:
   uint32_t string(const std::string &text);
   uint32_t track(prof_track_kind kind, uint32_t parent, const std::string &name, int index = -1,
                  const std::string &unit = "");
+  /// A process track with its process id.
+  uint32_t process(const std::string &name, int pid);
   /// A thread track with its thread id.
   uint32_t thread(uint32_t process, const std::string &name, int tid);
   /// A stack of function names, leaf first.
@@ -53,6 +55,10 @@ public:
   void counter(uint32_t track, uint64_t ts, double value);
   void sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category = "");
   void instant(uint32_t track, uint64_t ts, const std::string &name);
+  /// A summary instant of the memory source: category `category`
+  /// ("heap/leak", ...) with unsigned arguments.
+  void heap(uint32_t track, uint64_t ts, const std::string &name, const std::string &category,
+            const std::vector<std::pair<std::string, uint64_t>> &args);
   /// An EVENTS chunk written as is after the events: its checksum holds
   /// whatever the payload says.
   void raw_events_chunk(std::vector<uint8_t> payload) { raw_.push_back(std::move(payload)); }

@@ -188,4 +188,8 @@ private:
   uint64_t last_ts_ = 0;
 };
 
+/// When a report's times count from: the session's start when the report
+/// knows it, else its first event.
+uint64_t report_time_origin(const StatsAggregator &aggregator, const ExportHost &host);
+
 } // namespace prof::stats
