@@ -110,13 +110,20 @@ const Next &next() {
 
 uint64_t now_ns() { return TscClock::now_ns(); }
 
+// Across fork() the forking thread counts nothing: the other fork handlers
+// may allocate while the tables are locked.
+PROF_TLS bool t_busy_before_fork = false;
+
 void lock_tables() {
+  t_busy_before_fork = t_busy;
+  t_busy = true;
   g_heap.lock_all();
   g_mappings.lock_all();
 }
 void unlock_tables() {
   g_mappings.unlock_all();
   g_heap.unlock_all();
+  t_busy = t_busy_before_fork;
 }
 void start_child_tables() {
   g_heap.forget_all();
@@ -132,7 +139,7 @@ __attribute__((constructor)) void keep_tables_whole_across_fork() {
 }
 
 void account_allocation(void *p, size_t size, uintptr_t site) {
-  if (p == nullptr || t_busy) return;
+  if (p == nullptr || t_busy || in_arena(p)) return;
   t_busy = true;
   g_heap.add(reinterpret_cast<uintptr_t>(p), size, site, &now_ns);
   t_last_block = reinterpret_cast<uintptr_t>(p);

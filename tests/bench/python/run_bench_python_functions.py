@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The function trace's cost (--python-functions-trace), interleaved ROUNDS
 times, medians of each program's own time and its ratio to the bare run:
-  - torch_train.py (a PyTorch CPU training loop; needs python3-torch) bare
-    and with the pytorch set;
+  - torch_train.py (a PyTorch CPU training loop; needs python3-torch) bare,
+    with the pytorch set and with the heap profile (--memory-profile);
   - cpu_bound.py bare and with a list that names none of its functions
     (only listed functions pay);
   - call_cost.py, a million calls of an empty function, bare, with a list
@@ -38,23 +38,25 @@ with tempfile.TemporaryDirectory() as tmp:
     traced = os.path.join(tmp, "traced.json")
     with open(traced, "w") as f:
         json.dump(["call_cost_target:empty"], f)
+    trace = "--python-functions-trace"
     cases = {}
     if has_torch:
         cases["torch_train bare"] = ("torch_train.py", None)
-        cases["torch_train pytorch set"] = ("torch_train.py", "pytorch")
+        cases["torch_train pytorch set"] = ("torch_train.py", [trace, "pytorch"])
+        cases["torch_train memory profile"] = ("torch_train.py", ["--memory-profile"])
     cases["cpu_bound bare"] = ("cpu_bound.py", None)
-    cases["cpu_bound unrelated list"] = ("cpu_bound.py", unrelated)
+    cases["cpu_bound unrelated list"] = ("cpu_bound.py", [trace, unrelated])
     cases["call_cost bare"] = ("call_cost.py", None)
-    cases["call_cost unrelated list"] = ("call_cost.py", unrelated)
-    cases["call_cost traced"] = ("call_cost.py", traced)
+    cases["call_cost unrelated list"] = ("call_cost.py", [trace, unrelated])
+    cases["call_cost traced"] = ("call_cost.py", [trace, traced])
     work = {name: [] for name in cases}
     for _ in range(rounds):
         env = dict(os.environ, PROF_BENCH_PADDING="x" * random.randrange(4096))
-        for index, (name, (program, functions)) in enumerate(cases.items()):
+        for index, (name, (program, options)) in enumerate(cases.items()):
             cmd = [python, os.path.join(here, program)]
-            if functions is not None:
+            if options is not None:
                 cmd = [prof, "--quiet", "--print-app-log", "-f", "-o",
-                       os.path.join(tmp, f"r{index}"), "--python-functions-trace", functions] + cmd
+                       os.path.join(tmp, f"r{index}"), *options] + cmd
             out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=here,
                                  env=env).stdout
             work[name].append(float(out.strip().splitlines()[-1]))

@@ -43,13 +43,15 @@ uint64_t uint_arg(const report::ReportReader &reader, const prof_event &e, const
   return 0;
 }
 
-Heap read_heap(const fs::path &path) {
-  Heap heap;
+/// The heap instants of every process, by process id (0: all together).
+std::map<int, Heap> read_heaps(const fs::path &path) {
+  std::map<int, Heap> heaps;
   report::ReportReader reader;
   EXPECT_TRUE(reader.open(path.string())) << path;
   for (const prof_event &e : reader.read_all_events()) {
+    const report::TrackRecord *track = reader.track(e.track);
+    Heap &heap = heaps[track != nullptr ? track->pid : 0];
     if (e.type == PROF_EVENT_COUNTER) {
-      const report::TrackRecord *track = reader.track(e.track);
       heap.counters += track != nullptr && track->name == "Heap in use";
       continue;
     }
@@ -64,7 +66,16 @@ Heap read_heap(const fs::path &path) {
       for (const prof_arg &a : args_of(reader, e))
         heap.totals[std::string(reader.string(a.key))] = a.value.u;
   }
-  return heap;
+  return heaps;
+}
+
+/// The heap instants of the report's one process.
+Heap read_heap(const fs::path &path) {
+  std::map<int, Heap> heaps = read_heaps(path);
+  for (auto &[pid, heap] : heaps)
+    if (!heap.leaks.empty()) return heap;
+  ADD_FAILURE() << "no process of " << path << " has a heap summary";
+  return {};
 }
 
 class MemoryE2E : public ::testing::Test {
@@ -159,6 +170,26 @@ TEST_F(MemoryE2E, AProgramWithItsOwnMallocRunsAndProfSaysItIsNotSeen) {
       << r.describe();
   const Heap heap = read_heap(dir_ / "r.profrep");
   EXPECT_EQ(heap.leaks.count("main"), 0u); // strdup's block went to the program's malloc
+}
+
+// A forked child reports its own blocks on its own track, not those it
+// inherited; the parent its own.
+TEST_F(MemoryE2E, AForkedChildReportsItsOwnHeap) {
+  const RunResult r = run_process(
+      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_FORK_LEAKS},
+      dir_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  std::map<std::string, std::vector<uint64_t>> found; // leak site -> bytes in each process
+  int processes = 0;
+  for (const auto &[pid, heap] : read_heaps(dir_ / "r.profrep")) {
+    if (heap.leaks.empty()) continue;
+    ++processes;
+    for (const auto &[site, bytes] : heap.leaks)
+      found[site].push_back(bytes.bytes);
+  }
+  EXPECT_EQ(processes, 2);
+  EXPECT_EQ(found["parent_leak"], std::vector<uint64_t>{1000});
+  EXPECT_EQ(found["child_leak"], std::vector<uint64_t>{2000});
 }
 
 TEST_F(MemoryE2E, TheCaptureSummaryShowsTheHeap) {
