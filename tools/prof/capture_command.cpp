@@ -33,6 +33,22 @@ std::string signal_text(int signal) {
   return std::to_string(signal) + (name ? std::string(" (SIG") + name + ": " + what + ")" : "");
 }
 
+// The agent's variables join the user's; a user's LD_PRELOAD (--env-var)
+// comes after the agent's libraries instead of replacing them.
+void add_agent_environment(std::vector<std::string> &environment,
+                           const std::vector<std::string> &agent) {
+  constexpr std::string_view kPreload = "LD_PRELOAD=";
+  std::string users;
+  std::erase_if(environment, [&](const std::string &entry) {
+    if (!entry.starts_with(kPreload)) return false;
+    users = entry.substr(kPreload.size());
+    return true;
+  });
+  for (const std::string &entry : agent)
+    environment.push_back(entry.starts_with(kPreload) && !users.empty() ? entry + ":" + users
+                                                                        : entry);
+}
+
 } // namespace
 
 int run_capture(const RunContext &context) {
@@ -46,7 +62,7 @@ int run_capture(const RunContext &context) {
                           "': not an executable file and not found in PATH");
   std::vector<std::string> environment = app_environment.variables;
   if (const AgentSetup *agent = capture.agent())
-    environment.insert(environment.end(), agent->environment().begin(), agent->environment().end());
+    add_agent_environment(environment, agent->environment());
   AppLauncher app;
   if (!app.spawn(command.app, app_environment.show_output, environment, app_environment.inherit))
     throw std::runtime_error(app.error());

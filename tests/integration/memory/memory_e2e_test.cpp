@@ -131,6 +131,18 @@ TEST_F(MemoryE2E, NewAndDeleteOfEveryFormBalanceToZero) {
 // it: its blocks are counted as the C library's are (Debian's jemalloc and
 // tcmalloc, which tools/setup installs).
 TEST_F(MemoryE2E, APreloadedAllocatorIsCountedThroughTheHooks) {
+  // The user's LD_PRELOAD follows the agent's libraries, not replaces them.
+  const RunResult printed =
+      run_process({kProf, "--quiet", "--print-app-log", "--memory-profile", "--env-var",
+                   "LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "-o",
+                   (dir_ / "env").string(), "/usr/bin/printenv", "LD_PRELOAD"},
+                  dir_, std::chrono::seconds(60));
+  ASSERT_EQ(printed.exit_code, 0) << printed.describe();
+  EXPECT_NE(printed.out.find("libprof-agent.so:"), std::string::npos) << printed.out;
+  EXPECT_NE(printed.out.find("libprof-memory.so:/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"),
+            std::string::npos)
+      << printed.out;
+
   for (const char *library : {"/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
                               "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4"}) {
     if (!fs::exists(library)) {
@@ -141,10 +153,11 @@ TEST_F(MemoryE2E, APreloadedAllocatorIsCountedThroughTheHooks) {
     const fs::path report =
         dir_ /
         (std::string(library).find("jemalloc") != std::string::npos ? "jemalloc" : "tcmalloc");
-    const RunResult r =
-        run_process({"/usr/bin/env", std::string("LD_PRELOAD=") + library, kProf, "--quiet",
-                     "--memory-profile", "-o", report.string(), PROF_MEMORY_LEAKS},
-                    dir_, std::chrono::seconds(60));
+    // Given to the application alone (prof itself may be a sanitizer build).
+    const RunResult r = run_process({kProf, "--quiet", "--memory-profile", "--env-var",
+                                     std::string("LD_PRELOAD=") + library, "-o", report.string(),
+                                     PROF_MEMORY_LEAKS},
+                                    dir_, std::chrono::seconds(60));
     ASSERT_EQ(r.exit_code, 3) << library << r.describe();
     const Heap heap = read_heap(report.string() + ".profrep");
     EXPECT_EQ(heap.leaks.at("leak_small").bytes, 100u) << library;
