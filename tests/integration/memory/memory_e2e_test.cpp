@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -203,6 +204,29 @@ TEST_F(MemoryE2E, AForkedChildReportsItsOwnHeap) {
   EXPECT_EQ(processes, 2);
   EXPECT_EQ(found["parent_leak"], std::vector<uint64_t>{1000});
   EXPECT_EQ(found["child_leak"], std::vector<uint64_t>{2000});
+}
+
+// CPython (Debian's /usr/bin/python3) under the hooks: it runs, threads and
+// forks, keeps its exit code, and the blocks it keeps are in the heap.
+TEST_F(MemoryE2E, APythonProgramRunsAndItsBlocksAreCounted) {
+  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  const RunResult r =
+      run_process({kProf, "--quiet", "--print-app-log", "--memory-profile", "-o",
+                   (dir_ / "r").string(), "/usr/bin/python3", PROF_MEMORY_PYTHON_HEAP},
+                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 4) << r.describe();
+  EXPECT_NE(r.out.find("done"), std::string::npos) << r.describe();
+  // The child ends with os._exit(), which runs no exit handlers: only the
+  // program's own exit brings a summary.
+  int summaries = 0;
+  for (const auto &[pid, heap] : read_heaps(dir_ / "r.profrep")) {
+    if (heap.totals.empty()) continue;
+    ++summaries;
+    // The kept bytearrays were live at the peak; Python frees them at exit.
+    EXPECT_GE(heap.peak, 1'000'000u);
+    EXPECT_GE(heap.totals.at("allocations"), 1000u);
+  }
+  EXPECT_EQ(summaries, 1);
 }
 
 TEST_F(MemoryE2E, TheCaptureSummaryShowsTheHeap) {
