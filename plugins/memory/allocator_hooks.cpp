@@ -140,19 +140,17 @@ __attribute__((constructor)) void keep_tables_whole_across_fork() {
 
 void account_allocation(void *p, size_t size, uintptr_t site) {
   if (p == nullptr || t_busy || in_arena(p)) return;
-  t_busy = true;
+  const NotAccounted inside;
   g_heap.add(reinterpret_cast<uintptr_t>(p), size, site, &now_ns);
   t_last_block = reinterpret_cast<uintptr_t>(p);
-  t_busy = false;
 }
 
 void account_free(void *p) {
   if (t_busy) return;
-  t_busy = true;
+  const NotAccounted inside;
   const auto address = reinterpret_cast<uintptr_t>(p);
   g_heap.remove(address, nullptr, address == t_last_block);
   t_last_block = 0;
-  t_busy = false;
 }
 
 void *next_malloc(size_t size) {
@@ -167,9 +165,9 @@ void next_free(void *p) {
 
 void *next_aligned(size_t alignment, size_t size) {
   const Next &n = next();
-  if (n.aligned_alloc == nullptr) return arena_alloc(size, alignment);
+  if (n.posix_memalign == nullptr) return arena_alloc(size, alignment);
   void *p = nullptr;
-  return n.posix_memalign && n.posix_memalign(&p, alignment, size) == 0 ? p : nullptr;
+  return n.posix_memalign(&p, alignment, size) == 0 ? p : nullptr;
 }
 
 void *realloc_impl(void *p, size_t size, uintptr_t site) {
@@ -186,17 +184,15 @@ void *realloc_impl(void *p, size_t size, uintptr_t site) {
   Block old;
   bool known = false;
   if (p != nullptr && !t_busy) {
-    t_busy = true;
+    const NotAccounted inside;
     known = g_heap.remove(reinterpret_cast<uintptr_t>(p), &old);
-    t_busy = false;
   }
   void *q = n.realloc(p, size);
   if (q != nullptr) {
     account_allocation(q, size, site);
   } else if (known && size != 0 && !t_busy) { // failed: the block lives on as it was
-    t_busy = true;
+    const NotAccounted inside;
     g_heap.add(old.address, old.size, old.site, &now_ns);
-    t_busy = false;
   }
   return q;
 }
@@ -235,9 +231,8 @@ void delete_impl(void *p) {
 
 void account_mapping(void *p, size_t length, int flags) {
   if (p == MAP_FAILED || (flags & MAP_ANONYMOUS) == 0 || t_busy) return;
-  t_busy = true;
+  const NotAccounted inside;
   g_mappings.add(reinterpret_cast<uintptr_t>(p), length, 0, nullptr);
-  t_busy = false;
 }
 
 } // namespace
@@ -373,13 +368,12 @@ PROF_HOOK int munmap(void *address, size_t length) {
     return -1;
   }
   if (!t_busy) {
-    t_busy = true;
+    const NotAccounted inside;
     Block mapped;
     const auto start = reinterpret_cast<uintptr_t>(address);
     // The whole mapping, or its head: the rest stays mapped.
     if (g_mappings.remove(start, &mapped) && mapped.size > length)
       g_mappings.add(start + length, mapped.size - length, 0, nullptr);
-    t_busy = false;
   }
   return n.munmap(address, length);
 }

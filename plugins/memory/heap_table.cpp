@@ -124,7 +124,6 @@ HeapTotals HeapTable::totals() const noexcept {
     t.bytes_allocated += shard.bytes_allocated;
     t.unknown_frees += shard.unknown_frees;
     t.temporaries += shard.temporaries;
-    t.live_blocks += shard.live;
     for (size_t k = 0; k < shard.by_class.size(); ++k)
       t.by_class[k] += shard.by_class[k];
   }

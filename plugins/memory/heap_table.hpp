@@ -37,8 +37,7 @@ inline int size_class(uint64_t size) {
 /// What the table has seen, exact.
 struct HeapTotals {
   uint64_t allocations = 0, frees = 0, bytes_allocated = 0;
-  int64_t in_use = 0; ///< bytes in live blocks
-  uint64_t live_blocks = 0;
+  int64_t in_use = 0;         ///< bytes in live blocks
   uint64_t peak = 0;          ///< the most bytes in use at once
   uint64_t peak_ns = 0;       ///< when (the clock given to add())
   uint64_t unknown_frees = 0; ///< frees of blocks allocated before the table saw them

@@ -66,19 +66,18 @@ std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
     site.bytes += block.size;
     ++site.blocks;
   });
-  // prof's own blocks, as one
-  std::unordered_map<uintptr_t, SiteBytes> merged;
-  for (const auto &[address, site] : by_site) {
-    SiteBytes &into = merged[is_prof_code(address) ? kProfSite : address];
-    into.site = is_prof_code(address) ? kProfSite : address;
-    into.bytes += site.bytes;
-    into.blocks += site.blocks;
-  }
-  by_site = std::move(merged);
+  // prof's own blocks, as one row (a name lookup per call site, not per block)
   std::vector<SiteBytes> sites;
-  sites.reserve(by_site.size());
-  for (const auto &[site, bytes] : by_site)
-    sites.push_back(bytes);
+  SiteBytes prof_own{kProfSite, 0, 0};
+  for (const auto &[address, site] : by_site) {
+    if (!is_prof_code(address)) {
+      sites.push_back(site);
+      continue;
+    }
+    prof_own.bytes += site.bytes;
+    prof_own.blocks += site.blocks;
+  }
+  if (prof_own.blocks > 0) sites.push_back(prof_own);
   std::sort(sites.begin(), sites.end(), [](const SiteBytes &a, const SiteBytes &b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.site < b.site;
   });
@@ -97,7 +96,7 @@ std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
 bool MemorySource::configure() {
   frequency_ = static_cast<int>(host_.option_int("frequency", 100));
   if (frequency_ < 1 || frequency_ > 1000) {
-    host_.error("memory: frequency must be 1..1000 Hz, got " + std::to_string(frequency_));
+    host_.error("frequency must be 1..1000 Hz, got " + std::to_string(frequency_));
     return false;
   }
   return true;

@@ -28,15 +28,15 @@ bool PythonSource::configure() {
   functions_ = std::string(host_.option("functions").value_or(""));
   threshold_ns_ = static_cast<uint64_t>(std::max(0LL, host_.option_int("threshold", 0)));
   if (std::string problem; !functions_.empty() && !valid_function_list(functions_, problem)) {
-    host_.error("python: functions " + problem);
+    host_.error("option functions: " + problem);
     return false;
   }
   if (frequency_ < 1 || frequency_ > 10000) {
-    host_.error("python: frequency must be 1..10000 Hz, got " + std::to_string(frequency_));
+    host_.error("frequency must be 1..10000 Hz, got " + std::to_string(frequency_));
     return false;
   }
   if (depth_ < 1 || depth_ > kMaxNativeFrames) {
-    host_.error("python: depth must be 1.." + std::to_string(kMaxNativeFrames) + ", got " +
+    host_.error("depth must be 1.." + std::to_string(kMaxNativeFrames) + ", got " +
                 std::to_string(depth_));
     return false;
   }
@@ -56,13 +56,13 @@ void PythonSource::start_function_trace() {
   function_recorder_->set_min_duration(threshold_ns_);
   set_function_recorder(function_recorder_);
   if (const std::string problem = point_python_at_function_trace(functions_); !problem.empty())
-    host_.log(PROF_LOG_WARN, "python: " + problem);
+    host_.log(PROF_LOG_WARN, problem);
 }
 
 bool PythonSource::start_sampling() {
   if (!sampling_ || sampler_) return true;
   RuntimeLookup lookup = find_python_runtime();
-  if (!lookup.problem.empty()) host_.log(PROF_LOG_WARN, "python: " + lookup.problem);
+  if (!lookup.problem.empty()) host_.log(PROF_LOG_WARN, lookup.problem);
   if (!lookup.runtime) return true; // not a Python process: cpu-perf samples it
   runtime_ = lookup.runtime;
   static const bool at_fork = pthread_atfork(nullptr, nullptr, &restart_in_forked_child) == 0;
@@ -105,7 +105,7 @@ void PythonSource::begin_on_worker() {
   auto sampler = std::make_unique<ThreadSampler>(&*runtime_, frequency_, depth_, gettid());
   const auto name_worker = [] { prctl(PR_SET_NAME, kWorkerThreadName); };
   const std::string problem = sampler->start(name_worker);
-  if (!problem.empty()) host_.log(PROF_LOG_WARN, "python: " + problem);
+  if (!problem.empty()) host_.log(PROF_LOG_WARN, problem);
   std::lock_guard lock(sync_->mutex);
   if (problem.empty()) {
     emitter_ = std::make_unique<SampleEmitter>(host_, *runtime_);
@@ -137,15 +137,15 @@ bool PythonSource::stop() {
   sampler_->stop();
   drain();
   if (dropped_ > 0)
-    host_.log(PROF_LOG_WARN, "python: " + std::to_string(dropped_) +
+    host_.log(PROF_LOG_WARN, std::to_string(dropped_) +
                                  " samples were lost: the worker fell behind the sampled threads");
   if (!sampler_->timer_reason().empty())
-    host_.log(PROF_LOG_WARN, "python: " + sampler_->timer_reason() +
+    host_.log(PROF_LOG_WARN, sampler_->timer_reason() +
                                  "; some threads were sampled by POSIX CPU timers instead, at "
                                  "most at the kernel's tick rate (often 250 Hz)");
   if (const uint64_t unsampled = sampler_->unsampled_threads(); unsampled > 0)
-    host_.log(PROF_LOG_WARN, "python: " + std::to_string(unsampled) +
-                                 " threads were not sampled (more than 1024 at once)");
+    host_.log(PROF_LOG_WARN,
+              std::to_string(unsampled) + " threads were not sampled (more than 1024 at once)");
   sampler_.reset();
   emitter_.reset();
   return true;

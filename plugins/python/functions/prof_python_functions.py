@@ -130,7 +130,7 @@ def _trace_module_calls(module, domain):
 def _trace_optimizer_steps(module, domain):
     """The step of every Optimizer subclass, those defined later too: SGD.step."""
     Optimizer = getattr(module, "Optimizer", None)
-    if not isinstance(Optimizer, type) or "__prof_traced__" in Optimizer.__dict__:
+    if not isinstance(Optimizer, type) or _TRACED in Optimizer.__dict__:
         return
 
     def trace_step(cls):
@@ -147,7 +147,7 @@ def _trace_optimizer_steps(module, domain):
         trace_step(cls)
 
     Optimizer.__init_subclass__ = classmethod(__init_subclass__)
-    Optimizer.__prof_traced__ = True
+    setattr(Optimizer, _TRACED, True)
     pending = list(Optimizer.__subclasses__())
     while pending:
         cls = pending.pop()
