@@ -21,7 +21,7 @@ size_t fold_args(prof_event *events, size_t count, ArgsTable &table) {
       const uint32_t got = unpack_args_record(events[i], unpacked);
       for (uint32_t k = 0; k < got && n < PROF_MAX_ARGS; ++k)
         if (unpacked[k].key != 0 && unpacked[k].type >= PROF_ARG_INT &&
-            unpacked[k].type <= PROF_ARG_STRING)
+            unpacked[k].type <= PROF_ARG_TYPE_LAST)
           args[n++] = unpacked[k];
     }
     if (e.type == kArgsRecord) continue; // its event was never pushed

@@ -1,5 +1,7 @@
 #include "core/args_table.hpp"
 
+#include <prof/event.hpp>
+
 #include <cstring>
 
 namespace prof::core {
@@ -13,7 +15,7 @@ std::string ArgsTable::key_of(std::span<const prof_arg> args) {
   std::string key(args.size() * sizeof(prof_arg), '\0');
   for (size_t i = 0; i < args.size(); ++i) {
     prof_arg a = args[i];
-    if (a.type == PROF_ARG_STRING) a.value.u &= 0xffffffffu; // unused upper half
+    if (prof::arg_is_id(a.type)) a.value.u &= 0xffffffffu; // unused upper half
     std::memcpy(key.data() + i * sizeof a, &a, sizeof a);
   }
   return key;

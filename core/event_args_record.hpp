@@ -9,6 +9,7 @@
 #pragma once
 
 #include <prof/event.h>
+#include <prof/event.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -42,7 +43,7 @@ inline uint32_t pack_event_args(const prof_event &event, const prof_arg *args, u
       const prof_arg &a = args[first + i];
       *keys[i] = a.key;
       std::memcpy(values[i], &a.value, sizeof(uint64_t));
-      if (a.type == PROF_ARG_STRING) *values[i] &= 0xffffffffu;
+      if (prof::arg_is_id(a.type)) *values[i] &= 0xffffffffu;
       r.kind = static_cast<uint16_t>(r.kind | ((a.type & 0xfu) << (4 * i)));
     }
   }
@@ -63,16 +64,19 @@ inline uint32_t unpack_args_record(const prof_event &r, prof_arg *out) {
   return n;
 }
 
-/// Maps the string ids of an arguments record (keys, string values) with
-/// `map`, as a reader of another process's rings must.
-template <class Map> void map_args_record_strings(prof_event &r, const Map &map) {
+/// Maps the ids of an arguments record (keys and string values with
+/// `strings`, stack values with `stacks`), as a reader of another process's
+/// rings must.
+template <class Strings, class Stacks>
+void map_args_record_ids(prof_event &r, const Strings &strings, const Stacks &stacks) {
   const uint32_t n = r.flags < kArgsPerRecord ? r.flags : kArgsPerRecord;
   prof_string_id *keys[3] = {&r.track, &r.name, &r.category};
   uint64_t *values[3] = {&r.ts, &r.duration, &r.id};
   for (uint32_t i = 0; i < n; ++i) {
-    *keys[i] = map(*keys[i]);
-    if (((r.kind >> (4 * i)) & 0xfu) == PROF_ARG_STRING)
-      *values[i] = map(static_cast<prof_string_id>(*values[i]));
+    *keys[i] = strings(*keys[i]);
+    const uint32_t type = (r.kind >> (4 * i)) & 0xfu;
+    if (type == PROF_ARG_STRING) *values[i] = strings(static_cast<prof_string_id>(*values[i]));
+    if (type == PROF_ARG_STACK) *values[i] = stacks(static_cast<prof_stack_id>(*values[i]));
   }
 }
 

@@ -123,7 +123,9 @@ size_t ShmEventSource::translate(prof_event *events, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     prof_event e = events[i];
     if (e.type == kArgsRecord) {
-      map_args_record_strings(e, [this](prof_string_id id) { return map(strings_, id); });
+      map_args_record_ids(
+          e, [this](prof_string_id id) { return map(strings_, id); },
+          [this](prof_stack_id id) { return map(stacks_, id); });
       events[kept++] = e; // one whose event was refused is dropped where sets are folded
       continue;
     }

@@ -174,7 +174,8 @@ void encode_args(std::span<const ArgsRecord> sets, std::vector<uint8_t> &out) {
         w.f64(a.value.d);
         break;
       case PROF_ARG_STRING:
-        w.varint(a.value.s);
+      case PROF_ARG_STACK:
+        w.varint(static_cast<uint32_t>(a.value.u));
         break;
       default:
         w.varint(a.value.u);
@@ -204,6 +205,7 @@ bool decode_args(std::span<const uint8_t> payload, std::vector<ArgsRecord> &sets
         a.value.d = in.f64();
         break;
       case PROF_ARG_STRING:
+      case PROF_ARG_STACK:
         a.value.u = in.varint32();
         break;
       default:

@@ -261,6 +261,10 @@ void MergeWriter::write_args(const ReportReader &reader) {
     for (prof_arg &a : record.args) {
       a.key = mapped_string(a.key);
       if (a.type == PROF_ARG_STRING) a.value.u = mapped_string(a.value.s);
+      if (a.type == PROF_ARG_STACK) {
+        const auto stack = stacks_.find(static_cast<uint32_t>(a.value.u));
+        a.value.u = stack != stacks_.end() ? stack->second : 0;
+      }
     }
     records.push_back(std::move(record));
   }

@@ -113,6 +113,11 @@ void CatalogRows::add_args(prof_args_id id) {
       insert_arg_.bind(4, std::string_view("real"));
       if (a.value.d == a.value.d) insert_arg_.bind(6, a.value.d);
       break;
+    case PROF_ARG_STACK: // a stacks.id
+      insert_arg_.bind(4, std::string_view("stack"));
+      insert_arg_.bind(5, static_cast<int64_t>(a.value.u));
+      use_stack(static_cast<prof_stack_id>(a.value.u));
+      break;
     default:
       insert_arg_.bind(4, std::string_view("string"));
       insert_arg_.bind(7, string(a.value.s));

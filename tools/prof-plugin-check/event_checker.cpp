@@ -123,12 +123,15 @@ void EventChecker::args_record(const prof_event &record) {
     if (args[i].key == 0 || args[i].key >= strings)
       findings_.add("events.strings", "an argument's key is string " + std::to_string(args[i].key) +
                                           ", never interned");
-    if (args[i].type < PROF_ARG_INT || args[i].type > PROF_ARG_STRING)
+    if (args[i].type < PROF_ARG_INT || args[i].type > PROF_ARG_TYPE_LAST)
       findings_.add("events.strings",
                     "an argument has unknown type " + std::to_string(args[i].type));
     if (args[i].type == PROF_ARG_STRING && args[i].value.s >= strings)
       findings_.add("events.strings", "an argument's value is string " +
                                           std::to_string(args[i].value.s) + ", never interned");
+    if (args[i].type == PROF_ARG_STACK && args[i].value.u >= catalog_.stacks.size())
+      findings_.add("events.stacks", "an argument's value is stack " +
+                                         std::to_string(args[i].value.u) + ", never interned");
   }
 }
 

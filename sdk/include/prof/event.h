@@ -117,8 +117,11 @@ typedef enum prof_arg_type {
   PROF_ARG_INT = 1,    ///< value.i
   PROF_ARG_UINT = 2,   ///< value.u
   PROF_ARG_DOUBLE = 3, ///< value.d
-  PROF_ARG_STRING = 4  ///< value.s, an interned string
+  PROF_ARG_STRING = 4, ///< value.s, an interned string
+  PROF_ARG_STACK = 5   ///< value.u, an interned call stack (prof_stack_id; ABI 1.7)
 } prof_arg_type;
+/// The largest prof_arg_type this header knows.
+#define PROF_ARG_TYPE_LAST PROF_ARG_STACK
 
 /// One typed argument of a slice or instant ("bytes" = 4096), 16 bytes.
 typedef struct prof_arg {

@@ -101,6 +101,15 @@ inline prof_arg arg_string(prof_string_id key, prof_string_id value) {
   return a;
 }
 
+/// A call stack as an argument (ABI 1.7): `stack` is an interned stack id.
+inline prof_arg arg_stack(prof_string_id key, prof_stack_id stack) {
+  prof_arg a{key, PROF_ARG_STACK, {}};
+  a.value.u = stack;
+  return a;
+}
+/// Arguments whose value is an id of 32 bits (strings, stacks).
+inline bool arg_is_id(uint32_t type) { return type == PROF_ARG_STRING || type == PROF_ARG_STACK; }
+
 /// An argument's value as text; `string` resolves string ids (a callable
 /// taking prof_string_id and returning something convertible to
 /// std::string_view). Doubles print in the shortest form that reads back
@@ -120,6 +129,8 @@ template <class Strings> std::string arg_text(const prof_arg &a, const Strings &
     break;
   case PROF_ARG_STRING:
     return std::string(std::string_view(string(a.value.s)));
+  case PROF_ARG_STACK: // its frames need the stacks (ExportHost::arg_text names them)
+    return "stack " + std::to_string(a.value.u);
   default:
     break;
   }

@@ -232,9 +232,18 @@ public:
     const prof_arg *args = api_->args(host_, static_cast<prof_args_id>(id), &count);
     return args ? std::span<const prof_arg>(args, count) : std::span<const prof_arg>();
   }
-  /// An argument's value as text.
+  /// An argument's value as text; a call stack as its frames, leaf first,
+  /// joined by " <- ".
   std::string arg_text(const prof_arg &a) const {
-    return prof::arg_text(a, [this](prof_string_id s) { return string(s); });
+    if (a.type != PROF_ARG_STACK)
+      return prof::arg_text(a, [this](prof_string_id s) { return string(s); });
+    const auto [frames, count] = stack(static_cast<prof_stack_id>(a.value.u));
+    std::string text;
+    for (uint32_t i = 0; i < count; ++i) {
+      if (i > 0) text += " <- ";
+      text += string(frames[i]);
+    }
+    return text;
   }
   /// The arguments of set `id` as "key=value" joined by `separator`; "" for none.
   std::string args_text(uint64_t id, std::string_view separator) const {

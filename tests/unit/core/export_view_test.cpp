@@ -37,7 +37,8 @@ protected:
     stack_ = live_.stacks.intern(frames);
     const prof_arg args[] = {
         prof::arg_uint(live_.strings.intern("bytes"), 4096),
-        prof::arg_string(live_.strings.intern("dir"), live_.strings.intern("HtoD"))};
+        prof::arg_string(live_.strings.intern("dir"), live_.strings.intern("HtoD")),
+        prof::arg_stack(live_.strings.intern("stack"), stack_)};
     args_ = live_.args.intern(args);
 
     path_ = dir_.file("views.profrep");
@@ -112,7 +113,7 @@ TEST_F(ExportViews, LiveAndReportAnswerTheSameThroughTheTable) {
     EXPECT_EQ(host.string(frames[1]), "main");
     EXPECT_EQ(host.stack(999).second, 0u);
 
-    EXPECT_EQ(host.args_text(args_, " "), "bytes=4096 dir=HtoD");
+    EXPECT_EQ(host.args_text(args_, " "), "bytes=4096 dir=HtoD stack=leaf <- main");
     EXPECT_TRUE(host.args(0).empty());
     EXPECT_TRUE(host.args(999).empty());
 
@@ -169,8 +170,8 @@ TEST_F(ExportViews, AReportViewIsSharedByReadingThreads) {
       for (int i = 0; i < 1000; ++i) {
         host.print("ignored"); // goes nowhere
         host.log(PROF_LOG_ERROR, "ignored");
-        right[t] +=
-            host.args_text(args_, ",") == "bytes=4096,dir=HtoD" && host.track(counter_) != nullptr;
+        right[t] += host.args_text(args_, ",") == "bytes=4096,dir=HtoD,stack=leaf <- main" &&
+                    host.track(counter_) != nullptr;
       }
     });
   for (std::thread &thread : threads)

@@ -105,7 +105,7 @@ TEST(RecordCodec, ArgumentSetsRoundTripEveryTypeAndEdgeValue) {
       {1, {prof::arg_uint(3, UINT64_MAX), prof::arg_int(4, INT64_MIN), prof::arg_int(4, 7)}},
       {UINT32_MAX,
        {prof::arg_double(5, -0.0), prof::arg_double(5, std::numeric_limits<double>::infinity()),
-        prof::arg_string(6, UINT32_MAX)}},
+        prof::arg_string(6, UINT32_MAX), prof::arg_stack(6, UINT32_MAX), prof::arg_stack(6, 0)}},
       {7, {}}};
   std::vector<uint8_t> payload;
   encode_args(sets, payload);

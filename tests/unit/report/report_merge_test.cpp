@@ -179,7 +179,7 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
   TwoHosts ranks;
   ranks.early.strings = {"matmul", "kernel"};
   ranks.early.stacks = {{5, {1, 2}}};
-  ranks.early.args = {{3, {prof::arg_uint(2, 64), prof::arg_string(1, 2)}}};
+  ranks.early.args = {{3, {prof::arg_uint(2, 64), prof::arg_string(1, 2), prof::arg_stack(1, 5)}}};
   ranks.early.clocks = {{2, "gcu0", 1.0e9, {{0, 3 * kDay}}}};
   ranks.early.drops = {
       {0, 101, 3}, {kInvalidEventsRing, 0, 2}, {cause_ring(PROF_DROP_DEVICE_BUFFER_FULL), 0, 30}};
@@ -187,7 +187,7 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
                         sample(2, 3 * kDay + 20, 5), flow(2, 3 * kDay + 30, 9, PROF_FLOW_BEGIN)};
   ranks.late.strings = {"kernel", "sync"};
   ranks.late.stacks = {{5, {2, 1}}};
-  ranks.late.args = {{3, {prof::arg_uint(2, 128), prof::arg_string(1, 2)}}};
+  ranks.late.args = {{3, {prof::arg_uint(2, 128), prof::arg_string(1, 2), prof::arg_stack(1, 5)}}};
   ranks.late.clocks = {{2, "gcu0", 1.0e9, {{0, 3600 * kSecond}}}};
   ranks.late.drops = {{0, 201, 4},
                       {1, 202, 5},
@@ -257,14 +257,19 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
       EXPECT_EQ(merged.string(e.category), rank1 ? "sync" : "kernel");
       // Correlation ids of the second input are its own.
       EXPECT_EQ(e.id, rank1 ? (uint64_t{1} << 48 | 77) : 77u);
-      // Argument sets are remapped, their keys and string values too.
+      // Argument sets are remapped, their keys, string and stack values too.
       const auto set = merged.args().find(static_cast<uint32_t>(e.args));
       ASSERT_NE(set, merged.args().end());
-      ASSERT_EQ(set->second.args.size(), 2u);
+      ASSERT_EQ(set->second.args.size(), 3u);
       EXPECT_EQ(merged.string(set->second.args[0].key), rank1 ? "sync" : "kernel");
       EXPECT_EQ(set->second.args[0].value.u, rank1 ? 128u : 64u);
       EXPECT_EQ(merged.string(set->second.args[1].key), rank1 ? "kernel" : "matmul");
       EXPECT_EQ(merged.string(set->second.args[1].value.s), rank1 ? "sync" : "kernel");
+      EXPECT_EQ(set->second.args[2].type, uint32_t{PROF_ARG_STACK});
+      const StackRecord *stack = merged.stack(static_cast<uint32_t>(set->second.args[2].value.u));
+      ASSERT_NE(stack, nullptr);
+      ASSERT_EQ(stack->frames.size(), 2u);
+      EXPECT_EQ(merged.string(stack->frames[0]), rank1 ? "sync" : "matmul");
     } else if (e.type == PROF_EVENT_SAMPLE) {
       const StackRecord *stack = merged.stack(static_cast<uint32_t>(e.id));
       ASSERT_NE(stack, nullptr);

@@ -160,8 +160,8 @@ TEST(ShmEventPath, AFullCatalogIsCountedNotCorrupted) {
   region.unlink();
 }
 
-// Arguments an application emits arrive with its string ids turned into
-// prof's; an argument set id it wrote into an event itself is not trusted.
+// Arguments an application emits arrive with its string and stack ids turned
+// into prof's; an argument set id it wrote into an event itself is not trusted.
 TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
   const std::string name = new_shm_name();
   ShmRegion region = ShmRegion::create(name, small_region(), "");
@@ -177,28 +177,33 @@ TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
   const prof_string_id bytes = writer.intern_string("bytes");
   const prof_string_id peer = writer.intern_string("peer");
   const prof_string_id rank = writer.intern_string("rank 3");
+  catalog.stacks.intern(std::vector<prof_string_id>{0}); // the id spaces differ here too
+  const prof_string_id frames[] = {peer, rank};
+  const prof_stack_id stack = writer.intern_stack(frames);
   prof_event forged{PROF_EVENT_SLICE, 0, 0, track, bytes, 0, 10, 1, 0, 0};
   forged.args = 0xdeadbeefcafeull;
   pool.emit(forged);
-  const prof_arg args[2] = {{bytes, PROF_ARG_UINT, {}}, {peer, PROF_ARG_STRING, {}}};
-  prof_arg with_values[2] = {args[0], args[1]};
-  with_values[0].value.u = 4096;
-  with_values[1].value.u = rank;
+  const prof_arg with_values[3] = {prof::arg_uint(bytes, 4096), prof::arg_string(peer, rank),
+                                   prof::arg_stack(peer, stack)};
   prof_event records[kMaxRecordsPerEvent];
   pool.emit_group(records,
                   pack_event_args(prof_event{PROF_EVENT_SLICE, 0, 0, track, bytes, 0, 20, 1, 0, 0},
-                                  with_values, 2, records));
+                                  with_values, 3, records));
   std::vector<prof_event> drained;
   source.drain([&](prof_event *e, size_t n) { drained.insert(drained.end(), e, e + n); }, true);
   drained.resize(fold_args(drained.data(), drained.size(), catalog.args));
   ASSERT_EQ(drained.size(), 2u);
   EXPECT_EQ(drained[0].args, 0u);
   const auto set = catalog.args.args(static_cast<prof_args_id>(drained[1].args));
-  ASSERT_EQ(set.size(), 2u);
+  ASSERT_EQ(set.size(), 3u);
   EXPECT_EQ(catalog.strings.text(set[0].key), "bytes");
   EXPECT_EQ(set[0].value.u, 4096u);
   EXPECT_EQ(catalog.strings.text(set[1].key), "peer");
   EXPECT_EQ(catalog.strings.text(set[1].value.s), "rank 3");
+  const auto frames_back = catalog.stacks.frames(static_cast<prof_stack_id>(set[2].value.u));
+  ASSERT_EQ(frames_back.size(), 2u);
+  EXPECT_EQ(catalog.strings.text(frames_back[0]), "peer");
+  EXPECT_EQ(catalog.strings.text(frames_back[1]), "rank 3");
   region.unlink();
 }
 
