@@ -1,5 +1,7 @@
 #include "allocator_hooks.hpp"
 
+#include "stack_sampler.hpp"
+
 #include <prof/tsc_clock.hpp>
 
 #include <dlfcn.h>
@@ -119,8 +121,10 @@ void lock_tables() {
   t_busy = true;
   g_heap.lock_all();
   g_mappings.lock_all();
+  sampled_stacks().lock();
 }
 void unlock_tables() {
+  sampled_stacks().unlock();
   g_mappings.unlock_all();
   g_heap.unlock_all();
   t_busy = t_busy_before_fork;
@@ -141,7 +145,7 @@ __attribute__((constructor)) void keep_tables_whole_across_fork() {
 void account_allocation(void *p, size_t size, uintptr_t site) {
   if (p == nullptr || t_busy || in_arena(p)) return;
   const NotAccounted inside;
-  g_heap.add(reinterpret_cast<uintptr_t>(p), size, site, &now_ns);
+  g_heap.add({reinterpret_cast<uintptr_t>(p), size, site, sample_stack(size, site)}, &now_ns);
   t_last_block = reinterpret_cast<uintptr_t>(p);
 }
 
@@ -192,7 +196,7 @@ void *realloc_impl(void *p, size_t size, uintptr_t site) {
     account_allocation(q, size, site);
   } else if (known && size != 0 && !t_busy) { // failed: the block lives on as it was
     const NotAccounted inside;
-    g_heap.add(old.address, old.size, old.site, &now_ns);
+    g_heap.add(old, &now_ns);
   }
   return q;
 }
@@ -232,7 +236,7 @@ void delete_impl(void *p) {
 void account_mapping(void *p, size_t length, int flags) {
   if (p == MAP_FAILED || (flags & MAP_ANONYMOUS) == 0 || t_busy) return;
   const NotAccounted inside;
-  g_mappings.add(reinterpret_cast<uintptr_t>(p), length, 0, nullptr);
+  g_mappings.add({reinterpret_cast<uintptr_t>(p), length, 0, 0}, nullptr);
 }
 
 } // namespace
@@ -373,7 +377,7 @@ PROF_HOOK int munmap(void *address, size_t length) {
     const auto start = reinterpret_cast<uintptr_t>(address);
     // The whole mapping, or its head: the rest stays mapped.
     if (g_mappings.remove(start, &mapped) && mapped.size > length)
-      g_mappings.add(start + length, mapped.size - length, 0, nullptr);
+      g_mappings.add({start + length, mapped.size - length, 0, 0}, nullptr);
   }
   return n.munmap(address, length);
 }

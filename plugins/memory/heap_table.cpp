@@ -42,8 +42,9 @@ bool HeapTable::grow(Shard &shard) noexcept {
   return true;
 }
 
-bool HeapTable::add(uintptr_t address, uint64_t size, uintptr_t site,
-                    uint64_t (*now_ns)()) noexcept {
+bool HeapTable::add(const Block &block, uint64_t (*now_ns)()) noexcept {
+  const uintptr_t address = block.address;
+  const uint64_t size = block.size;
   Shard &shard = shards_[hash(address) >> 58];
   {
     std::lock_guard lock(shard.lock);
@@ -62,7 +63,7 @@ bool HeapTable::add(uintptr_t address, uint64_t size, uintptr_t site,
     } else {
       ++shard.used;
     }
-    shard.slots[at] = {address, size, site};
+    shard.slots[at] = block;
     ++shard.live;
     ++shard.allocations;
     shard.bytes_allocated += size;

@@ -22,6 +22,7 @@ struct Block {
   uintptr_t address = 0; ///< 0: an empty slot; kErased: a slot freed since
   uint64_t size = 0;
   uintptr_t site = 0;
+  uint32_t stack = 0; ///< its sampled call stack (stack_sampler.hpp), 0 for none
 };
 
 /// Allocation counts by size: class k holds sizes up to 2^(k+4) bytes (16 B,
@@ -51,9 +52,10 @@ public:
   HeapTable(const HeapTable &) = delete;
   HeapTable &operator=(const HeapTable &) = delete;
 
-  /// A block was allocated; `now_ns` is read only when it makes a new peak.
+  /// A block was allocated (address non-zero); `now_ns` is read only when it
+  /// makes a new peak.
   /// False when the table has no room (the kernel refused memory).
-  bool add(uintptr_t address, uint64_t size, uintptr_t site, uint64_t (*now_ns)()) noexcept;
+  bool add(const Block &block, uint64_t (*now_ns)()) noexcept;
   /// A block is freed: its record, or false when the table never saw it.
   /// `temporary`: no other allocation of its thread came between.
   bool remove(uintptr_t address, Block *removed, bool temporary = false) noexcept;

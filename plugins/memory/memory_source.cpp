@@ -1,6 +1,7 @@
 #include "memory_source.hpp"
 
 #include "allocator_hooks.hpp"
+#include "stack_sampler.hpp"
 
 #include <prof/stacks/address_name.hpp>
 #include <prof/thread_track.hpp>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <new>
 #include <string_view>
@@ -40,16 +42,6 @@ std::string size_class_name(int k) {
   return "<= " + std::to_string(top >> 30) + " GiB";
 }
 
-bool is_prof_code(uintptr_t address) {
-  Dl_info info{};
-  if (address <= kProfSite || dladdr(reinterpret_cast<void *>(address - 1), &info) == 0 ||
-      info.dli_fname == nullptr)
-    return false;
-  const std::string_view file = info.dli_fname;
-  const auto slash = file.rfind('/');
-  return file.substr(slash == std::string_view::npos ? 0 : slash + 1).starts_with("libprof-");
-}
-
 std::atomic<MemorySource *> g_running{nullptr}; ///< the started instance of this process
 
 // A heap 5% above the last snapshot's is worth another look at its sites.
@@ -70,7 +62,7 @@ std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
   std::vector<SiteBytes> sites;
   SiteBytes prof_own{kProfSite, 0, 0};
   for (const auto &[address, site] : by_site) {
-    if (!is_prof_code(address)) {
+    if (address <= kProfSite || !in_prof_library(address)) {
       sites.push_back(site);
       continue;
     }
@@ -93,12 +85,44 @@ std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
   return sites;
 }
 
+std::vector<StackBytes> live_by_stack(const HeapTable &heap, const StackNames &names,
+                                      uint64_t period, size_t limit) {
+  const NotAccounted not_accounted;
+  std::unordered_map<prof_stack_id, StackBytes> by_stack;
+  heap.for_each([&](const Block &block) {
+    if (block.stack == 0) return;
+    const StackNames::Named named = names.named(block.stack);
+    if (named.stack == 0 || named.prof_own) return;
+    StackBytes &row = by_stack[named.stack];
+    row.stack = named.stack;
+    row.leaf = named.leaf;
+    row.bytes += sampled_weight(block.size, period);
+    row.variance += sampled_variance(block.size, period);
+    ++row.samples;
+  });
+  std::vector<StackBytes> rows;
+  rows.reserve(by_stack.size());
+  for (const auto &[stack, row] : by_stack)
+    rows.push_back(row);
+  std::sort(rows.begin(), rows.end(), [](const StackBytes &a, const StackBytes &b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.stack < b.stack;
+  });
+  if (rows.size() > limit) rows.resize(limit);
+  return rows;
+}
+
 bool MemorySource::configure() {
   frequency_ = static_cast<int>(host_.option_int("frequency", 100));
   if (frequency_ < 1 || frequency_ > 1000) {
     host_.error("frequency must be 1..1000 Hz, got " + std::to_string(frequency_));
     return false;
   }
+  const long long period = host_.option_int("stack-sample-bytes", kStackPeriod);
+  if (period < 0) {
+    host_.error("stack-sample-bytes must be 0 or more, got " + std::to_string(period));
+    return false;
+  }
+  stack_period_ = static_cast<uint64_t>(period);
   return true;
 }
 
@@ -107,6 +131,11 @@ bool MemorySource::start() {
   if (const std::string problem = hooks_problem(); !problem.empty())
     host_.log(PROF_LOG_WARN, problem);
   declare_tracks();
+  if (stack_period_ > 0) {
+    python_ = python::find_python_runtime().runtime;
+    names_ = std::make_unique<StackNames>(host_, python_ ? &*python_ : nullptr);
+    start_stack_sampling(stack_period_, python_ ? &*python_ : nullptr);
+  }
   started_ = true;
   static const bool at_fork = pthread_atfork(nullptr, nullptr, &restart_in_forked_child) == 0;
   (void)at_fork;
@@ -139,8 +168,13 @@ void MemorySource::restart_in_forked_child() {
   (void)source->worker_.release();
   new (&source->mutex_) std::mutex;
   source->peak_sites_.clear();
+  source->peak_stacks_.clear();
   source->peak_sites_bytes_ = source->peak_sites_ns_ = 0;
   source->declare_tracks();
+  // The child's catalog is its own: its stacks are named again.
+  if (source->names_)
+    source->names_ =
+        std::make_unique<StackNames>(source->host_, source->python_ ? &*source->python_ : nullptr);
   source->start_worker();
 }
 
@@ -152,8 +186,10 @@ void MemorySource::tick() {
   host_.counter(rss_track_, now, static_cast<double>(rss_bytes()));
   const auto in_use = static_cast<uint64_t>(std::max<int64_t>(totals.in_use, 0));
   std::lock_guard lock(mutex_);
+  if (names_) names_->update(sampled_stacks());
   if (in_use > 0 && in_use * 100 > peak_sites_bytes_ * kSnapshotGrowthPercent) {
     peak_sites_ = live_by_site(process_heap(), kSites);
+    if (names_) peak_stacks_ = live_by_stack(process_heap(), *names_, stack_period_, kStacks);
     peak_sites_bytes_ = in_use;
     peak_sites_ns_ = now;
   }
@@ -172,6 +208,21 @@ void MemorySource::emit_sites(const std::vector<SiteBytes> &sites, uint64_t ts,
   }
 }
 
+void MemorySource::emit_stacks(const std::vector<StackBytes> &stacks, uint64_t ts,
+                               prof_string_id category) {
+  const prof_string_id key_bytes = host_.intern("bytes");
+  const prof_string_id key_error = host_.intern("error bytes");
+  const prof_string_id key_samples = host_.intern("samples");
+  const prof_string_id key_stack = host_.intern("stack");
+  for (const StackBytes &row : stacks) {
+    const prof_arg args[] = {
+        arg_uint(key_bytes, static_cast<uint64_t>(std::llround(row.bytes))),
+        arg_uint(key_error, static_cast<uint64_t>(std::llround(2 * std::sqrt(row.variance)))),
+        arg_uint(key_samples, row.samples), arg_stack(key_stack, row.stack)};
+    host_.instant(process_, ts, row.leaf, category, PROF_CATEGORY_OTHER, args);
+  }
+}
+
 void MemorySource::emit_summary(uint64_t now) {
   const HeapTotals totals = process_heap().totals();
   const auto key = [this](const char *name) { return host_.intern(name); };
@@ -182,6 +233,8 @@ void MemorySource::emit_summary(uint64_t now) {
       arg_uint(key("peak bytes"), totals.peak),
       arg_uint(key("temporary allocations"), totals.temporaries),
       arg_uint(key("frees of unseen blocks"), totals.unknown_frees),
+      arg_uint(key("stack sample bytes"), stack_period_),
+      arg_uint(key("stacks not kept"), sampled_stacks().refused()),
   };
   host_.instant(process_, now, key("heap totals"), key("heap/totals"), PROF_CATEGORY_OTHER,
                 total_args);
@@ -194,8 +247,12 @@ void MemorySource::emit_summary(uint64_t now) {
     host_.instant(process_, peak_sites_ns_, key("heap at peak sites"), key("heap/peak-sites"),
                   PROF_CATEGORY_OTHER, at_args);
     emit_sites(peak_sites_, peak_sites_ns_, key("heap/peak-site"));
+    emit_stacks(peak_stacks_, peak_sites_ns_, key("heap/peak-stack"));
   }
   emit_sites(live_by_site(process_heap(), kSites), now, key("heap/leak"));
+  if (names_)
+    emit_stacks(live_by_stack(process_heap(), *names_, stack_period_, kStacks), now,
+                key("heap/leak-stack"));
   const prof_string_id size_category = key("heap/size-class");
   const prof_string_id key_allocations = key("allocations");
   for (int k = 0; k < kSizeClasses; ++k) {
@@ -213,6 +270,7 @@ bool MemorySource::stop() {
   g_running.compare_exchange_strong(self, nullptr);
   started_ = false;
   if (worker_) worker_->stop();
+  stop_stack_sampling();
   tick();
   std::lock_guard lock(mutex_);
   emit_summary(TscClock::now_ns());

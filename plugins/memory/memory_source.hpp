@@ -1,22 +1,27 @@
 // The memory source (process scope, `--memory-profile`): the allocation
-// hooks account every heap block of the process (allocator_hooks.hpp); while
+// hooks account every heap block of the process (allocator_hooks.hpp) and,
+// for a sample by bytes, take its call stack (stack_sampler.hpp); while
 // started, a worker emits the heap in use, the program's anonymous mappings
-// and the RSS as counters, and keeps which call sites held the most bytes
-// at the largest heap it saw. At stop it emits the summary as instants of
-// category heap/...: the peak and its call sites, the blocks still live
-// (leaks) by call site, allocations by size class, and the totals.
+// and the RSS as counters, names the sampled stacks, and keeps which call
+// sites and stacks held the most bytes at the largest heap it saw. At stop
+// it emits the summary as instants of category heap/...: the peak and its
+// call sites and stacks, the blocks still live (leaks) by call site and by
+// stack, allocations by size class, and the totals.
 // A forked child reports its own heap, from the fork on, on its own track.
 #ifndef PROF_PLUGINS_MEMORY_MEMORY_SOURCE_HPP
 #define PROF_PLUGINS_MEMORY_MEMORY_SOURCE_HPP
 
 #include "heap_table.hpp"
+#include "stack_names.hpp"
 
 #include <prof/periodic_thread.hpp>
 #include <prof/plugin.hpp>
+#include <prof/python/python_runtime.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +41,19 @@ inline constexpr uintptr_t kProfSite = 1;
 /// libraries (libprof-*.so) count as kProfSite.
 std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit);
 
+/// Estimated live bytes of one sampled call stack (stack_sampler.hpp).
+struct StackBytes {
+  prof_stack_id stack = 0;
+  prof_string_id leaf = 0;
+  double bytes = 0, variance = 0;
+  uint64_t samples = 0; ///< sampled blocks
+};
+
+/// The sampled live blocks of `heap` summed by named stack, most bytes
+/// first, at most `limit`; prof's own and stacks not named yet left out.
+std::vector<StackBytes> live_by_stack(const HeapTable &heap, const StackNames &names,
+                                      uint64_t period, size_t limit);
+
 class MemorySource {
 public:
   explicit MemorySource(Host host) : host_(host) {}
@@ -51,6 +69,9 @@ public:
   bool flush() { return true; }
 
   static constexpr size_t kSites = 50;
+  static constexpr size_t kStacks = 20;
+  /// Bytes between sampled stacks on average, unless set.
+  static constexpr uint64_t kStackPeriod = 512 * 1024;
 
 private:
   static void restart_in_forked_child();
@@ -59,13 +80,18 @@ private:
   void tick();
   void emit_summary(uint64_t now);
   void emit_sites(const std::vector<SiteBytes> &sites, uint64_t ts, prof_string_id category);
+  void emit_stacks(const std::vector<StackBytes> &stacks, uint64_t ts, prof_string_id category);
 
   Host host_;
   int frequency_ = 100;
+  uint64_t stack_period_ = kStackPeriod;
+  std::optional<python::PythonRuntime> python_; ///< set in a CPython process
+  std::unique_ptr<StackNames> names_;
   std::unique_ptr<PeriodicThread> worker_;
   std::mutex mutex_; ///< the snapshot, between the worker and stop()
   prof_track_id process_ = 0, heap_track_ = 0, mapped_track_ = 0, rss_track_ = 0;
   std::vector<SiteBytes> peak_sites_;
+  std::vector<StackBytes> peak_stacks_;
   uint64_t peak_sites_bytes_ = 0, peak_sites_ns_ = 0;
   bool started_ = false;
 };

@@ -4,6 +4,7 @@
 #include "interpose_runtime.hpp"
 
 #include <prof/python/frame_merge.hpp>
+#include <prof/stacks/return_addresses.hpp>
 #include <prof/thread_track.hpp>
 
 #include <unistd.h>
@@ -50,7 +51,8 @@ prof_stack_id CallRecorder::stack(OsrtFunction function, void *caller) {
   // Room for this recorder's own frames above the call site.
   constexpr int kOwnFrames = 16;
   uintptr_t addresses[128 + kOwnFrames];
-  const int count = capture_return_addresses(addresses, settings_.backtrace_depth + kOwnFrames);
+  const int count =
+      stacks::capture_return_addresses(addresses, settings_.backtrace_depth + kOwnFrames);
   // Frames start at the application's call site; if it is not found (a
   // tail call), skip only record_call's own frames.
   int first = count;

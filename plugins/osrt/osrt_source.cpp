@@ -4,6 +4,8 @@
 #include "stack_symbolizer.hpp"
 #include "tracing_control.hpp"
 
+#include <prof/stacks/return_addresses.hpp>
+
 #include <string>
 
 namespace prof::osrt {
@@ -64,7 +66,7 @@ bool OsrtSource::start() {
   // The unwinder loads and caches on first use; do that here, not in a call
   // being recorded.
   uintptr_t warm_up[4];
-  capture_return_addresses(warm_up, 4);
+  stacks::capture_return_addresses(warm_up, 4);
   recorder_ = std::make_unique<CallRecorder>(host_, settings_);
   if (!install_recorder(recorder_.get(), CallClock::from_ns(settings_.threshold_ns))) {
     recorder_.reset();

@@ -11,9 +11,6 @@
 
 namespace prof::osrt {
 
-/// Return addresses of the calling thread, innermost first; returns their number.
-int capture_return_addresses(uintptr_t *addresses, int capacity) noexcept;
-
 class StackSymbolizer {
 public:
   explicit StackSymbolizer(const Host &host) : host_(host) {}

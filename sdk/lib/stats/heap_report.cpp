@@ -19,15 +19,44 @@ uint64_t uint_arg(const ExportHost &host, const prof_event &e, std::string_view 
   return 0;
 }
 
+prof_stack_id stack_arg(const ExportHost &host, const prof_event &e) {
+  for (const prof_arg &a : host.args(e.args))
+    if (a.type == PROF_ARG_STACK) return static_cast<prof_stack_id>(a.value.u);
+  return 0;
+}
+
 struct SiteRow {
   std::string site;
   uint64_t bytes = 0, blocks = 0;
+  uint64_t error = 0;     ///< a sampled stack's two standard errors
+  std::string full_stack; ///< a sampled stack's every frame (CSV, JSON)
 };
 
 struct ProcessHeap {
   const prof_event *totals = nullptr, *peak = nullptr, *peak_sites = nullptr;
-  std::vector<SiteRow> at_peak, leaks, sizes;
+  std::vector<SiteRow> at_peak, leaks, sizes, stacks_at_peak, leak_stacks;
 };
+
+// The frames of a sampled stack, leaf first: the first kShownFrames on the
+// console, every one in the data.
+constexpr uint32_t kShownFrames = 12;
+SiteRow stack_row(const ExportHost &host, const prof_event &e) {
+  SiteRow row{{},
+              uint_arg(host, e, "bytes"),
+              uint_arg(host, e, "samples"),
+              uint_arg(host, e, "error bytes"),
+              {}};
+  const auto [frames, count] = host.stack(stack_arg(host, e));
+  for (uint32_t i = 0; i < count; ++i) {
+    const std::string_view frame = host.string(frames[i]);
+    if (i > 0) row.full_stack += " <- ";
+    row.full_stack += frame;
+    if (i < kShownFrames) row.site += (i > 0 ? " <- " : "") + std::string(frame);
+  }
+  if (count > kShownFrames) row.site += " <- ... (" + std::to_string(count) + " frames)";
+  if (count == 0) row.site = std::string(host.string(e.name));
+  return row;
+}
 
 std::string process_label(const ExportHost &host, prof_track_id track) {
   const prof_track_desc *desc = host.track(track);
@@ -46,7 +75,23 @@ void sort_by_bytes(std::vector<SiteRow> &rows) {
 
 std::vector<Cell> site_row(const char *part, const SiteRow &row, bool bytes) {
   return {Cell::of_text(part), bytes ? Cell::of_count(row.bytes) : Cell::of_text("-", ""),
-          Cell::of_count(row.blocks), Cell::of_text(row.site)};
+          Cell::of_text("-", ""), Cell::of_count(row.blocks), Cell::of_text(row.site)};
+}
+
+std::vector<Cell> sampled_stack_row(const char *part, const SiteRow &row) {
+  return {Cell::of_text(part), Cell::of_count(row.bytes), Cell::of_count(row.error),
+          Cell::of_count(row.blocks), Cell::of_text(row.site, row.full_stack)};
+}
+
+std::string sampling_text(const ExportHost &host, const ProcessHeap &heap) {
+  const uint64_t period = heap.totals ? uint_arg(host, *heap.totals, "stack sample bytes") : 0;
+  std::string text = period <= 1 ? "every allocation's stack"
+                                 : "stacks sampled every " + std::to_string(period) +
+                                       " bytes on average, bytes estimated within Error";
+  const uint64_t refused = heap.totals ? uint_arg(host, *heap.totals, "stacks not kept") : 0;
+  if (refused > 0)
+    text += "; " + std::to_string(refused) + " samples of stacks past the 16384 kept left out";
+  return text;
 }
 
 } // namespace
@@ -56,6 +101,7 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
                    "Process",
                    {{"Part", "Part", Align::Left},
                     {"Bytes", "Bytes", Align::Right},
+                    {"Error", "Error", Align::Right},
                     {"Blocks", "Blocks", Align::Right},
                     {"Site", "Site", Align::Left}},
                    {},
@@ -73,7 +119,9 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
     if (category == "heap/peak-site") heap.at_peak.push_back(row);
     if (category == "heap/leak") heap.leaks.push_back(row);
     if (category == "heap/size-class")
-      heap.sizes.push_back({row.site, 0, uint_arg(host, e, "allocations")});
+      heap.sizes.push_back({row.site, 0, uint_arg(host, e, "allocations"), 0, {}});
+    if (category == "heap/peak-stack") heap.stacks_at_peak.push_back(stack_row(host, e));
+    if (category == "heap/leak-stack") heap.leak_stacks.push_back(stack_row(host, e));
   }
   const uint64_t origin = report_time_origin(aggregator, host);
   const auto at = [origin](uint64_t ts) {
@@ -97,6 +145,16 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
         peak.rows.push_back(site_row("peak", row, true));
       table.sections.push_back(std::move(peak));
     }
+    if (!heap.stacks_at_peak.empty()) {
+      Section stacks{label,
+                     "======== Heap of " + label + ": call stacks at the largest heap sampled (" +
+                         sampling_text(host, heap) + "):",
+                     {}};
+      sort_by_bytes(heap.stacks_at_peak);
+      for (const SiteRow &row : heap.stacks_at_peak)
+        stacks.rows.push_back(sampled_stack_row("peak-stack", row));
+      table.sections.push_back(std::move(stacks));
+    }
     uint64_t leaked = 0, leaked_blocks = 0;
     for (const SiteRow &row : heap.leaks) {
       leaked += row.bytes;
@@ -110,6 +168,16 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
     for (const SiteRow &row : heap.leaks)
       leaks.rows.push_back(site_row("leak", row, true));
     table.sections.push_back(std::move(leaks));
+    if (!heap.leak_stacks.empty()) {
+      Section stacks{label,
+                     "======== Heap of " + label + ": live at exit by call stack (" +
+                         sampling_text(host, heap) + "):",
+                     {}};
+      sort_by_bytes(heap.leak_stacks);
+      for (const SiteRow &row : heap.leak_stacks)
+        stacks.rows.push_back(sampled_stack_row("leak-stack", row));
+      table.sections.push_back(std::move(stacks));
+    }
     if (heap.totals != nullptr) {
       const prof_event &t = *heap.totals;
       Section sizes{label,
@@ -127,9 +195,12 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
   }
   if (!table.sections.empty())
     table.notes.push_back(
-        "Sites are the code that called the allocator (malloc, operator new, ...). Call sites at "
-        "the peak are those of the largest heap the memory source sampled, within one sampling "
-        "period of the peak; prof's own allocations are one row.");
+        "Sites are the code that called the allocator (malloc, operator new, ...), their bytes "
+        "exact. Call sites at the peak are those of the largest heap the memory source sampled, "
+        "within one sampling period of the peak; prof's own allocations are one row. Call "
+        "stacks (leaf first, Python frames where the interpreter ran them) are those of a "
+        "sample by bytes: Bytes estimates what the stack holds, Error is two standard errors "
+        "(the truth lies within it 95% of the time), Blocks counts the sampled blocks.");
   return table;
 }
 

@@ -26,8 +26,15 @@ struct Site {
   uint64_t bytes = 0, blocks = 0;
 };
 
+/// A sampled call stack's row: its estimated bytes, their error, the samples.
+struct StackRow {
+  uint64_t bytes = 0, error = 0, samples = 0;
+  std::vector<std::string> frames; ///< leaf first
+};
+
 struct Heap {
   std::map<std::string, Site> leaks, at_peak;
+  std::vector<StackRow> leak_stacks, stacks_at_peak;
   std::map<std::string, uint64_t> totals; ///< heap/totals arguments
   uint64_t peak = 0;
   uint64_t counters = 0; ///< values on the "Heap in use" track
@@ -42,6 +49,21 @@ uint64_t uint_arg(const report::ReportReader &reader, const prof_event &e, const
   for (const prof_arg &a : args_of(reader, e))
     if (reader.string(a.key) == key && a.type == PROF_ARG_UINT) return a.value.u;
   return 0;
+}
+
+StackRow stack_row(const report::ReportReader &reader, const prof_event &e) {
+  StackRow row{uint_arg(reader, e, "bytes"),
+               uint_arg(reader, e, "error bytes"),
+               uint_arg(reader, e, "samples"),
+               {}};
+  for (const prof_arg &a : args_of(reader, e)) {
+    const report::StackRecord *stack =
+        a.type == PROF_ARG_STACK ? reader.stack(static_cast<uint32_t>(a.value.u)) : nullptr;
+    if (stack != nullptr)
+      for (const uint32_t frame : stack->frames)
+        row.frames.emplace_back(reader.string(frame));
+  }
+  return row;
 }
 
 /// The heap instants of every process, by process id (0: all together).
@@ -63,6 +85,8 @@ std::map<int, Heap> read_heaps(const fs::path &path) {
     if (category == "heap/leak") heap.leaks[name] = site;
     if (category == "heap/peak-site") heap.at_peak[name] = site;
     if (category == "heap/peak") heap.peak = site.bytes;
+    if (category == "heap/leak-stack") heap.leak_stacks.push_back(stack_row(reader, e));
+    if (category == "heap/peak-stack") heap.stacks_at_peak.push_back(stack_row(reader, e));
     if (category == "heap/totals")
       for (const prof_arg &a : args_of(reader, e))
         heap.totals[std::string(reader.string(a.key))] = a.value.u;
@@ -108,8 +132,49 @@ TEST_F(MemoryE2E, LeaksAreTheBlocksLeftAtTheirCallSitesExactly) {
   const RunResult stats =
       run_process({kProf, "stats", "--report", "memory", (dir_ / "r.profrep").string()});
   ASSERT_EQ(stats.exit_code, 0) << stats.describe();
-  EXPECT_NE(stats.out.find("leak  100000       1  leak_large"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("leak  100000      -       1  leak_large"), std::string::npos)
+      << stats.out;
   EXPECT_NE(stats.out.find("live at exit (leaks)"), std::string::npos) << stats.out;
+}
+
+// With a stack for every allocation (a sample period of one byte), the
+// leaks' stacks are exact too: their bytes, no error, and the frames from
+// the leaking function out to main.
+TEST_F(MemoryE2E, EveryAllocationsStackNamesTheLeaksPathFromMain) {
+  const RunResult r =
+      run_process({kProf, "--quiet", "--memory-profile", "--plugin", "memory stack-sample-bytes=1",
+                   "-o", (dir_ / "r").string(), PROF_MEMORY_LEAKS},
+                  dir_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 3) << r.describe();
+  const Heap heap = read_heap(dir_ / "r.profrep");
+  EXPECT_EQ(heap.totals.at("stack sample bytes"), 1u);
+  std::map<std::string, StackRow> by_leaf;
+  for (const StackRow &row : heap.leak_stacks)
+    if (!row.frames.empty()) by_leaf[row.frames.front()] = row;
+  for (const auto &[leaf, bytes] : {std::pair<std::string, uint64_t>{"leak_small", 100},
+                                    {"leak_medium", 10'000},
+                                    {"leak_large", 100'000}}) {
+    SCOPED_TRACE(leaf);
+    ASSERT_EQ(by_leaf.count(leaf), 1u);
+    const StackRow &row = by_leaf[leaf];
+    EXPECT_EQ(row.bytes, bytes);
+    EXPECT_EQ(row.error, 0u);
+    EXPECT_EQ(row.samples, 1u);
+    ASSERT_GE(row.frames.size(), 2u);
+    EXPECT_EQ(row.frames[1], "main");
+  }
+  EXPECT_EQ(by_leaf.count("churn"), 0u); // freed
+  ASSERT_FALSE(heap.stacks_at_peak.empty());
+
+  const RunResult stats =
+      run_process({kProf, "stats", "--report", "memory", (dir_ / "r.profrep").string()});
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  EXPECT_NE(stats.out.find("live at exit by call stack (every allocation's stack)"),
+            std::string::npos)
+      << stats.out;
+  EXPECT_NE(stats.out.find("leak-stack  100000      0       1  leak_large <- main"),
+            std::string::npos)
+      << stats.out;
 }
 
 TEST_F(MemoryE2E, NewAndDeleteOfEveryFormBalanceToZero) {
@@ -207,7 +272,9 @@ TEST_F(MemoryE2E, AForkedChildReportsItsOwnHeap) {
 }
 
 // CPython (Debian's /usr/bin/python3) under the hooks: it runs, threads and
-// forks, keeps its exit code, and the blocks it keeps are in the heap.
+// forks, keeps its exit code, and the blocks it keeps are in the heap, the
+// sampled stacks of its large buffers with the Python function that made
+// them and the line of the module that called it.
 TEST_F(MemoryE2E, APythonProgramRunsAndItsBlocksAreCounted) {
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   const RunResult r =
@@ -225,6 +292,18 @@ TEST_F(MemoryE2E, APythonProgramRunsAndItsBlocksAreCounted) {
     // The kept bytearrays were live at the peak; Python frees them at exit.
     EXPECT_GE(heap.peak, 1'000'000u);
     EXPECT_GE(heap.totals.at("allocations"), 1000u);
+    // Four 4 MiB buffers, each sampled with probability 1 - exp(-8).
+    const StackRow *buffers = nullptr;
+    for (const StackRow &row : heap.stacks_at_peak)
+      for (size_t i = 0; i + 1 < row.frames.size() && buffers == nullptr; ++i)
+        if (row.frames[i].starts_with("hold_buffers (") &&
+            row.frames[i].find("python_heap.py:") != std::string::npos &&
+            row.frames[i + 1].starts_with("<module> ("))
+          buffers = &row;
+    ASSERT_NE(buffers, nullptr) << "no stack through hold_buffers among "
+                                << heap.stacks_at_peak.size();
+    EXPECT_GE(buffers->samples, 1u);
+    EXPECT_NEAR(double(buffers->bytes), 16.0 * (1 << 20), double(buffers->error) + 1);
   }
   EXPECT_EQ(summaries, 1);
 }

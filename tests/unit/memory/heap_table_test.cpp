@@ -17,9 +17,9 @@ uint64_t fake_now() { return g_clock; }
 TEST(HeapTable, BlocksComeAndGoWithExactTotals) {
   static HeapTable table; // large: not on the stack
   g_clock = 100;
-  ASSERT_TRUE(table.add(0x1000, 100, 0xA, &fake_now));
+  ASSERT_TRUE(table.add({0x1000, 100, 0xA}, &fake_now));
   g_clock = 200;
-  ASSERT_TRUE(table.add(0x2000, 5000, 0xB, &fake_now));
+  ASSERT_TRUE(table.add({0x2000, 5000, 0xB}, &fake_now));
   g_clock = 300;
   Block removed;
   ASSERT_TRUE(table.remove(0x1000, &removed));
@@ -27,7 +27,7 @@ TEST(HeapTable, BlocksComeAndGoWithExactTotals) {
   EXPECT_EQ(removed.site, 0xAu);
   EXPECT_FALSE(table.remove(0x1000, nullptr));        // twice: not known any more
   EXPECT_FALSE(table.remove(0x9000, nullptr));        // never seen
-  ASSERT_TRUE(table.add(0x1000, 10, 0xC, &fake_now)); // the address again
+  ASSERT_TRUE(table.add({0x1000, 10, 0xC}, &fake_now)); // the address again
 
   const HeapTotals t = table.totals();
   EXPECT_EQ(t.allocations, 3u);
@@ -65,7 +65,7 @@ TEST(HeapTable, ThreadsAddAndRemoveAMillionBlocks) {
     threads.emplace_back([t] {
       const uintptr_t base = (static_cast<uintptr_t>(t) + 1) << 40;
       for (int i = 0; i < kBlocks; ++i)
-        ASSERT_TRUE(table.add(base + uintptr_t(i) * 16, 8, base, nullptr));
+        ASSERT_TRUE(table.add({base + uintptr_t(i) * 16, 8, base}, nullptr));
       for (int i = 0; i < kBlocks; i += 2) // half of them go
         ASSERT_TRUE(table.remove(base + uintptr_t(i) * 16, nullptr));
     });

@@ -481,7 +481,8 @@ TEST_F(StatsReports, PythonFunctionsAreThePythonSourcesRanges) {
 }
 
 // The memory source's summary instants, per process: the peak and its
-// call sites, the leaks by call site (most bytes first), the sizes.
+// call sites and sampled stacks, the leaks by call site (most bytes first)
+// and by stack, the sizes.
 TEST_F(StatsReports, MemoryShowsEachProcesssHeap) {
   testing::TestReport r;
   const uint32_t app = r.process("app", 42);
@@ -498,31 +499,60 @@ TEST_F(StatsReports, MemoryShowsEachProcesssHeap) {
          {{"allocations", 14},
           {"frees", 12},
           {"bytes allocated", 6000},
-          {"temporary allocations", 3}});
+          {"temporary allocations", 3},
+          {"stack sample bytes", 524288}});
   r.heap(child, end, "spawn", "heap/leak", {{"bytes", 7}, {"blocks", 7}});
   r.instant(app, end, "unrelated"); // no heap category
+  std::vector<std::string> deep = {"malloc_site", "train_step (train.py:12)",
+                                   "<module> (train.py:40)"};
+  for (int i = 0; i < 12; ++i)
+    deep.push_back("frame" + std::to_string(i));
+  const uint32_t load_stack = r.stack(deep);
+  r.heap(app, kOrigin + 3 * kUs, "malloc_site", "heap/peak-stack",
+         {{"bytes", 3000}, {"error bytes", 800}, {"samples", 5}}, load_stack);
+  r.heap(app, end, "malloc_site", "heap/leak-stack",
+         {{"bytes", 1100}, {"error bytes", 400}, {"samples", 2}}, load_stack);
   open(r, 3);
 
   const StatsTable table = one("memory");
-  ASSERT_EQ(table.sections.size(), 4u);
+  ASSERT_EQ(table.sections.size(), 6u);
   EXPECT_EQ(table.sections[0].title,
             "======== Heap of app (pid 42): peak 5000 bytes, 2.00us into the report; call sites "
             "at the largest heap sampled (4900 bytes, 3.00us into the report):");
   EXPECT_EQ(value(table, 0, 0, "Site"), "load");
   EXPECT_EQ(value(table, 0, 1, "Blocks"), "9");
+  EXPECT_EQ(value(table, 0, 1, "Error"), ""); // shown "-": exact
+  // The sampled stacks: estimate, error, samples, the first 12 frames shown
+  // and every frame in the data.
   EXPECT_EQ(table.sections[1].title,
-            "======== Heap of app (pid 42): live at exit (leaks), 1090 bytes in 2 blocks:");
-  EXPECT_EQ(value(table, 1, 0, "Site"), "load");
-  EXPECT_EQ(value(table, 1, 0, "Bytes"), "1000");
-  EXPECT_EQ(value(table, 1, 1, "Site"), "parse");
+            "======== Heap of app (pid 42): call stacks at the largest heap sampled (stacks "
+            "sampled every 524288 bytes on average, bytes estimated within Error):");
+  EXPECT_EQ(value(table, 1, 0, "Bytes"), "3000");
+  EXPECT_EQ(value(table, 1, 0, "Error"), "800");
+  EXPECT_EQ(value(table, 1, 0, "Blocks"), "5");
+  const std::string shown = table.sections[1].rows[0][4].text;
+  EXPECT_TRUE(shown.starts_with(
+      "malloc_site <- train_step (train.py:12) <- <module> (train.py:40) <- frame0 <- "))
+      << shown;
+  EXPECT_TRUE(shown.ends_with("frame8 <- ... (15 frames)")) << shown;
+  EXPECT_TRUE(value(table, 1, 0, "Site").ends_with("frame10 <- frame11"));
   EXPECT_EQ(table.sections[2].title,
+            "======== Heap of app (pid 42): live at exit (leaks), 1090 bytes in 2 blocks:");
+  EXPECT_EQ(value(table, 2, 0, "Site"), "load");
+  EXPECT_EQ(value(table, 2, 0, "Bytes"), "1000");
+  EXPECT_EQ(value(table, 2, 1, "Site"), "parse");
+  EXPECT_EQ(table.sections[3].title,
+            "======== Heap of app (pid 42): live at exit by call stack (stacks sampled every "
+            "524288 bytes on average, bytes estimated within Error):");
+  EXPECT_EQ(value(table, 3, 0, "Bytes"), "1100");
+  EXPECT_EQ(table.sections[4].title,
             "======== Heap of app (pid 42): 14 allocations (6000 bytes), 12 frees, 3 temporary "
             "(freed before the thread's next allocation); by size:");
-  EXPECT_EQ(value(table, 2, 0, "Site"), "<= 64 B");
-  EXPECT_EQ(value(table, 2, 0, "Blocks"), "12");
-  EXPECT_EQ(table.sections[3].title,
+  EXPECT_EQ(value(table, 4, 0, "Site"), "<= 64 B");
+  EXPECT_EQ(value(table, 4, 0, "Blocks"), "12");
+  EXPECT_EQ(table.sections[5].title,
             "======== Heap of worker (pid 43): live at exit (leaks), 7 bytes in 7 blocks:");
-  EXPECT_EQ(table.sections[3].label, "worker (pid 43)");
+  EXPECT_EQ(table.sections[5].label, "worker (pid 43)");
 
   testing::TestReport none;
   none.instant(none.process("app", 1), kOrigin, "x");

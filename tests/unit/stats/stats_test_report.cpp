@@ -155,12 +155,13 @@ void TestReport::instant(uint32_t track, uint64_t ts, const std::string &name) {
 
 void TestReport::heap(uint32_t track, uint64_t ts, const std::string &name,
                       const std::string &category,
-                      const std::vector<std::pair<std::string, uint64_t>> &args) {
+                      const std::vector<std::pair<std::string, uint64_t>> &args, uint32_t stack) {
   instant(track, ts, name);
   events_.back().category = string(category);
   report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1), {}};
   for (const auto &[key, value] : args)
     set.args.push_back(prof::arg_uint(string(key), value));
+  if (stack != 0) set.args.push_back(prof::arg_stack(string("stack"), stack));
   args_.push_back(set);
   events_.back().args = set.id;
 }

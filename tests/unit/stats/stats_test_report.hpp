@@ -56,9 +56,10 @@ public:
   void sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category = "");
   void instant(uint32_t track, uint64_t ts, const std::string &name);
   /// A summary instant of the memory source: category `category`
-  /// ("heap/leak", ...) with unsigned arguments.
+  /// ("heap/leak", ...) with unsigned arguments, and a "stack" argument
+  /// when `stack` is not 0.
   void heap(uint32_t track, uint64_t ts, const std::string &name, const std::string &category,
-            const std::vector<std::pair<std::string, uint64_t>> &args);
+            const std::vector<std::pair<std::string, uint64_t>> &args, uint32_t stack = 0);
   /// An EVENTS chunk written as is after the events: its checksum holds
   /// whatever the payload says.
   void raw_events_chunk(std::vector<uint8_t> payload) { raw_.push_back(std::move(payload)); }
