@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The memory source's cost on a malloc-heavy program (malloc_churn: threads
 making small blocks and freeing each at once), bare, under prof
---memory-profile and under heaptrack (Debian's), interleaved ROUNDS times;
+--memory-profile (with its sampled call stacks, and without them) and under
+heaptrack (Debian's), interleaved ROUNDS times;
 medians of the program's own time and their ratios to bare, and prof's
 overhead as a share of heaptrack's. Checks that prof's report holds no
 block of the program at exit.
@@ -21,7 +22,7 @@ blocks = sys.argv[4] if len(sys.argv) > 4 else "1000000"
 prof = os.path.join(build, "bin", "prof")
 program = os.path.join(build, "bench", "malloc_churn")
 heaptrack = shutil.which("heaptrack")
-cases = {"bare": None, "prof --memory-profile": "prof"}
+cases = {"bare": None, "prof --memory-profile": "prof", "prof, no stacks": "prof-sites"}
 if heaptrack:
     cases["heaptrack"] = "heaptrack"
 work = {name: [] for name in cases}
@@ -32,6 +33,9 @@ with tempfile.TemporaryDirectory() as tmp:
             if tool == "prof":
                 cmd = [prof, "--quiet", "--print-app-log", "-f", "--memory-profile", "-o",
                        os.path.join(tmp, "r")] + cmd
+            elif tool == "prof-sites":
+                cmd = [prof, "--quiet", "--print-app-log", "-f", "--memory-profile", "--plugin",
+                       "memory stack-sample-bytes=0", "-o", os.path.join(tmp, "s")] + cmd
             elif tool == "heaptrack":
                 cmd = [heaptrack, "-o", os.path.join(tmp, f"h{r}")] + cmd
             out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
