@@ -7,6 +7,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -26,6 +28,7 @@ namespace {
 PROF_TLS bool t_busy = false;        ///< inside the accounting, or a thread prof ignores
 PROF_TLS bool t_resolving = false;   ///< looking up the next allocator
 PROF_TLS uintptr_t t_last_block = 0; ///< the thread's last allocation, until the next free
+PROF_TLS int t_tid = 0;              ///< the thread's id, once the event log asked for it
 
 constinit HeapTable g_heap;
 constinit HeapTable g_mappings;
@@ -112,6 +115,14 @@ const Next &next() {
 
 uint64_t now_ns() { return TscClock::now_ns(); }
 
+// The calling thread's id for the event log (0 while it logs nothing).
+int logged_tid() {
+  if (!g_heap.logs_events()) [[likely]]
+    return 0;
+  if (t_tid == 0) t_tid = static_cast<int>(syscall(SYS_gettid));
+  return t_tid;
+}
+
 // Across fork() the forking thread counts nothing: the other fork handlers
 // may allocate while the tables are locked.
 PROF_TLS bool t_busy_before_fork = false;
@@ -133,6 +144,7 @@ void start_child_tables() {
   g_heap.forget_all();
   g_mappings.forget_all();
   t_last_block = 0;
+  t_tid = 0; // the child's thread has its own
   unlock_tables();
 }
 
@@ -145,7 +157,8 @@ __attribute__((constructor)) void keep_tables_whole_across_fork() {
 void account_allocation(void *p, size_t size, uintptr_t site) {
   if (p == nullptr || t_busy || in_arena(p)) return;
   const NotAccounted inside;
-  g_heap.add({reinterpret_cast<uintptr_t>(p), size, site, sample_stack(size, site)}, &now_ns);
+  g_heap.add({reinterpret_cast<uintptr_t>(p), size, site, sample_stack(size, site)}, &now_ns,
+             logged_tid());
   t_last_block = reinterpret_cast<uintptr_t>(p);
 }
 
@@ -153,7 +166,7 @@ void account_free(void *p) {
   if (t_busy) return;
   const NotAccounted inside;
   const auto address = reinterpret_cast<uintptr_t>(p);
-  g_heap.remove(address, nullptr, address == t_last_block);
+  g_heap.remove(address, nullptr, address == t_last_block, logged_tid());
   t_last_block = 0;
 }
 
@@ -189,14 +202,14 @@ void *realloc_impl(void *p, size_t size, uintptr_t site) {
   bool known = false;
   if (p != nullptr && !t_busy) {
     const NotAccounted inside;
-    known = g_heap.remove(reinterpret_cast<uintptr_t>(p), &old);
+    known = g_heap.remove(reinterpret_cast<uintptr_t>(p), &old, false, logged_tid());
   }
   void *q = n.realloc(p, size);
   if (q != nullptr) {
     account_allocation(q, size, site);
   } else if (known && size != 0 && !t_busy) { // failed: the block lives on as it was
     const NotAccounted inside;
-    g_heap.add(old, &now_ns);
+    g_heap.add(old, &now_ns, logged_tid());
   }
   return q;
 }

@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <mutex>
 
 namespace prof::memory {
@@ -42,7 +43,50 @@ bool HeapTable::grow(Shard &shard) noexcept {
   return true;
 }
 
-bool HeapTable::add(const Block &block, uint64_t (*now_ns)()) noexcept {
+void HeapTable::log_event(const HeapEvent &event) noexcept {
+  const size_t slot = logged_.fetch_add(1, std::memory_order_relaxed);
+  if (slot < log_capacity_)
+    log_[slot] = event;
+  else
+    log_full_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool HeapTable::start_events(size_t capacity, uint64_t (*now_ns)()) noexcept {
+  if (logs_events()) return true;
+  auto *log = static_cast<HeapEvent *>(map_pages(capacity * sizeof(HeapEvent)));
+  auto *taken = static_cast<HeapEvent *>(map_pages(capacity * sizeof(HeapEvent)));
+  if (log == nullptr || taken == nullptr) {
+    if (log != nullptr) unmap_pages(log, capacity * sizeof(HeapEvent));
+    if (taken != nullptr) unmap_pages(taken, capacity * sizeof(HeapEvent));
+    return false;
+  }
+  lock_all();
+  log_ = log;
+  taken_log_ = taken;
+  log_capacity_ = capacity;
+  logged_.store(0, std::memory_order_relaxed);
+  log_clock_.store(now_ns, std::memory_order_relaxed);
+  unlock_all();
+  return true;
+}
+
+uint64_t HeapTable::take_events(std::vector<HeapEvent> &out) {
+  if (!logs_events()) return 0;
+  // Under every lock: no write is under way, and an event logged after
+  // this is later than every event taken now.
+  lock_all();
+  std::swap(log_, taken_log_);
+  const size_t count = std::min(logged_.exchange(0, std::memory_order_relaxed), log_capacity_);
+  const uint64_t full = log_full_.exchange(0, std::memory_order_relaxed);
+  unlock_all();
+  const size_t first = out.size();
+  out.insert(out.end(), taken_log_, taken_log_ + count);
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+            [](const HeapEvent &a, const HeapEvent &b) { return a.ts < b.ts; });
+  return full;
+}
+
+bool HeapTable::add(const Block &block, uint64_t (*now_ns)(), int tid) noexcept {
   const uintptr_t address = block.address;
   const uint64_t size = block.size;
   Shard &shard = shards_[hash(address) >> 58];
@@ -68,6 +112,8 @@ bool HeapTable::add(const Block &block, uint64_t (*now_ns)()) noexcept {
     ++shard.allocations;
     shard.bytes_allocated += size;
     ++shard.by_class[static_cast<size_t>(size_class(size))];
+    if (const auto clock = log_clock_.load(std::memory_order_relaxed))
+      log_event({clock(), address, size, tid, false});
   }
   const int64_t now = in_use_.fetch_add(static_cast<int64_t>(size), std::memory_order_relaxed) +
                       static_cast<int64_t>(size);
@@ -81,7 +127,7 @@ bool HeapTable::add(const Block &block, uint64_t (*now_ns)()) noexcept {
   return true;
 }
 
-bool HeapTable::remove(uintptr_t address, Block *removed, bool temporary) noexcept {
+bool HeapTable::remove(uintptr_t address, Block *removed, bool temporary, int tid) noexcept {
   Shard &shard = shards_[hash(address) >> 58];
   Block found;
   {
@@ -102,6 +148,8 @@ bool HeapTable::remove(uintptr_t address, Block *removed, bool temporary) noexce
     --shard.live;
     ++shard.frees;
     shard.temporaries += temporary;
+    if (const auto clock = log_clock_.load(std::memory_order_relaxed))
+      log_event({clock(), address, found.size, tid, true});
   }
   in_use_.fetch_sub(static_cast<int64_t>(found.size), std::memory_order_relaxed);
   if (removed != nullptr) *removed = found;
@@ -151,6 +199,8 @@ void HeapTable::forget_all() noexcept {
   in_use_ = 0;
   peak_ = 0;
   peak_ns_ = 0;
+  logged_ = 0; // the parent's events are the parent's
+  log_full_ = 0;
 }
 
 void HeapTable::unlock_all() noexcept {

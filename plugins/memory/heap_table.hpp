@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace prof::memory {
 
@@ -35,6 +36,15 @@ inline int size_class(uint64_t size) {
   return k;
 }
 
+/// One allocation or free as the event log keeps it (--memory-profile events).
+struct HeapEvent {
+  uint64_t ts = 0; ///< the log's clock, read under the shard's lock
+  uintptr_t address = 0;
+  uint64_t size = 0;
+  int32_t tid = 0;
+  bool free = false;
+};
+
 /// What the table has seen, exact.
 struct HeapTotals {
   uint64_t allocations = 0, frees = 0, bytes_allocated = 0;
@@ -55,10 +65,20 @@ public:
   /// A block was allocated (address non-zero); `now_ns` is read only when it
   /// makes a new peak.
   /// False when the table has no room (the kernel refused memory).
-  bool add(const Block &block, uint64_t (*now_ns)()) noexcept;
+  /// `tid`: the allocating thread, for the event log.
+  bool add(const Block &block, uint64_t (*now_ns)(), int tid = 0) noexcept;
   /// A block is freed: its record, or false when the table never saw it.
   /// `temporary`: no other allocation of its thread came between.
-  bool remove(uintptr_t address, Block *removed, bool temporary = false) noexcept;
+  bool remove(uintptr_t address, Block *removed, bool temporary = false, int tid = 0) noexcept;
+  /// From now on every add and every remove of a known block is also
+  /// logged, with its thread and the time `now_ns` gives, up to `capacity`
+  /// events between two take_events(). False when the kernel refused the
+  /// memory (nothing is logged then).
+  bool start_events(size_t capacity, uint64_t (*now_ns)()) noexcept;
+  bool logs_events() const noexcept { return log_clock_.load(std::memory_order_relaxed); }
+  /// Appends the events logged since the last call to `out`, in time order;
+  /// returns how many found the log full since. One caller at a time.
+  uint64_t take_events(std::vector<HeapEvent> &out);
   /// Every live block, a shard locked at a time.
   void for_each(const std::function<void(const Block &)> &visit) const;
   HeapTotals totals() const noexcept;
@@ -93,10 +113,19 @@ private:
     return (hash(address) >> 6) & (capacity - 1);
   }
   static bool grow(Shard &shard) noexcept;
+  void log_event(const HeapEvent &event) noexcept;
 
   std::array<Shard, kShards> shards_{};
   std::atomic<int64_t> in_use_{0};
   std::atomic<uint64_t> peak_{0}, peak_ns_{0};
+  // The event log: one for all shards (a block freed and made again at one
+  // address would fill a shard's own), written under the writer's shard
+  // lock, so that take_events() holding every lock finds no write under way.
+  std::atomic<uint64_t (*)()> log_clock_{nullptr};
+  HeapEvent *log_ = nullptr, *taken_log_ = nullptr;
+  size_t log_capacity_ = 0;
+  std::atomic<size_t> logged_{0};
+  std::atomic<uint64_t> log_full_{0};
 };
 
 } // namespace prof::memory

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <new>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 namespace prof::memory {
@@ -123,6 +124,7 @@ bool MemorySource::configure() {
     return false;
   }
   stack_period_ = static_cast<uint64_t>(period);
+  events_ = host_.option("profile").value_or("summary") == "events";
   return true;
 }
 
@@ -136,6 +138,8 @@ bool MemorySource::start() {
     names_ = std::make_unique<StackNames>(host_, python_ ? &*python_ : nullptr);
     start_stack_sampling(stack_period_, python_ ? &*python_ : nullptr);
   }
+  if (events_ && !process_heap().start_events(kEventsPerTick, &TscClock::now_ns))
+    host_.log(PROF_LOG_WARN, "no memory for the event log: allocations are not emitted one by one");
   started_ = true;
   static const bool at_fork = pthread_atfork(nullptr, nullptr, &restart_in_forked_child) == 0;
   (void)at_fork;
@@ -170,6 +174,7 @@ void MemorySource::restart_in_forked_child() {
   source->peak_sites_.clear();
   source->peak_stacks_.clear();
   source->peak_sites_bytes_ = source->peak_sites_ns_ = 0;
+  source->thread_tracks_.clear();
   source->declare_tracks();
   // The child's catalog is its own: its stacks are named again.
   if (source->names_)
@@ -186,6 +191,7 @@ void MemorySource::tick() {
   host_.counter(rss_track_, now, static_cast<double>(rss_bytes()));
   const auto in_use = static_cast<uint64_t>(std::max<int64_t>(totals.in_use, 0));
   std::lock_guard lock(mutex_);
+  if (events_) emit_events();
   if (names_) names_->update(sampled_stacks());
   if (in_use > 0 && in_use * 100 > peak_sites_bytes_ * kSnapshotGrowthPercent) {
     peak_sites_ = live_by_site(process_heap(), kSites);
@@ -220,6 +226,39 @@ void MemorySource::emit_stacks(const std::vector<StackBytes> &stacks, uint64_t t
         arg_uint(key_error, static_cast<uint64_t>(std::llround(2 * std::sqrt(row.variance)))),
         arg_uint(key_samples, row.samples), arg_stack(key_stack, row.stack)};
     host_.instant(process_, ts, row.leaf, category, PROF_CATEGORY_OTHER, args);
+  }
+}
+
+prof_track_id MemorySource::thread_track(int tid) {
+  auto found = thread_tracks_.find(tid);
+  if (found == thread_tracks_.end())
+    found = thread_tracks_.emplace(tid, declare_thread_track(host_, tid)).first;
+  return found->second;
+}
+
+// The memory events of event.h: an instant per allocation and free on the
+// thread that made it, of kind PROF_CATEGORY_MEMORY, memory "heap".
+void MemorySource::emit_events() {
+  taken_.clear();
+  if (const uint64_t full = process_heap().take_events(taken_))
+    host_.count_dropped(PROF_DROP_RING_FULL, full);
+  if (taken_.empty()) return;
+  const prof_string_id category = host_.intern("heap");
+  const prof_string_id names[2] = {host_.intern("alloc"), host_.intern("free")};
+  const prof_string_id key_operation = host_.intern(PROF_MEMORY_ARG_OPERATION);
+  const prof_string_id key_address = host_.intern(PROF_MEMORY_ARG_ADDRESS);
+  const prof_string_id key_bytes = host_.intern(PROF_MEMORY_ARG_BYTES);
+  const prof_arg heap = arg_string(host_.intern(PROF_MEMORY_ARG_MEMORY), host_.intern("heap"));
+  size_t emitted = 0;
+  for (const HeapEvent &e : taken_) {
+    // A tick's events at the pace prof's drain (every millisecond) empties
+    // this thread's ring at: a burst of them would fill it.
+    if (++emitted % kEventsPerMillisecond == 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const prof_string_id name = names[e.free ? 1 : 0];
+    const prof_arg args[] = {arg_string(key_operation, name), arg_uint(key_address, e.address),
+                             arg_uint(key_bytes, e.size), heap};
+    host_.instant(thread_track(e.tid), e.ts, name, category, PROF_CATEGORY_MEMORY, args);
   }
 }
 

@@ -6,7 +6,9 @@
 // sites and stacks held the most bytes at the largest heap it saw. At stop
 // it emits the summary as instants of category heap/...: the peak and its
 // call sites and stacks, the blocks still live (leaks) by call site and by
-// stack, allocations by size class, and the totals.
+// stack, allocations by size class, and the totals. With `events` it also
+// emits every allocation and free as a memory instant on its thread (the
+// heap table's event log, drained by the worker).
 // A forked child reports its own heap, from the fork on, on its own track.
 #ifndef PROF_PLUGINS_MEMORY_MEMORY_SOURCE_HPP
 #define PROF_PLUGINS_MEMORY_MEMORY_SOURCE_HPP
@@ -23,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace prof::memory {
@@ -72,6 +75,10 @@ public:
   static constexpr size_t kStacks = 20;
   /// Bytes between sampled stacks on average, unless set.
   static constexpr uint64_t kStackPeriod = 512 * 1024;
+  /// Events the heap logs between two ticks at most (16 MiB).
+  static constexpr size_t kEventsPerTick = 512 * 1024;
+  /// Events emitted a millisecond at most (three ring records each).
+  static constexpr size_t kEventsPerMillisecond = 2048;
 
 private:
   static void restart_in_forked_child();
@@ -81,10 +88,15 @@ private:
   void emit_summary(uint64_t now);
   void emit_sites(const std::vector<SiteBytes> &sites, uint64_t ts, prof_string_id category);
   void emit_stacks(const std::vector<StackBytes> &stacks, uint64_t ts, prof_string_id category);
+  void emit_events();
+  prof_track_id thread_track(int tid);
 
   Host host_;
   int frequency_ = 100;
   uint64_t stack_period_ = kStackPeriod;
+  bool events_ = false; ///< an instant per allocation and free
+  std::vector<HeapEvent> taken_;
+  std::unordered_map<int, prof_track_id> thread_tracks_;
   std::optional<python::PythonRuntime> python_; ///< set in a CPython process
   std::unique_ptr<StackNames> names_;
   std::unique_ptr<PeriodicThread> worker_;

@@ -12,6 +12,9 @@ constexpr prof_option_desc kOptions[] = {
     {"stack-sample-bytes", PROF_OPTION_INT, "524288", 0, 1099511627776LL, nullptr,
      "bytes allocated between call stacks taken, on average (a sample by bytes; 1: every "
      "allocation, 0: call sites only)"},
+    {"profile", PROF_OPTION_ENUM, "summary", 0, 0, "summary,events",
+     "summary: counters and the summary at exit; events: also every allocation and free as a "
+     "memory instant on its thread (--memory-profile events)"},
 };
 
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<prof::memory::MemorySource>(

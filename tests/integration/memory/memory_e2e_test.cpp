@@ -177,6 +177,64 @@ TEST_F(MemoryE2E, EveryAllocationsStackNamesTheLeaksPathFromMain) {
       << stats.out;
 }
 
+// --memory-profile events: each allocation and free made while the source
+// runs is a memory instant on its thread with the event model's arguments,
+// each free after the allocation of its block.
+TEST_F(MemoryE2E, EventsPutEachAllocationAndFreeOnItsThread) {
+  const RunResult r = run_process({kProf, "--quiet", "--memory-profile", "events", "-o",
+                                   (dir_ / "r").string(), PROF_MEMORY_LEAKS},
+                                  dir_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 3) << r.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "r.profrep").string()));
+  std::map<uint64_t, uint64_t> live; // address -> bytes, from the events
+  std::map<uint64_t, int> allocs_by_size;
+  int frees = 0, unmatched = 0;
+  uint64_t last_ts = 0;
+  for (const prof_event &e : reader.read_all_events()) {
+    if (e.type != PROF_EVENT_INSTANT || e.kind != PROF_CATEGORY_MEMORY) continue;
+    const report::TrackRecord *track = reader.track(e.track);
+    ASSERT_NE(track, nullptr);
+    EXPECT_EQ(track->kind, PROF_TRACK_THREAD);
+    EXPECT_EQ(track->tid, track->pid); // the program's one thread
+    EXPECT_GE(e.ts, last_ts);
+    last_ts = e.ts;
+    std::string operation, memory;
+    for (const prof_arg &a : args_of(reader, e)) {
+      if (reader.string(a.key) == PROF_MEMORY_ARG_OPERATION) operation = reader.string(a.value.s);
+      if (reader.string(a.key) == PROF_MEMORY_ARG_MEMORY) memory = reader.string(a.value.s);
+    }
+    EXPECT_EQ(memory, "heap");
+    const uint64_t address = uint_arg(reader, e, PROF_MEMORY_ARG_ADDRESS);
+    const uint64_t bytes = uint_arg(reader, e, PROF_MEMORY_ARG_BYTES);
+    if (operation == "alloc") {
+      live[address] = bytes;
+      ++allocs_by_size[bytes];
+    } else {
+      ASSERT_EQ(operation, "free");
+      ++frees;
+      const auto found = live.find(address);
+      if (found == live.end()) {
+        ++unmatched; // allocated before the source started
+        continue;
+      }
+      EXPECT_EQ(found->second, bytes);
+      live.erase(found);
+    }
+  }
+  EXPECT_EQ(allocs_by_size[100'000], 1);
+  EXPECT_EQ(allocs_by_size[10'000], 1);
+  EXPECT_GE(allocs_by_size[100], 1);
+  // A machine too busy for prof's drain may lose some, counted.
+  EXPECT_GE(frees + reader.total_dropped(), 10'000u);
+  EXPECT_LE(unmatched, 10);
+  // The leaked blocks are still live at the end of the events.
+  int leaked = 0;
+  for (const auto &[address, bytes] : live)
+    leaked += bytes == 100'000 || bytes == 10'000;
+  EXPECT_EQ(leaked, 2);
+}
+
 TEST_F(MemoryE2E, NewAndDeleteOfEveryFormBalanceToZero) {
   const RunResult r = run_process(
       {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_BALANCED},

@@ -181,6 +181,21 @@ TEST(PluginMapping, MemoryProfileAndKernelCallstack) {
   EXPECT_TRUE(find(requests, "memory")->options.empty());
   EXPECT_EQ(find(requests, "cpu-perf")->options,
             (Pairs{{"kernel", "true"}, {"callstack", "false"}, {"frequency", "10"}}));
+  // Events, as its word or after '='; the word is not taken for the application.
+  for (const auto &args : std::vector<std::vector<std::string>>{
+           {"--memory-profile", "events", "ls"}, {"--memory-profile=events", "ls"}}) {
+    const CommandLine command = parse(args);
+    EXPECT_EQ(command.app, std::vector<std::string>{"ls"});
+    EXPECT_EQ(find(plugin_requests(command), "memory")->options, (Pairs{{"profile", "events"}}));
+  }
+  EXPECT_EQ(parse({"--memory-profile", "./events", "x"}).app,
+            (std::vector<std::string>{"./events", "x"}));
+  try {
+    parse({"--memory-profile=all", "ls"});
+    ADD_FAILURE() << "--memory-profile=all accepted";
+  } catch (const UsageError &e) {
+    EXPECT_STREQ(e.what(), "prof: --memory-profile 'all' is not valid: expected events");
+  }
 }
 
 TEST(PluginMapping, PythonFramesComeWithCpuCallStacksOfAProcessTree) {

@@ -119,6 +119,12 @@ TEST_F(ProfileMerge, BadOptionsArePlaced) {
   EXPECT_EQ(merge_error(command, "options:\n  plugin: cpu-util\n"),
             "prof: p.yaml:2:3: 'plugin' cannot be set in a profile (use the plugins: section)");
   command = parse_arguments({"ls"});
+  EXPECT_EQ(merge_error(command, "options:\n  memory-profile: all\n"),
+            "prof: p.yaml:2:19: --memory-profile 'all' is not valid: expected events");
+  command = parse_arguments({"ls"});
+  EXPECT_EQ(merge_error(command, "options:\n  memory-profile: events\n"), "no error");
+  EXPECT_EQ(*command.value("memory-profile"), "events");
+  command = parse_arguments({"ls"});
   EXPECT_EQ(merge_error(command, "options:\n  session-new: a b\n"),
             "prof: p.yaml:2:16: --session-new 'a b' is not a valid session name: use letters, "
             "digits, '-' and '_'");

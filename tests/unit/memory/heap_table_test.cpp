@@ -83,5 +83,49 @@ TEST(HeapTable, ThreadsAddAndRemoveAMillionBlocks) {
   EXPECT_EQ(live, uint64_t{kThreads} * kBlocks / 2);
 }
 
+// --memory-profile events: every add and remove of a known block, with its
+// thread and time, taken in time order across shards; a full log counts
+// what it could not keep.
+TEST(HeapTable, TheEventLogKeepsEachAllocationAndFreeInTimeOrder) {
+  static HeapTable table;
+  EXPECT_FALSE(table.logs_events());
+  g_clock = 10;
+  ASSERT_TRUE(table.add({0x1000, 64, 0xA}, &fake_now, 7)); // before the log: not in it
+  ASSERT_TRUE(table.start_events(4, &fake_now));
+  EXPECT_TRUE(table.logs_events());
+  g_clock = 20;
+  ASSERT_TRUE(table.add({0x2000, 100, 0xB}, &fake_now, 8));
+  g_clock = 30;
+  ASSERT_TRUE(table.remove(0x1000, nullptr, false, 9));
+  EXPECT_FALSE(table.remove(0x5000, nullptr, false, 9)); // unknown: no event
+  g_clock = 25;                                          // another shard's earlier clock
+  ASSERT_TRUE(table.add({0x3000, 300, 0xC}, &fake_now, 8));
+  std::vector<HeapEvent> events;
+  EXPECT_EQ(table.take_events(events), 0u);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].ts, 20u);
+  EXPECT_EQ(events[0].address, 0x2000u);
+  EXPECT_EQ(events[0].size, 100u);
+  EXPECT_EQ(events[0].tid, 8);
+  EXPECT_FALSE(events[0].free);
+  EXPECT_EQ(events[1].address, 0x3000u);
+  EXPECT_EQ(events[2].address, 0x1000u);
+  EXPECT_EQ(events[2].size, 64u); // the freed block's size
+  EXPECT_EQ(events[2].tid, 9);
+  EXPECT_TRUE(events[2].free);
+
+  // The log holds 4 between takes: one address in and out, one shard.
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(table.add({0x7000, 8, 0xD}, &fake_now, 1));
+    ASSERT_TRUE(table.remove(0x7000, nullptr, false, 1));
+  }
+  events.clear();
+  EXPECT_EQ(table.take_events(events), 6u);
+  EXPECT_EQ(events.size(), 4u);
+  events.clear();
+  EXPECT_EQ(table.take_events(events), 0u); // taken: the log starts again
+  EXPECT_TRUE(events.empty());
+}
+
 } // namespace
 } // namespace prof::memory

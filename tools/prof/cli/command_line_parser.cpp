@@ -136,9 +136,14 @@ private:
     }
     const std::string dashed = "--" + std::string(spec->name);
     if (spec->kind == ValueKind::Switch) return scan_switch(*spec, dashed, value, i);
-    // Never the next argument: `--debug-dump ./app` names the application.
+    // Never the next argument, unless it is one of the option's words:
+    // `--debug-dump ./app` names the application, `--memory-profile events`
+    // asks for events.
     if (spec->kind == ValueKind::Optional) {
       if (value && value->empty()) throw UsageError(dashed + " needs a value after '='");
+      if (!value && !spec->choices.empty() && i + 1 < args_.size() &&
+          check_option_value(*spec, args_[i + 1]).ok())
+        value = args_[++i];
       return value ? dashed + "=" + *value : dashed;
     }
     if (!takes_value(*spec)) {
@@ -199,7 +204,9 @@ void add_option(CommandLine &result, const OptionSpec &spec, const std::string &
     return;
   }
   if (spec.kind == ValueKind::Optional) {
-    result.set(std::string(spec.name), value);
+    config::ValueCheck check = check_option_value(spec, value);
+    if (!check.ok()) throw UsageError(check.error);
+    result.set(std::string(spec.name), check.value);
     return;
   }
   if (!takes_value(spec)) {
@@ -222,30 +229,40 @@ void add_option(CommandLine &result, const OptionSpec &spec, const std::string &
 
 } // namespace
 
+namespace {
+
+config::ValueCheck one_of_choices(const OptionSpec &spec, std::string_view value,
+                                  const std::string &dashed) {
+  std::string_view rest = spec.choices;
+  while (true) {
+    const auto bar = rest.find('|');
+    if (rest.substr(0, bar) == value) return {std::string(value), {}};
+    if (bar == std::string_view::npos) break;
+    rest.remove_prefix(bar + 1);
+  }
+  return {{},
+          dashed + " " + in_quotes(value) + " is not valid: expected " +
+              choices_text(spec.choices)};
+}
+
+} // namespace
+
 config::ValueCheck check_option_value(const OptionSpec &spec, std::string_view value) {
   const std::string dashed = "--" + std::string(spec.name);
   if (value.empty() && takes_value(spec)) return {{}, dashed + " needs a value"};
   switch (spec.kind) {
-  case ValueKind::Flag:
   case ValueKind::Optional:
+    if (value.empty() || spec.choices.empty()) return {std::string(value), {}};
+    return one_of_choices(spec, value, dashed);
+  case ValueKind::Flag:
   case ValueKind::Text:
   case ValueKind::Repeatable:
     return {std::string(value), {}};
   case ValueKind::Int:
     return check_int(spec, value, dashed);
   case ValueKind::Switch:
-  case ValueKind::Enum: {
-    std::string_view rest = spec.choices;
-    while (true) {
-      const auto bar = rest.find('|');
-      if (rest.substr(0, bar) == value) return {std::string(value), {}};
-      if (bar == std::string_view::npos) break;
-      rest.remove_prefix(bar + 1);
-    }
-    return {{},
-            dashed + " " + in_quotes(value) + " is not valid: expected " +
-                choices_text(spec.choices)};
-  }
+  case ValueKind::Enum:
+    return one_of_choices(spec, value, dashed);
   case ValueKind::Name:
     if (!is_name(value))
       return {{},

@@ -60,9 +60,9 @@ constexpr OptionSpec kOptions[] = {
      "NIC sampling frequency (default 1000)"},
     {"sample", 's', K::Enum, G::Cpu, "SCOPE", 0, 0, "process-tree|system-wide|none",
      "CPU sampling scope (asys -s); system-wide needs no application"},
-    {"memory-profile", 0, K::Flag, G::Cpu, "", 0, 0, "",
-     "account every heap allocation of each process: heap in use, peak and its call sites, leaks "
-     "by call site (plugin memory)"},
+    {"memory-profile", 0, K::Optional, G::Cpu, "[=events]", 0, 0, "events",
+     "account every heap allocation of each process: heap in use, peak, leaks, by call site and "
+     "sampled call stack; events: also each allocation and free on the timeline (plugin memory)"},
     {"python-sampling", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in CPU samples of Python processes (nsys; default: on with CPU call "
      "stacks)"},

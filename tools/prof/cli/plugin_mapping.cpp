@@ -60,7 +60,7 @@ constexpr OptionMapping kMappings[] = {
     {"sample-period", "cpu-perf", "period", "", R::Modifies},
     {"backtrace", "cpu-perf", "backtrace", "", R::Modifies},
     {"sample-backtrace-depth", "cpu-perf", "depth", "", R::Modifies},
-    {"memory-profile", "memory", "", "", R::Enables},
+    {"memory-profile", "memory", "profile", "", R::Enables}, // alone: the plugin's default
     {"python-sampling", "python", "sampling", "", R::Enables},
     // The first that is given sets python's rate.
     {"python-sampling-frequency", "python", "frequency", "", R::Modifies},
@@ -136,7 +136,8 @@ void add_topsprof_options(const CommandLine &command, RequestList &list) {
       if (mapping.option != option.name || mapping.role != R::Enables) continue;
       if (option.value == "none" || option.value == "false") continue; // asks for nothing
       PluginRequest &request = list.request(mapping.plugin, requester(option));
-      if (!mapping.key.empty())
+      // An optional word left out (--memory-profile alone) sets nothing.
+      if (!mapping.key.empty() && !mapped_value(mapping, option).empty())
         RequestList::set(request, mapping.key, mapped_value(mapping, option), false);
       from_options.push_back(mapping.plugin);
     }

@@ -32,6 +32,8 @@ void merge_option(CommandLine &command, const config::ProfileOption &option) {
     bool on = true;
     value = option.has_value && !config::parse_bool_word(option.value, on) ? option.value : "";
     if (!on) return;
+    if (config::ValueCheck check = check_option_value(*spec, value); !check.ok())
+      throw error_at(option.value_at, check.error);
   } else if (!takes_value(*spec)) {
     bool on = true;
     if (option.has_value && !config::parse_bool_word(option.value, on))
