@@ -252,6 +252,28 @@ void account_mapping(void *p, size_t length, int flags) {
   g_mappings.add({reinterpret_cast<uintptr_t>(p), length, 0, 0}, nullptr);
 }
 
+// Whatever of the recorded mappings [start, start + length) covers is gone;
+// the parts of them outside it stay (an allocator trims a mapping's head and
+// tail to align it, or unmaps one page of it).
+void forget_unmapped(uintptr_t start, size_t length) {
+  const uintptr_t end = start + length < start ? UINTPTR_MAX : start + length;
+  Block mapped;
+  if (g_mappings.remove(start, &mapped)) {
+    if (mapped.size == length) return; // the usual: all of one mapping
+    if (mapped.size > length) {        // its head: the rest stays
+      g_mappings.add({end, mapped.size - length, 0, 0}, nullptr);
+      return;
+    }
+  }
+  while (g_mappings.find_overlapping(start, end, &mapped)) {
+    if (!g_mappings.remove(mapped.address, &mapped)) continue; // another thread's munmap took it
+    const uintptr_t mapped_end = mapped.address + mapped.size;
+    if (mapped.address < start)
+      g_mappings.add({mapped.address, start - mapped.address, 0, 0}, nullptr);
+    if (mapped_end > end) g_mappings.add({end, mapped_end - end, 0, 0}, nullptr);
+  }
+}
+
 } // namespace
 
 HeapTable &process_heap() { return g_heap; }
@@ -386,11 +408,7 @@ PROF_HOOK int munmap(void *address, size_t length) {
   }
   if (!t_busy) {
     const NotAccounted inside;
-    Block mapped;
-    const auto start = reinterpret_cast<uintptr_t>(address);
-    // The whole mapping, or its head: the rest stays mapped.
-    if (g_mappings.remove(start, &mapped) && mapped.size > length)
-      g_mappings.add({start + length, mapped.size - length, 0, 0}, nullptr);
+    forget_unmapped(reinterpret_cast<uintptr_t>(address), length);
   }
   return n.munmap(address, length);
 }

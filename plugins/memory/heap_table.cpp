@@ -156,6 +156,20 @@ bool HeapTable::remove(uintptr_t address, Block *removed, bool temporary, int ti
   return true;
 }
 
+bool HeapTable::find_overlapping(uintptr_t begin, uintptr_t end, Block *found) const noexcept {
+  for (const Shard &shard : shards_) {
+    std::lock_guard lock(shard.lock);
+    for (size_t i = 0; i < shard.capacity; ++i) {
+      const Block &block = shard.slots[i];
+      if (block.address > kErased && block.address < end && block.address + block.size > begin) {
+        *found = block;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 void HeapTable::for_each(const std::function<void(const Block &)> &visit) const {
   for (const Shard &shard : shards_) {
     std::lock_guard lock(shard.lock);

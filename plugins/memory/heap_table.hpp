@@ -79,6 +79,9 @@ public:
   /// Appends the events logged since the last call to `out`, in time order;
   /// returns how many found the log full since. One caller at a time.
   uint64_t take_events(std::vector<HeapEvent> &out);
+  /// A live block overlapping [begin, end), found by a scan of every shard
+  /// (for the few blocks of a table of mappings); false when none does.
+  bool find_overlapping(uintptr_t begin, uintptr_t end, Block *found) const noexcept;
   /// Every live block, a shard locked at a time.
   void for_each(const std::function<void(const Block &)> &visit) const;
   HeapTotals totals() const noexcept;

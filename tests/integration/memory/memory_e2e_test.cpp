@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -233,6 +235,24 @@ TEST_F(MemoryE2E, EventsPutEachAllocationAndFreeOnItsThread) {
   for (const auto &[address, bytes] : live)
     leaked += bytes == 100'000 || bytes == 10'000;
   EXPECT_EQ(leaked, 2);
+}
+
+// Anonymous mappings unmapped in part (head, tail, middle, a span across
+// two): the counter's last value is what stays mapped, to the byte.
+TEST_F(MemoryE2E, MappingsUnmappedInPartKeepTheirRest) {
+  const RunResult r = run_process(
+      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_MAPPINGS},
+      dir_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 5) << r.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "r.profrep").string()));
+  double last = -1;
+  for (const prof_event &e : reader.read_all_events()) {
+    const report::TrackRecord *track = reader.track(e.track);
+    if (e.type == PROF_EVENT_COUNTER && track != nullptr && track->name == "Anonymous mappings")
+      last = e.value;
+  }
+  EXPECT_EQ(last, 25.0 * static_cast<double>(sysconf(_SC_PAGESIZE)));
 }
 
 TEST_F(MemoryE2E, NewAndDeleteOfEveryFormBalanceToZero) {
