@@ -137,11 +137,25 @@ void SummaryExporter::print_counters() {
 }
 
 // The ranges as `prof stats --report nvtx` and `--report python-functions`
-// show them, and the heap as `--report memory` does, each when there are any.
+// show them, and the heap as `--report memory` does, each when there are any;
+// the heap's sections cut to their largest rows (a process tree's many
+// processes each have five), the rest left to `prof stats`.
 void SummaryExporter::print_report_tables() {
-  for (const char *report : {"nvtx", "python-functions", "memory"}) {
-    const stats::StatsTable table = stats::build_report(report, *aggregator_, host_, {});
+  constexpr size_t kHeapRows = 10;
+  for (const std::string_view report : {"nvtx", "python-functions", "memory"}) {
+    stats::StatsTable table = stats::build_report(report, *aggregator_, host_, {});
     if (table.row_count() == 0) continue;
+    size_t left_out = 0;
+    for (stats::Section &section : table.sections) {
+      if (report != "memory" || section.rows.size() <= kHeapRows) continue;
+      left_out += section.rows.size() - kHeapRows;
+      section.rows.resize(kHeapRows);
+    }
+    if (left_out > 0)
+      table.notes.insert(table.notes.begin(),
+                         std::to_string(left_out) + " more rows (the " + std::to_string(kHeapRows) +
+                             " largest of each part are above): prof stats --report memory "
+                             "shows them all.");
     std::string text = stats::render_table({table});
     for (size_t begin = 0, end; begin < text.size(); begin = end + 1) {
       end = text.find('\n', begin);

@@ -220,5 +220,31 @@ TEST_F(SummaryTest, NoNvtxSectionWithoutAnnotationRanges) {
     EXPECT_EQ(line.find("NVTX"), std::string::npos) << line;
 }
 
+// The heap (prof --memory-profile) gets the section `prof stats --report
+// memory` prints, each part cut to its 10 largest rows with a word on the rest.
+TEST_F(SummaryTest, TheHeapSectionKeepsTheLargestRowsOfEachPart) {
+  const prof_track_id process = fake.add_track(PROF_TRACK_PROCESS, "app", 0, 42);
+  std::vector<prof_event> events;
+  for (uint64_t i = 1; i <= 14; ++i) {
+    prof_event leak = fake.instant(process, "site" + std::to_string(i), 100);
+    leak.category = fake.intern("heap/leak");
+    events.push_back(FakeExportHost::with_args(
+        leak, fake.add_args({fake.uint_arg("bytes", 1000 * i), fake.uint_arg("blocks", 1)})));
+  }
+  SummaryExporter exporter(fake.host());
+  ASSERT_TRUE(exporter.begin());
+  ASSERT_TRUE(exporter.consume(events.data(), events.size()));
+  ASSERT_TRUE(exporter.end());
+  const Lines printed = fake.printed();
+  const auto section = std::find_if(printed.begin(), printed.end(), [](const std::string &line) {
+    return line.find("live at exit (leaks), 105000 bytes in 14 blocks") != std::string::npos;
+  });
+  ASSERT_NE(section, printed.end());
+  EXPECT_EQ(section[2], "leak  14000      -       1  site14");
+  EXPECT_EQ(section[11], "leak   5000      -       1  site5");
+  EXPECT_EQ(section[12].rfind("4 more rows (the 10 largest of each part are above)", 0), 0u)
+      << section[12];
+}
+
 } // namespace
 } // namespace prof::summary
