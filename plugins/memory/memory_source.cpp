@@ -175,6 +175,7 @@ void MemorySource::restart_in_forked_child() {
   source->peak_stacks_.clear();
   source->peak_sites_bytes_ = source->peak_sites_ns_ = 0;
   source->thread_tracks_.clear();
+  source->events_lost_ = 0;
   source->declare_tracks();
   // The child's catalog is its own: its stacks are named again.
   if (source->names_)
@@ -240,8 +241,7 @@ prof_track_id MemorySource::thread_track(int tid) {
 // thread that made it, of kind PROF_CATEGORY_MEMORY, memory "heap".
 void MemorySource::emit_events() {
   taken_.clear();
-  if (const uint64_t full = process_heap().take_events(taken_))
-    host_.count_dropped(PROF_DROP_RING_FULL, full);
+  events_lost_ += process_heap().take_events(taken_);
   if (taken_.empty()) return;
   const prof_string_id category = host_.intern("heap");
   const prof_string_id names[2] = {host_.intern("alloc"), host_.intern("free")};
@@ -274,7 +274,13 @@ void MemorySource::emit_summary(uint64_t now) {
       arg_uint(key("frees of unseen blocks"), totals.unknown_frees),
       arg_uint(key("stack sample bytes"), stack_period_),
       arg_uint(key("stacks not kept"), sampled_stacks().refused()),
+      arg_uint(key("events lost"), events_lost_),
   };
+  if (events_lost_ > 0)
+    host_.log(PROF_LOG_WARN, std::to_string(events_lost_) +
+                                 " allocations and frees were not emitted: the program made more "
+                                 "than the event log holds between two ticks (raise the "
+                                 "memory plugin's frequency)");
   host_.instant(process_, now, key("heap totals"), key("heap/totals"), PROF_CATEGORY_OTHER,
                 total_args);
   const prof_arg peak_args[] = {arg_uint(key("bytes"), totals.peak)};

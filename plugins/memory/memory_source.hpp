@@ -96,6 +96,7 @@ private:
   uint64_t stack_period_ = kStackPeriod;
   bool events_ = false; ///< an instant per allocation and free
   std::vector<HeapEvent> taken_;
+  uint64_t events_lost_ = 0; ///< to a full event log
   std::unordered_map<int, prof_track_id> thread_tracks_;
   std::optional<python::PythonRuntime> python_; ///< set in a CPython process
   std::unique_ptr<StackNames> names_;

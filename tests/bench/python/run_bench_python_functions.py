@@ -2,7 +2,8 @@
 """The function trace's cost (--python-functions-trace), interleaved ROUNDS
 times, medians of each program's own time and its ratio to the bare run:
   - torch_train.py (a PyTorch CPU training loop; needs python3-torch) bare,
-    with the pytorch set and with the heap profile (--memory-profile);
+    with the pytorch set and with the heap profile (--memory-profile, with
+    and without its sampled call stacks);
   - cpu_bound.py bare and with a list that names none of its functions
     (only listed functions pay);
   - call_cost.py, a million calls of an empty function, bare, with a list
@@ -44,6 +45,8 @@ with tempfile.TemporaryDirectory() as tmp:
         cases["torch_train bare"] = ("torch_train.py", None)
         cases["torch_train pytorch set"] = ("torch_train.py", [trace, "pytorch"])
         cases["torch_train memory profile"] = ("torch_train.py", ["--memory-profile"])
+        cases["torch_train memory profile, no stacks"] = (
+            "torch_train.py", ["--memory-profile", "--plugin", "memory stack-sample-bytes=0"])
     cases["cpu_bound bare"] = ("cpu_bound.py", None)
     cases["cpu_bound unrelated list"] = ("cpu_bound.py", [trace, unrelated])
     cases["call_cost bare"] = ("call_cost.py", None)
