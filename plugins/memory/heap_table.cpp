@@ -1,8 +1,6 @@
 #include "heap_table.hpp"
 
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "kernel_pages.hpp"
 
 #include <algorithm>
 #include <mutex>
@@ -10,23 +8,13 @@
 namespace prof::memory {
 namespace {
 
-// The kernel's mmap and munmap, not the C library's (which a process-scope
-// plugin may interpose, this one included).
-void *map_pages(size_t bytes) noexcept {
-  const long address =
-      syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return address < 0 && address > -4096 ? nullptr : reinterpret_cast<void *>(address);
-}
-
-void unmap_pages(void *address, size_t bytes) noexcept { syscall(SYS_munmap, address, bytes); }
-
 constexpr size_t kFirstCapacity = 1024;
 
 } // namespace
 
 bool HeapTable::grow(Shard &shard) noexcept {
   const size_t capacity = shard.capacity == 0 ? kFirstCapacity : shard.capacity * 2;
-  auto *slots = static_cast<Block *>(map_pages(capacity * sizeof(Block)));
+  auto *slots = static_cast<Block *>(map_kernel_pages(capacity * sizeof(Block)));
   if (slots == nullptr) return false;
   for (size_t i = 0; i < shard.capacity; ++i) {
     const Block &block = shard.slots[i];
@@ -36,7 +24,7 @@ bool HeapTable::grow(Shard &shard) noexcept {
       at = (at + 1) & (capacity - 1);
     slots[at] = block;
   }
-  if (shard.slots != nullptr) unmap_pages(shard.slots, shard.capacity * sizeof(Block));
+  if (shard.slots != nullptr) unmap_kernel_pages(shard.slots, shard.capacity * sizeof(Block));
   shard.slots = slots;
   shard.capacity = capacity;
   shard.used = shard.live;
@@ -53,11 +41,11 @@ void HeapTable::log_event(const HeapEvent &event) noexcept {
 
 bool HeapTable::start_events(size_t capacity, uint64_t (*now_ns)()) noexcept {
   if (logs_events()) return true;
-  auto *log = static_cast<HeapEvent *>(map_pages(capacity * sizeof(HeapEvent)));
-  auto *taken = static_cast<HeapEvent *>(map_pages(capacity * sizeof(HeapEvent)));
+  auto *log = static_cast<HeapEvent *>(map_kernel_pages(capacity * sizeof(HeapEvent)));
+  auto *taken = static_cast<HeapEvent *>(map_kernel_pages(capacity * sizeof(HeapEvent)));
   if (log == nullptr || taken == nullptr) {
-    if (log != nullptr) unmap_pages(log, capacity * sizeof(HeapEvent));
-    if (taken != nullptr) unmap_pages(taken, capacity * sizeof(HeapEvent));
+    if (log != nullptr) unmap_kernel_pages(log, capacity * sizeof(HeapEvent));
+    if (taken != nullptr) unmap_kernel_pages(taken, capacity * sizeof(HeapEvent));
     return false;
   }
   lock_all();
@@ -203,7 +191,7 @@ void HeapTable::lock_all() noexcept {
 
 void HeapTable::forget_all() noexcept {
   for (Shard &shard : shards_) {
-    if (shard.slots != nullptr) unmap_pages(shard.slots, shard.capacity * sizeof(Block));
+    if (shard.slots != nullptr) unmap_kernel_pages(shard.slots, shard.capacity * sizeof(Block));
     shard.slots = nullptr;
     shard.capacity = shard.used = shard.live = 0;
     shard.allocations = shard.frees = shard.bytes_allocated = shard.unknown_frees = 0;

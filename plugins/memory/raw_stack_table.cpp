@@ -1,21 +1,11 @@
 #include "raw_stack_table.hpp"
 
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "kernel_pages.hpp"
 
 #include <mutex>
 
 namespace prof::memory {
 namespace {
-
-// Pages by system call (never the allocator being accounted), reserved
-// only: an entry costs memory once a stack is written into it.
-void *map_reserved(size_t bytes) noexcept {
-  const long address = syscall(SYS_mmap, nullptr, bytes, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  return address < 0 && address > -4096 ? nullptr : reinterpret_cast<void *>(address);
-}
 
 uint64_t mix(uint64_t h, uint64_t value) noexcept {
   h ^= value + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -52,8 +42,8 @@ uint32_t RawStackTable::intern(const RawStack &stack) noexcept {
   const uint64_t h = hash(stack);
   std::lock_guard guard(lock_);
   if (entries_ == nullptr && !unmapped_) {
-    entries_ = static_cast<RawStack *>(map_reserved(sizeof(RawStack) * kCapacity));
-    slots_ = static_cast<uint32_t *>(map_reserved(sizeof(uint32_t) * kSlots));
+    entries_ = static_cast<RawStack *>(map_kernel_pages(sizeof(RawStack) * kCapacity, true));
+    slots_ = static_cast<uint32_t *>(map_kernel_pages(sizeof(uint32_t) * kSlots, true));
     if (entries_ == nullptr || slots_ == nullptr) { // refused from now on
       unmapped_ = true;
       slots_ = nullptr;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -57,9 +58,15 @@ TEST(HeapTable, SizeClassesArePowersOfTwoFrom16Bytes) {
   EXPECT_EQ(size_class(~uint64_t{0}), kSizeClasses - 1);
 }
 
+#if defined(__SANITIZE_THREAD__)
+constexpr int kBlocksEach = 25'000; // ThreadSanitizer is 100 times slower
+#else
+constexpr int kBlocksEach = 250'000;
+#endif
+
 TEST(HeapTable, ThreadsAddAndRemoveAMillionBlocks) {
   static HeapTable table;
-  constexpr int kThreads = 4, kBlocks = 250'000;
+  constexpr int kThreads = 4, kBlocks = kBlocksEach;
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([t] {
@@ -125,6 +132,44 @@ TEST(HeapTable, TheEventLogKeepsEachAllocationAndFreeInTimeOrder) {
   events.clear();
   EXPECT_EQ(table.take_events(events), 0u); // taken: the log starts again
   EXPECT_TRUE(events.empty());
+}
+
+// Threads allocating and freeing while the worker takes the log: every
+// event is taken once or counted as lost, each take is in time order, and
+// every event of a take comes after every event of the take before it.
+TEST(HeapTable, TakesWhileThreadsLogFollowEachOtherInTime) {
+  static HeapTable table;
+  static std::atomic<uint64_t> ticks{0};
+  constexpr int kThreads = 3, kBlocks = 20'000;
+  ASSERT_TRUE(table.start_events(4096, [] { return ticks.fetch_add(1) + 1; }));
+  std::atomic<int> running{kThreads};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([t, &running] {
+      const uintptr_t base = (static_cast<uintptr_t>(t) + 1) << 40;
+      for (int i = 0; i < kBlocks; ++i) {
+        ASSERT_TRUE(table.add({base + uintptr_t(i % 64) * 16, 8, base}, nullptr, t + 1));
+        ASSERT_TRUE(table.remove(base + uintptr_t(i % 64) * 16, nullptr, false, t + 1));
+      }
+      --running;
+    });
+  uint64_t taken = 0, lost = 0, last_of_previous = 0;
+  bool ordered = true;
+  for (bool last = false; !last;) {
+    last = running.load() == 0;
+    std::vector<HeapEvent> events;
+    lost += table.take_events(events);
+    taken += events.size();
+    for (size_t i = 0; i < events.size(); ++i)
+      ordered &= events[i].ts > (i == 0 ? last_of_previous : events[i - 1].ts);
+    if (!events.empty()) last_of_previous = events.back().ts;
+    std::this_thread::yield();
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_TRUE(ordered);
+  EXPECT_EQ(taken + lost, uint64_t{kThreads} * kBlocks * 2);
+  EXPECT_GT(taken, 0u);
 }
 
 } // namespace
