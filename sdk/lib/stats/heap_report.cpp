@@ -83,6 +83,17 @@ std::vector<Cell> sampled_stack_row(const char *part, const SiteRow &row) {
           Cell::of_count(row.blocks), Cell::of_text(row.site, row.full_stack)};
 }
 
+// A section of sampled stacks, most bytes first, when there are any.
+void add_stacks(StatsTable &table, const std::string &label, const std::string &what,
+                const char *part, std::vector<SiteRow> &rows, const std::string &sampling) {
+  if (rows.empty()) return;
+  Section stacks{label, "======== Heap of " + label + ": " + what + " (" + sampling + "):", {}};
+  sort_by_bytes(rows);
+  for (const SiteRow &row : rows)
+    stacks.rows.push_back(sampled_stack_row(part, row));
+  table.sections.push_back(std::move(stacks));
+}
+
 std::string sampling_text(const ExportHost &host, const ProcessHeap &heap) {
   const uint64_t period = heap.totals ? uint_arg(host, *heap.totals, "stack sample bytes") : 0;
   std::string text = period <= 1 ? "every allocation's stack"
@@ -145,16 +156,8 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
         peak.rows.push_back(site_row("peak", row, true));
       table.sections.push_back(std::move(peak));
     }
-    if (!heap.stacks_at_peak.empty()) {
-      Section stacks{label,
-                     "======== Heap of " + label + ": call stacks at the largest heap sampled (" +
-                         sampling_text(host, heap) + "):",
-                     {}};
-      sort_by_bytes(heap.stacks_at_peak);
-      for (const SiteRow &row : heap.stacks_at_peak)
-        stacks.rows.push_back(sampled_stack_row("peak-stack", row));
-      table.sections.push_back(std::move(stacks));
-    }
+    add_stacks(table, label, "call stacks at the largest heap sampled", "peak-stack",
+               heap.stacks_at_peak, sampling_text(host, heap));
     uint64_t leaked = 0, leaked_blocks = 0;
     for (const SiteRow &row : heap.leaks) {
       leaked += row.bytes;
@@ -168,16 +171,8 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
     for (const SiteRow &row : heap.leaks)
       leaks.rows.push_back(site_row("leak", row, true));
     table.sections.push_back(std::move(leaks));
-    if (!heap.leak_stacks.empty()) {
-      Section stacks{label,
-                     "======== Heap of " + label + ": live at exit by call stack (" +
-                         sampling_text(host, heap) + "):",
-                     {}};
-      sort_by_bytes(heap.leak_stacks);
-      for (const SiteRow &row : heap.leak_stacks)
-        stacks.rows.push_back(sampled_stack_row("leak-stack", row));
-      table.sections.push_back(std::move(stacks));
-    }
+    add_stacks(table, label, "live at exit by call stack", "leak-stack", heap.leak_stacks,
+               sampling_text(host, heap));
     if (heap.totals != nullptr) {
       const prof_event &t = *heap.totals;
       Section sizes{label,
