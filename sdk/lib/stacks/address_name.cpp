@@ -1,15 +1,84 @@
 #include <prof/stacks/address_name.hpp>
+#include <prof/stacks/elf_file.hpp>
 
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
 
 namespace prof::stacks {
+namespace {
+
+// A module's full symbol table is read once; one larger than this (an
+// unstripped framework library) is left to its dynamic symbols.
+constexpr uint64_t kMaxSymbolStrings = 16u << 20;
+constexpr std::size_t kMaxFunctions = 1u << 19;
+
+/// The functions of one module's .symtab (static functions included).
+struct ModuleFunctions {
+  std::string strings;
+  std::vector<ElfFunction> functions;
+};
+
+ModuleFunctions read_module_functions(const std::string &path) {
+  ModuleFunctions module;
+  if (std::optional<ElfFile> file = ElfFile::open(path)) {
+    module.strings = file->symbol_strings(SHT_SYMTAB, kMaxSymbolStrings);
+    module.functions = file->functions(SHT_SYMTAB, module.strings, kMaxFunctions);
+  }
+  return module;
+}
+
+/// The .symtab function containing link-time address `vaddr` of the module
+/// at `path`, or "". Each module is read once per process.
+std::string symtab_function(const std::string &path, uint64_t vaddr) {
+  static std::mutex mutex;
+  // Never destroyed: a thread may name a frame while the process exits.
+  static auto *modules = new std::unordered_map<std::string, std::unique_ptr<ModuleFunctions>>();
+  std::lock_guard lock(mutex);
+  auto &module = (*modules)[path];
+  if (!module) module = std::make_unique<ModuleFunctions>(read_module_functions(path));
+  const auto &functions = module->functions;
+  auto after = std::upper_bound(functions.begin(), functions.end(), vaddr,
+                                [](uint64_t a, const ElfFunction &f) { return a < f.address; });
+  if (after == functions.begin()) return "";
+  const ElfFunction &function = *std::prev(after);
+  return vaddr < function.address + function.size ? std::string(function.name) : "";
+}
+
+std::string demangled(const char *name) {
+  int status = 0;
+  char *text = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+  std::string out = status == 0 && text != nullptr ? text : name;
+  std::free(text);
+  return out;
+}
+
+/// The name from the full symbol table of the module holding `site`, "".
+std::string static_function_name(uintptr_t site) {
+  Dl_info info{};
+  link_map *map = nullptr;
+  if (dladdr1(reinterpret_cast<void *>(site), &info, reinterpret_cast<void **>(&map),
+              RTLD_DL_LINKMAP) == 0 ||
+      map == nullptr)
+    return "";
+  // The main program's entry has no name: its file is /proc/self/exe.
+  const std::string path =
+      map->l_name != nullptr && map->l_name[0] != '\0' ? map->l_name : "/proc/self/exe";
+  const std::string name = symtab_function(path, site - map->l_addr);
+  return name.empty() ? "" : demangled(name.c_str());
+}
+
+} // namespace
 
 std::string describe_address(uintptr_t address) {
   const uintptr_t site = address - 1;
@@ -23,13 +92,8 @@ std::string describe_address(uintptr_t address) {
     const bool inside = info.dli_sname != nullptr &&
                         (symbol == nullptr || symbol->st_size == 0 ||
                          site < reinterpret_cast<uintptr_t>(info.dli_saddr) + symbol->st_size);
-    if (inside) {
-      int status = 0;
-      char *demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
-      std::string name = status == 0 && demangled != nullptr ? demangled : info.dli_sname;
-      std::free(demangled);
-      return name;
-    }
+    if (inside) return demangled(info.dli_sname);
+    if (std::string name = static_function_name(site); !name.empty()) return name;
     if (info.dli_fname != nullptr && info.dli_fname[0] != '\0') {
       const char *base = std::strrchr(info.dli_fname, '/');
       std::snprintf(text, sizeof text, "+0x%zx",
