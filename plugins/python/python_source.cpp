@@ -23,6 +23,7 @@ std::atomic<PythonSource *> g_running{nullptr}; ///< the instance sampling this 
 
 bool PythonSource::configure() {
   sampling_ = host_.option_bool("sampling", true);
+  native_ = host_.option_bool("native", false);
   frequency_ = static_cast<int>(host_.option_int("frequency", 100));
   depth_ = static_cast<int>(host_.option_int("depth", 64));
   functions_ = std::string(host_.option("functions").value_or(""));
@@ -63,7 +64,7 @@ bool PythonSource::start_sampling() {
   if (!sampling_ || sampler_) return true;
   RuntimeLookup lookup = find_python_runtime();
   if (!lookup.problem.empty()) host_.log(PROF_LOG_WARN, lookup.problem);
-  if (!lookup.runtime) return true; // not a Python process: cpu-perf samples it
+  if (!lookup.runtime && !native_) return true; // not a Python process: cpu-perf samples it
   runtime_ = lookup.runtime;
   static const bool at_fork = pthread_atfork(nullptr, nullptr, &restart_in_forked_child) == 0;
   (void)at_fork;
@@ -102,13 +103,14 @@ void PythonSource::restart_in_forked_child() {
 // The worker takes its name, which tells cpu-perf to leave this process
 // alone, once the signal is ours and before any thread is sampled.
 void PythonSource::begin_on_worker() {
-  auto sampler = std::make_unique<ThreadSampler>(&*runtime_, frequency_, depth_, gettid());
+  const PythonRuntime *python = runtime_ ? &*runtime_ : nullptr;
+  auto sampler = std::make_unique<ThreadSampler>(python, frequency_, depth_, gettid());
   const auto name_worker = [] { prctl(PR_SET_NAME, kWorkerThreadName); };
   const std::string problem = sampler->start(name_worker);
   if (!problem.empty()) host_.log(PROF_LOG_WARN, problem);
   std::lock_guard lock(sync_->mutex);
   if (problem.empty()) {
-    emitter_ = std::make_unique<SampleEmitter>(host_, *runtime_);
+    emitter_ = std::make_unique<SampleEmitter>(host_, python);
     sampler_ = std::move(sampler);
   }
   sync_->worker_begun = true;

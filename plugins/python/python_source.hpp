@@ -2,8 +2,11 @@
 // 3.13 it samples every thread on its CPU clock and emits CPU samples whose
 // stacks carry the Python frames "function (file:line)" where the native
 // stack shows the interpreter's evaluation loop. In other processes it does
-// nothing. Its worker thread is named "prof-python": cpu-perf leaves the
-// samples of a process with that thread to it. A child forked from a Python
+// nothing, or with the option `native` samples them the same way with their
+// native frames (prof asks for that when a Python program's whole tree is
+// this source's to sample, so that no thread pays for two timers). Its
+// worker thread is named "prof-python": cpu-perf leaves the samples of a
+// process with that thread to it. A child forked from a Python
 // process (a DataLoader worker) starts its own worker.
 // With the option `functions` it also traces the calls of listed Python
 // functions as annotation ranges (function_ranges.hpp), in every Python
@@ -60,6 +63,7 @@ private:
 
   Host host_;
   bool sampling_ = true;
+  bool native_ = false; ///< sample processes without CPython too
   std::string functions_;
   uint64_t threshold_ns_ = 0;
   /// Never freed: Python may still call a wrapper after stop().

@@ -5,6 +5,11 @@
 
 namespace prof::python {
 
+SampleEmitter::SampleEmitter(const Host &host, const PythonRuntime *runtime)
+    : host_(host), runtime_(runtime) {
+  if (runtime_ != nullptr) python_names_ = std::make_unique<FrameNameIds>(host_, *runtime_);
+}
+
 prof_string_id SampleEmitter::native_name(uintptr_t address) {
   auto found = native_names_.find(address);
   if (found == native_names_.end())
@@ -19,10 +24,17 @@ prof_track_id SampleEmitter::thread_track(int tid) {
 }
 
 void SampleEmitter::emit(int tid, const SampleRecord &record) {
-  const std::vector<prof_string_id> frames = merge_frames(
-      runtime_, {record.native, record.native_count}, {record.python, record.python_count},
-      [this](uintptr_t address) { return native_name(address); },
-      [this](const PythonFrameRef &frame) { return python_names_.id(frame); });
+  std::vector<prof_string_id> frames;
+  if (runtime_ != nullptr) {
+    frames = merge_frames(
+        *runtime_, {record.native, record.native_count}, {record.python, record.python_count},
+        [this](uintptr_t address) { return native_name(address); },
+        [this](const PythonFrameRef &frame) { return python_names_->id(frame); });
+  } else {
+    frames.reserve(record.native_count);
+    for (uint16_t i = 0; i < record.native_count; ++i)
+      frames.push_back(native_name(record.native[i]));
+  }
   const prof_stack_id stack = host_.api()->intern_stack(host_.context(), frames.data(),
                                                         static_cast<uint32_t>(frames.size()));
   host_.api()->emit_sample(host_.context(), thread_track(tid), record.time, stack);

@@ -4,6 +4,7 @@
 #include "core/output_name.hpp"
 #include "tools/prof/cli/plugin_mapping.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/python_program.hpp"
 #include "tools/prof/run_context.hpp"
 
 #include <filesystem>
@@ -55,7 +56,10 @@ SelectedPlugin configure_plugin(const core::PluginInfo &plugin,
 PluginSelection select_plugins(const cli::CommandLine &command,
                                const core::PluginRegistry &registry) {
   PluginSelection selection;
-  for (const cli::PluginRequest &request : cli::plugin_requests(command)) {
+  std::vector<cli::PluginRequest> requests = cli::plugin_requests(command);
+  if (command.has_app() && registry.find("python") != nullptr)
+    cli::let_python_sample_the_tree(requests, [&] { return runs_cpython(command.app[0]); });
+  for (const cli::PluginRequest &request : requests) {
     const core::PluginInfo *plugin = registry.find(request.plugin);
     if (plugin == nullptr) {
       if (request.implicit) continue;

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """The python source's cost on a CPU-bound Python program: the program bare,
 under prof sampling it at 1 kHz with Python frames (-s process-tree
---sampling-frequency 1000), with the python source alone
-(--python-sampling true), and with cpu-perf alone (--python-sampling false)
-for reference; beside them signal_floor, a C loop bare and with an empty
+--sampling-frequency 1000: the python source samples the Python program's
+whole tree, cpu-perf keeps thread states), the same with kernel frames (which
+only cpu-perf takes, so both sample: two timers per thread), with the python
+source alone (--python-sampling true), and with cpu-perf alone
+(--python-sampling false) for reference; beside them signal_floor, a C loop bare and with an empty
 SIGPROF handler at 1 kHz of its CPU time (the machine's price of the timer
 and signal, which every such sampler pays). Interleaved ROUNDS times; prints
 the median of each program's own time (the work, without prof's start and
-end) and of the whole command, and their ratios to bare.
+end) and of the whole command, and their ratios to bare. Each round runs the
+cases in its own random order, so that no case always follows another.
 Usage: run_bench_python.py BUILD_DIR [ROUNDS] [PYTHON] [PROGRAM]
 PROGRAM: cpu_bound.py (default) or another that prints its own seconds last,
 e.g. torch_train.py (needs python3-torch)."""
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -28,6 +32,7 @@ sampling = ["-s", "process-tree", "--sampling-frequency", "1000"]
 cases = {
     "bare": None,
     "python frames at 1 kHz": sampling,
+    "with kernel frames": sampling + ["--kernel-callstack", "true"],
     "python source alone": ["--python-sampling", "true", "--sampling-frequency", "1000"],
     "cpu-perf alone at 1 kHz": sampling + ["--python-sampling", "false"],
 }
@@ -38,7 +43,9 @@ work = {name: [] for name in cases}
 whole = {name: [] for name in cases}
 with tempfile.TemporaryDirectory() as tmp:
     for r in range(rounds):
-        for index, (name, options) in enumerate(cases.items()):
+        order = list(enumerate(cases.items()))
+        random.Random(r).shuffle(order)
+        for index, (name, options) in order:
             cmd = [python, program]
             if name.startswith("signal floor"):
                 cmd, options = options, None

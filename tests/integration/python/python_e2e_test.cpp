@@ -154,6 +154,71 @@ TEST_P(PythonE2E, PythonSamplingFalseLeavesTheProcessToCpuPerf) {
     EXPECT_FALSE(std::any_of(s.frames.begin(), s.frames.end(), is_python_frame));
 }
 
+/// The option `key` of plugin `plugin` as the report's header keeps it, "".
+std::string plugin_option(const fs::path &path, const std::string &plugin, const std::string &key) {
+  report::ReportReader reader;
+  EXPECT_TRUE(reader.open(path.string())) << path;
+  for (const auto &record : reader.header().plugins)
+    for (const auto &[name, value] : record.options)
+      if (record.name == plugin && name == key) return value;
+  return "";
+}
+
+// A Python program's whole tree is the python source's: one timer per
+// thread. cpu-perf keeps thread states only; a native child is sampled from
+// inside too, its static functions named from its symbol table.
+TEST_P(PythonE2E, APythonProgramsWholeTreeIsSampledFromInside) {
+  const RunResult r = run_process({kProf, "--quiet", "-s", "process-tree", "--sampling-frequency",
+                                   "1000", "-o", (dir_ / "r").string(), GetParam(),
+                                   PROF_SOURCE_DIR "/tests/integration/python/tree.py",
+                                   PROF_WORKLOAD, "--seconds", "0.3"},
+                                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(plugin_option(dir_ / "r.profrep", "cpu-perf", "scope"), "none");
+  EXPECT_EQ(plugin_option(dir_ / "r.profrep", "python", "native"), "true");
+  int in_parent_loop = 0, in_burn = 0, python_pid = 0, child_pid = 0;
+  for (const Sample &s : read_samples(dir_ / "r.profrep")) {
+    const auto has = [&](std::string_view text) {
+      return std::any_of(s.frames.begin(), s.frames.end(),
+                         [&](const std::string &f) { return f.find(text) != std::string::npos; });
+    };
+    if (has("parent_loop (")) {
+      ++in_parent_loop;
+      python_pid = s.pid;
+    }
+    if (has("burn(")) {
+      ++in_burn;
+      child_pid = s.pid;
+      EXPECT_FALSE(std::any_of(s.frames.begin(), s.frames.end(), is_python_frame)) << describe(s);
+    }
+  }
+  EXPECT_GT(in_parent_loop, 100) << "0.3 s of the parent's loop at 1 kHz";
+  EXPECT_GT(in_burn, 100) << "0.3 s of the child's burn at 1 kHz, named";
+  EXPECT_NE(python_pid, child_pid);
+}
+
+// Under a shell the tree is no Python program: cpu-perf samples it and
+// leaves the Python process to the python source.
+TEST_P(PythonE2E, UnderAShellCpuPerfLeavesThePythonProcessToThePythonSource) {
+  const std::string command =
+      "\"" + GetParam() + "\" " PROF_PYTHON_WORKLOAD " 0.5 && " PROF_WORKLOAD " --seconds 0.3";
+  const RunResult r = run_process({kProf, "--quiet", "-s", "process-tree", "--sampling-frequency",
+                                   "1000", "-o", (dir_ / "r").string(), "/bin/sh", "-c", command},
+                                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(plugin_option(dir_ / "r.profrep", "cpu-perf", "scope"), "process-tree");
+  EXPECT_EQ(plugin_option(dir_ / "r.profrep", "python", "native"), "false");
+  int python_frames = 0, evaluation_loop = 0, burn = 0;
+  for (const Sample &s : read_samples(dir_ / "r.profrep")) {
+    if (std::any_of(s.frames.begin(), s.frames.end(), is_python_frame)) ++python_frames;
+    if (holds(s.frames, {"_PyEval_EvalFrameDefault"})) ++evaluation_loop;
+    if (!s.frames.empty() && s.frames.front().find("burn(") != std::string::npos) ++burn;
+  }
+  EXPECT_GT(python_frames, 100);
+  EXPECT_LE(evaluation_loop * 100, python_frames) << "cpu-perf sampled the Python process too";
+  EXPECT_GT(burn, 100) << "cpu-perf samples the native program";
+}
+
 /// Runs `script` (a file beside this test) under `prof -s process-tree` at
 /// 1 kHz and returns the samples of its process.
 std::vector<Sample> sample_script(const fs::path &dir, const std::string &python,

@@ -234,6 +234,43 @@ TEST(PluginMapping, PythonSamplingFrequencyIsPythonsOwnRate) {
   EXPECT_EQ(find(requests, "python")->options, (Pairs{{"sampling", "true"}, {"frequency", "200"}}));
 }
 
+TEST(PluginMapping, APythonProgramsTreeIsSampledByThePythonSourceAlone) {
+  const auto python_app = [] { return true; };
+  auto requests =
+      plugin_requests(parse({"-s", "process-tree", "--sampling-frequency", "1000", "python3"}));
+  ASSERT_TRUE(let_python_sample_the_tree(requests, python_app));
+  EXPECT_EQ(find(requests, "python")->options, (Pairs{{"frequency", "1000"}, {"native", "true"}}));
+  EXPECT_EQ(
+      find(requests, "cpu-perf")->options,
+      (Pairs{
+          {"scope", "none"}, {"callstack", "true"}, {"kernel", "false"}, {"frequency", "1000"}}));
+  // Asked for outright, the same.
+  requests = plugin_requests(parse({"-s", "process-tree", "--python-sampling", "true", "python3"}));
+  EXPECT_TRUE(let_python_sample_the_tree(requests, python_app));
+
+  // Not a Python program: both sample, the python source only in Python processes.
+  requests = plugin_requests(parse({"-s", "process-tree", "bash"}));
+  EXPECT_FALSE(let_python_sample_the_tree(requests, [] { return false; }));
+  EXPECT_EQ(find(requests, "cpu-perf")->options[0],
+            (std::pair<std::string, std::string>{"scope", "process-tree"}));
+  EXPECT_EQ(find(requests, "python")->options, Pairs{});
+
+  // What only cpu-perf gives keeps it sampling; the program is then not even looked at.
+  for (const auto &args : std::vector<std::vector<std::string>>{
+           {"-s", "process-tree", "--kernel-callstack", "true", "python3"},
+           {"-s", "process-tree", "--sample-period", "100000", "python3"},
+           {"-s", "process-tree", "--python-sampling-frequency", "200", "python3"},
+           {"-s", "system-wide", "--python-sampling", "true", "python3"},
+           {"--plugin", "cpu-perf counters=cycles", "python3"},
+           {"--plugin", "python native=false", "-s", "process-tree", "python3"},
+           {"--python-sampling", "true", "python3"}}) {
+    requests = plugin_requests(parse(args));
+    bool asked = false;
+    EXPECT_FALSE(let_python_sample_the_tree(requests, [&] { return asked = true; })) << args[1];
+    EXPECT_FALSE(asked) << args[1];
+  }
+}
+
 TEST(PluginMapping, PythonSamplingTrueAsksForItAlone) {
   auto requests = plugin_requests(parse({"--python-sampling", "true", "ls"}));
   const PluginRequest *python = find(requests, "python");

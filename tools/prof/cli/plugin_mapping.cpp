@@ -254,6 +254,31 @@ bool wants_default_summary(const CommandLine &command, RequestList &list) {
 
 std::span<const OptionMapping> option_mappings() { return kMappings; }
 
+bool let_python_sample_the_tree(std::vector<PluginRequest> &requests,
+                                const std::function<bool()> &application_is_python) {
+  const auto find = [&](std::string_view name) -> PluginRequest * {
+    for (PluginRequest &request : requests)
+      if (request.plugin == name) return &request;
+    return nullptr;
+  };
+  PluginRequest *cpu = find("cpu-perf");
+  PluginRequest *python = find("python");
+  if (!cpu || !python) return false;
+  const auto cpu_option = [&](std::string_view key) { return option_text(*cpu, key); };
+  const bool cpu_samples_tree_alone =
+      (cpu_option("scope").empty() || cpu_option("scope") == "process-tree") &&
+      cpu_option("callstack") != "false" && cpu_option("backtrace") != "none" &&
+      cpu_option("kernel") != "true" && cpu_option("counters").empty() &&
+      (cpu_option("period").empty() || cpu_option("period") == "0");
+  const bool python_samples = option_text(*python, "sampling") != "false" &&
+                              option_text(*python, "native").empty() &&
+                              option_text(*python, "frequency") == cpu_option("frequency");
+  if (!cpu_samples_tree_alone || !python_samples || !application_is_python()) return false;
+  RequestList::set(*cpu, "scope", "none", true);
+  RequestList::set(*python, "native", "true", true);
+  return true;
+}
+
 std::vector<PluginRequest> plugin_requests(const CommandLine &command) {
   RequestList list;
   add_topsprof_options(command, list);

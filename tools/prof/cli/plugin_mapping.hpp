@@ -3,6 +3,7 @@
 
 #include "tools/prof/cli/command_line.hpp"
 
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,5 +61,17 @@ struct PluginRequest {
 /// --export-events/-activities) ask for gcu; --help, --version,
 /// --plugin-list, control and session options ask for nothing.
 std::vector<PluginRequest> plugin_requests(const CommandLine &command);
+
+/// Where cpu-perf and the python source would both
+/// sample the launched tree, at one rate and with user call stacks only, the
+/// python source samples it alone (python native=true: processes without
+/// CPython get native frames) and cpu-perf keeps thread states and CPU rows
+/// (scope=none), so that each thread pays for one timer, not two. Kernel
+/// frames, hardware counters, a sampling period or a Python rate of its own
+/// keep both. `application_is_python` (asked last, as it reads files) says
+/// whether the launched program is a CPython one. Returns whether it handed
+/// the tree over.
+bool let_python_sample_the_tree(std::vector<PluginRequest> &requests,
+                                const std::function<bool()> &application_is_python);
 
 } // namespace prof::cli
