@@ -24,13 +24,14 @@ struct CatalogMark {
   size_t tracks = 1;
   size_t stacks = 0;
   size_t args = 1; ///< set 0 is "no arguments", never written
+  size_t track_renames = 0;
   bool operator==(const CatalogMark &) const = default;
 };
 
 /// The sizes of `catalog`'s tables now.
 inline CatalogMark mark_of(const Catalog &catalog) {
-  return {catalog.strings.size(), catalog.tracks.size(), catalog.stacks.size(),
-          catalog.args.size()};
+  return {catalog.strings.size(), catalog.tracks.size(), catalog.stacks.size(), catalog.args.size(),
+          catalog.tracks.renames()};
 }
 
 } // namespace prof::core

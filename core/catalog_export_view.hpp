@@ -19,8 +19,7 @@ public:
 
   const char *string(prof_string_id id) const override { return catalog_.strings.text(id).c_str(); }
   const prof_track_desc *track(prof_track_id id) const override {
-    const TrackEntry *entry = catalog_.tracks.find(id);
-    return entry ? &entry->desc : nullptr;
+    return catalog_.tracks.current(id);
   }
   std::span<const prof_string_id> stack(prof_stack_id id) const override {
     return catalog_.stacks.frames(id);

@@ -30,6 +30,7 @@ void EventPump::stop() {
   while (drain_now(true) > 0) {
   }
   if (before_drain_) before_drain_->before_drain();
+  publish_catalog(); // what was declared after the last event (a rename) reaches the sinks
 }
 
 void EventPump::run() {

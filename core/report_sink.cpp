@@ -37,6 +37,16 @@ void ReportSink::catalog_grew(const Catalog &catalog, const CatalogMark &seen,
           tracks.push_back(to_record(static_cast<prof_track_id>(id), *entry));
       writer_.add_tracks(tracks);
     }
+    // A renamed track is written again with its new name: the last wins.
+    if (now.track_renames > seen.track_renames) {
+      std::vector<report::TrackRecord> tracks;
+      for (auto &[id, name] : catalog.tracks.renames_between(seen.track_renames, now.track_renames))
+        if (const TrackEntry *entry = catalog.tracks.find(id)) {
+          tracks.push_back(to_record(id, *entry));
+          tracks.back().name = std::move(name);
+        }
+      writer_.add_tracks(tracks);
+    }
     if (now.stacks > seen.stacks) {
       std::vector<report::StackRecord> stacks;
       for (size_t id = seen.stacks; id < now.stacks; ++id) {

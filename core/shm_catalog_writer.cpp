@@ -36,7 +36,7 @@ void ShmCatalogWriter::unlock() {
 
 template <class Fill>
 uint32_t ShmCatalogWriter::append(uint16_t type, size_t payload_bytes, uint32_t *counter,
-                                  Fill &&fill) {
+                                  Fill &&fill, uint16_t flags) {
   ShmHeader &h = *region_.header();
   const size_t record = align8(sizeof(ShmRecordHeader) + payload_bytes);
   lock();
@@ -50,7 +50,7 @@ uint32_t ShmCatalogWriter::append(uint16_t type, size_t payload_bytes, uint32_t 
   }
   const uint32_t id = counter ? (*counter)++ : 1;
   char *at = region_.catalog() + end;
-  ShmRecordHeader header{type, 0, static_cast<uint32_t>(payload_bytes)};
+  ShmRecordHeader header{type, flags, static_cast<uint32_t>(payload_bytes)};
   std::memcpy(at, &header, sizeof header);
   fill(at + sizeof header, id);
   h.catalog_end.store(end + record, std::memory_order_release);
@@ -70,7 +70,7 @@ prof_string_id ShmCatalogWriter::intern_string(std::string_view text) {
   return id;
 }
 
-prof_track_id ShmCatalogWriter::declare_track(const prof_track_desc &desc) {
+prof_track_id ShmCatalogWriter::declare_track(const prof_track_desc &desc, bool names_process) {
   if (desc.name == nullptr) return 0;
   const std::string_view name = desc.name;
   const std::string_view unit = desc.unit ? desc.unit : "";
@@ -80,22 +80,23 @@ prof_track_id ShmCatalogWriter::declare_track(const prof_track_desc &desc) {
   static_assert(sizeof desc.kind == sizeof kind);
   std::memcpy(&kind, &desc.kind, sizeof kind);
   std::lock_guard guard(mutex_);
-  return append(kShmTrack, sizeof(ShmTrackRecord) + name.size() + unit.size(),
-                &region_.header()->next_track, [&](char *out, uint32_t id) {
-                  ShmTrackRecord record{id,
-                                        kind,
-                                        desc.parent,
-                                        desc.pid,
-                                        desc.tid,
-                                        desc.index,
-                                        desc.clock,
-                                        static_cast<uint32_t>(name.size()),
-                                        desc.unit ? static_cast<uint32_t>(unit.size())
-                                                  : UINT32_MAX};
-                  std::memcpy(out, &record, sizeof record);
-                  std::memcpy(out + sizeof record, name.data(), name.size());
-                  std::memcpy(out + sizeof record + name.size(), unit.data(), unit.size());
-                });
+  return append(
+      kShmTrack, sizeof(ShmTrackRecord) + name.size() + unit.size(), &region_.header()->next_track,
+      [&](char *out, uint32_t id) {
+        ShmTrackRecord record{id,
+                              kind,
+                              desc.parent,
+                              desc.pid,
+                              desc.tid,
+                              desc.index,
+                              desc.clock,
+                              static_cast<uint32_t>(name.size()),
+                              desc.unit ? static_cast<uint32_t>(unit.size()) : UINT32_MAX};
+        std::memcpy(out, &record, sizeof record);
+        std::memcpy(out + sizeof record, name.data(), name.size());
+        std::memcpy(out + sizeof record + name.size(), unit.data(), unit.size());
+      },
+      names_process ? kShmTrackNamesProcess : uint16_t{0});
 }
 
 prof_stack_id ShmCatalogWriter::intern_stack(std::span<const prof_string_id> frames) {

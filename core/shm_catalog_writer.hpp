@@ -23,7 +23,9 @@ public:
 
   /// Each returns the shared id, or 0 when the log is full (counted).
   prof_string_id intern_string(std::string_view text);
-  prof_track_id declare_track(const prof_track_desc &desc);
+  /// `names_process`: the agent's declaration at the start of an image
+  /// (kShmTrackNamesProcess).
+  prof_track_id declare_track(const prof_track_desc &desc, bool names_process = false);
   prof_stack_id intern_stack(std::span<const prof_string_id> frames);
   prof_clock_id register_clock(std::string_view name, double frequency_hz);
   void add_calibration(prof_clock_id clock, uint64_t ticks, uint64_t session_ns);
@@ -33,7 +35,8 @@ private:
   /// given the id the record gets from `counter` (nullptr: no id). Returns
   /// the id, or 0 when the log is full.
   template <class Fill>
-  uint32_t append(uint16_t type, size_t payload_bytes, uint32_t *counter, Fill &&fill);
+  uint32_t append(uint16_t type, size_t payload_bytes, uint32_t *counter, Fill &&fill,
+                  uint16_t flags = 0);
   void lock();
   void unlock();
 

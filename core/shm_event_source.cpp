@@ -46,7 +46,7 @@ void ShmEventSource::sync_catalog() {
     const auto header = read_at<ShmRecordHeader>(log + read_offset_);
     const uint64_t next = read_offset_ + ((sizeof header + header.bytes + 7) & ~uint64_t{7});
     if (next > end) break; // never published past end; a bad length stops the reading
-    apply(header.type, log + read_offset_ + sizeof header, header.bytes);
+    apply(header.type, header.flags, log + read_offset_ + sizeof header, header.bytes);
     read_offset_ = next;
   }
 }
@@ -62,7 +62,7 @@ void ShmEventSource::put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t s
   ids[shared] = session;
 }
 
-void ShmEventSource::apply(uint16_t type, const char *p, uint32_t bytes) {
+void ShmEventSource::apply(uint16_t type, uint16_t flags, const char *p, uint32_t bytes) {
   // Every definition starts with its id: one no log could hold is not followed.
   if (type != kShmCalibration && bytes >= 4 && !possible_id(read_at<uint32_t>(p))) return;
   switch (type) {
@@ -87,8 +87,12 @@ void ShmEventSource::apply(uint16_t type, const char *p, uint32_t bytes) {
                          r.unit_bytes == UINT32_MAX ? nullptr : unit.c_str(),
                          map(clocks_, r.clock)};
     // A track prof refuses (unknown kind or parent) stays undefined: events
-    // on it are refused and counted, never put on the root.
-    if (const prof_track_id track = catalog_.tracks.declare(&desc)) put(tracks_, r.id, track);
+    // on it are refused and counted, never put on the root. A process that
+    // exec'd names its tracks again after its new program.
+    const prof_track_id track = (flags & kShmTrackNamesProcess) != 0
+                                    ? catalog_.tracks.declare_renaming(&desc)
+                                    : catalog_.tracks.declare(&desc);
+    if (track != 0) put(tracks_, r.id, track);
     break;
   }
   case kShmStack: {

@@ -34,7 +34,7 @@ public:
   static constexpr uint32_t kSpareRings = 6;
 
 private:
-  void apply(uint16_t type, const char *payload, uint32_t bytes);
+  void apply(uint16_t type, uint16_t flags, const char *payload, uint32_t bytes);
   /// Whether a definition's id is one an honest log can hold (counted when not).
   bool possible_id(uint32_t shared);
   static void put(std::vector<uint32_t> &ids, uint32_t shared, uint32_t session);

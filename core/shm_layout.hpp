@@ -75,9 +75,14 @@ struct ShmHeader {
 /// next record starts at the next multiple of 8.
 struct ShmRecordHeader {
   uint16_t type;
-  uint16_t reserved;
+  uint16_t flags; ///< kShmTrackNamesProcess, or 0
   uint32_t bytes;
 };
+
+/// On a kShmTrack record: declared by the agent as the image a process runs
+/// now starts, so its name replaces the one an earlier image (before exec)
+/// gave the track. Other declarations of a track keep its name.
+inline constexpr uint16_t kShmTrackNamesProcess = 1;
 
 enum ShmRecordType : uint16_t {
   kShmString = 1,      ///< u32 id, text

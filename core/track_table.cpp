@@ -8,7 +8,13 @@ namespace prof::core {
 
 TrackTable::TrackTable(StringTable &strings) : strings_(strings) { entries_.emplace_back(); }
 
-prof_track_id TrackTable::declare(const prof_track_desc *desc) {
+prof_track_id TrackTable::declare(const prof_track_desc *desc) { return declare(desc, false); }
+
+prof_track_id TrackTable::declare_renaming(const prof_track_desc *desc) {
+  return declare(desc, true);
+}
+
+prof_track_id TrackTable::declare(const prof_track_desc *desc, bool renaming) {
   std::lock_guard lock(mutex_);
   if (desc == nullptr || desc->struct_size < offsetof(prof_track_desc, clock)) {
     last_error_ = "track descriptor is missing or too small";
@@ -39,7 +45,10 @@ prof_track_id TrackTable::declare(const prof_track_desc *desc) {
   if (copy.kind == PROF_TRACK_PROCESS || copy.kind == PROF_TRACK_THREAD) {
     auto key = std::make_tuple(static_cast<int>(copy.kind), copy.pid,
                                copy.kind == PROF_TRACK_THREAD ? copy.tid : 0);
-    if (auto it = process_threads_.find(key); it != process_threads_.end()) return it->second;
+    if (auto it = process_threads_.find(key); it != process_threads_.end()) {
+      if (renaming) rename_locked(it->second, copy.name);
+      return it->second;
+    }
     prof_track_id id = add_locked(copy);
     process_threads_.emplace(key, id);
     return id;
@@ -54,6 +63,28 @@ prof_track_id TrackTable::declare(const prof_track_desc *desc) {
     return id;
   }
   return add_locked(copy);
+}
+
+void TrackTable::rename_locked(prof_track_id id, const char *name) {
+  const auto latest = latest_rename_.find(id);
+  const std::string &current =
+      latest != latest_rename_.end() ? renames_[latest->second].second : entries_[id].name;
+  if (current == name) return;
+  latest_rename_[id] = renames_.size();
+  renames_.emplace_back(id, name);
+  auto &[desc, text] = renamed_descs_.emplace_back(entries_[id].desc, name);
+  desc.name = text.c_str();
+  entries_[id].renamed.store(&desc, std::memory_order_release);
+  renames_published_.store(renames_.size(), std::memory_order_release);
+}
+
+std::vector<std::pair<prof_track_id, std::string>> TrackTable::renames_between(size_t from,
+                                                                               size_t to) const {
+  std::lock_guard lock(mutex_);
+  to = std::min(to, renames_.size());
+  if (from >= to) return {};
+  return {renames_.begin() + static_cast<std::ptrdiff_t>(from),
+          renames_.begin() + static_cast<std::ptrdiff_t>(to)};
 }
 
 prof_track_id TrackTable::restore(prof_track_id id, const prof_track_desc &desc) {
@@ -75,6 +106,13 @@ prof_track_id TrackTable::add_locked(const prof_track_desc &desc) {
   entry.desc.unit = desc.unit ? entry.unit.c_str() : nullptr;
   published_.store(entries_.size(), std::memory_order_release);
   return id;
+}
+
+const prof_track_desc *TrackTable::current(prof_track_id id) const {
+  const TrackEntry *entry = find(id);
+  if (entry == nullptr) return nullptr;
+  const prof_track_desc *renamed = entry->renamed.load(std::memory_order_acquire);
+  return renamed != nullptr ? renamed : &entry->desc;
 }
 
 const TrackEntry *TrackTable::find(prof_track_id id) const {

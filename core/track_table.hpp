@@ -9,10 +9,13 @@
 #include <tbb/concurrent_vector.h>
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace prof::core {
 
@@ -23,6 +26,8 @@ struct TrackEntry {
   std::string name;
   std::string unit;
   prof_string_id name_id = 0;
+  /// The descriptor under its latest rename, nullptr when never renamed.
+  std::atomic<const prof_track_desc *> renamed{nullptr};
 };
 
 class TrackTable {
@@ -35,17 +40,31 @@ public:
   /// (NULL, unknown kind, missing name, unknown parent). Process and thread
   /// tracks with the same pid/tid are one track, whoever declares them.
   prof_track_id declare(const prof_track_desc *desc);
+  /// As declare(), but a process or thread track declared before under
+  /// another name takes `desc`'s name (a rename, see renames()): what the
+  /// application's own processes declare, so that a process is named after
+  /// the program it became at exec and a thread after its latest name.
+  prof_track_id declare_renaming(const prof_track_desc *desc);
+  /// How many renames there were so far.
+  size_t renames() const { return renames_published_.load(std::memory_order_acquire); }
+  /// Renames [from, to) in the order they happened: the track and its new name.
+  std::vector<std::pair<prof_track_id, std::string>> renames_between(size_t from, size_t to) const;
   /// Adds a track with a given id (reading a report); ids must come in order.
   prof_track_id restore(prof_track_id id, const prof_track_desc &desc);
-  /// The track, nullptr for 0 or an id not handed out.
+  /// The track as declared, nullptr for 0 or an id not handed out.
   const TrackEntry *find(prof_track_id id) const;
+  /// The track's descriptor under its latest name (see declare_renaming),
+  /// nullptr for 0 or an id not handed out. Stays valid with the table.
+  const prof_track_desc *current(prof_track_id id) const;
   /// Number of ids handed out plus one (ids are 1 .. size()-1).
   size_t size() const { return published_.load(std::memory_order_acquire); }
   /// Why the last declare() returned 0.
   std::string last_error() const;
 
 private:
+  prof_track_id declare(const prof_track_desc *desc, bool renaming);
   prof_track_id add_locked(const prof_track_desc &desc);
+  void rename_locked(prof_track_id id, const char *name);
 
   StringTable &strings_;
   tbb::concurrent_vector<TrackEntry> entries_; // [0] is the unused "no track"
@@ -57,6 +76,11 @@ private:
   mutable std::mutex mutex_;
   std::string last_error_;
   std::atomic<size_t> published_{1};
+  std::vector<std::pair<prof_track_id, std::string>> renames_; ///< under mutex_
+  /// Descriptors under their new names; a deque, so that none ever moves.
+  std::deque<std::pair<prof_track_desc, std::string>> renamed_descs_;
+  std::map<prof_track_id, size_t> latest_rename_; ///< index into renames_
+  std::atomic<size_t> renames_published_{0};
 };
 
 } // namespace prof::core

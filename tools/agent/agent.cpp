@@ -16,8 +16,10 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
+#include <prof/launcher_rank.hpp>
 #include <prof/profiler_api.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -42,18 +44,31 @@ std::string process_command_line() {
   return text.size() > 256 ? text.substr(0, 256) + "..." : text;
 }
 
-void declare_process_track() {
-  const std::string name = process_command_line();
-  prof_track_desc desc{sizeof(prof_track_desc),
-                       PROF_TRACK_PROCESS,
-                       0,
-                       name.c_str(),
-                       static_cast<int32_t>(getpid()),
-                       0,
-                       -1,
-                       nullptr,
-                       PROF_CLOCK_SESSION};
-  g_state->catalog->declare_track(desc);
+// The tracks of the image this process runs now, named before any plugin
+// declares them: its command line (and launcher rank), and the starting
+// thread's name. A process that exec'd had them named by its earlier image;
+// these names replace those.
+void declare_image_tracks() {
+  std::string name = process_command_line();
+  if (const char *variable = launcher_rank_variable())
+    name += std::string(" (rank ") + std::getenv(variable) + ")";
+  const auto pid = static_cast<int32_t>(getpid());
+  prof_track_desc process{
+      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, name.c_str(), pid, 0, -1, nullptr,
+      PROF_CLOCK_SESSION};
+  const prof_track_id process_track = g_state->catalog->declare_track(process, true);
+  char thread_name[17] = {};
+  if (process_track == 0 || prctl(PR_GET_NAME, thread_name) != 0) return;
+  prof_track_desc thread{sizeof(prof_track_desc),
+                         PROF_TRACK_THREAD,
+                         process_track,
+                         thread_name,
+                         pid,
+                         static_cast<int32_t>(gettid()),
+                         -1,
+                         nullptr,
+                         PROF_CLOCK_SESSION};
+  g_state->catalog->declare_track(thread, true);
 }
 
 PluginHost *start_plugin(const core::AgentPlugin &plugin) {
@@ -140,7 +155,7 @@ bool attach_region(const char *name, std::string *error) {
                                      state->config.host.c_str()};
   // A state of an earlier attach stays allocated: a thread may still hold it.
   g_state = state.release();
-  declare_process_track();
+  declare_image_tracks();
   static bool fork_handler = false;
   if (!fork_handler) pthread_atfork(nullptr, nullptr, &at_fork_child);
   fork_handler = true;

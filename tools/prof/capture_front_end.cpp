@@ -7,6 +7,8 @@
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/prompt.hpp"
 
+#include <prof/launcher_rank.hpp>
+
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -15,18 +17,6 @@ namespace prof::tool {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// Where launchers (torchrun, Open MPI's mpirun, MPICH's, srun) tell each
-/// process its rank, first match wins.
-constexpr const char *kRankVariables[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
-                                          "SLURM_PROCID"};
-
-/// The variable that holds this process's rank, nullptr when none does.
-const char *rank_variable() {
-  for (const char *variable : kRankVariables)
-    if (const char *rank = std::getenv(variable); rank && *rank) return variable;
-  return nullptr;
-}
 
 // The report file the command line asks for (--export-profile FILE, or
 // -o/--output NAME with ".profrep" added when NAME has no extension);
@@ -51,7 +41,7 @@ std::string report_output_path(const cli::CommandLine &command) {
   }
   if (command.subcommand_given &&
       (command.subcommand == "profile" || command.subcommand == "attach")) {
-    if (const char *variable = rank_variable())
+    if (const char *variable = launcher_rank_variable())
       return std::string("report%i.rank%q{") + variable + "}.profrep";
     return "report%i.profrep";
   }
@@ -88,7 +78,7 @@ report::Header report_header(const CaptureTarget &target, const PluginSelection 
   header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
   header.session_start_ns = info.start_ns;
   // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
-  if (const char *variable = rank_variable()) header.rank = std::getenv(variable);
+  if (const char *variable = launcher_rank_variable()) header.rank = std::getenv(variable);
   return header;
 }
 

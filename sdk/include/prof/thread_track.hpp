@@ -3,10 +3,12 @@
 #ifndef PROF_THREAD_TRACK_HPP
 #define PROF_THREAD_TRACK_HPP
 
+#include <prof/launcher_rank.hpp>
 #include <prof/plugin.hpp>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <sys/prctl.h>
@@ -14,10 +16,20 @@
 
 namespace prof {
 
-/// Declares the calling process's track (named after the program), under
-/// which every source puts its threads.
+/// The name of the calling process's track: its program's, and under a
+/// launcher its rank ("train (rank 3)").
+inline std::string process_track_name() {
+  std::string name = program_invocation_short_name;
+  if (const char *variable = launcher_rank_variable())
+    name += std::string(" (rank ") + std::getenv(variable) + ")";
+  return name;
+}
+
+/// Declares the calling process's track (named by process_track_name()),
+/// under which every source puts its threads. Declared again by the program
+/// a process becomes at exec, the track takes the new program's name.
 inline prof_track_id declare_process_track(const Host &host) {
-  return host.track(PROF_TRACK_PROCESS, program_invocation_short_name, 0, getpid());
+  return host.track(PROF_TRACK_PROCESS, process_track_name(), 0, getpid());
 }
 
 /// Declares the track of thread `tid` of the calling process (named `name`,

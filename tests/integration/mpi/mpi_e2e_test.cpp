@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -196,6 +197,34 @@ TEST_F(MpiE2E, MergedRanksGiveTheCollectivesReport) {
     }
   EXPECT_EQ(allreduce_rows, 2) << late.out;
   EXPECT_EQ(last, 5) << late.out;
+}
+
+// prof outside the launcher: the ranks are children mpirun forked, which
+// declared their tracks as "mpirun" before they exec'd. Each rank's process
+// is named after the command it became and its rank, its main thread after
+// the program.
+TEST_F(MpiE2E, UnderOneProfTheRanksAreNamedAfterTheirProgramAndRank) {
+  std::vector<std::string> command = {kProf,      "--quiet", "--trace",
+                                      "osrt,mpi", "-o",      (dir_ / "whole").string()};
+  for (const std::string &a : mpirun(2))
+    command.push_back(a);
+  command.push_back(kProgram);
+  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "whole.profrep").string()));
+  std::map<int, std::string> rank_processes; // pid -> its process track's name
+  for (const Call &call : read_calls(dir_ / "whole.profrep"))
+    rank_processes[call.pid] = "";
+  ASSERT_EQ(rank_processes.size(), 2u) << "the MPI calls come from two processes";
+  std::set<std::string> names;
+  for (const auto &[id, track] : reader.tracks()) {
+    if (!rank_processes.count(track.pid)) continue;
+    if (track.kind == PROF_TRACK_PROCESS) names.insert(track.name);
+    if (track.kind == PROF_TRACK_THREAD && track.tid == track.pid)
+      EXPECT_EQ(track.name, "mpi-exchange") << "the main thread of " << track.pid;
+  }
+  EXPECT_EQ(names, (std::set<std::string>{kProgram + " (rank 0)", kProgram + " (rank 1)"}));
 }
 
 // Preloaded into every process prof starts, the plugin must leave one

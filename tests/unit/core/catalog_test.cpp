@@ -67,6 +67,49 @@ TEST(TrackTable, OneTrackPerProcessAndThread) {
   EXPECT_EQ(catalog.tracks.declare(&thread), catalog.tracks.declare(&thread));
 }
 
+// What the application's processes declare renames: a process that exec'd
+// declares its track again under its new program's name.
+TEST(TrackTable, ReDeclaredByTheApplicationATrackTakesTheNewName) {
+  Catalog catalog;
+  prof_track_desc process{
+      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "mpirun", 42, 0, -1, nullptr, 0};
+  const auto p = catalog.tracks.declare(&process);
+  prof_track_desc thread{
+      sizeof(prof_track_desc), PROF_TRACK_THREAD, p, "mpirun", 42, 42, -1, nullptr, 0};
+  const auto t = catalog.tracks.declare(&thread);
+  EXPECT_EQ(catalog.tracks.renames(), 0u);
+  process.name = "app (rank 1)";
+  thread.name = "app";
+  EXPECT_EQ(catalog.tracks.declare(&process), p) << "declare() keeps the first name";
+  EXPECT_EQ(catalog.tracks.renames(), 0u);
+  EXPECT_EQ(catalog.tracks.declare_renaming(&process), p);
+  EXPECT_EQ(catalog.tracks.declare_renaming(&process), p);
+  EXPECT_EQ(catalog.tracks.declare_renaming(&thread), t);
+  EXPECT_EQ(catalog.tracks.renames(), 2u) << "the same name again is no rename";
+  using Renames = std::vector<std::pair<prof_track_id, std::string>>;
+  EXPECT_EQ(catalog.tracks.renames_between(0, 2), (Renames{{p, "app (rank 1)"}, {t, "app"}}));
+  EXPECT_EQ(catalog.tracks.renames_between(1, 9), (Renames{{t, "app"}}));
+  EXPECT_TRUE(catalog.tracks.renames_between(2, 2).empty());
+  EXPECT_EQ(catalog.tracks.find(p)->name, "mpirun") << "the entry itself never changes";
+  const prof_track_desc *renamed = catalog.tracks.current(p);
+  ASSERT_NE(renamed, nullptr);
+  EXPECT_STREQ(renamed->name, "app (rank 1)");
+  EXPECT_EQ(renamed->pid, 42);
+  EXPECT_STREQ(catalog.tracks.current(t)->name, "app");
+  EXPECT_EQ(catalog.tracks.current(99), nullptr);
+  // Back to an earlier name is a rename too; other kinds are never renamed.
+  process.name = "mpirun";
+  catalog.tracks.declare_renaming(&process);
+  EXPECT_EQ(catalog.tracks.renames(), 3u);
+  prof_track_desc counter{
+      sizeof(prof_track_desc), PROF_TRACK_COUNTER, p, "RSS", 42, 0, -1, "bytes", 0};
+  const auto c = catalog.tracks.declare_renaming(&counter);
+  counter.name = "heap";
+  EXPECT_NE(catalog.tracks.declare_renaming(&counter), c);
+  EXPECT_EQ(catalog.tracks.renames(), 3u);
+  EXPECT_EQ(mark_of(catalog).track_renames, 3u);
+}
+
 TEST(StackTable, InternsFrameSequences) {
   Catalog catalog;
   std::vector<prof_string_id> frames{3, 2, 1};

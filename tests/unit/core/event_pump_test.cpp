@@ -102,3 +102,21 @@ TEST(EventPump, TotalsCountTheDropsOfEverySource) {
   EXPECT_EQ(totals.drops[2].tid, 22);
   EXPECT_GT(totals.end_ns, 0u);
 }
+
+// A rename declared after the last event (a process that exec'd and then
+// emitted nothing) still reaches the sinks when the pump stops.
+TEST(EventPump, StoppingAnnouncesWhatCameAfterTheLastEvent) {
+  Catalog catalog;
+  EventBus bus(EventBusConfig{1 << 12, 1 << 11, 2});
+  RecordingSink sink;
+  EventPump pump(bus, catalog, {&sink}, std::chrono::milliseconds(50), 4);
+  pump.start();
+  prof_track_desc process{
+      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "sh", 9, 0, -1, nullptr, 0};
+  catalog.tracks.declare_renaming(&process);
+  process.name = "app";
+  catalog.tracks.declare_renaming(&process);
+  pump.stop();
+  EXPECT_EQ(sink.announced.tracks, 2u);
+  EXPECT_EQ(sink.announced.track_renames, 1u);
+}

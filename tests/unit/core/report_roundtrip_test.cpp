@@ -100,6 +100,46 @@ TEST(ReportRoundTrip, ReplayGivesBackTheLiveStream) {
   std::filesystem::remove(path);
 }
 
+// A track renamed during the capture (a process that exec'd) reads back with
+// its last name, the one it had when its events ended.
+TEST(ReportRoundTrip, ARenamedTrackReadsBackWithItsLastName) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("prof-renamed-" + std::to_string(getpid()) + ".profrep"))
+                               .string();
+  Catalog live;
+  EventBus bus(EventBusConfig{1 << 12, 1 << 11, 2});
+  prof::report::ReportWriter writer;
+  writer.open(path, prof::report::Header{}, true);
+  ReportSink report(writer);
+  EventPump pump(bus, live, {&report});
+  prof_track_desc process{
+      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "mpirun", 7, 0, -1, nullptr, 0};
+  const auto p = live.tracks.declare_renaming(&process);
+  const auto name = live.strings.intern("step");
+  bus.emit(prof_event{PROF_EVENT_SLICE, 0, 0, p, name, 0, 100, 5, 0, 0});
+  pump.drain_now(true); // written as "mpirun"
+  process.name = "app";
+  live.tracks.declare_renaming(&process);
+  bus.emit(prof_event{PROF_EVENT_SLICE, 0, 0, p, name, 0, 200, 5, 0, 0});
+  pump.drain_now(true);
+  process.name = "app (rank 0)";
+  live.tracks.declare_renaming(&process);
+  bus.emit(prof_event{PROF_EVENT_SLICE, 0, 0, p, name, 0, 250, 5, 0, 0});
+  pump.drain_now(true);
+  report.finish(live, CaptureEnd{300, pump.events(), 0, {}, 0, 0});
+  ASSERT_TRUE(report.error().empty()) << report.error();
+
+  prof::report::ReportReader reader;
+  ASSERT_TRUE(reader.open(path));
+  ASSERT_NE(reader.track(p), nullptr);
+  EXPECT_EQ(reader.track(p)->name, "app (rank 0)");
+  EXPECT_EQ(reader.tracks().size(), 1u);
+  Catalog restored;
+  load_catalog(reader, restored);
+  EXPECT_EQ(restored.tracks.find(p)->name, "app (rank 0)");
+  std::filesystem::remove(path);
+}
+
 // Replay decodes chunks ahead on a second thread: many chunks still come out
 // whole and in file order.
 TEST(ReportRoundTrip, ReplayOfManyChunksKeepsTheirOrder) {

@@ -448,3 +448,31 @@ TEST(ShmEventPath, EventsOnATrackProfRefusedAreRefusedAndCounted) {
   EXPECT_EQ(refused, 1u);
   region.unlink();
 }
+
+// The agent names a process's tracks as each image starts: after an exec the
+// new program's names replace the earlier image's; what plugins declare later
+// keeps them.
+TEST(ShmEventPath, TheImageAProcessRunsNowNamesItsTracks) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  ShmCatalogWriter writer(region);
+  const auto declare = [&](const char *process_name, const char *thread_name, bool names) {
+    prof_track_desc process{
+        sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, process_name, 77, 0, -1, nullptr, 0};
+    const prof_track_id p = writer.declare_track(process, names);
+    prof_track_desc thread{
+        sizeof(prof_track_desc), PROF_TRACK_THREAD, p, thread_name, 77, 77, -1, nullptr, 0};
+    writer.declare_track(thread, names);
+  };
+  declare("mpirun", "mpirun", false);               // a plugin in the forked child
+  declare("./app --steps 3 (rank 1)", "app", true); // the agent in the exec'd image
+  declare("app (rank 1)", "app-main", false);       // a plugin there
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.sync_catalog();
+  ASSERT_EQ(catalog.tracks.size(), 3u) << "one process and one thread track";
+  using Renames = std::vector<std::pair<prof_track_id, std::string>>;
+  EXPECT_EQ(catalog.tracks.renames_between(0, 9),
+            (Renames{{1, "./app --steps 3 (rank 1)"}, {2, "app"}}));
+  region.unlink();
+}
