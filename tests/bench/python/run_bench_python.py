@@ -32,7 +32,7 @@ sampling = ["-s", "process-tree", "--sampling-frequency", "1000"]
 cases = {
     "bare": None,
     "python frames at 1 kHz": sampling,
-    "with kernel frames": sampling + ["--kernel-callstack", "true"],
+    "with kernel frames": sampling + ["--kernel-callstack"],
     "python source alone": ["--python-sampling", "true", "--sampling-frequency", "1000"],
     "cpu-perf alone at 1 kHz": sampling + ["--python-sampling", "false"],
 }

@@ -257,7 +257,7 @@ TEST(PluginMapping, APythonProgramsTreeIsSampledByThePythonSourceAlone) {
 
   // What only cpu-perf gives keeps it sampling; the program is then not even looked at.
   for (const auto &args : std::vector<std::vector<std::string>>{
-           {"-s", "process-tree", "--kernel-callstack", "true", "python3"},
+           {"-s", "process-tree", "--kernel-callstack", "python3"},
            {"-s", "process-tree", "--sample-period", "100000", "python3"},
            {"-s", "process-tree", "--python-sampling-frequency", "200", "python3"},
            {"-s", "system-wide", "--python-sampling", "true", "python3"},
