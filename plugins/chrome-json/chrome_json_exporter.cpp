@@ -52,6 +52,7 @@ bool ChromeJsonExporter::consume(const prof_event *events, size_t count) {
 
 bool ChromeJsonExporter::end() {
   if (failed_) return false;
+  tracks_.refresh_names();
   const prof_session_info &session = host_.session();
   out_ += "\n],\"otherData\":{\"base_ns\":";
   out_ += std::to_string(base_ns_);

@@ -33,6 +33,7 @@ ChromePlace ChromeTrackMap::resolve(prof_track_id track, int depth) {
   case PROF_TRACK_PROCESS:
     place.pid = desc->pid != 0 ? desc->pid : kOtherPidBase + track;
     name_process(place.pid, name, ++process_order_);
+    names_written_[track] = std::string(name);
     return place;
   case PROF_TRACK_THREAD: {
     // The parent process is resolved even when the thread has its own pid,
@@ -41,6 +42,7 @@ ChromePlace ChromeTrackMap::resolve(prof_track_id track, int depth) {
     place.pid = desc->pid != 0 ? desc->pid : parent_pid;
     place.tid = desc->tid != 0 ? desc->tid : kSyntheticTidBase + track;
     name_thread(place.pid, place.tid, name, desc->tid == desc->pid ? 0 : ++thread_order_);
+    names_written_[track] = std::string(name);
     return place;
   }
   case PROF_TRACK_COUNTER:
@@ -75,6 +77,19 @@ ChromePlace ChromeTrackMap::resolve(prof_track_id track, int depth) {
   place.label = above.synthetic ? above.label + " / " + std::string(name) : std::string(name);
   name_thread(place.pid, place.tid, place.label, kSyntheticTidBase + track);
   return place;
+}
+
+void ChromeTrackMap::refresh_names() {
+  for (auto &[track, written] : names_written_) {
+    const prof_track_desc *desc = host_.track(track);
+    if (desc == nullptr || desc->name == nullptr || written == desc->name) continue;
+    written = desc->name;
+    const ChromePlace &place = places_.at(track);
+    if (desc->kind == PROF_TRACK_PROCESS)
+      metadata(place.pid, 0, "process_name", "name", written, 0);
+    else
+      metadata(place.pid, place.tid, "thread_name", "name", written, 0);
+  }
 }
 
 void ChromeTrackMap::name_process(int64_t pid, std::string_view name, int64_t sort_index) {

@@ -54,6 +54,10 @@ public:
 
   /// The place of `track`, writing its metadata records the first time.
   const ChromePlace &use(prof_track_id track);
+  /// Names again the processes and threads whose tracks the host names
+  /// differently now (a process that exec'd after its first events): the
+  /// last name record of a pid or tid is the one viewers show.
+  void refresh_names();
 
 private:
   const ChromePlace &use(prof_track_id track, int depth);
@@ -66,6 +70,8 @@ private:
   ExportHost host_;
   std::function<void(const std::string &)> emit_;
   std::unordered_map<prof_track_id, ChromePlace> places_;
+  /// Process and thread tracks named, with the name written.
+  std::unordered_map<prof_track_id, std::string> names_written_;
   std::set<int64_t> named_processes_;
   std::set<std::pair<int64_t, int64_t>> named_threads_;
   int64_t process_order_ = 0;

@@ -105,7 +105,9 @@ bool PerfettoExporter::write_batch(const prof_event *events, std::span<const uin
 
 bool PerfettoExporter::end() {
   if (failed_) return false;
-  if (!write_pending() || !flush()) return false;
+  if (!write_pending()) return false;
+  tracks_.refresh_names(out_);
+  if (!flush()) return false;
   if (!writer_->finish()) return fail(file_.error());
   writer_.reset();
   if (!file_.commit()) return fail(file_.error());

@@ -54,30 +54,24 @@ void TrackTable::write_descriptor(prof_track_id id, ProtoWriter &out, int depth)
   if (info.pid == 0 && parent != 0) info.pid = tracks_[parent].pid;
   const std::string_view name = desc->name != nullptr ? desc->name : "";
 
-  begin_packet(out, kMainSequenceId);
-  out.begin_nested(field::packet::kTrackDescriptor);
-  out.field_varint(field::track_descriptor::kUuid, uuid(id));
-  if (desc->kind == PROF_TRACK_PROCESS && desc->pid > 0) {
-    out.field_bytes(field::track_descriptor::kName, name);
-    write_process(*desc, info.pid, out);
-  } else if (desc->kind == PROF_TRACK_THREAD && desc->tid > 0) {
-    if (info.pid == 0) info.pid = info.tid;
-    out.field_bytes(field::track_descriptor::kName, name);
-    out.begin_nested(field::track_descriptor::kThread);
-    out.field_int(field::thread_descriptor::kPid, info.pid);
-    out.field_int(field::thread_descriptor::kTid, info.tid);
-    out.field_bytes(field::thread_descriptor::kThreadName, name);
-    out.end_nested();
+  if ((desc->kind == PROF_TRACK_PROCESS && desc->pid > 0) ||
+      (desc->kind == PROF_TRACK_THREAD && desc->tid > 0)) {
+    if (desc->kind == PROF_TRACK_THREAD && info.pid == 0) info.pid = info.tid;
+    info.name = std::string(name);
+    write_named(id, *desc, info, name, out);
   } else {
+    begin_packet(out, kMainSequenceId);
+    out.begin_nested(field::packet::kTrackDescriptor);
+    out.field_varint(field::track_descriptor::kUuid, uuid(id));
     if (parent != 0) out.field_varint(field::track_descriptor::kParentUuid, uuid(parent));
     out.field_bytes(field::track_descriptor::kName, name);
     if (desc->kind == PROF_TRACK_COUNTER) {
       info.counter = true;
       write_counter(*desc, out);
     }
+    out.end_nested();
+    end_packet(out);
   }
-  out.end_nested();
-  end_packet(out);
 
   info.visiting = false;
   info.written = true;
@@ -93,12 +87,46 @@ int32_t TrackTable::exported_id(prof_track_id process, int32_t raw) {
   return stand_in->second;
 }
 
-void TrackTable::write_process(const prof_track_desc &desc, int32_t pid, ProtoWriter &out) {
+void TrackTable::write_named(prof_track_id id, const prof_track_desc &desc, const TrackInfo &info,
+                             std::string_view name, ProtoWriter &out) {
+  begin_packet(out, kMainSequenceId);
+  out.begin_nested(field::packet::kTrackDescriptor);
+  out.field_varint(field::track_descriptor::kUuid, uuid(id));
+  out.field_bytes(field::track_descriptor::kName, name);
+  if (desc.kind == PROF_TRACK_PROCESS) {
+    write_process(desc, name, info.pid, out);
+  } else {
+    out.begin_nested(field::track_descriptor::kThread);
+    out.field_int(field::thread_descriptor::kPid, info.pid);
+    out.field_int(field::thread_descriptor::kTid, info.tid);
+    out.field_bytes(field::thread_descriptor::kThreadName, name);
+    out.end_nested();
+  }
+  out.end_nested();
+  end_packet(out);
+}
+
+void TrackTable::refresh_names(ProtoWriter &out) {
+  for (prof_track_id id = 1; id < tracks_.size(); ++id) {
+    TrackInfo &info = tracks_[id];
+    if (!info.written) continue;
+    const prof_track_desc *desc = host_.track(id);
+    if (desc == nullptr || desc->name == nullptr || info.name == desc->name) continue;
+    if (!((desc->kind == PROF_TRACK_PROCESS && desc->pid > 0) ||
+          (desc->kind == PROF_TRACK_THREAD && desc->tid > 0)))
+      continue;
+    info.name = desc->name;
+    write_named(id, *desc, info, info.name, out);
+  }
+}
+
+void TrackTable::write_process(const prof_track_desc &desc, std::string_view name, int32_t pid,
+                               ProtoWriter &out) {
   out.begin_nested(field::track_descriptor::kProcess);
   out.field_int(field::process_descriptor::kPid, pid);
   for (const std::string &arg : target_cmdline(desc.pid))
     out.field_bytes(field::process_descriptor::kCmdline, arg);
-  out.field_bytes(field::process_descriptor::kProcessName, desc.name != nullptr ? desc.name : "");
+  out.field_bytes(field::process_descriptor::kProcessName, name);
   out.end_nested();
 }
 

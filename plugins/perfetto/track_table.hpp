@@ -34,6 +34,7 @@ struct TrackInfo {
   bool counter = false;  ///< a counter track: only TYPE_COUNTER events
   int32_t pid = 0;       ///< process of a process/thread track (inherited), as exported
   int32_t tid = 0;       ///< thread of a thread track
+  std::string name;      ///< a process or thread track's name as written
 };
 
 class TrackTable {
@@ -57,10 +58,18 @@ public:
 
   /// Number of descriptors written.
   size_t written() const { return written_; }
+  /// Writes again the descriptors of process and thread tracks the host
+  /// names differently now (a process that exec'd after its first events);
+  /// the trace processor takes a process's or thread's latest name.
+  void refresh_names(ProtoWriter &out);
 
 private:
   void write_descriptor(prof_track_id id, ProtoWriter &out, int depth);
-  void write_process(const prof_track_desc &desc, int32_t pid, ProtoWriter &out);
+  /// A process or thread track's descriptor packet, named `name`.
+  void write_named(prof_track_id id, const prof_track_desc &desc, const TrackInfo &info,
+                   std::string_view name, ProtoWriter &out);
+  void write_process(const prof_track_desc &desc, std::string_view name, int32_t pid,
+                     ProtoWriter &out);
   void write_counter(const prof_track_desc &desc, ProtoWriter &out);
   std::vector<std::string> target_cmdline(int32_t pid) const;
   /// `raw` as written for the process of track `process` (0: none known):

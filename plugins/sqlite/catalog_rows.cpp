@@ -5,7 +5,8 @@
 namespace prof::sqlite {
 
 CatalogRows::CatalogRows(ExportHost host, Database &db)
-    : host_(host), insert_string_(db.prepare("INSERT INTO strings(id, value) VALUES(?1, ?2)")),
+    : host_(host), db_(db),
+      insert_string_(db.prepare("INSERT INTO strings(id, value) VALUES(?1, ?2)")),
       insert_track_(db.prepare("INSERT INTO tracks(id, parent_id, kind, name_id, pid, tid, idx, "
                                "unit, device_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
       upsert_process_(db.prepare("INSERT INTO processes(pid, name) VALUES(?1, ?2) "
@@ -65,6 +66,7 @@ void CatalogRows::add_track(prof_track_id id, int depth) {
   row.bind_optional_id(9, device);
   row.run();
 
+  if (kind == PROF_TRACK_PROCESS || kind == PROF_TRACK_THREAD) named_[id] = std::string(name);
   if (pid != 0 && (kind == PROF_TRACK_PROCESS || kind == PROF_TRACK_THREAD)) {
     upsert_process_.bind(1, int64_t{pid});
     kind == PROF_TRACK_PROCESS ? upsert_process_.bind(2, name) : upsert_process_.bind_null(2);
@@ -75,6 +77,26 @@ void CatalogRows::add_track(prof_track_id id, int depth) {
     pid != 0 ? upsert_thread_.bind(2, int64_t{pid}) : upsert_thread_.bind_null(2);
     upsert_thread_.bind(3, name);
     upsert_thread_.run();
+  }
+}
+
+void CatalogRows::refresh_names() {
+  Statement track = db_.prepare("UPDATE tracks SET name_id = ?2 WHERE id = ?1");
+  Statement process = db_.prepare("UPDATE processes SET name = ?2 WHERE pid = ?1");
+  Statement thread = db_.prepare("UPDATE threads SET name = ?2 WHERE tid = ?1");
+  for (auto &[id, written] : named_) {
+    const prof_track_desc *desc = host_.track(id);
+    if (desc == nullptr || desc->name == nullptr || written == desc->name) continue;
+    written = desc->name;
+    track.bind(1, int64_t{id});
+    track.bind(2, int64_t{text_row(written)});
+    track.run();
+    Statement &owner = desc->kind == PROF_TRACK_PROCESS ? process : thread;
+    const int32_t key = desc->kind == PROF_TRACK_PROCESS ? desc->pid : desc->tid;
+    if (key == 0) continue;
+    owner.bind(1, int64_t{key});
+    owner.bind(2, std::string_view(written));
+    owner.run();
   }
 }
 

@@ -44,6 +44,10 @@ public:
   void use_args(prof_args_id id) {
     if (id != 0 && !arg_sets_.get(id)) add_args(id);
   }
+  /// Gives the process and thread tracks written so far the names the host
+  /// has for them now: a process that exec'd after its first events takes
+  /// its new program's name.
+  void refresh_names();
 
 private:
   struct TrackState {
@@ -60,6 +64,9 @@ private:
   void add_args(prof_args_id id);
 
   ExportHost host_;
+  Database &db_;
+  /// Process and thread tracks written, with the name written.
+  std::unordered_map<prof_track_id, std::string> named_;
   Statement insert_string_;
   Statement insert_track_;
   Statement upsert_process_;

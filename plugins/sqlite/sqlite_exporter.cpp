@@ -152,6 +152,7 @@ void SqliteExporter::bind_kind_and_args(Statement &row, int column, const prof_e
 bool SqliteExporter::end() {
   if (!open_) return false;
   try {
+    catalog_->refresh_names();
     write_session();
     db_.exec(kCreateIndexes);
     db_.exec("COMMIT");

@@ -275,5 +275,38 @@ TEST_F(ChromeJsonExporterTest, FolderPathGetsAFileName) {
   EXPECT_EQ(resolve_output_path("x.json", 42), "x.json");
 }
 
+// A process that exec'd after its first events is named again at the end:
+// viewers show the last name record of a pid or tid.
+TEST_F(ChromeJsonExporterTest, ARenamedProcessAndThreadAreNamedAgain) {
+  FakeExportHost host;
+  host.set_option("path", path_);
+  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "mpirun", process, 77, 77);
+  const prof_track_id other = host.add_track(PROF_TRACK_THREAD, "helper", process, 77, 78);
+  ChromeJsonExporter exporter(host.host());
+  ASSERT_TRUE(exporter.begin());
+  const std::vector<prof_event> events = {host.slice(thread, "close", 100, 5),
+                                          host.slice(other, "poll", 120, 5)};
+  ASSERT_TRUE(exporter.consume(events.data(), events.size()));
+  host.rename_track(process, "./app (rank 0)");
+  host.rename_track(thread, "app");
+  ASSERT_TRUE(exporter.end()) << ::testing::PrintToString(host.errors());
+  const std::string json = read_file(path_);
+  const auto count = [&](const std::string &text) {
+    size_t n = 0;
+    for (size_t at = json.find(text); at != std::string::npos; at = json.find(text, at + 1))
+      ++n;
+    return n;
+  };
+  const std::string first = R"("name":"process_name","pid":77,"tid":0,"args":{"name":"mpirun"})";
+  const std::string last =
+      R"x("name":"process_name","pid":77,"tid":0,"args":{"name":"./app (rank 0)"})x";
+  ASSERT_EQ(count(first), 1u) << json;
+  ASSERT_EQ(count(last), 1u) << json;
+  EXPECT_LT(json.find(first), json.find(last));
+  EXPECT_EQ(count(R"("name":"thread_name","pid":77,"tid":77,"args":{"name":"app"})"), 1u);
+  EXPECT_EQ(count(R"("name":"thread_name")"), 3u) << "the helper thread is not named again";
+}
+
 } // namespace
 } // namespace prof::chrome_json

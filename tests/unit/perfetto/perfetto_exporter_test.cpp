@@ -491,3 +491,40 @@ TEST_F(PerfettoExporterTest, ProcessesOfOtherHostsReusingAPidStayApart) {
 
 } // namespace
 } // namespace prof::perfetto
+
+namespace prof::perfetto {
+namespace {
+
+// A process that exec'd after its first events is described again at the
+// end under its new name: the trace processor keeps the latest.
+TEST_F(PerfettoExporterTest, ARenamedProcessAndThreadAreDescribedAgain) {
+  FakeExportHost host;
+  host.set_option("path", path_);
+  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "mpirun-main", process, 77, 77);
+  const prof_track_id other = host.add_track(PROF_TRACK_THREAD, "helper", process, 77, 78);
+  PerfettoExporter exporter(host.host());
+  ASSERT_TRUE(exporter.begin());
+  const std::vector<prof_event> events = {host.slice(thread, "close", 100, 5),
+                                          host.slice(other, "poll", 120, 5)};
+  ASSERT_TRUE(exporter.consume(events.data(), events.size()));
+  host.rename_track(process, "./app (rank 0)");
+  host.rename_track(thread, "app");
+  ASSERT_TRUE(exporter.end()) << ::testing::PrintToString(host.errors());
+  const TextNode trace = testing::decode_trace(path_);
+  const TraceModel model(trace);
+  EXPECT_EQ(model.duplicate_descriptors, 2) << "the process and its main thread, once more";
+  const TextNode *renamed = model.descriptor("./app (rank 0)");
+  ASSERT_NE(renamed, nullptr);
+  EXPECT_EQ(renamed->get("uuid"), model.uuid_of("mpirun"));
+  EXPECT_EQ(renamed->first("process")->get("process_name"), "./app (rank 0)");
+  EXPECT_EQ(renamed->first("process")->get("pid"), "77");
+  const TextNode *main_thread = model.descriptor("app");
+  ASSERT_NE(main_thread, nullptr);
+  EXPECT_EQ(main_thread->first("thread")->get("thread_name"), "app");
+  EXPECT_EQ(main_thread->first("thread")->get("tid"), "77");
+  EXPECT_EQ(model.descriptor_packet.size(), 3u);
+}
+
+} // namespace
+} // namespace prof::perfetto

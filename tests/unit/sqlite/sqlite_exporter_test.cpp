@@ -428,5 +428,29 @@ TEST_F(SqliteExporterTest, AFolderReceivesProfPidSqlite) {
   EXPECT_EQ(resolve_output_path("x.db", 42), "x.db");
 }
 
+// A process that exec'd after its first events: its rows take the name the
+// host gives it at the end.
+TEST_F(SqliteExporterTest, ARenamedProcessAndThreadTakeTheirLastNames) {
+  FakeExportHost host;
+  host.set_option("path", path_);
+  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "mpirun", process, 77, 77);
+  SqliteExporter exporter(host.host());
+  ASSERT_TRUE(exporter.begin());
+  const prof_event first = host.slice(thread, "close", 100, 5);
+  ASSERT_TRUE(exporter.consume(&first, 1));
+  host.rename_track(process, "./app (rank 0)");
+  host.rename_track(thread, "app");
+  const prof_event second = host.slice(thread, "work", 200, 5);
+  ASSERT_TRUE(exporter.consume(&second, 1));
+  ASSERT_TRUE(exporter.end()) << ::testing::PrintToString(host.errors());
+  SqliteRows db(path_);
+  EXPECT_EQ(db.query("SELECT pid, name FROM processes"), (Rows{{"77", "./app (rank 0)"}}));
+  EXPECT_EQ(db.query("SELECT tid, name FROM threads"), (Rows{{"77", "app"}}));
+  EXPECT_EQ(db.query("SELECT t.id, s.value FROM tracks t JOIN strings s ON s.id = t.name_id "
+                     "ORDER BY t.id"),
+            (Rows{{"1", "./app (rank 0)"}, {"2", "app"}}));
+}
+
 } // namespace
 } // namespace prof::sqlite

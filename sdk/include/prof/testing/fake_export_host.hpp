@@ -52,6 +52,13 @@ public:
     return id;
   }
 
+  /// Gives track `id` a new name, as a host does for a process that exec'd.
+  void rename_track(prof_track_id id, const std::string &name) {
+    Track &track = tracks_.at(id);
+    track.name = name;
+    track.desc.name = track.name.c_str();
+  }
+
   prof_stack_id add_stack(const std::vector<std::string> &leaf_first) {
     std::vector<prof_string_id> frames;
     for (const auto &name : leaf_first)
