@@ -16,8 +16,10 @@ prof_string_id StackSymbolizer::frame(uintptr_t address) {
       if (entry.address == 0) break;
     }
   }
-  // Symbolize outside the lock: dladdr and demangling are slow.
-  const prof_string_id name = host_.intern(stacks::describe_address(address));
+  // Symbolize outside the lock: dladdr and demangling are slow. This runs on
+  // the application's thread: no symbol table is read from a file here.
+  const prof_string_id name =
+      host_.intern(stacks::describe_address(address, stacks::SymbolTables::dynamic_only));
   std::lock_guard guard(lock_);
   for (std::size_t probe = 0; probe < 16; ++probe) {
     Entry &entry = entries_[(home + probe) & (kCapacity - 1)];

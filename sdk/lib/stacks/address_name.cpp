@@ -6,7 +6,10 @@
 #include <elf.h>
 #include <link.h>
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,15 +41,45 @@ ModuleFunctions read_module_functions(const std::string &path) {
   return module;
 }
 
+/// The modules read so far. Never destroyed (a thread may name a frame while
+/// the process exits); the lock is held only to look up and add, never while
+/// a file is read.
+struct ModuleCache {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::shared_ptr<const ModuleFunctions>> modules;
+};
+
+std::atomic<ModuleCache *> g_modules{nullptr};
+
+// In a forked child, the lock may have been held by a thread the child does
+// not have: the child starts a cache of its own (the parent's is let go).
+void new_cache_in_child() { g_modules.store(new ModuleCache, std::memory_order_release); }
+
+ModuleCache &module_cache() {
+  static const bool once = [] {
+    g_modules.store(new ModuleCache, std::memory_order_release);
+    return pthread_atfork(nullptr, nullptr, &new_cache_in_child) == 0;
+  }();
+  (void)once;
+  return *g_modules.load(std::memory_order_acquire);
+}
+
+std::shared_ptr<const ModuleFunctions> module_functions(const std::string &path) {
+  ModuleCache &cache = module_cache();
+  {
+    std::lock_guard lock(cache.mutex);
+    if (auto found = cache.modules.find(path); found != cache.modules.end()) return found->second;
+  }
+  auto read = std::make_shared<const ModuleFunctions>(read_module_functions(path));
+  std::lock_guard lock(cache.mutex);
+  return cache.modules.try_emplace(path, std::move(read)).first->second;
+}
+
 /// The .symtab function containing link-time address `vaddr` of the module
-/// at `path`, or "". Each module is read once per process.
+/// at `path`, or "". Each module is read once per process (or twice, when
+/// two threads ask at once).
 std::string symtab_function(const std::string &path, uint64_t vaddr) {
-  static std::mutex mutex;
-  // Never destroyed: a thread may name a frame while the process exits.
-  static auto *modules = new std::unordered_map<std::string, std::unique_ptr<ModuleFunctions>>();
-  std::lock_guard lock(mutex);
-  auto &module = (*modules)[path];
-  if (!module) module = std::make_unique<ModuleFunctions>(read_module_functions(path));
+  const std::shared_ptr<const ModuleFunctions> module = module_functions(path);
   const auto &functions = module->functions;
   auto after = std::upper_bound(functions.begin(), functions.end(), vaddr,
                                 [](uint64_t a, const ElfFunction &f) { return a < f.address; });
@@ -80,7 +113,7 @@ std::string static_function_name(uintptr_t site) {
 
 } // namespace
 
-std::string describe_address(uintptr_t address) {
+std::string describe_address(uintptr_t address, SymbolTables tables) {
   const uintptr_t site = address - 1;
   Dl_info info{};
   void *symbol_entry = nullptr;
@@ -93,7 +126,8 @@ std::string describe_address(uintptr_t address) {
                         (symbol == nullptr || symbol->st_size == 0 ||
                          site < reinterpret_cast<uintptr_t>(info.dli_saddr) + symbol->st_size);
     if (inside) return demangled(info.dli_sname);
-    if (std::string name = static_function_name(site); !name.empty()) return name;
+    if (tables == SymbolTables::dynamic_and_full)
+      if (std::string name = static_function_name(site); !name.empty()) return name;
     if (info.dli_fname != nullptr && info.dli_fname[0] != '\0') {
       const char *base = std::strrchr(info.dli_fname, '/');
       std::snprintf(text, sizeof text, "+0x%zx",
