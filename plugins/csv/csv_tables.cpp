@@ -63,16 +63,24 @@ void CsvTables::write_track(prof_track_id track, int depth) {
   // Parents first, so readers can resolve them row by row; bounded against
   // parent cycles in a damaged report.
   if (depth < 64 && desc->parent != track) write_track(desc->parent, depth + 1);
-  files_[Tracks]
-      .field(uint64_t{track})
-      .field(uint64_t{desc->parent})
-      .field(track_kind_name(desc->kind))
-      .field(desc->name ? desc->name : "")
-      .field(int64_t{desc->pid})
-      .field(int64_t{desc->tid})
-      .field(int64_t{desc->index})
-      .field(desc->unit ? desc->unit : "")
-      .end_row();
+  track_rows_.push_back(track);
+}
+
+void CsvTables::write_track_rows() {
+  for (const prof_track_id track : track_rows_) {
+    const prof_track_desc *desc = host_.track(track);
+    if (desc == nullptr) continue;
+    files_[Tracks]
+        .field(uint64_t{track})
+        .field(uint64_t{desc->parent})
+        .field(track_kind_name(desc->kind))
+        .field(desc->name ? desc->name : "")
+        .field(int64_t{desc->pid})
+        .field(int64_t{desc->tid})
+        .field(int64_t{desc->index})
+        .field(desc->unit ? desc->unit : "")
+        .end_row();
+  }
 }
 
 void CsvTables::write_stack(prof_stack_id stack) {
@@ -139,6 +147,7 @@ void CsvTables::add(const prof_event &e) {
 }
 
 bool CsvTables::commit(std::string &error) {
+  write_track_rows();
   for (CsvFile &file : files_) {
     if (!file.commit(error)) {
       for (CsvFile &rest : files_) rest.discard();

@@ -11,6 +11,7 @@
 #include <array>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 namespace prof::csv {
 
@@ -29,17 +30,23 @@ public:
   bool open(const std::string &folder, bool overwrite, std::string &error);
   void add(const prof_event &event);
   /// Renames every table onto its final name.
+  /// Writes the tracks' rows and closes every file under its final name.
   bool commit(std::string &error);
   uint64_t events() const { return events_; }
 
 private:
   enum Table { Tracks, Slices, Instants, Counters, Samples, Stacks, Flows };
+  void write_track_rows();
   void write_track(prof_track_id track, int depth = 0);
   void write_stack(prof_stack_id stack);
 
   ExportHost host_;
   std::array<CsvFile, 7> files_;
   std::unordered_set<prof_track_id> tracks_written_;
+  /// Tracks used, parents first: their rows are written at commit, with the
+  /// names the host has then (a process that exec'd is named after its new
+  /// program).
+  std::vector<prof_track_id> track_rows_;
   std::unordered_set<prof_stack_id> stacks_written_;
   uint64_t events_ = 0;
 };
