@@ -39,6 +39,10 @@ public:
     if (state_.exchange(0, std::memory_order_release) == 2)
       syscall(SYS_futex, word(), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
   }
+  /// In a forked child, whose only thread does not hold it: a holder in the
+  /// parent left it taken in the child's copy, with no thread to release it.
+  /// Only for locks whose data stays usable mid-update, or is not used again.
+  void reset_in_forked_child() noexcept { state_.store(0, std::memory_order_relaxed); }
 
 private:
   uint32_t *word() noexcept { return reinterpret_cast<uint32_t *>(&state_); }

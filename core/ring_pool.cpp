@@ -58,6 +58,12 @@ RingPool::RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, 
   live_pools.emplace_back(id_, this);
 }
 
+void RingPool::reset_in_forked_child() noexcept {
+  // Thread exits hold the list only to read it: it is whole in the child.
+  live_pools_mutex.reset_in_forked_child();
+  forget_thread_ring();
+}
+
 RingPool::~RingPool() {
   std::lock_guard lock(live_pools_mutex);
   std::erase_if(live_pools, [this](const auto &entry) { return entry.first == id_; });

@@ -77,6 +77,10 @@ public:
 
   /// In a child after fork: the calling thread must claim a ring of its own.
   static void forget_thread_ring() { thread_slot_ = ThreadSlot{}; }
+  /// In a child after fork, before anything emits: forgets the ring and
+  /// frees the pools' list, which a thread exiting in the parent may have
+  /// held when the process was copied.
+  static void reset_in_forked_child() noexcept;
 
   uint64_t dropped() const;
   std::vector<RingDrops> drops() const;

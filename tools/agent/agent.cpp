@@ -28,6 +28,7 @@ namespace prof::agent {
 namespace {
 
 AgentState *g_state = nullptr;
+core::ShmCatalogWriter *g_catalog_left_by_fork = nullptr; // see at_fork_child
 std::vector<PluginHost *> g_plugins;
 
 void say(const std::string &text) {
@@ -102,7 +103,14 @@ PluginHost *start_plugin(const core::AgentPlugin &plugin) {
 
 void at_fork_child() {
   // The forking thread's ring belongs to the parent: claim a new one.
-  core::RingPool::forget_thread_ring();
+  core::RingPool::reset_in_forked_child();
+  // A parent's thread may have been interning when the process was copied,
+  // leaving the writer's lock taken and its tables mid-update here: the
+  // child writes through a new one (the shared ids stay valid; a string
+  // interned again gets a second id). The old one is left as it is, kept
+  // reachable for leak checkers.
+  g_catalog_left_by_fork = g_state->catalog.release();
+  g_state->catalog = std::make_unique<core::ShmCatalogWriter>(g_state->region);
   forget_dynamic_listener();
 }
 

@@ -191,7 +191,7 @@ TEST_F(MemoryE2E, EventsPutEachAllocationAndFreeOnItsThread) {
   ASSERT_TRUE(reader.open((dir_ / "r.profrep").string()));
   std::map<uint64_t, uint64_t> live; // address -> bytes, from the events
   std::map<uint64_t, int> allocs_by_size;
-  int frees = 0, unmatched = 0;
+  int frees = 0, unmatched = 0, mismatched = 0;
   // In time order: the last events come from the exiting thread's ring, the
   // others from the worker's, and the report keeps rings in drain order.
   std::vector<prof_event> events;
@@ -223,16 +223,19 @@ TEST_F(MemoryE2E, EventsPutEachAllocationAndFreeOnItsThread) {
         ++unmatched; // allocated before the source started
         continue;
       }
-      EXPECT_EQ(found->second, bytes);
+      mismatched += found->second != bytes; // the events between them were dropped
       live.erase(found);
     }
   }
   EXPECT_EQ(allocs_by_size[100'000], 1);
   EXPECT_EQ(allocs_by_size[10'000], 1);
   EXPECT_GE(allocs_by_size[100], 1);
-  // A machine too busy for prof's drain may lose some, counted.
-  EXPECT_GE(frees + reader.total_dropped(), 10'000u);
-  EXPECT_LE(unmatched, 10);
+  // A machine too busy for prof's drain may lose some, counted: a free then
+  // finds no block, or the block of a lost free at the same address.
+  const uint64_t dropped = reader.total_dropped();
+  EXPECT_GE(frees + dropped, 10'000u);
+  EXPECT_LE(static_cast<uint64_t>(mismatched), dropped);
+  EXPECT_LE(static_cast<uint64_t>(unmatched), 10 + dropped);
   // The leaked blocks are still live at the end of the events.
   int leaked = 0;
   for (const auto &[address, bytes] : live)
