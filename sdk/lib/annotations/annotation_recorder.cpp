@@ -20,8 +20,6 @@ constexpr uint64_t kClaimed = ~uint64_t{0};
 // Bumped in a forked child: its threads need tracks of their own.
 std::atomic<uint32_t> g_fork_generation{0};
 
-void after_fork_in_child() { g_fork_generation.fetch_add(1, std::memory_order_relaxed); }
-
 std::string color_text(uint32_t argb) {
   char text[12];
   std::snprintf(text, sizeof text, "#%08x", argb);
@@ -29,6 +27,35 @@ std::string color_text(uint32_t argb) {
 }
 
 } // namespace
+
+/// The recorders that live as long as the process. Their locks are held
+/// across fork(), so a child never gets one taken by a thread it does not
+/// have, or tables half-updated.
+struct LastingRecorders {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<AnnotationRecorder>> recorders;
+
+  static LastingRecorders &get() {
+    static auto *all = new LastingRecorders; // never destroyed: used until the end
+    return *all;
+  }
+  static void hold_for_fork() {
+    LastingRecorders &all = get();
+    all.mutex.lock();
+    for (const auto &recorder : all.recorders)
+      recorder->mutex_.lock();
+  }
+  static void release_after_fork() {
+    LastingRecorders &all = get();
+    for (const auto &recorder : all.recorders)
+      recorder->mutex_.unlock();
+    all.mutex.unlock();
+  }
+  static void release_in_forked_child() {
+    release_after_fork();
+    g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+  }
+};
 
 struct AnnotationRecorder::CachedText {
   Text text;
@@ -50,7 +77,10 @@ AnnotationRecorder::AnnotationRecorder(const Host &host, std::string_view catego
   category_name_versions_.push_back(std::make_unique<CategoryNames>());
   category_names_.store(category_name_versions_.back().get(), std::memory_order_release);
   static std::once_flag fork_handler;
-  std::call_once(fork_handler, [] { pthread_atfork(nullptr, nullptr, &after_fork_in_child); });
+  std::call_once(fork_handler, [] {
+    pthread_atfork(&LastingRecorders::hold_for_fork, &LastingRecorders::release_after_fork,
+                   &LastingRecorders::release_in_forked_child);
+  });
   default_domain_.category = intern(category_base_);
   key_domain_ = host_.intern("domain");
   key_category_ = host_.intern("category");
@@ -239,13 +269,11 @@ void AnnotationRecorder::mark(const Domain *domain_handle, Text message,
 }
 
 AnnotationRecorder *new_lasting_recorder(const Host &host, std::string_view category_base) {
-  static std::mutex mutex; // trivially destructible: usable until the end
-  static auto *recorders =
-      new std::vector<std::unique_ptr<AnnotationRecorder>>(); // never destroyed
   auto recorder = std::make_unique<AnnotationRecorder>(host, category_base);
-  std::lock_guard lock(mutex);
-  recorders->push_back(std::move(recorder));
-  return recorders->back().get();
+  LastingRecorders &all = LastingRecorders::get();
+  std::lock_guard lock(all.mutex);
+  all.recorders.push_back(std::move(recorder));
+  return all.recorders.back().get();
 }
 
 } // namespace prof::annotations

@@ -81,6 +81,7 @@ public:
   static constexpr size_t kCachedTexts = 64; ///< per thread, direct-mapped
 
 private:
+  friend struct LastingRecorders;
   struct Range {
     uint64_t begin = 0;
     prof_track_id track = 0;
