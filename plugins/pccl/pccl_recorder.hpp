@@ -1,0 +1,134 @@
+// Turns NCCL profiler events into prof events. Tracks: a communicator (its
+// name, or its hash, and its size) > this process's rank in it > channels,
+// proxy connections and their step slots. Collectives, point-to-point
+// operations and copy-engine collectives are communication slices on the
+// rank track with typed arguments (bytes, count, datatype, root or peer,
+// algorithm, protocol, channels, sequence, communicator); the application's
+// calls (v5) are runtime-API slices on its thread; proxy operations, steps,
+// network events and kernel channels sit under the rank, each kernel
+// channel tied by a flow to the operation that launched it.
+//
+// NCCL starts children after their parent stopped (a collective stops once
+// enqueued; its proxy and kernel events follow), so an event's memory comes
+// from its communicator's pool and is reused only after every other free
+// slot was: a parent a child names is still there to read.
+#ifndef PROF_PLUGINS_PCCL_PCCL_RECORDER_HPP
+#define PROF_PLUGINS_PCCL_PCCL_RECORDER_HPP
+
+#include "pccl_event.hpp"
+
+#include <prof/plugin.hpp>
+#include <prof/spin_lock.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace prof::pccl {
+
+/// Which events the recorder asks NCCL for.
+enum class Detail { all, collectives };
+/// NCCL's activation mask for `detail`.
+uint64_t activation_mask(Detail detail);
+
+struct Event;
+class PcclRecorder;
+
+/// One communicator as NCCL initialized it: init's context.
+class Communicator {
+public:
+  Communicator(PcclRecorder &recorder, uint64_t hash, std::string name, int nodes, int ranks,
+               int rank, int *mask_word);
+  ~Communicator();
+
+  Event *allocate();
+  void release(Event *event);
+  /// The track of `key` under this rank, declared the first time.
+  prof_track_id track(const std::string &name, int index);
+
+  PcclRecorder &recorder;
+  const uint64_t hash;
+  const std::string name; ///< what the communicator argument says: "NCCL 0x..." or its own name
+  const int nodes, ranks, rank;
+  int *const mask_word; ///< NCCL's activation mask for this communicator
+  prof_track_id rank_track = 0;
+  prof_string_id name_id = 0;
+
+private:
+  static constexpr uint32_t kPoolSize = 16384;
+  std::unique_ptr<Event[]> pool_;
+  std::vector<uint32_t> free_; ///< a ring of free slots, oldest first
+  uint32_t free_head_ = 0, free_count_ = 0;
+  SpinLock lock_; ///< the pool and the tracks
+  std::map<std::string, prof_track_id> tracks_;
+};
+
+class PcclRecorder {
+public:
+  PcclRecorder(const Host &host, Detail detail);
+
+  Communicator *open(uint64_t hash, const char *name, int nodes, int ranks, int rank,
+                     int *mask_word);
+  void close(Communicator *comm);
+
+  /// Returns the handle NCCL passes back, nullptr when nothing is recorded.
+  Event *start(Communicator *comm, const EventStart &start);
+  void update(Event *event, const StateUpdate &update);
+  void stop(Event *event);
+
+  /// Collection on or off: NCCL's masks follow, and events started while
+  /// off are not recorded.
+  void set_collecting(bool collecting);
+  bool collecting() const { return collecting_.load(std::memory_order_acquire); }
+  /// Events not recorded since the last call: every slot of their pool was in use.
+  uint64_t take_dropped() { return dropped_.exchange(0, std::memory_order_relaxed); }
+
+  const Host &host() const { return host_; }
+
+  /// Interned argument keys and names.
+  struct Keys {
+    prof_string_id bytes, count, datatype, root, peer, algorithm, protocol, channels, warps,
+        sequence, communicator, comm_size, rank, channel, steps, chunk_bytes, step, stream,
+        graph_captured, group_depth, gpu_start, gpu_stop, gpu_ns, transferred, operation,
+        appended_ops, net_type, net_id, device, qp, opcode, fd, sync_strategy, ops, ranks, state;
+    prof_string_id category, category_api, category_proxy, category_kernel;
+  };
+  const Keys &keys() const { return keys_; }
+  prof_string_id intern(const char *text);
+
+private:
+  friend class Communicator;
+  void emit(const Event &event, uint64_t end);
+  void emit_ctrl_state(Event &event, uint64_t now);
+
+  Host host_;
+  const uint64_t mask_;
+  Keys keys_{};
+  std::atomic<bool> collecting_{true};
+  std::atomic<uint64_t> dropped_{0};
+  std::atomic<uint64_t> next_flow_{1};
+  SpinLock lock_; ///< communicators_ and strings_
+  std::vector<Communicator *> communicators_;
+  std::map<std::string, prof_string_id, std::less<>> strings_;
+};
+
+/// A recorder that lives as long as the process: NCCL's threads may call
+/// into it at any time, even after the source stopped. Kept reachable (not
+/// leaked) for leak checkers.
+PcclRecorder *new_lasting_recorder(const Host &host, Detail detail);
+
+/// The recorder that started `event`.
+PcclRecorder &recorder_of(const Event *event);
+
+/// The recorder the entry points use (nullptr: none started yet).
+PcclRecorder *installed_recorder();
+void install_recorder(PcclRecorder *recorder);
+
+} // namespace prof::pccl
+
+#endif

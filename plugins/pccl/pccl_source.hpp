@@ -1,0 +1,37 @@
+// The pccl source inside the profiled application: points
+// NCCL_PROFILER_PLUGIN at this plugin's own file, so that NCCL (or a library
+// derived from it) loads the copy already preloaded, and records what NCCL
+// reports while collection is on.
+#ifndef PROF_PLUGINS_PCCL_PCCL_SOURCE_HPP
+#define PROF_PLUGINS_PCCL_PCCL_SOURCE_HPP
+
+#include "pccl_recorder.hpp"
+
+#include <prof/plugin.hpp>
+
+namespace prof::pccl {
+
+class PcclSource {
+public:
+  explicit PcclSource(Host host) : host_(host) {}
+  PcclSource(const PcclSource &) = delete;
+  PcclSource &operator=(const PcclSource &) = delete;
+
+  bool configure();
+  bool start();
+  bool stop();
+  bool suspend();
+  bool resume();
+  bool flush() { return true; }
+
+private:
+  Host host_;
+  Detail detail_ = Detail::all;
+  /// Never freed: NCCL's threads may call into it at any time, even after stop().
+  PcclRecorder *recorder_ = nullptr;
+  bool started_ = false;
+};
+
+} // namespace prof::pccl
+
+#endif

@@ -1,0 +1,233 @@
+// The pccl source end to end: `prof -t pccl` on a harness that loads the
+// plugin through NCCL_PROFILER_PLUGIN and drives it as NCCL does, for each
+// interface version, then every event read back from the report.
+#include "core/report/report_reader.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <prof/event.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const std::string kHarness = (kBuildDir / "tests" / "nccl-harness").string();
+constexpr int kIterations = 20, kChannels = 2;
+
+struct Slice {
+  std::string name, category, track, parent_track, grandparent_track;
+  prof_track_kind track_kind = PROF_TRACK_CUSTOM;
+  uint16_t kind = 0;
+  uint64_t ts = 0, duration = 0;
+  std::map<std::string, std::string> args;
+};
+
+struct Capture {
+  std::vector<Slice> slices;
+  size_t flow_begins = 0, flow_ends = 0;
+  std::set<std::string> comm_tracks;
+};
+
+Capture read_capture(const fs::path &path) {
+  Capture out;
+  report::ReportReader reader;
+  EXPECT_TRUE(reader.open(path.string())) << path;
+  const auto track_name = [&reader](uint32_t id) {
+    const report::TrackRecord *t = reader.track(id);
+    return t ? t->name : std::string();
+  };
+  for (const auto &[id, track] : reader.tracks())
+    if (track.kind == PROF_TRACK_COMM) out.comm_tracks.insert(track.name);
+  for (const prof_event &e : reader.read_all_events()) {
+    if (e.type == PROF_EVENT_FLOW) {
+      (e.flags == PROF_FLOW_BEGIN ? out.flow_begins : out.flow_ends) += 1;
+      continue;
+    }
+    if (e.type != PROF_EVENT_SLICE || !reader.string(e.category).starts_with("pccl")) continue;
+    const report::TrackRecord *track = reader.track(e.track);
+    Slice s{std::string(reader.string(e.name)), std::string(reader.string(e.category)),
+            track ? track->name : "", "", "", track ? track->kind : PROF_TRACK_CUSTOM,
+            e.kind, e.ts, e.duration, {}};
+    if (track) {
+      s.parent_track = track_name(track->parent);
+      if (const report::TrackRecord *parent = reader.track(track->parent))
+        s.grandparent_track = track_name(parent->parent);
+    }
+    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)); set != reader.args().end())
+      for (const prof_arg &arg : set->second.args)
+        s.args[std::string(reader.string(arg.key))] =
+            arg_text(arg, [&reader](prof_string_id id) { return reader.string(id); });
+    out.slices.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<Slice> named(const Capture &c, const std::string &name, const std::string &comm = "") {
+  std::vector<Slice> out;
+  for (const Slice &s : c.slices)
+    if (s.name == name && (comm.empty() || s.args.count("communicator") == 0 ||
+                           s.args.at("communicator") == comm))
+      out.push_back(s);
+  return out;
+}
+
+const std::string kFirst = "NCCL 0xabcdef0123456789"; // 4 ranks, this rank 1
+const std::string kSecond = "tp";                     // 2 ranks, this rank 0
+
+class PcclE2E : public ::testing::TestWithParam<int> {
+protected:
+  Capture capture(const std::vector<std::string> &selection = {"-t", "pccl"}) {
+    std::vector<std::string> command = {kProf, "--quiet", "-f", "true"};
+    command.insert(command.end(), selection.begin(), selection.end());
+    for (const std::string &a : {std::string("-o"), (dir_ / "r").string(), kHarness,
+                                 std::to_string(GetParam())})
+      command.push_back(a);
+    const RunResult r = run_process(command, dir_, std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 0) << r.describe();
+    return read_capture(dir_ / "r.profrep");
+  }
+  testing::ScratchDir scratch_{"prof-pccl", testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
+};
+
+TEST_P(PcclE2E, CollectivesAreCommunicationSlicesWithTheirArguments) {
+  const Capture c = capture();
+  for (const auto &[comm, ranks, rank] :
+       {std::tuple{kFirst, "4", "1"}, std::tuple{kSecond, "2", "0"}}) {
+    SCOPED_TRACE(comm);
+    const auto reduces = named(c, "AllReduce", comm);
+    ASSERT_EQ(reduces.size(), static_cast<size_t>(kIterations));
+    std::set<std::string> sequences;
+    for (const Slice &s : reduces) {
+      EXPECT_EQ(s.kind, PROF_CATEGORY_COMMUNICATION);
+      EXPECT_EQ(s.category, "pccl");
+      EXPECT_EQ(s.track, std::string("rank ") + rank);
+      EXPECT_EQ(s.parent_track, comm + " (" + ranks + " ranks)");
+      EXPECT_EQ(s.args.at("bytes"), "4096");
+      EXPECT_EQ(s.args.at("count"), "1024");
+      EXPECT_EQ(s.args.at("datatype"), "ncclFloat32");
+      EXPECT_EQ(s.args.at("root"), "0");
+      EXPECT_EQ(s.args.at("algorithm"), "Ring");
+      EXPECT_EQ(s.args.at("protocol"), "Simple");
+      EXPECT_EQ(s.args.at("channels"), "2");
+      EXPECT_EQ(s.args.at("warps"), "8");
+      EXPECT_EQ(s.args.at("communicator size"), ranks);
+      EXPECT_EQ(s.args.at("rank"), rank);
+      sequences.insert(s.args.at("sequence"));
+    }
+    EXPECT_EQ(sequences.size(), static_cast<size_t>(kIterations)) << "sequences 0..19";
+    EXPECT_TRUE(sequences.contains("0") && sequences.contains("19"));
+
+    const auto sends = named(c, "Send", comm);
+    ASSERT_EQ(sends.size(), static_cast<size_t>(kIterations / 5));
+    for (const Slice &s : sends) {
+      EXPECT_EQ(s.kind, PROF_CATEGORY_COMMUNICATION);
+      EXPECT_EQ(s.args.at("bytes"), "2048"); // 256 int64
+      EXPECT_EQ(s.args.at("peer"), "0");
+    }
+    size_t groups = 0;
+    for (const Slice &s : named(c, "Group"))
+      groups += s.parent_track == comm + " (" + ranks + " ranks)";
+    EXPECT_EQ(groups, static_cast<size_t>(kIterations));
+  }
+  // Copy-engine collectives exist from v6 on.
+  const auto gathers = named(c, "AllGather");
+  EXPECT_EQ(gathers.size(), GetParam() >= 6 ? 2u * kIterations : 0u);
+  for (const Slice &s : gathers) {
+    EXPECT_EQ(s.kind, PROF_CATEGORY_COMMUNICATION);
+    EXPECT_EQ(s.args.at("bytes"), "1024"); // 512 bfloat16
+    EXPECT_EQ(s.args.at("sync_strategy"), "barrier");
+  }
+}
+
+TEST_P(PcclE2E, ProxyKernelAndNetworkEventsSitUnderTheirRankAndChannel) {
+  const Capture c = capture();
+  // Per communicator: (20 collectives + 4 sends) x 2 channels proxy
+  // operations, two steps each, one network event each, one kernel channel each.
+  const size_t ops = 2 * (kIterations + kIterations / 5) * kChannels;
+  const auto proxy = named(c, "Proxy send");
+  ASSERT_EQ(proxy.size(), ops);
+  std::map<std::string, size_t> by_operation;
+  for (const Slice &s : proxy) {
+    EXPECT_EQ(s.category, "pccl proxy");
+    EXPECT_EQ(s.track_kind, PROF_TRACK_COMM);
+    EXPECT_TRUE(s.parent_track == "rank 1" || s.parent_track == "rank 0") << s.parent_track;
+    EXPECT_EQ(s.args.at("steps"), "2");
+    EXPECT_EQ(s.args.at("chunk_bytes"), "4096");
+    ++by_operation[s.args.at("operation")];
+  }
+  // Each names the operation it works for, although that one stopped first.
+  EXPECT_EQ(by_operation["AllReduce"], 2u * kIterations * kChannels);
+  EXPECT_EQ(by_operation["Send"], 2u * (kIterations / 5) * kChannels);
+  EXPECT_TRUE(c.comm_tracks.contains("channel 0 send to 2")); // ring peer (1 + 1) % 4
+  EXPECT_TRUE(c.comm_tracks.contains("channel 1 send to 1")); // ring peer (0 + 1) % 2
+  EXPECT_TRUE(c.comm_tracks.contains("channel 0 send to 0")); // the point-to-point's
+
+  const auto steps = named(c, "Send step");
+  ASSERT_EQ(steps.size(), 2 * ops);
+  for (const Slice &s : steps) EXPECT_EQ(s.args.at("bytes"), "4096");
+  const auto network = named(c, "IB work request");
+  ASSERT_EQ(network.size(), ops);
+  for (const Slice &s : network) {
+    EXPECT_EQ(s.args.at("qp"), "9");
+    EXPECT_EQ(s.args.at("bytes"), "4096");
+    EXPECT_EQ(s.args.at("net_type"), "ib");
+  }
+  const auto kernels = named(c, "Kernel channel");
+  ASSERT_EQ(kernels.size(), ops);
+  for (const Slice &s : kernels) {
+    EXPECT_EQ(s.category, "pccl kernel");
+    EXPECT_EQ(s.args.at("gpu_ns"), "250");
+  }
+  // Each kernel channel is tied to the operation that launched it.
+  EXPECT_EQ(c.flow_begins, ops);
+  EXPECT_EQ(c.flow_ends, ops);
+  // The proxy thread outside of transfers, in its states.
+  for (const std::string state : {"Proxy idle", "Proxy active", "Proxy sleep"})
+    EXPECT_EQ(named(c, state).size(), 1u) << state;
+  EXPECT_EQ(named(c, "Proxy sleep")[0].args.at("appended_ops"), "3");
+}
+
+TEST_P(PcclE2E, TheApplicationsCallsAreOnItsThreadsFromV5On) {
+  const Capture c = capture();
+  const size_t expected = GetParam() >= 5 ? 2u * kIterations : 0u;
+  for (const std::string name : {"ncclAllReduce", "ncclGroup", "ncclKernelLaunch"}) {
+    const auto calls = named(c, name);
+    EXPECT_EQ(calls.size(), expected) << name;
+    for (const Slice &s : calls) {
+      EXPECT_EQ(s.kind, PROF_CATEGORY_RUNTIME_API) << name;
+      EXPECT_EQ(s.track_kind, PROF_TRACK_THREAD) << name;
+    }
+  }
+  for (const Slice &s : named(c, "ncclAllReduce")) {
+    EXPECT_EQ(s.args.at("bytes"), "4096");
+    EXPECT_EQ(s.args.at("stream"), "20480"); // 0x5000
+  }
+}
+
+TEST_P(PcclE2E, CollectivesOnlyLeavesTheProxyOut) {
+  const Capture c = capture({"--plugin", "pccl events=collectives"});
+  EXPECT_EQ(named(c, "AllReduce").size(), 2u * kIterations);
+  EXPECT_EQ(named(c, "Kernel channel").size(), 2u * (kIterations + kIterations / 5) * kChannels);
+  EXPECT_TRUE(named(c, "Proxy send").empty());
+  EXPECT_TRUE(named(c, "Send step").empty());
+  EXPECT_TRUE(named(c, "Proxy idle").empty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Versions, PcclE2E, ::testing::Values(4, 5, 6),
+                         [](const ::testing::TestParamInfo<int> &info) {
+                           return "v" + std::to_string(info.param);
+                         });
+
+} // namespace
+} // namespace prof::e2e

@@ -1,0 +1,132 @@
+// The pccl source against a fake host, driven through its v5 entry point:
+// NCCL's activation mask follows collection on and off, events started
+// while off are not recorded, and what NCCL may hand it that makes no sense
+// (unknown types, no parent, null handles) records nothing and fails nothing.
+#include "nccl_profiler_abi.hpp"
+#include "pccl_source.hpp"
+
+#include <prof/testing/fake_source_host.hpp>
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+extern "C" prof::pccl::nccl::ProfilerV5 ncclProfiler_v5;
+
+namespace prof::pccl {
+namespace {
+
+using testing::FakeSourceHost;
+using testing::HostAbi;
+
+nccl::EventDescrV5 collective(uint64_t sequence) {
+  nccl::EventDescrV5 d{};
+  d.type = nccl::kColl;
+  d.coll.seq_number = sequence;
+  d.coll.func = "Broadcast";
+  d.coll.count = 10;
+  d.coll.datatype = "ncclFloat64";
+  d.coll.root = 3;
+  return d;
+}
+
+size_t named(const FakeSourceHost &host, const std::string &name) {
+  size_t n = 0;
+  for (const auto &s : host.slices()) n += s.name == name;
+  return n;
+}
+
+TEST(PcclSource, TheMaskAndTheRecordFollowCollection) {
+  FakeSourceHost host(getpid(), HostAbi::current);
+  PcclSource source(Host(host.api(), &host));
+  ASSERT_TRUE(source.configure());
+  ASSERT_TRUE(source.start());
+  void *context = nullptr;
+  int mask = 0;
+  ASSERT_EQ(ncclProfiler_v5.init(&context, 7, &mask, "", 1, 8, 5, nullptr), nccl::kSuccess);
+  EXPECT_EQ(mask & nccl::kColl, nccl::kColl);
+  EXPECT_EQ(mask & nccl::kProxyStep, nccl::kProxyStep);
+
+  const auto run = [&](uint64_t sequence) {
+    nccl::EventDescrV5 d = collective(sequence);
+    void *handle = nullptr;
+    EXPECT_EQ(ncclProfiler_v5.start_event(context, &handle, &d), nccl::kSuccess);
+    EXPECT_EQ(ncclProfiler_v5.stop_event(handle), nccl::kSuccess);
+  };
+  run(0);
+  ASSERT_TRUE(source.suspend());
+  EXPECT_EQ(mask, 0) << "NCCL is told to start nothing";
+  run(1); // started anyway: not recorded
+  ASSERT_TRUE(source.resume());
+  EXPECT_EQ(mask & nccl::kColl, nccl::kColl);
+  run(2);
+  ASSERT_TRUE(source.stop());
+  EXPECT_EQ(mask, 0);
+  run(3);
+  EXPECT_EQ(ncclProfiler_v5.finalize(context), nccl::kSuccess);
+
+  std::vector<std::string> sequences;
+  for (const auto &s : host.slices())
+    if (s.name == "Broadcast") {
+      sequences.push_back(s.args.at("sequence"));
+      EXPECT_EQ(s.args.at("bytes"), "80");
+      EXPECT_EQ(s.args.at("root"), "3");
+      EXPECT_EQ(s.args.at("communicator"), "NCCL 0x0000000000000007");
+      EXPECT_EQ(s.kind, PROF_CATEGORY_COMMUNICATION);
+    }
+  EXPECT_EQ(sequences, (std::vector<std::string>{"0", "2"}));
+}
+
+TEST(PcclSource, WhatMakesNoSenseRecordsNothingAndFailsNothing) {
+  FakeSourceHost host(getpid(), HostAbi::current);
+  PcclSource source(Host(host.api(), &host));
+  ASSERT_TRUE(source.configure());
+  ASSERT_TRUE(source.start());
+  void *context = nullptr;
+  int mask = 0;
+  ASSERT_EQ(ncclProfiler_v5.init(&context, 9, &mask, "dp", 2, 16, 0, nullptr), nccl::kSuccess);
+  void *handle = reinterpret_cast<void *>(1);
+  nccl::EventDescrV5 unknown{};
+  unknown.type = uint64_t{1} << 40; // a type of a later version
+  EXPECT_EQ(ncclProfiler_v5.start_event(context, &handle, &unknown), nccl::kSuccess);
+  EXPECT_EQ(handle, nullptr);
+  nccl::EventDescrV5 v6_only{};
+  v6_only.type = nccl::kCeColl; // not a v5 type
+  EXPECT_EQ(ncclProfiler_v5.start_event(context, &handle, &v6_only), nccl::kSuccess);
+  EXPECT_EQ(handle, nullptr);
+  EXPECT_EQ(ncclProfiler_v5.start_event(context, &handle, nullptr), nccl::kSuccess);
+  EXPECT_EQ(handle, nullptr);
+  // A proxy step whose operation NCCL could not start: no parent.
+  nccl::EventDescrV5 step{};
+  step.type = nccl::kProxyStep;
+  step.proxy_step.step = 4;
+  ASSERT_EQ(ncclProfiler_v5.start_event(context, &handle, &step), nccl::kSuccess);
+  EXPECT_EQ(ncclProfiler_v5.record_event_state(handle, nccl::kProxyStepSendWait, nullptr),
+            nccl::kSuccess);
+  EXPECT_EQ(ncclProfiler_v5.stop_event(handle), nccl::kSuccess);
+  EXPECT_EQ(ncclProfiler_v5.stop_event(nullptr), nccl::kSuccess);
+  EXPECT_EQ(ncclProfiler_v5.record_event_state(nullptr, 0, nullptr), nccl::kSuccess);
+  // A proxy operation of another process (PXN): its parent is not read.
+  nccl::EventDescrV5 op{};
+  op.type = nccl::kProxyOp;
+  op.parent = reinterpret_cast<void *>(0x10); // not ours to read
+  op.proxy_op.pid = getpid() + 1;
+  op.proxy_op.channel = 3;
+  op.proxy_op.peer = 1;
+  op.proxy_op.is_send = 0;
+  ASSERT_EQ(ncclProfiler_v5.start_event(context, &handle, &op), nccl::kSuccess);
+  EXPECT_EQ(ncclProfiler_v5.stop_event(handle), nccl::kSuccess);
+  EXPECT_EQ(ncclProfiler_v5.finalize(context), nccl::kSuccess);
+  ASSERT_TRUE(source.stop());
+
+  EXPECT_EQ(named(host, "Send step") + named(host, "Recv step"), 0u);
+  ASSERT_EQ(named(host, "Proxy recv"), 1u);
+  for (const auto &s : host.slices())
+    if (s.name == "Proxy recv") {
+      EXPECT_EQ(s.args.count("operation"), 0u);
+      EXPECT_EQ(s.args.at("channel"), "3");
+    }
+}
+
+} // namespace
+} // namespace prof::pccl
