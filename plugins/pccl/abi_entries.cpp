@@ -11,22 +11,39 @@ namespace {
 Kind kind_of(uint64_t type, bool *known) {
   *known = true;
   switch (type) {
-  case nccl::kGroup: return Kind::group;
-  case nccl::kColl: return Kind::coll;
-  case nccl::kP2p: return Kind::p2p;
-  case nccl::kProxyOp: return Kind::proxy_op;
-  case nccl::kProxyStep: return Kind::proxy_step;
-  case nccl::kProxyCtrl: return Kind::proxy_ctrl;
-  case nccl::kKernelCh: return Kind::kernel_ch;
-  case nccl::kNetPlugin: return Kind::net_plugin;
-  case nccl::kGroupApi: return Kind::group_api;
-  case nccl::kCollApi: return Kind::coll_api;
-  case nccl::kP2pApi: return Kind::p2p_api;
-  case nccl::kKernelLaunch: return Kind::kernel_launch;
-  case nccl::kCeColl: return Kind::ce_coll;
-  case nccl::kCeSync: return Kind::ce_sync;
-  case nccl::kCeBatch: return Kind::ce_batch;
-  default: *known = false; return Kind::group;
+  case nccl::kGroup:
+    return Kind::group;
+  case nccl::kColl:
+    return Kind::coll;
+  case nccl::kP2p:
+    return Kind::p2p;
+  case nccl::kProxyOp:
+    return Kind::proxy_op;
+  case nccl::kProxyStep:
+    return Kind::proxy_step;
+  case nccl::kProxyCtrl:
+    return Kind::proxy_ctrl;
+  case nccl::kKernelCh:
+    return Kind::kernel_ch;
+  case nccl::kNetPlugin:
+    return Kind::net_plugin;
+  case nccl::kGroupApi:
+    return Kind::group_api;
+  case nccl::kCollApi:
+    return Kind::coll_api;
+  case nccl::kP2pApi:
+    return Kind::p2p_api;
+  case nccl::kKernelLaunch:
+    return Kind::kernel_launch;
+  case nccl::kCeColl:
+    return Kind::ce_coll;
+  case nccl::kCeSync:
+    return Kind::ce_sync;
+  case nccl::kCeBatch:
+    return Kind::ce_batch;
+  default:
+    *known = false;
+    return Kind::group;
   }
 }
 
@@ -61,7 +78,9 @@ template <class Descr> void fill_common(const Descr &d, Kind kind, EventStart &s
     s.chunk_bytes = d.proxy_op.chunk_size;
     s.is_send = d.proxy_op.is_send;
     break;
-  case Kind::proxy_step: s.step = d.proxy_step.step; break;
+  case Kind::proxy_step:
+    s.step = d.proxy_step.step;
+    break;
   case Kind::kernel_ch:
     s.channel = d.kernel_ch.channel;
     s.gpu_timer = d.kernel_ch.gpu_timer;
@@ -70,7 +89,8 @@ template <class Descr> void fill_common(const Descr &d, Kind kind, EventStart &s
     s.net_id = d.net_plugin.id;
     s.net_data = d.net_plugin.data;
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
@@ -121,7 +141,9 @@ bool translate(const nccl::EventDescrV5 &d, bool v6, EventStart &s) {
     s.stream = d.p2p_api.stream;
     s.graph_captured = d.p2p_api.graph_captured;
     break;
-  case Kind::kernel_launch: s.stream = d.kernel_launch.stream; break;
+  case Kind::kernel_launch:
+    s.stream = d.kernel_launch.stream;
+    break;
   case Kind::ce_coll:
     s.has_sequence = true;
     s.sequence = d.ce_coll.seq_number;
@@ -133,12 +155,15 @@ bool translate(const nccl::EventDescrV5 &d, bool v6, EventStart &s) {
     s.sync_strategy = d.ce_coll.sync_strategy;
     s.stream = d.ce_coll.stream;
     break;
-  case Kind::ce_sync: s.sync_ranks = d.ce_sync.ranks; break;
+  case Kind::ce_sync:
+    s.sync_ranks = d.ce_sync.ranks;
+    break;
   case Kind::ce_batch:
     s.ops = d.ce_batch.ops;
     s.total_bytes = d.ce_batch.total_bytes;
     break;
-  default: break;
+  default:
+    break;
   }
   return true;
 }
@@ -236,10 +261,10 @@ using namespace prof::pccl;
 
 extern "C" {
 // What NCCL dlopens and looks up, newest first.
-__attribute__((visibility("default"))) nccl::ProfilerV6 ncclProfiler_v6 = {
-    "prof", &init_v5, &start_v6, &stop_event, &state_v5, &finalize};
-__attribute__((visibility("default"))) nccl::ProfilerV5 ncclProfiler_v5 = {
-    "prof", &init_v5, &start_v5, &stop_event, &state_v5, &finalize};
-__attribute__((visibility("default"))) nccl::ProfilerV4 ncclProfiler_v4 = {
-    "prof", &init_v4, &start_v4, &stop_event, &state_v4, &finalize};
+__attribute__((visibility("default")))
+nccl::ProfilerV6 ncclProfiler_v6 = {"prof", &init_v5, &start_v6, &stop_event, &state_v5, &finalize};
+__attribute__((visibility("default")))
+nccl::ProfilerV5 ncclProfiler_v5 = {"prof", &init_v5, &start_v5, &stop_event, &state_v5, &finalize};
+__attribute__((visibility("default")))
+nccl::ProfilerV4 ncclProfiler_v4 = {"prof", &init_v4, &start_v4, &stop_event, &state_v4, &finalize};
 }

@@ -68,9 +68,9 @@ struct EventStart {
 struct StateUpdate {
   int state = 0;
   bool has_args = false;
-  size_t transferred = 0;    ///< proxy step: bytes moved so far
-  int appended_ops = -1;     ///< proxy control
-  uint64_t gpu_timer = 0;    ///< kernel channel stop
+  size_t transferred = 0; ///< proxy step: bytes moved so far
+  int appended_ops = -1;  ///< proxy control
+  uint64_t gpu_timer = 0; ///< kernel channel stop
   const void *net_data = nullptr;
 };
 

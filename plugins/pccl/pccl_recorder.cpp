@@ -51,12 +51,18 @@ size_t datatype_bytes(std::string_view type) {
 
 const char *ctrl_state_name(int state) {
   switch (state) {
-  case nccl::kProxyCtrlIdle: return "Proxy idle";
-  case nccl::kProxyCtrlActive: return "Proxy active";
-  case nccl::kProxyCtrlSleep: return "Proxy sleep";
-  case nccl::kProxyCtrlWakeup: return "Proxy wakeup";
-  case nccl::kProxyCtrlAppend: return "Proxy append";
-  default: return nullptr;
+  case nccl::kProxyCtrlIdle:
+    return "Proxy idle";
+  case nccl::kProxyCtrlActive:
+    return "Proxy active";
+  case nccl::kProxyCtrlSleep:
+    return "Proxy sleep";
+  case nccl::kProxyCtrlWakeup:
+    return "Proxy wakeup";
+  case nccl::kProxyCtrlAppend:
+    return "Proxy append";
+  default:
+    return nullptr;
   }
 }
 
@@ -103,15 +109,15 @@ struct Event {
     if (arg_count < kMaxArgs) args[arg_count++] = {key, PROF_ARG_INT, {.i = value}};
   }
   void add_string(prof_string_id key, prof_string_id value) {
-    if (value != 0 && arg_count < kMaxArgs) args[arg_count++] = {key, PROF_ARG_STRING, {.s = value}};
+    if (value != 0 && arg_count < kMaxArgs)
+      args[arg_count++] = {key, PROF_ARG_STRING, {.s = value}};
   }
 };
 
 uint64_t activation_mask(Detail detail) {
   const uint64_t collectives = nccl::kGroup | nccl::kColl | nccl::kP2p | nccl::kKernelCh |
                                nccl::kGroupApi | nccl::kCollApi | nccl::kP2pApi |
-                               nccl::kKernelLaunch | nccl::kCeColl | nccl::kCeSync |
-                               nccl::kCeBatch;
+                               nccl::kKernelLaunch | nccl::kCeColl | nccl::kCeSync | nccl::kCeBatch;
   if (detail == Detail::collectives) return collectives;
   return collectives | nccl::kProxyOp | nccl::kProxyStep | nccl::kProxyCtrl | nccl::kNetPlugin;
 }
@@ -122,7 +128,8 @@ Communicator::Communicator(PcclRecorder &recorder, uint64_t hash, std::string na
                            int ranks, int rank, int *mask_word)
     : recorder(recorder), hash(hash), name(std::move(name)), nodes(nodes), ranks(ranks), rank(rank),
       mask_word(mask_word), pool_(std::make_unique<Event[]>(kPoolSize)), free_(kPoolSize) {
-  for (uint32_t i = 0; i < kPoolSize; ++i) free_[i] = i;
+  for (uint32_t i = 0; i < kPoolSize; ++i)
+    free_[i] = i;
   free_count_ = kPoolSize;
   const Host &host = recorder.host();
   name_id = host.intern(this->name);
@@ -155,8 +162,7 @@ prof_track_id Communicator::track(const std::string &track_name, int index) {
   std::lock_guard guard(lock_);
   auto [it, added] = tracks_.try_emplace(track_name, 0);
   if (added)
-    it->second =
-        recorder.host().track(PROF_TRACK_COMM, track_name, rank_track, 0, 0, index);
+    it->second = recorder.host().track(PROF_TRACK_COMM, track_name, rank_track, 0, 0, index);
   return it->second;
 }
 
@@ -165,14 +171,16 @@ prof_track_id Communicator::track(const std::string &track_name, int index) {
 PcclRecorder::PcclRecorder(const Host &host, Detail detail)
     : host_(host), mask_(activation_mask(detail)) {
   const auto k = [this](const char *text) { return host_.intern(text); };
-  keys_ = {k("bytes"), k("count"), k("datatype"), k("root"), k("peer"), k("algorithm"),
-           k("protocol"), k("channels"), k("warps"), k("sequence"), k("communicator"),
-           k("communicator size"), k("rank"), k("channel"), k("steps"), k("chunk_bytes"), k("step"),
-           k("stream"), k("graph_captured"), k("group_depth"), k("gpu_start"), k("gpu_stop"),
-           k("gpu_ns"), k("transferred"), k("operation"), k("appended_ops"), k("net_type"),
-           k("net_id"), k("device"), k("qp"), k("opcode"), k("fd"), k("sync_strategy"),
-           k("ops"), k("ranks"), k("state"), k("pccl"), k("pccl api"), k("pccl proxy"),
-           k("pccl kernel")};
+  keys_ = {k("bytes"),         k("count"),        k("datatype"),       k("root"),
+           k("peer"),          k("algorithm"),    k("protocol"),       k("channels"),
+           k("warps"),         k("sequence"),     k("communicator"),   k("communicator size"),
+           k("rank"),          k("channel"),      k("steps"),          k("chunk_bytes"),
+           k("step"),          k("stream"),       k("graph_captured"), k("group_depth"),
+           k("gpu_start"),     k("gpu_stop"),     k("gpu_ns"),         k("transferred"),
+           k("operation"),     k("appended_ops"), k("net_type"),       k("net_id"),
+           k("device"),        k("qp"),           k("opcode"),         k("fd"),
+           k("sync_strategy"), k("ops"),          k("ranks"),          k("state"),
+           k("pccl"),          k("pccl api"),     k("pccl proxy"),     k("pccl kernel")};
 }
 
 prof_string_id PcclRecorder::intern(const char *text) {
@@ -332,8 +340,8 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
     e->is_send = parent->is_send;
     e->slot = ((s.step % kStepSlots) + kStepSlots) % kStepSlots;
     e->step_track = "channel " + std::to_string(parent->channel) +
-                    (parent->is_send ? " send to " : " recv from ") +
-                    std::to_string(parent->peer) + " step slot " + std::to_string(e->slot);
+                    (parent->is_send ? " send to " : " recv from ") + std::to_string(parent->peer) +
+                    " step slot " + std::to_string(e->slot);
     e->track = comm->track(e->step_track, parent->channel);
     e->name = intern(parent->is_send ? "Send step" : "Recv step");
     e->category = k.category_proxy;
@@ -441,7 +449,8 @@ void PcclRecorder::emit_ctrl_state(Event &e, uint64_t now) {
   std::array<prof_arg, 1> args{};
   uint32_t count = 0;
   if (e.appended_ops >= 0)
-    args[count++] = {keys_.appended_ops, PROF_ARG_UINT, {.u = static_cast<uint64_t>(e.appended_ops)}};
+    args[count++] = {
+        keys_.appended_ops, PROF_ARG_UINT, {.u = static_cast<uint64_t>(e.appended_ops)}};
   host_.slice(e.track, e.ctrl_since, now - e.ctrl_since, intern(state), e.category, 0,
               PROF_CATEGORY_OTHER, std::span<const prof_arg>(args.data(), count));
 }
@@ -467,8 +476,8 @@ void PcclRecorder::emit(const Event &e, uint64_t end) {
   host_.slice(e.track, e.begin, end > e.begin ? end - e.begin : 0, e.name, e.category, 0,
               e.category_kind, std::span<const prof_arg>(copy.args.data(), copy.arg_count));
   if (e.flow_from_track != 0) {
-    const uint64_t flow =
-        session_correlation(getpid(), kFlowBase + next_flow_.fetch_add(1, std::memory_order_relaxed));
+    const uint64_t flow = session_correlation(
+        getpid(), kFlowBase + next_flow_.fetch_add(1, std::memory_order_relaxed));
     host_.api()->emit_flow(host_.context(), e.flow_from_track, e.flow_from_ts, flow,
                            PROF_FLOW_BEGIN);
     host_.api()->emit_flow(host_.context(), e.track, e.begin, flow, PROF_FLOW_END);

@@ -10,8 +10,8 @@ extern "C" prof::pccl::nccl::ProfilerV6 ncclProfiler_v6;
 namespace prof::pccl {
 
 bool PcclSource::configure() {
-  detail_ = host_.option("events").value_or("all") == "collectives" ? Detail::collectives
-                                                                     : Detail::all;
+  detail_ =
+      host_.option("events").value_or("all") == "collectives" ? Detail::collectives : Detail::all;
   return true;
 }
 

@@ -131,13 +131,23 @@ TEST_F(CliEdges, TraceItemsWithoutTheirSourceSayWhatTheyNeed) {
   EXPECT_EQ(acblas.exit_code, 2) << acblas.describe();
   EXPECT_THAT(acblas.err, StartsWith("prof: --trace acblas needs a T-Head PPU's ACBLAS library, "
                                      "which prof has no source for (trace items: gcu, osrt,"));
-  const RunResult nccl = prof({"-t", "osrt,nccl", kWorkload});
+  // An install with plugin osrt alone: prof and that plugin where they go.
+  const fs::path install = dir_ / "install";
+  fs::create_directories(install / "bin");
+  fs::create_directories(install / "lib" / "prof" / "plugins");
+  fs::copy_file(kProf, install / "bin" / "prof");
+  fs::create_symlink(fs::path(kProf).parent_path() / ".." / "lib" / "prof" / "plugins" /
+                         "libprof-osrt.so",
+                     install / "lib" / "prof" / "plugins" / "libprof-osrt.so");
+  const RunResult nccl =
+      run_process({(install / "bin" / "prof").string(), "-t", "osrt,nccl", kWorkload}, dir_,
+                  std::chrono::seconds(60));
   EXPECT_EQ(nccl.exit_code, 2) << nccl.describe();
   EXPECT_THAT(nccl.err,
               StartsWith("prof: --trace nccl needs NCCL with its profiler-plugin "
                          "interface and plugin pccl, which is not installed (installed: "));
   EXPECT_EQ(std::count(nccl.err.begin(), nccl.err.end(), '\n'), 1);
-  EXPECT_TRUE(files_in(dir_).empty());
+  EXPECT_EQ(files_in(dir_), std::vector<std::string>{"install"});
 }
 
 TEST_F(CliEdges, ProfileWithoutOutputWritesTheFirstFreeReportIndex) {
@@ -298,9 +308,10 @@ TEST(ShippedProfileList, EveryProfileInConfigsIsRunByATest) {
   std::set<std::string> tested;
   for (const auto &profile : shipped_profiles())
     tested.insert(profile.file);
-  for (const auto &entry : fs::directory_iterator(kSourceDir / "configs"))
+  for (const auto &entry : fs::directory_iterator(kSourceDir / "configs")) {
     if (entry.path().extension() == ".yaml")
       EXPECT_TRUE(tested.count(entry.path().filename())) << entry.path().filename();
+  }
 }
 
 } // namespace

@@ -28,13 +28,30 @@
 #define CHANNELS 2
 
 enum {
-  Group = 1 << 0, Coll = 1 << 1, P2p = 1 << 2, ProxyOp = 1 << 3, ProxyStep = 1 << 4,
-  ProxyCtrl = 1 << 5, KernelCh = 1 << 6, NetPlugin = 1 << 7, GroupApi = 1 << 8,
-  CollApi = 1 << 9, P2pApi = 1 << 10, KernelLaunch = 1 << 11, CeColl = 1 << 12
+  Group = 1 << 0,
+  Coll = 1 << 1,
+  P2p = 1 << 2,
+  ProxyOp = 1 << 3,
+  ProxyStep = 1 << 4,
+  ProxyCtrl = 1 << 5,
+  KernelCh = 1 << 6,
+  NetPlugin = 1 << 7,
+  GroupApi = 1 << 8,
+  CollApi = 1 << 9,
+  P2pApi = 1 << 10,
+  KernelLaunch = 1 << 11,
+  CeColl = 1 << 12
 };
 enum {
-  ProxyOpInProgress = 19, StepSendGpuWait = 8, StepSendWait = 9, CtrlIdle = 13, CtrlActive = 14,
-  CtrlSleep = 15, KernelChStop = 22, GroupStartApiStop = 23, GroupEndApiStart = 24
+  ProxyOpInProgress = 19,
+  StepSendGpuWait = 8,
+  StepSendWait = 9,
+  CtrlIdle = 13,
+  CtrlActive = 14,
+  CtrlSleep = 15,
+  KernelChStop = 22,
+  GroupStartApiStop = 23,
+  GroupEndApiStart = 24
 };
 
 typedef void (*logger_t)(int, unsigned long, const char *, int, const char *, ...);
@@ -44,15 +61,46 @@ typedef struct {
   void *parentObj;
   int rank;
   union {
-    struct { uint64_t seqNumber; const char *func; const void *sendBuff; void *recvBuff;
-             size_t count; int root; const char *datatype; uint8_t nChannels; uint8_t nWarps;
-             const char *algo; const char *proto; } coll;
-    struct { const char *func; void *buff; const char *datatype; size_t count; int peer;
-             uint8_t nChannels; } p2p;
-    struct { pid_t pid; uint8_t channelId; int peer; int nSteps; int chunkSize; int isSend; } proxyOp;
-    struct { int step; } proxyStep;
-    struct { uint8_t channelId; uint64_t pTimer; } kernelCh;
-    struct { int64_t id; void *data; } netPlugin;
+    struct {
+      uint64_t seqNumber;
+      const char *func;
+      const void *sendBuff;
+      void *recvBuff;
+      size_t count;
+      int root;
+      const char *datatype;
+      uint8_t nChannels;
+      uint8_t nWarps;
+      const char *algo;
+      const char *proto;
+    } coll;
+    struct {
+      const char *func;
+      void *buff;
+      const char *datatype;
+      size_t count;
+      int peer;
+      uint8_t nChannels;
+    } p2p;
+    struct {
+      pid_t pid;
+      uint8_t channelId;
+      int peer;
+      int nSteps;
+      int chunkSize;
+      int isSend;
+    } proxyOp;
+    struct {
+      int step;
+    } proxyStep;
+    struct {
+      uint8_t channelId;
+      uint64_t pTimer;
+    } kernelCh;
+    struct {
+      int64_t id;
+      void *data;
+    } netPlugin;
   };
 } descr_v4;
 
@@ -61,33 +109,101 @@ typedef struct {
   void *parentObj;
   int rank;
   union {
-    struct { bool graphCaptured; int groupDepth; } groupApi;
-    struct { const char *func; size_t count; const char *datatype; int root; void *stream;
-             bool graphCaptured; } collApi;
-    struct { const char *func; size_t count; const char *datatype; void *stream;
-             bool graphCaptured; } p2pApi;
-    struct { void *stream; } kernelLaunch;
-    struct { uint64_t seqNumber; const char *func; const void *sendBuff; void *recvBuff;
-             size_t count; int root; const char *datatype; uint8_t nChannels; uint8_t nWarps;
-             const char *algo; const char *proto; void *parentGroup; } coll;
-    struct { const char *func; void *buff; const char *datatype; size_t count; int peer;
-             uint8_t nChannels; void *parentGroup; } p2p;
-    struct { pid_t pid; uint8_t channelId; int peer; int nSteps; int chunkSize; int isSend; } proxyOp;
-    struct { int step; } proxyStep;
-    struct { uint8_t channelId; uint64_t pTimer; } kernelCh;
-    struct { int64_t id; void *data; } netPlugin;
-    struct { uint64_t seqNumber; const char *func; const void *sendBuff; void *recvBuff;
-             size_t count; int root; const char *datatype; const char *syncStrategy;
-             bool intraBatchSync; uint32_t batchSize; uint32_t numBatches; uint32_t ceSeqNum;
-             void *stream; } ceColl;
+    struct {
+      bool graphCaptured;
+      int groupDepth;
+    } groupApi;
+    struct {
+      const char *func;
+      size_t count;
+      const char *datatype;
+      int root;
+      void *stream;
+      bool graphCaptured;
+    } collApi;
+    struct {
+      const char *func;
+      size_t count;
+      const char *datatype;
+      void *stream;
+      bool graphCaptured;
+    } p2pApi;
+    struct {
+      void *stream;
+    } kernelLaunch;
+    struct {
+      uint64_t seqNumber;
+      const char *func;
+      const void *sendBuff;
+      void *recvBuff;
+      size_t count;
+      int root;
+      const char *datatype;
+      uint8_t nChannels;
+      uint8_t nWarps;
+      const char *algo;
+      const char *proto;
+      void *parentGroup;
+    } coll;
+    struct {
+      const char *func;
+      void *buff;
+      const char *datatype;
+      size_t count;
+      int peer;
+      uint8_t nChannels;
+      void *parentGroup;
+    } p2p;
+    struct {
+      pid_t pid;
+      uint8_t channelId;
+      int peer;
+      int nSteps;
+      int chunkSize;
+      int isSend;
+    } proxyOp;
+    struct {
+      int step;
+    } proxyStep;
+    struct {
+      uint8_t channelId;
+      uint64_t pTimer;
+    } kernelCh;
+    struct {
+      int64_t id;
+      void *data;
+    } netPlugin;
+    struct {
+      uint64_t seqNumber;
+      const char *func;
+      const void *sendBuff;
+      void *recvBuff;
+      size_t count;
+      int root;
+      const char *datatype;
+      const char *syncStrategy;
+      bool intraBatchSync;
+      uint32_t batchSize;
+      uint32_t numBatches;
+      uint32_t ceSeqNum;
+      void *stream;
+    } ceColl;
   };
 } descr_v5;
 
 typedef union {
-  struct { size_t transSize; } proxyStep;
-  struct { int appendedProxyOps; } proxyCtrl;
-  struct { void *data; } netPlugin;
-  struct { uint64_t pTimer; } kernelCh;
+  struct {
+    size_t transSize;
+  } proxyStep;
+  struct {
+    int appendedProxyOps;
+  } proxyCtrl;
+  struct {
+    void *data;
+  } netPlugin;
+  struct {
+    uint64_t pTimer;
+  } kernelCh;
 } state_args;
 
 typedef struct {
@@ -108,7 +224,14 @@ typedef struct {
   int (*finalize)(void *);
 } profiler_v5;
 
-typedef struct { uint8_t type; int device; uint64_t wr_id; int opcode; int qpNum; size_t length; } ib_event_v1;
+typedef struct {
+  uint8_t type;
+  int device;
+  uint64_t wr_id;
+  int opcode;
+  int qpNum;
+  size_t length;
+} ib_event_v1;
 
 static int version;
 static profiler_v4 *v4;
@@ -126,26 +249,35 @@ typedef struct {
 static void set_type(descr *d, uint64_t type, void *parent, int rank) {
   memset(d, 0, sizeof *d);
   d->type = type;
-  d->d4.type = (uint8_t)type; d->d5.type = type;
-  d->d4.parentObj = parent; d->d5.parentObj = parent;
-  d->d4.rank = rank; d->d5.rank = rank;
+  d->d4.type = (uint8_t)type;
+  d->d5.type = type;
+  d->d4.parentObj = parent;
+  d->d5.parentObj = parent;
+  d->d4.rank = rank;
+  d->d5.rank = rank;
 }
 
 static void *start(void *context, descr *d) {
   void *handle = NULL;
-  if (version == 4) v4->startEvent(context, &handle, &d->d4);
-  else v5->startEvent(context, &handle, &d->d5);
+  if (version == 4)
+    v4->startEvent(context, &handle, &d->d4);
+  else
+    v5->startEvent(context, &handle, &d->d5);
   return handle;
 }
 static void stop(void *handle) {
   if (handle == NULL) return;
-  if (version == 4) v4->stopEvent(handle);
-  else v5->stopEvent(handle);
+  if (version == 4)
+    v4->stopEvent(handle);
+  else
+    v5->stopEvent(handle);
 }
 static void state(void *handle, int s, state_args *args) {
   if (handle == NULL) return;
-  if (version == 4) v4->recordEventState(handle, s, args);
-  else v5->recordEventState(handle, s, args);
+  if (version == 4)
+    v4->recordEventState(handle, s, args);
+  else
+    v5->recordEventState(handle, s, args);
 }
 
 typedef struct {
@@ -165,7 +297,8 @@ typedef struct {
 
 static void hand_to_proxy(comm *c, void *coll, int iteration, bool p2p) {
   pthread_mutex_lock(&c->lock);
-  while (c->pending != NULL) pthread_cond_wait(&c->taken, &c->lock);
+  while (c->pending != NULL)
+    pthread_cond_wait(&c->taken, &c->lock);
   c->pending = coll;
   c->pending_iteration = iteration;
   c->pending_is_p2p = p2p;
@@ -173,7 +306,9 @@ static void hand_to_proxy(comm *c, void *coll, int iteration, bool p2p) {
   pthread_mutex_unlock(&c->lock);
 }
 
-static int active(comm *c, int type) { return (__atomic_load_n(c->mask, __ATOMIC_RELAXED) & type) != 0; }
+static int active(comm *c, int type) {
+  return (__atomic_load_n(c->mask, __ATOMIC_RELAXED) & type) != 0;
+}
 
 static void proxy_work(comm *c, void *parent, int iteration, bool p2p) {
   static ib_event_v1 ib = {1, 0, 77, 2, 9, 4096};
@@ -227,7 +362,8 @@ static void *proxy_thread(void *arg) {
   comm *c = arg;
   for (;;) {
     pthread_mutex_lock(&c->lock);
-    while (c->pending == NULL && !c->done) pthread_cond_wait(&c->ready, &c->lock);
+    while (c->pending == NULL && !c->done)
+      pthread_cond_wait(&c->ready, &c->lock);
     if (c->pending == NULL && c->done) {
       pthread_mutex_unlock(&c->lock);
       return NULL;
@@ -343,8 +479,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "nccl-harness: no %s in %s\n", symbol, path);
     return 2;
   }
-  if (version == 4) v4 = table;
-  else v5 = table;
+  if (version == 4)
+    v4 = table;
+  else
+    v5 = table;
 
   static int masks[2];
   comm comms[2] = {{.hash = 0xabcdef0123456789ull, .name = NULL, .ranks = 4, .rank = 1},
@@ -382,7 +520,8 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 2; ++k) {
     pthread_join(users[k], NULL);
     pthread_mutex_lock(&comms[k].lock);
-    while (comms[k].pending != NULL) pthread_cond_wait(&comms[k].taken, &comms[k].lock);
+    while (comms[k].pending != NULL)
+      pthread_cond_wait(&comms[k].taken, &comms[k].lock);
     comms[k].done = true;
     pthread_cond_signal(&comms[k].ready);
     pthread_mutex_unlock(&comms[k].lock);
@@ -395,8 +534,10 @@ int main(int argc, char **argv) {
     stop(ctrl);
   }
   for (int k = 0; k < 2; ++k) {
-    if (version == 4) v4->finalize(comms[k].context);
-    else v5->finalize(comms[k].context);
+    if (version == 4)
+      v4->finalize(comms[k].context);
+    else
+      v5->finalize(comms[k].context);
   }
   return 0;
 }

@@ -55,9 +55,16 @@ Capture read_capture(const fs::path &path) {
     }
     if (e.type != PROF_EVENT_SLICE || !reader.string(e.category).starts_with("pccl")) continue;
     const report::TrackRecord *track = reader.track(e.track);
-    Slice s{std::string(reader.string(e.name)), std::string(reader.string(e.category)),
-            track ? track->name : "", "", "", track ? track->kind : PROF_TRACK_CUSTOM,
-            e.kind, e.ts, e.duration, {}};
+    Slice s{std::string(reader.string(e.name)),
+            std::string(reader.string(e.category)),
+            track ? track->name : "",
+            "",
+            "",
+            track ? track->kind : PROF_TRACK_CUSTOM,
+            e.kind,
+            e.ts,
+            e.duration,
+            {}};
     if (track) {
       s.parent_track = track_name(track->parent);
       if (const report::TrackRecord *parent = reader.track(track->parent))
@@ -75,8 +82,8 @@ Capture read_capture(const fs::path &path) {
 std::vector<Slice> named(const Capture &c, const std::string &name, const std::string &comm = "") {
   std::vector<Slice> out;
   for (const Slice &s : c.slices)
-    if (s.name == name && (comm.empty() || s.args.count("communicator") == 0 ||
-                           s.args.at("communicator") == comm))
+    if (s.name == name &&
+        (comm.empty() || s.args.count("communicator") == 0 || s.args.at("communicator") == comm))
       out.push_back(s);
   return out;
 }
@@ -89,8 +96,8 @@ protected:
   Capture capture(const std::vector<std::string> &selection = {"-t", "pccl"}) {
     std::vector<std::string> command = {kProf, "--quiet", "-f", "true"};
     command.insert(command.end(), selection.begin(), selection.end());
-    for (const std::string &a : {std::string("-o"), (dir_ / "r").string(), kHarness,
-                                 std::to_string(GetParam())})
+    for (const std::string &a :
+         {std::string("-o"), (dir_ / "r").string(), kHarness, std::to_string(GetParam())})
       command.push_back(a);
     const RunResult r = run_process(command, dir_, std::chrono::seconds(60));
     EXPECT_EQ(r.exit_code, 0) << r.describe();
@@ -175,7 +182,8 @@ TEST_P(PcclE2E, ProxyKernelAndNetworkEventsSitUnderTheirRankAndChannel) {
 
   const auto steps = named(c, "Send step");
   ASSERT_EQ(steps.size(), 2 * ops);
-  for (const Slice &s : steps) EXPECT_EQ(s.args.at("bytes"), "4096");
+  for (const Slice &s : steps)
+    EXPECT_EQ(s.args.at("bytes"), "4096");
   const auto network = named(c, "IB work request");
   ASSERT_EQ(network.size(), ops);
   for (const Slice &s : network) {

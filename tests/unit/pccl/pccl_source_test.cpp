@@ -32,7 +32,8 @@ nccl::EventDescrV5 collective(uint64_t sequence) {
 
 size_t named(const FakeSourceHost &host, const std::string &name) {
   size_t n = 0;
-  for (const auto &s : host.slices()) n += s.name == name;
+  for (const auto &s : host.slices())
+    n += s.name == name;
   return n;
 }
 
