@@ -309,8 +309,8 @@ TEST(ShippedProfileList, EveryProfileInConfigsIsRunByATest) {
   for (const auto &profile : shipped_profiles())
     tested.insert(profile.file);
   for (const auto &entry : fs::directory_iterator(kSourceDir / "configs")) {
-    if (entry.path().extension() == ".yaml")
-      EXPECT_TRUE(tested.count(entry.path().filename())) << entry.path().filename();
+    if (entry.path().extension() != ".yaml") continue;
+    EXPECT_TRUE(tested.count(entry.path().filename())) << entry.path().filename();
   }
 }
 
