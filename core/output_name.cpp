@@ -2,6 +2,8 @@
 
 #include "core/input_error.hpp"
 
+#include <prof/launcher_rank.hpp>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -47,7 +49,9 @@ std::string expand_fixed(const std::string &pattern, const OutputNameFacts &fact
       if (i + 1 >= pattern.size() || pattern[i + 1] != '{' || close == std::string::npos)
         throw InputError("output name '" + pattern + "': %q needs a variable, as in %q{RANK}");
       const std::string name = pattern.substr(i + 2, close - i - 2);
-      const char *value = std::getenv(name.c_str());
+      const auto given = facts.variables.find(name);
+      const char *value =
+          given != facts.variables.end() ? given->second.c_str() : std::getenv(name.c_str());
       if (name.empty() || value == nullptr)
         throw InputError("output name '" + pattern + "': environment variable '" + name +
                          "' is not set");
@@ -83,6 +87,14 @@ std::string expand_output_name(const std::string &pattern, const OutputNameFacts
     if (!std::filesystem::exists(has_extension ? candidate : candidate + extension, ec))
       return candidate;
   }
+}
+
+std::string rank_variable_to_split(const std::string &pattern) {
+  for (const char *variable : kLauncherRankVariables) {
+    if (std::getenv(variable) != nullptr) continue;
+    if (pattern.find("%q{" + std::string(variable) + "}") != std::string::npos) return variable;
+  }
+  return "";
 }
 
 bool output_path_allowed(const std::string &path, bool force, std::string *error) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <ctime>
+#include <map>
 #include <string>
 
 namespace prof::core {
@@ -14,6 +15,8 @@ struct OutputNameFacts {
   int pid = 0;
   std::string host;
   std::time_t start = 0;
+  /// Values %q{NAME} takes before the environment's.
+  std::map<std::string, std::string> variables = {};
 };
 
 /// The name `pattern` stands for; `extension` (".profrep") is what the file
@@ -22,6 +25,12 @@ struct OutputNameFacts {
 /// {NAME} or an unset variable.
 std::string expand_output_name(const std::string &pattern, const OutputNameFacts &facts,
                                const std::string &extension);
+
+/// The launcher rank variable (RANK, OMPI_COMM_WORLD_RANK, PMI_RANK,
+/// SLURM_PROCID) that `pattern` names as %q{NAME} while prof's environment
+/// does not set it: prof runs around the launcher (`prof -o r%q{RANK}
+/// mpirun ...`) and writes one report per rank. "" when there is none.
+std::string rank_variable_to_split(const std::string &pattern);
 
 /// Whether `pattern` holds a macro (a '%').
 inline bool has_output_macros(const std::string &pattern) {

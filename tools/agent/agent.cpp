@@ -51,8 +51,7 @@ std::string process_command_line() {
 // these names replace those.
 void declare_image_tracks() {
   std::string name = process_command_line();
-  if (const char *variable = launcher_rank_variable())
-    name += std::string(" (rank ") + std::getenv(variable) + ")";
+  if (const char *variable = launcher_rank_variable()) name += rank_suffix(std::getenv(variable));
   const auto pid = static_cast<int32_t>(getpid());
   prof_track_desc process{
       sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, name.c_str(), pid, 0, -1, nullptr,

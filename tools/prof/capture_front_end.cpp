@@ -1,5 +1,7 @@
 #include "tools/prof/capture_front_end.hpp"
 
+#include "core/report/report_split.hpp"
+
 #include "core/output_name.hpp"
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
@@ -120,9 +122,11 @@ CaptureFrontEnd::start(const CaptureTarget &target,
   // One report for the whole capture takes its name now; windows name theirs
   // when they open.
   std::string report = report_pattern_;
+  name_facts_ = {target.pids.front(), host, std::time(nullptr)};
+  if (!plan_.windowed()) split_variable_ = core::rank_variable_to_split(report);
+  if (!split_variable_.empty()) name_facts_.variables[split_variable_] = ""; // the launcher's part
   if (!plan_.windowed() && core::has_output_macros(report)) {
-    report = core::expand_output_name(report, {target.pids.front(), host, std::time(nullptr)},
-                                      ".profrep");
+    report = core::expand_output_name(report, name_facts_, ".profrep");
     check_report_path(report, force);
   }
   // Other prof processes see the session through its control socket.
@@ -177,9 +181,32 @@ bool CaptureFrontEnd::finish(int exit_code, int exit_signal) {
   progress.update(0.1);
   runner_.stop();
   progress.update(0.6);
-  const bool ok = runner_.finish(exit_code, exit_signal, [&progress] { progress.finish(); });
+  bool ok = runner_.finish(exit_code, exit_signal, [&progress] { progress.finish(); });
+  if (ok && !split_variable_.empty()) ok = split_per_rank();
   dump_.write(runner_.reports());
   return ok;
+}
+
+bool CaptureFrontEnd::split_per_rank() {
+  const std::vector<std::string> written = runner_.reports().opened();
+  if (written.size() != 1) return true;
+  const auto path_for = [this](int rank) {
+    core::OutputNameFacts facts = name_facts_;
+    facts.variables[split_variable_] = rank < 0 ? "" : std::to_string(rank);
+    const std::string path = core::expand_output_name(report_pattern_, facts, ".profrep");
+    return fs::path(path).has_extension() ? path : path + ".profrep";
+  };
+  try {
+    for (const report::SplitOutput &out :
+         report::split_by_rank(written.front(), path_for, command_.has("force-overwrite")))
+      console_.line(
+          "Generated: " + fs::absolute(out.path).string() +
+          (out.rank < 0 ? " (the launcher)" : " (rank " + std::to_string(out.rank) + ")"));
+  } catch (const std::exception &e) {
+    console_.warning("cannot split the report per rank: " + std::string(e.what()));
+    return false;
+  }
+  return true;
 }
 
 } // namespace prof::tool

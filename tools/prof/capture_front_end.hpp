@@ -7,6 +7,7 @@
 
 #include "core/capture/capture_plan.hpp"
 #include "core/capture/capture_runner.hpp"
+#include "core/output_name.hpp"
 #include "core/session_details.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/capture_parts.hpp"
@@ -66,12 +67,20 @@ public:
   bool finish(int exit_code, int exit_signal);
 
 private:
+  /// Splits the capture's report into one report per launcher rank; false
+  /// (with a line) when it could not.
+  bool split_per_rank();
+
   const cli::CommandLine &command_;
   core::Console &console_;
   core::CapturePlan plan_;
   PluginSelection selection_;
   std::vector<SelectedPlugin> process_sources_;
   std::string report_pattern_;
+  /// Set when prof runs around a launcher and the report's name takes its
+  /// rank (`-o r%q{RANK} mpirun ...`): the report is split per rank at the end.
+  std::string split_variable_;
+  core::OutputNameFacts name_facts_;
   const DebugDump dump_; // --debug-dump: its folder is checked before anything starts
   std::unique_ptr<AgentSetup> agent_;
   std::unique_ptr<SessionControl> control_;

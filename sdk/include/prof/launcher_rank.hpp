@@ -4,6 +4,8 @@
 #define PROF_LAUNCHER_RANK_HPP
 
 #include <cstdlib>
+#include <string>
+#include <string_view>
 
 namespace prof {
 
@@ -17,6 +19,29 @@ inline const char *launcher_rank_variable() {
   for (const char *variable : kLauncherRankVariables)
     if (const char *rank = std::getenv(variable); rank != nullptr && *rank != '\0') return variable;
   return nullptr;
+}
+
+/// What the name of a process's track ends with under a launcher: " (rank 3)".
+inline std::string rank_suffix(std::string_view rank) {
+  return " (rank " + std::string(rank) + ")";
+}
+
+/// The rank a process track's name ends with (see rank_suffix), -1 when it
+/// names none.
+inline int rank_in_track_name(std::string_view name) {
+  constexpr std::string_view kOpen = " (rank ";
+  if (!name.ends_with(')')) return -1;
+  const size_t open = name.rfind(kOpen);
+  if (open == std::string_view::npos) return -1;
+  const std::string_view digits =
+      name.substr(open + kOpen.size(), name.size() - 1 - open - kOpen.size());
+  if (digits.empty() || digits.size() > 9) return -1;
+  int rank = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9') return -1;
+    rank = rank * 10 + (c - '0');
+  }
+  return rank;
 }
 
 } // namespace prof

@@ -20,8 +20,7 @@ namespace prof {
 /// launcher its rank ("train (rank 3)").
 inline std::string process_track_name() {
   std::string name = program_invocation_short_name;
-  if (const char *variable = launcher_rank_variable())
-    name += std::string(" (rank ") + std::getenv(variable) + ")";
+  if (const char *variable = launcher_rank_variable()) name += rank_suffix(std::getenv(variable));
   return name;
 }
 

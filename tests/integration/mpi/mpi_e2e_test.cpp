@@ -221,10 +221,56 @@ TEST_F(MpiE2E, UnderOneProfTheRanksAreNamedAfterTheirProgramAndRank) {
   for (const auto &[id, track] : reader.tracks()) {
     if (!rank_processes.count(track.pid)) continue;
     if (track.kind == PROF_TRACK_PROCESS) names.insert(track.name);
-    if (track.kind == PROF_TRACK_THREAD && track.tid == track.pid)
+    if (track.kind == PROF_TRACK_THREAD && track.tid == track.pid) {
       EXPECT_EQ(track.name, "mpi-exchange") << "the main thread of " << track.pid;
+    }
   }
   EXPECT_EQ(names, (std::set<std::string>{kProgram + " (rank 0)", kProgram + " (rank 1)"}));
+}
+
+// One prof around the launcher, with the rank in the report's name: one
+// report per rank, as under `mpirun prof`, and the launcher's own.
+TEST_F(MpiE2E, UnderOneProfEachRankGetsItsOwnReport) {
+  std::vector<std::string> command = {kProf,      "--quiet", "--trace",
+                                      "osrt,mpi", "-o",      (dir_ / "r%q{RANK}").string()};
+  for (const std::string &a : mpirun(2))
+    command.push_back(a);
+  command.push_back(kProgram);
+  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  std::set<int> pids;
+  for (int rank = 0; rank < 2; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    const fs::path path = dir_ / ("r" + std::to_string(rank) + ".profrep");
+    report::ReportReader reader;
+    ASSERT_TRUE(reader.open(path.string()));
+    EXPECT_TRUE(reader.complete());
+    EXPECT_EQ(reader.header().rank, std::to_string(rank));
+    const auto calls = read_calls(path);
+    ASSERT_FALSE(calls.empty());
+    for (const Call &c : calls)
+      EXPECT_EQ(c.pid, calls.front().pid) << "one process per report";
+    pids.insert(calls.front().pid);
+    const auto sends = named(calls, "MPI_Send");
+    ASSERT_EQ(sends.size(), 1u);
+    EXPECT_EQ(sends[0].args.at("peer"), std::to_string(1 - rank));
+    EXPECT_EQ(named(calls, "MPI_Allreduce").size(), 6u);
+    std::set<std::string> processes;
+    for (const auto &[id, track] : reader.tracks())
+      if (track.kind == PROF_TRACK_PROCESS) processes.insert(track.name);
+    EXPECT_EQ(processes,
+              (std::set<std::string>{kProgram + " (rank " + std::to_string(rank) + ")"}));
+  }
+  EXPECT_EQ(pids.size(), 2u);
+  // The launcher's own processes, with no MPI calls, in the report of no rank.
+  report::ReportReader launcher;
+  ASSERT_TRUE(launcher.open((dir_ / "r.profrep").string()));
+  EXPECT_TRUE(read_calls(dir_ / "r.profrep").empty());
+  bool mpirun_seen = false;
+  for (const auto &[id, track] : launcher.tracks())
+    mpirun_seen |=
+        track.kind == PROF_TRACK_PROCESS && track.name.find(kMpirun) != std::string::npos;
+  EXPECT_TRUE(mpirun_seen);
 }
 
 // Preloaded into every process prof starts, the plugin must leave one

@@ -25,6 +25,29 @@ TEST(OutputName, MacrosExpand) {
   EXPECT_EQ(expand_output_name("plain", kFacts, ".profrep"), "plain");
 }
 
+TEST(OutputName, GivenVariablesComeBeforeTheEnvironment) {
+  setenv("PROF_TEST_RANK", "3", 1);
+  OutputNameFacts facts = kFacts;
+  facts.variables = {{"PROF_TEST_RANK", "5"}, {"PROF_TEST_UNSET", ""}};
+  EXPECT_EQ(expand_output_name("r%q{PROF_TEST_RANK}", facts, ".profrep"), "r5");
+  EXPECT_EQ(expand_output_name("r%q{PROF_TEST_UNSET}", facts, ".profrep"), "r");
+}
+
+// Around a launcher, prof has no rank of its own: the one the name asks for
+// is each rank's, and the report is split.
+TEST(OutputName, ALauncherRankUnsetHereIsSplitOn) {
+  for (const char *variable : {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"})
+    unsetenv(variable);
+  EXPECT_EQ(rank_variable_to_split("r%q{RANK}"), "RANK");
+  EXPECT_EQ(rank_variable_to_split("out/%h-%q{OMPI_COMM_WORLD_RANK}"), "OMPI_COMM_WORLD_RANK");
+  EXPECT_EQ(rank_variable_to_split("r%q{SLURM_PROCID}.profrep"), "SLURM_PROCID");
+  EXPECT_EQ(rank_variable_to_split("r%q{HOME}"), "");
+  EXPECT_EQ(rank_variable_to_split("r%p"), "");
+  setenv("RANK", "2", 1); // inside the launcher: each rank's prof names its own
+  EXPECT_EQ(rank_variable_to_split("r%q{RANK}"), "");
+  unsetenv("RANK");
+}
+
 TEST(OutputName, IndexIsTheFirstFreeName) {
   char pattern[] = "/tmp/prof-name-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);

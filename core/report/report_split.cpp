@@ -1,0 +1,187 @@
+#include "core/report/report_split.hpp"
+
+#include "core/report/report_reader.hpp"
+#include "core/report/report_writer.hpp"
+
+#include <prof/launcher_rank.hpp>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <unistd.h>
+
+namespace prof::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kNoRank = -1;
+constexpr int kEveryReport = -2; ///< a track of no process
+
+std::string in_quotes(const std::string &path) { return "'" + path + "'"; }
+
+/// Which report each track goes to.
+class TrackGroups {
+public:
+  explicit TrackGroups(const ReportReader &reader) : reader_(reader) {}
+
+  int group(uint32_t track) {
+    if (auto it = groups_.find(track); it != groups_.end()) return it->second;
+    int group = kEveryReport;
+    uint32_t at = track;
+    // Bounded: a damaged report with a parent cycle must not hang us.
+    for (int depth = 0; at != 0 && depth < 64; ++depth) {
+      const TrackRecord *record = reader_.track(at);
+      if (record == nullptr) break;
+      if (record->kind == PROF_TRACK_PROCESS) {
+        group = rank_in_track_name(record->name);
+        if (group < 0) group = kNoRank;
+        break;
+      }
+      at = record->parent;
+    }
+    return groups_[track] = group;
+  }
+
+private:
+  const ReportReader &reader_;
+  std::map<uint32_t, int> groups_;
+};
+
+/// One report being written, under a temporary name.
+struct Output {
+  SplitOutput result;
+  std::string temp;
+  std::unique_ptr<ReportWriter> writer;
+  std::vector<bool> args_used;
+  uint64_t dropped = 0;
+};
+
+} // namespace
+
+std::vector<SplitOutput> split_by_rank(const std::string &input,
+                                       const std::function<std::string(int)> &path_for,
+                                       bool force_overwrite) {
+  ReportReader reader;
+  if (!reader.open(input))
+    throw ReportError(reader.problems().empty() ? "cannot read report " + in_quotes(input)
+                                                : reader.problems().back());
+  TrackGroups groups(reader);
+  std::map<int, Output> outputs; // by rank, kNoRank first
+  std::map<int, std::vector<int32_t>> pids;
+  for (const auto &[id, track] : reader.tracks()) {
+    if (track.kind != PROF_TRACK_PROCESS) continue;
+    const int group = groups.group(id);
+    pids[group].push_back(track.pid);
+    outputs[group];
+  }
+  if (outputs.empty() || outputs.rbegin()->first < 0) return {}; // no rank anywhere
+  outputs[kNoRank];
+
+  // Where each report goes: refused before anything is written.
+  std::error_code ec;
+  for (auto &[rank, out] : outputs) {
+    out.result.rank = rank;
+    out.result.path = path_for(rank);
+    const bool replaces_input = fs::equivalent(out.result.path, input, ec);
+    if (!force_overwrite && !replaces_input && fs::exists(fs::symlink_status(out.result.path, ec)))
+      throw ReportError("output file " + in_quotes(out.result.path) +
+                        " already exists (use --force-overwrite)");
+    out.temp = out.result.path + ".split-" + std::to_string(::getpid()) + ".tmp";
+  }
+
+  // The argument sets each report's events use.
+  const uint32_t args_end = reader.args().empty() ? 1 : reader.args().rbegin()->first + 1;
+  for (auto &[rank, out] : outputs)
+    out.args_used.assign(args_end, false);
+  const auto route = [&](const prof_event &e, const auto &each) {
+    const int group = groups.group(e.track);
+    if (group != kEveryReport) {
+      each(outputs.at(group));
+      return;
+    }
+    for (auto &[rank, out] : outputs)
+      each(out);
+  };
+  const auto carries_args = [](const prof_event &e) {
+    return (e.type == PROF_EVENT_SLICE || e.type == PROF_EVENT_INSTANT) && e.args != 0;
+  };
+  reader.for_each_event_batch([&](const prof_event *events, size_t count) {
+    for (size_t i = 0; i < count; ++i)
+      if (carries_args(events[i]) && events[i].args < args_end)
+        route(events[i], [&](Output &out) { out.args_used[events[i].args] = true; });
+  });
+
+  try {
+    std::vector<std::string_view> strings(reader.strings().begin() + 1, reader.strings().end());
+    std::vector<StackRecord> stacks;
+    for (const auto &[id, stack] : reader.stacks())
+      stacks.push_back(stack);
+    std::vector<ClockDomainRecord> clocks;
+    for (const auto &[id, clock] : reader.clock_domains())
+      clocks.push_back(clock);
+    for (auto &[rank, out] : outputs) {
+      Header header = reader.header();
+      if (rank >= 0) header.rank = std::to_string(rank);
+      header.pids = pids[rank];
+      out.writer = std::make_unique<ReportWriter>();
+      out.writer->open(out.temp, header, true);
+      out.writer->add_strings(1, strings);
+      std::vector<TrackRecord> tracks;
+      for (const auto &[id, track] : reader.tracks()) {
+        const int group = groups.group(id);
+        if (group == rank || group == kEveryReport) tracks.push_back(track);
+      }
+      out.writer->add_tracks(tracks);
+      out.writer->add_stacks(stacks);
+      out.writer->add_clock_domains(clocks);
+      std::vector<ArgsRecord> sets;
+      for (const auto &[id, set] : reader.args())
+        if (id < args_end && out.args_used[id]) sets.push_back(set);
+      out.writer->add_args(sets);
+    }
+    reader.for_each_event_batch([&](const prof_event *events, size_t count) {
+      for (size_t i = 0; i < count; ++i)
+        route(events[i], [&](Output &out) { out.writer->add_events(&events[i], 1); });
+    });
+    // Each ring's drops go with the process of the thread that owned it.
+    std::map<int32_t, int> thread_groups;
+    for (const auto &[id, track] : reader.tracks())
+      if (track.kind == PROF_TRACK_THREAD) thread_groups[track.tid] = groups.group(id);
+    for (const auto &[ring, drop] : reader.drops()) {
+      auto found = ring < kFirstCauseRing ? thread_groups.find(drop.tid) : thread_groups.end();
+      const int group =
+          found != thread_groups.end() && found->second != kEveryReport ? found->second : kNoRank;
+      Output &out = outputs.at(group);
+      out.writer->add_drops(std::span<const DropRecord>(&drop, 1));
+      out.dropped += drop.dropped;
+    }
+    for (auto &[rank, out] : outputs) {
+      Footer footer = reader.footer().value_or(Footer{});
+      footer.dropped = out.dropped;
+      out.result.events = out.writer->events_written();
+      out.writer->finish(footer);
+      out.writer.reset();
+    }
+  } catch (...) {
+    for (auto &[rank, out] : outputs) {
+      out.writer.reset();
+      fs::remove(out.temp, ec);
+    }
+    throw;
+  }
+  std::vector<SplitOutput> written;
+  for (auto &[rank, out] : outputs) {
+    fs::rename(out.temp, out.result.path, ec);
+    if (ec) {
+      for (auto &[other, left] : outputs)
+        fs::remove(left.temp, ec);
+      throw ReportError("cannot rename " + in_quotes(out.temp) + " to " +
+                        in_quotes(out.result.path) + ": " + ec.message());
+    }
+    written.push_back(out.result);
+  }
+  return written;
+}
+
+} // namespace prof::report
