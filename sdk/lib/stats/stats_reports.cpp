@@ -52,7 +52,7 @@ const std::vector<ReportInfo> kReports = {
      true},
     {"stragglers",
      "collective operations matched across ranks (communicator and sequence): arrival skew, "
-     "and how often and how late each rank came last",
+     "how often and how late each rank came last, and the operations held up 1 ms or more",
      false},
 };
 
@@ -438,6 +438,11 @@ StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHos
 // how much later the last rank arrived than the first; that rank is late by
 // the skew. Per communicator, by name and rank: how many operations, how
 // often the rank came last and how late, and the skew of all.
+/// An operation whose last rank came this long after its first is named in
+/// the stragglers report's notes, up to kLateOperationsShown per name.
+constexpr uint64_t kLateOperationNs = 1'000'000;
+constexpr size_t kLateOperationsShown = 10;
+
 StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"stragglers", "Communicator", {}, {}, "", {}};
   table.columns = {{"Name", "Name", Align::Left},
@@ -454,9 +459,14 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
   std::map<std::pair<std::string, uint64_t>, std::vector<const CollectiveCall *>> operations;
   for (const CollectiveCall &call : aggregator.collective_calls())
     operations[{text_of(call.communicator), call.sequence}].push_back(&call);
+  struct LateOperation {
+    uint64_t skew, sequence;
+    std::string last;
+  };
   struct PerName {
     uint64_t operations = 0, skew_total = 0, skew_max = 0;
     std::map<std::string, std::pair<uint64_t, DurationStats>> by_process; // last count, lateness
+    std::vector<LateOperation> late;
   };
   std::map<std::string, std::map<std::string, PerName>> by_communicator;
   for (const auto &[key, calls] : operations) {
@@ -479,10 +489,12 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
     stats.skew_total += skew;
     stats.skew_max = std::max(stats.skew_max, skew);
     for (const auto &[process, call] : first_per_process) {
-      auto &[times_last, lateness] = stats.by_process[process_label(host, process)];
+      const std::string label = process_label(host, process);
+      auto &[times_last, lateness] = stats.by_process[label];
       if (call == last) {
         ++times_last;
         lateness.add(skew);
+        if (skew >= kLateOperationNs) stats.late.push_back({skew, key.second, label});
       }
     }
   }
@@ -509,6 +521,23 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
     }
     table.sections.push_back(std::move(section));
   }
+  // The operations one rank held up longest, each named: the latest
+  // kLateOperationsShown of each name, in their order on the communicator.
+  for (const std::string &communicator : communicators)
+    for (auto &[name, stats] : by_communicator[communicator]) {
+      std::vector<LateOperation> &late = stats.late;
+      std::sort(late.begin(), late.end(), [](const LateOperation &a, const LateOperation &b) {
+        return a.skew != b.skew ? a.skew > b.skew : a.sequence < b.sequence;
+      });
+      if (late.size() > kLateOperationsShown) late.resize(kLateOperationsShown);
+      std::sort(late.begin(), late.end(), [](const LateOperation &a, const LateOperation &b) {
+        return a.sequence < b.sequence;
+      });
+      for (const LateOperation &op : late)
+        table.notes.push_back("late: " + communicator + " " + name + " #" +
+                              std::to_string(op.sequence) + ": " + op.last + " last, " +
+                              format_duration(op.skew) + " after the first");
+    }
   return table;
 }
 

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -23,6 +24,7 @@ namespace fs = std::filesystem;
 const fs::path kBuildDir = PROF_BUILD_DIR;
 const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kProgram = (kBuildDir / "tests" / "mpi-exchange").string();
+const std::string kStraggler = (kBuildDir / "tests" / "mpi-straggler").string();
 const std::string kMpirun = PROF_MPIRUN;
 
 struct Call {
@@ -271,6 +273,109 @@ TEST_F(MpiE2E, UnderOneProfEachRankGetsItsOwnReport) {
     mpirun_seen |=
         track.kind == PROF_TRACK_PROCESS && track.name.find(kMpirun) != std::string::npos;
   EXPECT_TRUE(mpirun_seen);
+}
+
+/// One operation the stragglers report names as held up ("late: ..." notes).
+struct LateOperation {
+  std::string name, last;
+  int sequence = 0;
+  double milliseconds = 0;
+};
+
+/// The "late: COMM NAME #SEQ: PROCESS last, 50.19ms after the first" notes
+/// of `prof stats --report stragglers --format csv` (as "# " lines).
+std::vector<LateOperation> late_operations(const std::string &csv) {
+  std::vector<LateOperation> out;
+  std::istringstream lines(csv);
+  const std::string prefix = "# late: MPI_COMM_WORLD ";
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    LateOperation op;
+    const size_t hash = line.find(" #", prefix.size());
+    const size_t colon = line.find(": ", hash);
+    const size_t last = line.find(" last, ", colon);
+    const size_t ms = line.find("ms after", last);
+    if (hash == std::string::npos || colon == std::string::npos || last == std::string::npos ||
+        ms == std::string::npos) {
+      ADD_FAILURE() << line;
+      continue;
+    }
+    op.name = line.substr(prefix.size(), hash - prefix.size());
+    op.sequence = std::stoi(line.substr(hash + 2, colon - hash - 2));
+    op.last = line.substr(colon + 2, last - colon - 2);
+    op.milliseconds = std::stod(line.substr(last + 7, ms - last - 7));
+    out.push_back(op);
+  }
+  return out;
+}
+
+/// Merges the four ranks' reports in `dir` and checks what the analysis
+/// says of mpi-straggler: rank 1 came last, about 50 ms late, in exactly the
+/// four all-reduces it was held up before, and each rank's counts and bytes.
+void expect_rank_one_straggles(const fs::path &dir, const std::string &prof) {
+  std::vector<std::string> merge = {prof, "merge", "-o", (dir / "all").string()};
+  for (int rank = 0; rank < 4; ++rank)
+    merge.push_back((dir / ("r" + std::to_string(rank) + ".profrep")).string());
+  const RunResult merged = run_process(merge, dir);
+  ASSERT_EQ(merged.exit_code, 0) << merged.describe();
+  const RunResult late = run_process(
+      {prof, "stats", "--report", "stragglers", "--format", "csv", (dir / "all.profrep").string()},
+      dir);
+  ASSERT_EQ(late.exit_code, 0) << late.describe();
+  std::vector<LateOperation> ops = late_operations(late.out);
+  std::sort(ops.begin(), ops.end(), [](const LateOperation &a, const LateOperation &b) {
+    return a.milliseconds > b.milliseconds;
+  });
+  ASSERT_GE(ops.size(), 4u) << late.out;
+  // The barrier is #1: the all-reduces after the held-up work are #6, #11, #16, #21.
+  std::set<int> held_up;
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(ops[i].name, "MPI_Allreduce");
+    EXPECT_NE(ops[i].last.find("(rank 1)"), std::string::npos) << ops[i].last;
+    EXPECT_GT(ops[i].milliseconds, 35.0);
+    EXPECT_LT(ops[i].milliseconds, 90.0);
+    held_up.insert(ops[i].sequence);
+  }
+  EXPECT_EQ(held_up, (std::set<int>{6, 11, 16, 21})) << late.out;
+  for (size_t i = 4; i < ops.size(); ++i)
+    EXPECT_LT(ops[i].milliseconds, 35.0) << "only those four were held up: " << late.out;
+
+  const RunResult calls = run_process(
+      {prof, "stats", "--report", "collectives", "--format", "csv", (dir / "all.profrep").string()},
+      dir);
+  ASSERT_EQ(calls.exit_code, 0) << calls.describe();
+  int rows = 0;
+  std::istringstream lines(calls.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("MPI_COMM_WORLD,MPI_Allreduce,", 0) == 0) {
+      ++rows;
+      EXPECT_NE(line.find(",20,163840,"), std::string::npos) << line; // 20 x 1024 doubles
+    }
+  EXPECT_EQ(rows, 4) << calls.out;
+}
+
+// The issue's pattern, prof inside the launcher: four reports, merged.
+TEST_F(MpiE2E, StragglersNameTheLateRankItsOperationsAndHowLate) {
+  auto command = mpirun(4);
+  for (const std::string &a :
+       {kProf, std::string("--quiet"), std::string("-t"), std::string("mpi"), std::string("-o"),
+        (dir_ / "r%q{OMPI_COMM_WORLD_RANK}").string(), kStraggler})
+    command.push_back(a);
+  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  expect_rank_one_straggles(dir_, kProf);
+}
+
+// The same with one prof around the launcher, split per rank.
+TEST_F(MpiE2E, StragglersAreTheSameUnderOneProfAroundTheLauncher) {
+  std::vector<std::string> command = {kProf, "--quiet", "-t",
+                                      "mpi", "-o",      (dir_ / "r%q{RANK}").string()};
+  for (const std::string &a : mpirun(4))
+    command.push_back(a);
+  command.push_back(kStraggler);
+  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  expect_rank_one_straggles(dir_, kProf);
 }
 
 // Preloaded into every process prof starts, the plugin must leave one
