@@ -7,6 +7,7 @@
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/stats_scan.hpp"
 #include <prof/drop_causes.hpp>
+#include <prof/stats/html_page.hpp>
 #include <prof/stats/stats_reports.hpp>
 
 #include <boost/program_options.hpp>
@@ -74,7 +75,8 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   add("report,r", po::value<std::string>(),
       "reports to compute, NAME,NAME,... (default: those of the summary that have data; see "
       "--help-reports)");
-  add("format", po::value<std::string>()->default_value("table"), "table, csv or json");
+  add("format", po::value<std::string>()->default_value("table"),
+      "table, csv, json or html (one page with charts of the ranks' collectives)");
   add("output,o", po::value<std::string>(), "write to FILE instead of standard output");
   add("force-overwrite,f", "replace an existing output file");
   add("interval", po::value<std::string>()->default_value("100"),
@@ -107,8 +109,8 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
     throw usage("give exactly one report (see prof stats --help)");
   const std::string path = values["input"].as<std::vector<std::string>>().front();
   const std::string format = values["format"].as<std::string>();
-  if (format != "table" && format != "csv" && format != "json")
-    throw usage("unknown format '" + format + "' (formats: table, csv, json)");
+  if (format != "table" && format != "csv" && format != "json" && format != "html")
+    throw usage("unknown format '" + format + "' (formats: table, csv, json, html)");
   const bool chosen = values.count("report") > 0;
   const std::vector<std::string> names =
       chosen ? parse_report_names(values["report"].as<std::string>()) : std::vector<std::string>{};
@@ -155,7 +157,10 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
       bar->update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
     };
   }
-  ScanResult result = scan_report(reader, host, stats::scope_for(scanned, report_options), scan);
+  stats::StatsScope scope = stats::scope_for(scanned, report_options);
+  if (format == "html") // its charts: the ranks' collectives and communication
+    scope.collectives = scope.communication = true;
+  ScanResult result = scan_report(reader, host, scope, scan);
   if (bar) bar->finish();
   for (const uint64_t offset : result.malformed_chunks)
     console.warning(malformed_chunk_warning(path, offset));
@@ -172,9 +177,13 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
     stats::StatsTable table = stats::build_report(name, aggregator, host, report_options);
     if (chosen || table.row_count() > 0) tables.push_back(std::move(table));
   }
-  std::string text = format == "csv"    ? stats::render_csv(tables)
-                     : format == "json" ? stats::render_json(tables)
-                                        : stats::render_table(tables);
+  std::string text =
+      format == "csv"    ? stats::render_csv(tables)
+      : format == "json" ? stats::render_json(tables)
+      : format == "html"
+          ? stats::render_html(tables, stats::rank_charts(aggregator, host),
+                               "prof stats: " + std::filesystem::path(path).filename().string())
+          : stats::render_table(tables);
   if (tables.empty() && format == "table")
     text = "======== Profiling result: no activities, counters or samples in this report\n";
 

@@ -6,6 +6,7 @@
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
 #include <prof/stats/natural_order.hpp>
+#include <prof/stats/process_label.hpp>
 #include <prof/stats/summary_tables.hpp>
 #include <prof/stats/time_format.hpp>
 #include <prof/stats/value_format.hpp>
@@ -368,14 +369,6 @@ StatsTable functions_report(const StatsAggregator &aggregator, const ExportHost 
                             Cell::of_text(f.name)});
   table.sections.push_back(std::move(section));
   return table;
-}
-
-/// A process track as the tables name it: its name and pid.
-std::string process_label(const ExportHost &host, prof_track_id track) {
-  const prof_track_desc *desc = track == 0 ? nullptr : host.track(track);
-  if (desc == nullptr) return "-";
-  const std::string name = desc->name ? desc->name : "";
-  return desc->pid > 0 ? name + " (" + std::to_string(desc->pid) + ")" : name;
 }
 
 // Communication calls per communicator, then by name and process (in a

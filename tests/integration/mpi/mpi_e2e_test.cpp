@@ -364,6 +364,34 @@ TEST_F(MpiE2E, StragglersNameTheLateRankItsOperationsAndHowLate) {
   const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   expect_rank_one_straggles(dir_, kProf);
+
+  // The HTML page, as a browser builds it: headless Chromium's DOM.
+  const fs::path page = dir_ / "all.html";
+  const RunResult html =
+      run_process({kProf, "stats", "--report", "stragglers,collectives", "--format", "html", "-o",
+                   page.string(), (dir_ / "all.profrep").string()},
+                  dir_);
+  ASSERT_EQ(html.exit_code, 0) << html.describe();
+  const RunResult which = run_process({"/bin/sh", "-c", "command -v chromium"}, dir_);
+  if (which.exit_code != 0) GTEST_SKIP() << "no chromium (Debian's chromium) to render the page";
+  const std::string chromium = which.out.substr(0, which.out.find('\n'));
+  const RunResult dom = run_process({chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                                     "--dump-dom", "file://" + page.string()},
+                                    dir_, std::chrono::seconds(60));
+  ASSERT_EQ(dom.exit_code, 0) << dom.describe();
+  const auto count = [&dom](const std::string &part) {
+    size_t n = 0;
+    for (size_t at = dom.out.find(part); at != std::string::npos; at = dom.out.find(part, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<svg id=\"lateness-heatmap\""), 1u) << dom.out.substr(0, 2000);
+  EXPECT_EQ(count("<svg id=\"communication-bars\""), 1u);
+  EXPECT_EQ(count("class=\"cell\""), 4u * 21) << "4 ranks x (a barrier and 20 all-reduces)";
+  // The held-up ones: rank 1's cell of the latest operation is full red.
+  EXPECT_GE(count("fill=\"#ff0000\""), 1u);
+  EXPECT_EQ(count("<section class=\"report\""), 2u);
+  EXPECT_GE(count("late: MPI_COMM_WORLD MPI_Allreduce #"), 4u);
 }
 
 // The same with one prof around the launcher, split per rank.

@@ -98,7 +98,7 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
             "device-memory, memory, counters, "
             "device-utilization, device-gaps, cpu-functions, collectives, stragglers)");
   EXPECT_EQ(usage_error({report_, "--format", "xml"}),
-            "prof: stats: unknown format 'xml' (formats: table, csv, json)");
+            "prof: stats: unknown format 'xml' (formats: table, csv, json, html)");
   EXPECT_EQ(usage_error({report_, "--interval", "0"}),
             "prof: stats: --interval '0' is not a positive number");
   EXPECT_EQ(usage_error({report_, "--gap-threshold", "-3"}),

@@ -1,0 +1,18 @@
+// How the statistics name a process track: its name and pid.
+#pragma once
+
+#include <prof/plugin.hpp>
+
+#include <string>
+
+namespace prof::stats {
+
+/// "train.py (rank 1) [node1 rank 1] (4242)"; "-" for no track.
+inline std::string process_label(const ExportHost &host, prof_track_id track) {
+  const prof_track_desc *desc = track == 0 ? nullptr : host.track(track);
+  if (desc == nullptr) return "-";
+  const std::string name = desc->name ? desc->name : "";
+  return desc->pid > 0 ? name + " (" + std::to_string(desc->pid) + ")" : name;
+}
+
+} // namespace prof::stats

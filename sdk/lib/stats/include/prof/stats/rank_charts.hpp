@@ -1,0 +1,39 @@
+// What the HTML page of `prof stats --format html` draws beside its tables,
+// from the collective operations matched across ranks: how late each rank
+// came to each operation, and each rank's time in communication by name.
+#pragma once
+
+#include <prof/stats/stats_aggregator.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prof::stats {
+
+struct RankCharts {
+  /// Processes (in a merged report, ranks), in natural order: the heat map's rows.
+  std::vector<std::string> ranks;
+  /// Operations matched in two ranks or more, by communicator then
+  /// sequence ("MPI_Allreduce #6 on MPI_COMM_WORLD"): its columns.
+  std::vector<std::string> operations;
+  /// lateness[rank][operation]: ns after the first rank arrived; -1 when
+  /// the rank was not in it.
+  std::vector<std::vector<int64_t>> lateness;
+  /// Operations left out past the limit (the first ones are kept).
+  size_t operations_left_out = 0;
+  struct Part {
+    std::string name;
+    uint64_t ns = 0;
+  };
+  /// Per rank (as `ranks`), time in communication calls by name.
+  std::vector<std::vector<Part>> communication;
+};
+
+/// The charts of `aggregator`'s collective calls and communication (scan
+/// it with StatsScope::collectives and ::communication), at most
+/// `max_operations` columns.
+RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host,
+                       size_t max_operations = 400);
+
+} // namespace prof::stats

@@ -1,0 +1,59 @@
+// The HTML page of `prof stats --format html`: charts drawn from the ranks'
+// collectives, every table and note, text escaped, nothing fetched.
+#include <prof/stats/html_page.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace prof::stats {
+namespace {
+
+size_t count(const std::string &text, const std::string &part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+    ++n;
+  return n;
+}
+
+StatsTable sample_table() {
+  StatsTable table{"stragglers", "Communicator", {}, {}, "", {}};
+  table.columns = {{"Name", "Name", Align::Left}, {"Ops", "Operations", Align::Right}};
+  table.sections.push_back(
+      {"world", "======== Stragglers (world):", {{Cell::of_text("<bcast>"), Cell::of_count(3)}}});
+  table.notes.push_back("late: world AllReduce #2: rank \"1\" last, 50.00ms after the first");
+  return table;
+}
+
+TEST(HtmlPage, ChartsTablesAndNotesEscaped) {
+  RankCharts charts;
+  charts.ranks = {"app (rank 0)", "app (rank 1) & co"};
+  charts.operations = {"AllReduce #1 on world", "AllReduce #2 on world", "Barrier #3 on world"};
+  charts.lateness = {{0, 0, -1}, {10, 50'000'000, 0}};
+  charts.communication = {{{"AllReduce", 100}, {"Barrier", 50}}, {{"AllReduce", 10}}};
+  const std::string page = render_html({sample_table()}, charts, "prof stats: a<b");
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(count(page, "<title>prof stats: a&lt;b</title>"), 1u);
+  EXPECT_EQ(count(page, "<svg id=\"lateness-heatmap\""), 1u);
+  EXPECT_EQ(count(page, "class=\"cell\""), 6u);
+  EXPECT_EQ(count(page, "fill=\"#ff0000\""), 1u) << "the latest arrival";
+  EXPECT_EQ(count(page, "fill=\"#d9d9d9\""), 1u) << "a rank not in the operation";
+  EXPECT_EQ(count(page, "<svg id=\"communication-bars\""), 1u);
+  EXPECT_EQ(count(page, "class=\"part\""), 3u);
+  EXPECT_EQ(count(page, "app (rank 1) &amp; co"), 1u + 3u + 1u + 1u); // label, cells, label, bar
+  EXPECT_EQ(count(page, "<td>&lt;bcast&gt;</td><td class=\"n\">3</td>"), 1u);
+  EXPECT_EQ(count(page, "<li>late: world AllReduce #2: rank &quot;1&quot; last"), 1u);
+  // Self-contained: no script and nothing to fetch.
+  EXPECT_EQ(count(page, "<script"), 0u);
+  EXPECT_EQ(count(page, "src="), 0u);
+  EXPECT_EQ(count(page, "href="), 0u);
+}
+
+TEST(HtmlPage, WithoutCollectivesOnlyTheTables) {
+  const std::string page = render_html({sample_table()}, RankCharts{}, "prof stats");
+  EXPECT_EQ(count(page, "<svg"), 0u);
+  EXPECT_EQ(count(page, "<section class=\"report\" id=\"report-stragglers\">"), 1u);
+}
+
+} // namespace
+} // namespace prof::stats
