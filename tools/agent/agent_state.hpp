@@ -23,7 +23,6 @@ struct AgentState {
   prof_session_info session{};
   /// Set when prof is found gone: emits stop at once.
   std::atomic<bool> orphaned{false};
-  std::atomic<uint64_t> drops_since_check{0};
 };
 
 /// Maps prof's region `name`, reads the capture's config and starts its
