@@ -10,11 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -25,6 +27,7 @@ namespace fs = std::filesystem;
 using ::testing::AllOf;
 using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Pair;
@@ -369,6 +372,50 @@ TEST_F(CaptureE2E, ChildrenAreCountedInTheProcessTree) {
   EXPECT_GE(root_hwm, 32.0 * kMiB);
   EXPECT_LT(root_hwm, 64.0 * kMiB);
   EXPECT_GE(tree_rss, 90.0 * kMiB) << "the children's memory is not counted";
+}
+
+// One prof around a launcher of any kind: torchrun's RANK, srun's
+// SLURM_PROCID (here a shell starts two ranks with it), and the report's
+// name asking for it: one report per rank, and the launcher's own.
+TEST_F(CaptureE2E, AroundALauncherEachRankGetsItsReport) {
+  for (const std::string variable : {"RANK", "SLURM_PROCID"}) {
+    SCOPED_TRACE(variable);
+    const std::string rank = "r" + variable + "-";
+    const std::string one =
+        variable + "=%d WORLD_SIZE=2 " + kWorkload + " --threads 2 --seconds 0.1 --lock-wait-ms 20";
+    char script[1024];
+    std::snprintf(script, sizeof script, (one + " & " + one + " & wait").c_str(), 0, 1);
+    const RunResult r =
+        prof({"--quiet", "-t", "osrt", "-o", path(rank + "%q{" + variable + "}").string(),
+              "/bin/sh", "-c", script});
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    std::set<int> pids;
+    for (int n = 0; n < 2; ++n) {
+      report::ReportReader reader;
+      ASSERT_TRUE(reader.open(path(rank + std::to_string(n) + ".profrep").string()));
+      EXPECT_EQ(reader.header().rank, std::to_string(n));
+      std::vector<std::string> processes;
+      for (const auto &[id, track] : reader.tracks())
+        if (track.kind == PROF_TRACK_PROCESS) {
+          processes.push_back(track.name);
+          pids.insert(track.pid);
+        }
+      ASSERT_EQ(processes.size(), 1u);
+      EXPECT_THAT(processes[0], HasSubstr("prof-workload"));
+      EXPECT_THAT(processes[0], EndsWith(" (rank " + std::to_string(n) + ")"));
+      size_t slices = 0;
+      for (const prof_event &e : reader.read_all_events())
+        slices += e.type == PROF_EVENT_SLICE;
+      EXPECT_GT(slices, 0u) << "the rank's lock waits";
+    }
+    EXPECT_EQ(pids.size(), 2u);
+    report::ReportReader launcher;
+    ASSERT_TRUE(launcher.open(path(rank + ".profrep").string()));
+    bool shell = false;
+    for (const auto &[id, track] : launcher.tracks())
+      shell |= track.kind == PROF_TRACK_PROCESS && track.name.rfind("/bin/sh -c", 0) == 0;
+    EXPECT_TRUE(shell) << "the launcher's own process";
+  }
 }
 
 // ---------------------------------------------------------------------------
