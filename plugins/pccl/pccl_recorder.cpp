@@ -465,16 +465,16 @@ void PcclRecorder::stop(Event *e) {
   e->comm->release(e);
 }
 
-void PcclRecorder::emit(const Event &e, uint64_t end) {
-  Event copy = e; // the arguments the end adds
-  if (e.kind == Kind::proxy_step && e.transferred > 0) copy.add(keys_.bytes, e.transferred);
+void PcclRecorder::emit(Event &e, uint64_t end) {
+  // What the event learned as it went: its last arguments (it is released next).
+  if (e.kind == Kind::proxy_step && e.transferred > 0) e.add(keys_.bytes, e.transferred);
   if (e.kind == Kind::kernel_ch) {
-    if (e.gpu_start) copy.add(keys_.gpu_start, e.gpu_start);
-    if (e.gpu_stop) copy.add(keys_.gpu_stop, e.gpu_stop);
-    if (e.gpu_start && e.gpu_stop >= e.gpu_start) copy.add(keys_.gpu_ns, e.gpu_stop - e.gpu_start);
+    if (e.gpu_start) e.add(keys_.gpu_start, e.gpu_start);
+    if (e.gpu_stop) e.add(keys_.gpu_stop, e.gpu_stop);
+    if (e.gpu_start && e.gpu_stop >= e.gpu_start) e.add(keys_.gpu_ns, e.gpu_stop - e.gpu_start);
   }
   host_.slice(e.track, e.begin, end > e.begin ? end - e.begin : 0, e.name, e.category, 0,
-              e.category_kind, std::span<const prof_arg>(copy.args.data(), copy.arg_count));
+              e.category_kind, std::span<const prof_arg>(e.args.data(), e.arg_count));
   if (e.flow_from_track != 0) {
     const uint64_t flow = session_correlation(
         getpid(), kFlowBase + next_flow_.fetch_add(1, std::memory_order_relaxed));

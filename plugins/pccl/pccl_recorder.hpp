@@ -103,7 +103,7 @@ public:
 
 private:
   friend class Communicator;
-  void emit(const Event &event, uint64_t end);
+  void emit(Event &event, uint64_t end);
   void emit_ctrl_state(Event &event, uint64_t now);
 
   Host host_;
