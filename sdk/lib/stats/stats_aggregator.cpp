@@ -87,6 +87,8 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
         collective_calls_.push_back(
             {communicator, sequence->value.u, process_of(e.track), e.name, e.ts});
     }
+    if (scope_.overlap && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_COMMUNICATION)
+      communication_time_[process_of(e.track)].add(e.ts, e.ts + e.duration);
     if (scope_.communication && e.type == PROF_EVENT_SLICE &&
         e.kind == PROF_CATEGORY_COMMUNICATION) {
       CommunicationStats &stats = communication_[{e.name, communicator_of(e), process_of(e.track)}];
@@ -122,6 +124,8 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       ++device_slices_;
       uncategorized_device_slices_ += e.kind == PROF_CATEGORY_OTHER;
       if (scope_.kernels && e.kind == PROF_CATEGORY_KERNEL) kernels_[e.name].add(e.duration);
+      if (scope_.overlap && e.kind == PROF_CATEGORY_KERNEL)
+        compute_[place.device].add(e.ts, e.ts + e.duration);
       if (scope_.memcpy && is_copy(e.kind)) {
         memcpy_[e.name].add(e.duration);
         if (const auto bytes = bytes_of(e)) memcpy_bytes_[e.kind].add(static_cast<double>(*bytes));
@@ -150,6 +154,10 @@ void StatsAggregator::merge(StatsAggregator &other) {
       mine = timelines_.emplace(device, BusyTimeline(scope_.timeline_join_gap)).first;
     mine->second.merge(timeline);
   }
+  for (auto &[process, timeline] : other.communication_time_)
+    communication_time_[process].merge(timeline);
+  for (auto &[device, timeline] : other.compute_)
+    compute_[device].merge(timeline);
   functions_.merge(other.functions_);
   memory_.merge(other.memory_);
   for (const auto &[key, stats] : other.annotations_)

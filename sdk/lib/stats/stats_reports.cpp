@@ -55,6 +55,14 @@ const std::vector<ReportInfo> kReports = {
      "collective operations matched across ranks (communicator and sequence): arrival skew, "
      "how often and how late each rank came last, and the operations held up 1 ms or more",
      false},
+    {"overlap",
+     "per process (rank): time in communication calls, and how much of it its devices computed "
+     "through",
+     false},
+    {"idle",
+     "per device: idle time within its busy span, split into communication (its process in "
+     "communication calls), launch gaps (under 10 us) and host (the device waited for work)",
+     false},
 };
 
 /// The summary's activity table columns; the Type column is console-only.
@@ -534,6 +542,143 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
   return table;
 }
 
+/// What `prof merge` appends to an input's top-level and process tracks'
+/// names (" [node1 rank 3]"), "" when the name has none.
+std::string_view merge_label(std::string_view name) {
+  if (!name.ends_with(']')) return {};
+  const size_t open = name.rfind(" [");
+  return open == std::string_view::npos ? std::string_view{} : name.substr(open);
+}
+
+/// Which process each device works for: the process of the same merged
+/// input (the same merge label), or, when one process communicates, that one.
+std::map<prof_track_id, prof_track_id> device_processes(StatsAggregator &aggregator,
+                                                        const ExportHost &host) {
+  const auto name_of = [&host](prof_track_id track) {
+    const prof_track_desc *desc = host.track(track);
+    return std::string_view(desc && desc->name ? desc->name : "");
+  };
+  std::vector<prof_track_id> processes;
+  for (const auto &[process, timeline] : aggregator.communication_time())
+    if (process != 0) processes.push_back(process);
+  std::map<prof_track_id, prof_track_id> out;
+  for (const auto &[device, timeline] : aggregator.timelines()) {
+    if (device == 0) continue;
+    prof_track_id match = processes.size() == 1 ? processes.front() : 0;
+    const std::string_view label = merge_label(name_of(device));
+    for (const prof_track_id process : processes)
+      if (!label.empty() && merge_label(name_of(process)) == label) match = process;
+    out[device] = match;
+  }
+  return out;
+}
+
+/// ns of `a` inside `b`; both sorted and disjoint.
+uint64_t overlap_ns(const std::vector<Period> &a, const std::vector<Period> &b) {
+  uint64_t total = 0;
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    const uint64_t begin = std::max(a[i].begin, b[j].begin), end = std::min(a[i].end, b[j].end);
+    if (end > begin) total += end - begin;
+    (a[i].end < b[j].end ? i : j) += 1;
+  }
+  return total;
+}
+
+/// Per process: time in communication, and the share of it its devices computed through.
+StatsTable overlap_report(StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"overlap", "", {}, {}, "", {}};
+  table.columns = {{"Process", "Process", Align::Left},
+                   {"Communication", "Communication(ns)", Align::Right},
+                   {"Overlapped", "Overlapped(ns)", Align::Right},
+                   {"Overlap", "Overlap(%)", Align::Right},
+                   {"Devices", "Devices", Align::Right}};
+  table.empty_text = "======== Overlap: no communication calls in this report";
+  std::map<prof_track_id, std::vector<prof_track_id>> devices_of;
+  for (const auto &[device, process] : device_processes(aggregator, host))
+    if (process != 0) devices_of[process].push_back(device);
+  std::vector<std::pair<std::string, std::vector<Cell>>> rows;
+  for (auto &[process, timeline] : aggregator.communication_time()) {
+    if (process == 0) continue;
+    BusyTimeline compute;
+    for (const prof_track_id device : devices_of[process]) {
+      BusyTimeline copy = aggregator.compute()[device];
+      compute.merge(copy);
+    }
+    const uint64_t communication = timeline.busy();
+    const uint64_t overlapped = overlap_ns(timeline.periods(), compute.periods());
+    const std::string label = process_label(host, process);
+    rows.push_back({label,
+                    {Cell::of_text(label), Cell::of_ns(communication), Cell::of_ns(overlapped),
+                     Cell::of_percent(overlapped, communication),
+                     Cell::of_count(devices_of[process].size())}});
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const auto &a, const auto &b) { return natural_less(a.first, b.first); });
+  if (rows.empty()) return table;
+  Section section{"", "======== Overlap of communication with device compute:", {}};
+  for (auto &[label, cells] : rows)
+    section.rows.push_back(std::move(cells));
+  table.sections.push_back(std::move(section));
+  table.notes.push_back("Overlapped: time in communication calls while the process's devices "
+                        "ran kernels (devices of a merged input go with its processes)");
+  return table;
+}
+
+/// Idle gaps of a device shorter than this are launch gaps (HTA's kernel wait).
+constexpr uint64_t kLaunchGapNs = 10'000;
+
+/// Per device: idle time within its busy span, and what it waited for.
+StatsTable idle_report(StatsAggregator &aggregator, const ExportHost &host) {
+  StatsTable table{"idle", "", {}, {}, "", {}};
+  table.columns = {{"Device", "Device", Align::Left},
+                   {"Process", "Process", Align::Left},
+                   {"Span", "Span(ns)", Align::Right},
+                   {"Idle", "Idle(ns)", Align::Right},
+                   {"Communication", "Communication(ns)", Align::Right},
+                   {"Launch", "LaunchGaps(ns)", Align::Right},
+                   {"Host", "Host(ns)", Align::Right}};
+  table.empty_text = "======== Idle: no device work in this report";
+  std::vector<std::pair<std::string, std::vector<Cell>>> rows;
+  for (const auto &[device, process] : device_processes(aggregator, host)) {
+    const std::vector<Period> &busy = aggregator.timelines()[device].periods();
+    if (busy.empty()) continue;
+    std::vector<Period> gaps;
+    for (size_t i = 1; i < busy.size(); ++i)
+      gaps.push_back({busy[i - 1].end, busy[i].begin});
+    const std::vector<Period> no_calls;
+    auto found = aggregator.communication_time().find(process);
+    const std::vector<Period> &calls =
+        process != 0 && found != aggregator.communication_time().end() ? found->second.periods()
+                                                                       : no_calls;
+    uint64_t idle = 0, communication = 0, launch = 0, host_bound = 0;
+    for (const Period &gap : gaps) {
+      const uint64_t length = gap.end - gap.begin;
+      const uint64_t in_calls = overlap_ns({gap}, calls);
+      idle += length;
+      communication += in_calls;
+      (length < kLaunchGapNs ? launch : host_bound) += length - in_calls;
+    }
+    const prof_track_desc *desc = host.track(device);
+    const std::string name = desc && desc->name ? desc->name : "device";
+    rows.push_back({name,
+                    {Cell::of_text(name),
+                     process ? Cell::of_text(process_label(host, process)) : Cell::of_text("-", ""),
+                     Cell::of_ns(busy.back().end - busy.front().begin), Cell::of_ns(idle),
+                     Cell::of_ns(communication), Cell::of_ns(launch), Cell::of_ns(host_bound)}});
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const auto &a, const auto &b) { return natural_less(a.first, b.first); });
+  if (rows.empty()) return table;
+  Section section{"", "======== Device idle time:", {}};
+  for (auto &[name, cells] : rows)
+    section.rows.push_back(std::move(cells));
+  table.sections.push_back(std::move(section));
+  table.notes.push_back("Communication: idle while the device's process was in communication "
+                        "calls; launch gaps: other gaps under 10us between its work; host: the "
+                        "rest, the device waiting for work");
+  return table;
+}
+
 } // namespace
 
 const std::vector<ReportInfo> &known_reports() { return kReports; }
@@ -572,10 +717,11 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "memory") scope.heap = true;
     if (name == "collectives") scope.communication = true;
     if (name == "stragglers") scope.collectives = true;
+    if (name == "overlap" || name == "idle") scope.overlap = true;
   }
-  scope.timelines = utilization || gaps;
+  scope.timelines = utilization || gaps || scope.overlap;
   // Gaps alone need no period shorter than the threshold apart.
-  scope.timeline_join_gap = gaps && !utilization ? options.gap_threshold_ns : 0;
+  scope.timeline_join_gap = gaps && !utilization && !scope.overlap ? options.gap_threshold_ns : 0;
   return scope;
 }
 
@@ -606,6 +752,8 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "cpu-functions") return functions_report(aggregator, host);
   if (name == "collectives") return collectives_report(aggregator, host);
   if (name == "stragglers") return stragglers_report(aggregator, host);
+  if (name == "overlap") return overlap_report(aggregator, host);
+  if (name == "idle") return idle_report(aggregator, host);
   return StatsTable{std::string(name), "", {}, {}, "", {}};
 }
 

@@ -192,6 +192,68 @@ TEST_F(StatsReports, StragglersMatchCollectivesAcrossRanksBySequence) {
   EXPECT_TRUE(one("stragglers").sections.empty());
 }
 
+// One rank: kernels at [0,100) [105,200) [300,400) [1000,1100) us, its
+// communication calls at [150,350) and [500,700) us.
+TEST_F(StatsReports, OverlapAndIdleOfOneRank) {
+  testing::TestReport report;
+  const uint32_t app = report.process("app", 10);
+  const uint32_t main = report.thread(app, "app", 10);
+  const uint32_t gpu = report.track(PROF_TRACK_DEVICE, 0, "GPU 0", 0);
+  const auto us = [](uint64_t n) { return testing::kOrigin + n * testing::kUs; };
+  for (const auto &[begin, end] : {std::pair{0, 100}, {105, 200}, {300, 400}, {1000, 1100}})
+    report.slice(gpu, us(begin), (end - begin) * testing::kUs, "gemm", "", PROF_CATEGORY_KERNEL);
+  report.communication(main, us(150), 200 * testing::kUs, "MPI_Allreduce", "world");
+  report.communication(main, us(500), 200 * testing::kUs, "MPI_Allreduce", "world");
+  open(report, 3);
+  const StatsTable overlap = one("overlap");
+  ASSERT_EQ(overlap.sections.size(), 1u);
+  ASSERT_EQ(overlap.sections[0].rows.size(), 1u);
+  EXPECT_EQ(value(overlap, 0, 0, "Process"), "app (10)");
+  EXPECT_EQ(value(overlap, 0, 0, "Communication(ns)"), "400000");
+  EXPECT_EQ(value(overlap, 0, 0, "Overlapped(ns)"), "100000"); // [150,200) and [300,350)
+  EXPECT_EQ(value(overlap, 0, 0, "Overlap(%)"), "25");
+  EXPECT_EQ(value(overlap, 0, 0, "Devices"), "1");
+
+  const StatsTable idle = one("idle");
+  ASSERT_EQ(idle.sections.size(), 1u);
+  ASSERT_EQ(idle.sections[0].rows.size(), 1u);
+  EXPECT_EQ(value(idle, 0, 0, "Device"), "GPU 0");
+  EXPECT_EQ(value(idle, 0, 0, "Span(ns)"), "1100000");
+  EXPECT_EQ(value(idle, 0, 0, "Idle(ns)"), "705000");
+  EXPECT_EQ(value(idle, 0, 0, "Communication(ns)"), "300000"); // [200,300) and [500,700)
+  EXPECT_EQ(value(idle, 0, 0, "LaunchGaps(ns)"), "5000");      // [100,105)
+  EXPECT_EQ(value(idle, 0, 0, "Host(ns)"), "400000");          // the rest of [400,1000)
+
+  open(testing::known_report(), 3);
+  EXPECT_TRUE(one("overlap").sections.empty());
+}
+
+// A merged report: each device goes with the process of its input (the
+// same merge label), not with the other rank's.
+TEST_F(StatsReports, OverlapPairsEachMergedRanksDevicesWithItsProcess) {
+  testing::TestReport report;
+  const auto us = [](uint64_t n) { return testing::kOrigin + n * testing::kUs; };
+  for (int rank = 0; rank < 2; ++rank) {
+    const std::string label = " [node rank " + std::to_string(rank) + "]";
+    const uint32_t app = report.process("app" + label, 10 + rank);
+    const uint32_t main = report.thread(app, "app", 10 + rank);
+    const uint32_t gpu = report.track(PROF_TRACK_DEVICE, 0, "GPU 0" + label, 0);
+    report.communication(main, us(100), 100 * testing::kUs, "MPI_Allreduce", "world");
+    // Rank 1's device computes through its call; rank 0's only after it.
+    report.slice(gpu, us(rank == 1 ? 100 : 300), 100 * testing::kUs, "gemm", "",
+                 PROF_CATEGORY_KERNEL);
+  }
+  open(report, 2);
+  const StatsTable overlap = one("overlap");
+  ASSERT_EQ(overlap.sections.size(), 1u);
+  ASSERT_EQ(overlap.sections[0].rows.size(), 2u);
+  EXPECT_EQ(value(overlap, 0, 0, "Process"), "app [node rank 0] (10)");
+  EXPECT_EQ(value(overlap, 0, 0, "Overlapped(ns)"), "0");
+  EXPECT_EQ(value(overlap, 0, 1, "Process"), "app [node rank 1] (11)");
+  EXPECT_EQ(value(overlap, 0, 1, "Overlapped(ns)"), "100000");
+  EXPECT_EQ(value(overlap, 0, 1, "Devices"), "1");
+}
+
 TEST_F(StatsReports, PerDeviceSplitsTheDevices) {
   const StatsTable table = one("gcu-activity-per-device");
   ASSERT_EQ(table.sections.size(), 2u);

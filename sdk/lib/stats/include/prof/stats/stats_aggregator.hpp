@@ -95,6 +95,9 @@ struct StatsScope {
   bool communication = false; ///< communication slices by name, communicator and process
   bool collectives = false;   ///< each collective call with its communicator and sequence
   bool heap = false;          ///< the memory source's summary instants (category heap/...)
+  /// When each process communicated and each device computed (overlap, idle);
+  /// needs `timelines` for the devices' busy time.
+  bool overlap = false;
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -136,6 +139,12 @@ public:
   const std::map<CommunicationKey, CommunicationStats> &communication() const {
     return communication_;
   }
+
+  /// When each process was in communication calls, by process track (0:
+  /// calls under no process).
+  std::map<prof_track_id, BusyTimeline> &communication_time() { return communication_time_; }
+  /// When each device ran kernels, by DEVICE track.
+  std::map<prof_track_id, BusyTimeline> &compute() { return compute_; }
 
   /// Every collective call (see CollectiveCall), in no order.
   const std::vector<CollectiveCall> &collective_calls() const { return collective_calls_; }
@@ -182,6 +191,8 @@ private:
   KeyCache heap_categories_; ///< category ids: whether they read "heap/..."
   std::vector<CollectiveCall> collective_calls_;
   std::map<prof_track_id, BusyTimeline> timelines_;
+  std::map<prof_track_id, BusyTimeline> communication_time_;
+  std::map<prof_track_id, BusyTimeline> compute_;
   FunctionView functions_;
   MemoryLog memory_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
