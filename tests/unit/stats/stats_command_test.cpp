@@ -96,7 +96,7 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
             "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
             "api, osrt, ranges, nvtx, python-functions, kernels, memcpy-time, memcpy-size, "
             "device-memory, memory, counters, "
-            "device-utilization, device-gaps, cpu-functions, collectives, stragglers)");
+            "device-utilization, device-gaps, cpu-functions, collectives, stragglers, overlap, idle)");
   EXPECT_EQ(usage_error({report_, "--format", "xml"}),
             "prof: stats: unknown format 'xml' (formats: table, csv, json, html)");
   EXPECT_EQ(usage_error({report_, "--interval", "0"}),
