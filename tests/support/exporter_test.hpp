@@ -23,6 +23,24 @@ bool run_exporter(Exporter &exporter, const std::vector<std::vector<prof_event>>
   return exporter.end();
 }
 
+/// A capture in which process 77 exec'd after its first events: its process
+/// track ("mpirun") and its main thread's ("mpirun-main") are renamed
+/// "./app (rank 0)" and "app" after the events and before the end; thread 78
+/// ("helper") keeps its name. Runs `Exporter` over it from `host` (its
+/// options set); whether every call succeeded.
+template <class Exporter> bool run_renamed_during_capture(FakeExportHost &host) {
+  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "mpirun-main", process, 77, 77);
+  const prof_track_id helper = host.add_track(PROF_TRACK_THREAD, "helper", process, 77, 78);
+  const std::vector<prof_event> events = {host.slice(thread, "close", 100, 5),
+                                          host.slice(helper, "poll", 120, 5)};
+  Exporter exporter(host.host());
+  if (!exporter.begin() || !exporter.consume(events.data(), events.size())) return false;
+  host.rename_track(process, "./app (rank 0)");
+  host.rename_track(thread, "app");
+  return exporter.end();
+}
+
 template <class Exporter> class ExporterTest : public ::testing::Test {
 protected:
   explicit ExporterTest(const std::string &output_name) : path_(dir_.file(output_name)) {}

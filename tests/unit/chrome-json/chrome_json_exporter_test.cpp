@@ -280,17 +280,8 @@ TEST_F(ChromeJsonExporterTest, FolderPathGetsAFileName) {
 TEST_F(ChromeJsonExporterTest, ARenamedProcessAndThreadAreNamedAgain) {
   FakeExportHost host;
   host.set_option("path", path_);
-  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
-  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "mpirun", process, 77, 77);
-  const prof_track_id other = host.add_track(PROF_TRACK_THREAD, "helper", process, 77, 78);
-  ChromeJsonExporter exporter(host.host());
-  ASSERT_TRUE(exporter.begin());
-  const std::vector<prof_event> events = {host.slice(thread, "close", 100, 5),
-                                          host.slice(other, "poll", 120, 5)};
-  ASSERT_TRUE(exporter.consume(events.data(), events.size()));
-  host.rename_track(process, "./app (rank 0)");
-  host.rename_track(thread, "app");
-  ASSERT_TRUE(exporter.end()) << ::testing::PrintToString(host.errors());
+  ASSERT_TRUE(testing::run_renamed_during_capture<ChromeJsonExporter>(host))
+      << ::testing::PrintToString(host.errors());
   const std::string json = read_file(path_);
   const auto count = [&](const std::string &text) {
     size_t n = 0;

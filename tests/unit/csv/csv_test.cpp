@@ -3,6 +3,7 @@
 #include "csv_exporter.hpp"
 #include "csv_file.hpp"
 #include "tests/support/exporter_plugin_checks.hpp"
+#include "tests/support/exporter_test.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -291,21 +292,15 @@ TEST_F(CsvExporterTest, BuiltPluginDescriptorAndExport) {
 // A process that exec'd after its first events: its row has the name the
 // host gives it at the end.
 TEST_F(CsvExporterTest, TablesModeNamesTracksAsTheyAreAtTheEnd) {
-  const prof_track_id process = fake_.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
-  const prof_track_id thread = fake_.add_track(PROF_TRACK_THREAD, "mpirun", process, 77, 77);
   const fs::path out = dir_ / "tables";
   fake_.set_option("path", out.string());
   fake_.set_option("mode", "tables");
-  CsvExporter exporter(host());
-  ASSERT_TRUE(exporter.begin());
-  const prof_event first = fake_.slice(thread, "close", 100, 5);
-  ASSERT_TRUE(exporter.consume(&first, 1));
-  fake_.rename_track(process, "./app (rank 0)");
-  fake_.rename_track(thread, "app");
-  ASSERT_TRUE(exporter.end()) << ::testing::PrintToString(fake_.errors());
+  ASSERT_TRUE(prof::testing::run_renamed_during_capture<CsvExporter>(fake_))
+      << ::testing::PrintToString(fake_.errors());
   EXPECT_EQ(read_file(out / "tracks.csv"), "id,parent,kind,name,pid,tid,index,unit\n"
                                            "1,0,process,./app (rank 0),77,0,-1,\n"
-                                           "2,1,thread,app,77,77,-1,\n");
+                                           "2,1,thread,app,77,77,-1,\n"
+                                           "3,1,thread,helper,77,78,-1,\n");
 }
 
 } // namespace

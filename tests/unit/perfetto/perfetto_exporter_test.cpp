@@ -92,7 +92,9 @@ TEST_F(PerfettoExporterTest, WritesTracksWithNestingAndDescriptors) {
     const std::string sequence = p->get("trusted_packet_sequence_id");
     EXPECT_FALSE(sequence.empty());
     first_flags.emplace(sequence, p->get("sequence_flags"));
-    if (p->has("track_descriptor")) EXPECT_EQ(sequence, "1");
+    if (p->has("track_descriptor")) {
+      EXPECT_EQ(sequence, "1");
+    }
     if (const TextNode *e = p->first("track_event")) {
       EXPECT_FALSE(e->has("track_uuid"));
       const auto known = sequence_track.emplace(sequence, model.track_uuid(p)).first;
@@ -500,17 +502,8 @@ namespace {
 TEST_F(PerfettoExporterTest, ARenamedProcessAndThreadAreDescribedAgain) {
   FakeExportHost host;
   host.set_option("path", path_);
-  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
-  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "mpirun-main", process, 77, 77);
-  const prof_track_id other = host.add_track(PROF_TRACK_THREAD, "helper", process, 77, 78);
-  PerfettoExporter exporter(host.host());
-  ASSERT_TRUE(exporter.begin());
-  const std::vector<prof_event> events = {host.slice(thread, "close", 100, 5),
-                                          host.slice(other, "poll", 120, 5)};
-  ASSERT_TRUE(exporter.consume(events.data(), events.size()));
-  host.rename_track(process, "./app (rank 0)");
-  host.rename_track(thread, "app");
-  ASSERT_TRUE(exporter.end()) << ::testing::PrintToString(host.errors());
+  ASSERT_TRUE(testing::run_renamed_during_capture<PerfettoExporter>(host))
+      << ::testing::PrintToString(host.errors());
   const TextNode trace = testing::decode_trace(path_);
   const TraceModel model(trace);
   EXPECT_EQ(model.duplicate_descriptors, 2) << "the process and its main thread, once more";
@@ -523,6 +516,7 @@ TEST_F(PerfettoExporterTest, ARenamedProcessAndThreadAreDescribedAgain) {
   ASSERT_NE(main_thread, nullptr);
   EXPECT_EQ(main_thread->first("thread")->get("thread_name"), "app");
   EXPECT_EQ(main_thread->first("thread")->get("tid"), "77");
+  EXPECT_EQ(model.descriptor("helper")->first("thread")->get("tid"), "78");
   EXPECT_EQ(model.descriptor_packet.size(), 3u);
 }
 

@@ -433,23 +433,15 @@ TEST_F(SqliteExporterTest, AFolderReceivesProfPidSqlite) {
 TEST_F(SqliteExporterTest, ARenamedProcessAndThreadTakeTheirLastNames) {
   FakeExportHost host;
   host.set_option("path", path_);
-  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "mpirun", 0, 77);
-  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "mpirun", process, 77, 77);
-  SqliteExporter exporter(host.host());
-  ASSERT_TRUE(exporter.begin());
-  const prof_event first = host.slice(thread, "close", 100, 5);
-  ASSERT_TRUE(exporter.consume(&first, 1));
-  host.rename_track(process, "./app (rank 0)");
-  host.rename_track(thread, "app");
-  const prof_event second = host.slice(thread, "work", 200, 5);
-  ASSERT_TRUE(exporter.consume(&second, 1));
-  ASSERT_TRUE(exporter.end()) << ::testing::PrintToString(host.errors());
+  ASSERT_TRUE(prof::testing::run_renamed_during_capture<SqliteExporter>(host))
+      << ::testing::PrintToString(host.errors());
   SqliteRows db(path_);
   EXPECT_EQ(db.query("SELECT pid, name FROM processes"), (Rows{{"77", "./app (rank 0)"}}));
-  EXPECT_EQ(db.query("SELECT tid, name FROM threads"), (Rows{{"77", "app"}}));
+  EXPECT_EQ(db.query("SELECT tid, name FROM threads ORDER BY tid"),
+            (Rows{{"77", "app"}, {"78", "helper"}}));
   EXPECT_EQ(db.query("SELECT t.id, s.value FROM tracks t JOIN strings s ON s.id = t.name_id "
                      "ORDER BY t.id"),
-            (Rows{{"1", "./app (rank 0)"}, {"2", "app"}}));
+            (Rows{{"1", "./app (rank 0)"}, {"2", "app"}, {"3", "helper"}}));
 }
 
 } // namespace
