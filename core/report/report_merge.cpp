@@ -2,7 +2,11 @@
 
 #include "core/report/report_writer.hpp"
 
+#include <prof/rank_clock.hpp>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -29,6 +33,48 @@ uint64_t shifted(uint64_t ts, int64_t shift) {
   if (shift >= 0) return ts + static_cast<uint64_t>(shift);
   const uint64_t back = static_cast<uint64_t>(-(shift + 1)) + 1; // -shift without overflow
   return ts > back ? ts - back : 0;
+}
+
+/// One measurement of an input's clock against rank 0's.
+struct ClockEstimate {
+  uint64_t at = 0;    ///< the input's clock
+  int64_t offset = 0; ///< rank 0's clock minus the input's
+  uint64_t error = 0;
+};
+
+/// The input's measurements, in time order; none without the instant's name
+/// among its strings (then no event is read).
+std::vector<ClockEstimate> clock_estimates(const ReportReader &reader) {
+  uint32_t name = 0, offset_key = 0, error_key = 0;
+  const auto &strings = reader.strings();
+  for (uint32_t id = 1; id < strings.size(); ++id) {
+    if (strings[id] == kClockOffsetName) name = id;
+    if (strings[id] == kClockOffsetArg) offset_key = id;
+    if (strings[id] == kClockErrorArg) error_key = id;
+  }
+  std::vector<ClockEstimate> out;
+  if (name == 0 || offset_key == 0) return out;
+  reader.for_each_event_batch([&](const prof_event *events, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      const prof_event &e = events[i];
+      if (e.type != PROF_EVENT_INSTANT || e.name != name || e.args == 0) continue;
+      const auto set = reader.args().find(static_cast<uint32_t>(e.args));
+      if (set == reader.args().end()) continue;
+      ClockEstimate estimate{e.ts, 0, 0};
+      bool has_offset = false;
+      for (const prof_arg &arg : set->second.args) {
+        if (arg.key == offset_key && arg.type == PROF_ARG_INT) {
+          estimate.offset = arg.value.i;
+          has_offset = true;
+        }
+        if (arg.key == error_key && arg.type == PROF_ARG_UINT) estimate.error = arg.value.u;
+      }
+      if (has_offset) out.push_back(estimate);
+    }
+  });
+  std::sort(out.begin(), out.end(),
+            [](const ClockEstimate &a, const ClockEstimate &b) { return a.at < b.at; });
+  return out;
 }
 
 // The launcher's rank when the capture recorded one, else the input's position.
@@ -81,7 +127,8 @@ Header merged_header(const std::vector<Header> &headers, const MergePlan &plan) 
       if (std::find(out.plugins.begin(), out.plugins.end(), plugin) == out.plugins.end())
         out.plugins.push_back(plugin);
     out.session_start_ns =
-        std::min(out.session_start_ns, shifted(h.session_start_ns, plan.inputs[i].shift_ns));
+        std::min(out.session_start_ns,
+                 shifted(h.session_start_ns, shift_at(plan.inputs[i], h.session_start_ns)));
   }
   for (const std::string &host : hosts)
     out.host_name += (out.host_name.empty() ? "" : ",") + host;
@@ -124,7 +171,8 @@ private:
 
   // The input being written: its ids to the output's.
   std::string label_;
-  int64_t shift_ = 0;
+  MergeInput input_;
+  int64_t shift(uint64_t ts) const { return shift_at(input_, ts); }
   std::vector<uint32_t> strings_;
   std::unordered_map<uint32_t, uint32_t> tracks_, stacks_, args_, clocks_;
   std::vector<TrackRecord> undeclared_; // tracks met only in events, not yet written
@@ -138,7 +186,7 @@ private:
 void MergeWriter::add(const ReportReader &reader, const MergeInput &input, size_t index,
                       const std::function<void(size_t)> &batch_done) {
   label_ = input.label;
-  shift_ = input.shift_ns;
+  input_ = input;
   tracks_.clear();
   stacks_.clear();
   args_.clear();
@@ -151,7 +199,7 @@ void MergeWriter::add(const ReportReader &reader, const MergeInput &input, size_
   write_events(reader, index, batch_done);
   write_drops(reader);
   if (const auto &footer = reader.footer()) {
-    end_ns_ = std::max(end_ns_, shifted(footer->end_ns, shift_));
+    end_ns_ = std::max(end_ns_, shifted(footer->end_ns, shift(footer->end_ns)));
     if (!failed_ && (footer->exit_status != 0 || footer->killed_by_signal)) failed_ = footer;
   }
 }
@@ -212,7 +260,8 @@ void MergeWriter::write_clocks(const ReportReader &reader) {
     if (id == PROF_CLOCK_SESSION) continue;
     ClockDomainRecord record{clock_id(id), labelled(clock.name, label_), clock.frequency_hz, {}};
     for (const ClockCalibration &pair : clock.calibration)
-      record.calibration.push_back({pair.domain_ticks, shifted(pair.session_ns, shift_)});
+      record.calibration.push_back(
+          {pair.domain_ticks, shifted(pair.session_ns, shift(pair.session_ns))});
     records.push_back(std::move(record));
   }
   if (!records.empty()) writer_.add_clock_domains(records);
@@ -290,7 +339,7 @@ void MergeWriter::write_events(const ReportReader &reader, size_t index,
       } else if (e.id != 0) {
         e.id ^= tag;
       }
-      e.ts = shifted(e.ts, shift_);
+      e.ts = shifted(e.ts, shift(e.ts));
       end_ns_ = std::max(end_ns_, e.ts + e.duration);
     }
     if (!undeclared_.empty()) {
@@ -329,6 +378,12 @@ struct TempFile {
 
 } // namespace
 
+int64_t shift_at(const MergeInput &input, uint64_t ts) {
+  if (input.drift == 0) return input.shift_ns;
+  return input.shift_ns + std::llround(input.drift * (static_cast<double>(ts) -
+                                                      static_cast<double>(input.drift_origin)));
+}
+
 uint64_t MergePlan::events() const {
   uint64_t total = 0;
   for (const MergeInput &input : inputs)
@@ -340,12 +395,20 @@ MergePlan plan_merge(const std::vector<std::string> &paths) {
   if (paths.empty()) throw MergeInputError("no reports to merge");
   MergePlan plan;
   std::vector<Header> headers;
+  std::vector<std::vector<ClockEstimate>> estimates;
   for (size_t i = 0; i < paths.size(); ++i) {
     ReportReader reader;
     open_input(reader, paths[i]);
+    estimates.push_back(clock_estimates(reader));
     const Header &header = reader.header();
-    plan.inputs.push_back({paths[i], label_of(header, i), 0, has_anchor(header), reader.status(),
-                           reader.event_count(), reader.total_dropped()});
+    MergeInput input;
+    input.path = paths[i];
+    input.label = label_of(header, i);
+    input.has_anchor = has_anchor(header);
+    input.status = reader.status();
+    input.events = reader.event_count();
+    input.dropped = reader.total_dropped();
+    plan.inputs.push_back(std::move(input));
     if (reader.truncated() || reader.corrupted())
       plan.warnings.push_back(damage_line(reader, paths[i]));
     if (!has_anchor(header))
@@ -366,6 +429,34 @@ MergePlan plan_merge(const std::vector<std::string> &paths) {
     if (found && plan.inputs[i].has_anchor)
       plan.inputs[i].shift_ns = clock_origin(headers[i].clock_anchor) -
                                 clock_origin(headers[plan.reference].clock_anchor);
+  // Ranks measured against rank 0: onto rank 0's clock, then as rank 0 goes.
+  const auto rank0 =
+      std::find_if(headers.begin(), headers.end(), [](const Header &h) { return h.rank == "0"; });
+  for (size_t i = 0; i < headers.size() && rank0 != headers.end(); ++i) {
+    const size_t zero = static_cast<size_t>(rank0 - headers.begin());
+    if (i == zero || estimates[i].empty()) continue;
+    const ClockEstimate &first = estimates[i].front(), &last = estimates[i].back();
+    MergeInput &input = plan.inputs[i];
+    // A drift only where the offset moved more than the two errors allow;
+    // else one offset, the mean.
+    const int64_t moved = last.offset - first.offset;
+    const bool drifts = last.at > first.at && static_cast<uint64_t>(moved < 0 ? -moved : moved) >
+                                                  first.error + last.error;
+    input.shift_ns =
+        plan.inputs[zero].shift_ns + (drifts ? first.offset : first.offset + moved / 2);
+    input.drift_origin = first.at;
+    input.drift = drifts ? static_cast<double>(moved) / static_cast<double>(last.at - first.at) : 0;
+    uint64_t error = 0;
+    for (const ClockEstimate &estimate : estimates[i])
+      error = std::max(error, estimate.error);
+    char drift[32];
+    std::snprintf(drift, sizeof drift, "%.3f", input.drift * 1e6);
+    plan.notes.push_back(input.label + ": aligned with rank 0 by " +
+                         std::to_string(estimates[i].size()) + " clock measurements: offset " +
+                         std::to_string(input.shift_ns - plan.inputs[zero].shift_ns) +
+                         " ns (error at most " + std::to_string(error) + " ns), drift " + drift +
+                         " us/s");
+  }
   plan.header = merged_header(headers, plan);
   return plan;
 }

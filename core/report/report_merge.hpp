@@ -29,6 +29,10 @@ struct MergeInput {
   /// Added to each of its timestamps: moves its session clock onto the
   /// output's through the two realtime anchors.
   int64_t shift_ns = 0;
+  /// With the input's clock measured against rank 0's (prof/rank_clock.hpp):
+  /// ns of shift gained per ns of the input's clock after `drift_origin`.
+  double drift = 0;
+  uint64_t drift_origin = 0;
   bool has_anchor = true; ///< false: the report has no realtime anchor, shift_ns is 0
   ReportStatus status = ReportStatus::complete;
   uint64_t events = 0; ///< readable events
@@ -45,11 +49,20 @@ struct MergePlan {
   /// One line per cut or damaged input (where it stopped) and per input
   /// without a realtime anchor.
   std::vector<std::string> warnings;
+  /// One line per input aligned with rank 0 by its clock measurements.
+  std::vector<std::string> notes;
   uint64_t events() const;
 };
 
+/// The shift of `input`'s time `ts` onto the output's clock.
+int64_t shift_at(const MergeInput &input, uint64_t ts);
+
 /// Reads the records of each report in `paths` (one at a time) and works
-/// out the output's header and each input's label and clock shift. Throws
+/// out the output's header and each input's label and clock shift: from
+/// the realtime anchors, or, for a rank whose clock was measured against
+/// rank 0's (the instants of prof/rank_clock.hpp) while rank 0's report is
+/// among the inputs, from those measurements (offset, and drift between
+/// the first and the last). Throws
 /// MergeInputError when `paths` is empty or naming the first report that
 /// cannot be read at all; a cut or damaged one is taken up to its damage.
 MergePlan plan_merge(const std::vector<std::string> &paths);

@@ -100,19 +100,26 @@ using prof::mpi::traced;
 namespace pm = prof::mpi;
 
 // Set-up and tear-down.
+// With clock-sync, each rank's clock is measured against rank 0's once MPI
+// is up and once more before it goes: an offset, and a drift between them.
 PROF_MPI_EXPORT int MPI_Init(int *argc, char ***argv) {
   PROF_MPI_REAL(MPI_Init);
-  return traced(
+  const int result = traced(
       MpiFunction::Init, [&] { return real(argc, argv); }, [] { return CallFacts{}; });
+  if (result == MPI_SUCCESS) pm::sync_clock_with_rank_zero();
+  return result;
 }
 PROF_MPI_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   PROF_MPI_REAL(MPI_Init_thread);
-  return traced(
+  const int result = traced(
       MpiFunction::Init_thread, [&] { return real(argc, argv, required, provided); },
       [] { return CallFacts{}; });
+  if (result == MPI_SUCCESS) pm::sync_clock_with_rank_zero();
+  return result;
 }
 PROF_MPI_EXPORT int MPI_Finalize(void) {
   PROF_MPI_REAL(MPI_Finalize);
+  pm::sync_clock_with_rank_zero();
   return traced(
       MpiFunction::Finalize, [&] { return real(); }, [] { return CallFacts{}; });
 }

@@ -1,10 +1,12 @@
 #include "mpi_recorder.hpp"
 
+#include "clock_offset.hpp"
 #include "comm_names.hpp"
 #include "real_mpi.hpp"
 #include "recording_guard.hpp"
 
 #include <prof/event.hpp>
+#include <prof/rank_clock.hpp>
 #include <prof/thread_track.hpp>
 #include <prof/tsc_clock.hpp>
 
@@ -64,7 +66,7 @@ bool install_recorder(MpiRecorder *recorder) {
   return true;
 }
 
-MpiRecorder::MpiRecorder(const Host &host) : host_(host) {
+MpiRecorder::MpiRecorder(const Host &host, bool clock_sync) : host_(host), clock_sync_(clock_sync) {
   for (size_t i = 0; i < kMpiFunctionCount; ++i)
     names_[i] = host_.intern(kMpiFunctionNames[i]);
   category_ = host_.intern("mpi");
@@ -145,6 +147,22 @@ void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallF
   const RecordingMark mark;
   if (MpiRecorder *recorder = g_recorder.load(std::memory_order_relaxed))
     recorder->record(function, begin, end, facts);
+}
+
+void sync_clock_with_rank_zero() {
+  const RecordingMark mark;
+  MpiRecorder *recorder = g_recorder.load(std::memory_order_relaxed);
+  if (recorder == nullptr || !recorder->clock_sync()) return;
+  if (const auto offset = measure_clock_offset(&TscClock::now_ns))
+    recorder->record_clock_offset(*offset);
+}
+
+void MpiRecorder::record_clock_offset(const ClockOffset &offset) {
+  const prof_arg args[] = {{host_.intern(kClockOffsetArg), PROF_ARG_INT, {.i = offset.offset_ns}},
+                           {host_.intern(kClockErrorArg), PROF_ARG_UINT, {.u = offset.error_ns}},
+                           {rank_, PROF_ARG_UINT, {.u = static_cast<uint64_t>(offset.rank)}}};
+  host_.instant(declare_process_track(host_), offset.at_ns, host_.intern(kClockOffsetName),
+                category_, PROF_CATEGORY_OTHER, args);
 }
 
 void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end,

@@ -39,9 +39,17 @@ struct CallFacts {
 
 struct ThreadState;
 
+struct ClockOffset;
+
 class MpiRecorder {
 public:
-  explicit MpiRecorder(const Host &host);
+  /// `clock_sync`: every rank runs the mpi source, so MPI_Init and
+  /// MPI_Finalize may measure this rank's clock against rank 0's.
+  MpiRecorder(const Host &host, bool clock_sync);
+  bool clock_sync() const { return clock_sync_; }
+  /// An instant "clock offset to rank 0" on the process's track, with
+  /// `offset_ns` (rank 0's clock minus this one's) and `error_ns`.
+  void record_clock_offset(const ClockOffset &offset);
   /// Records a call that ran from `begin` to `end` (session clock).
   void record(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts);
 
@@ -60,6 +68,7 @@ private:
   uint64_t next_sequence(ThreadState &state, prof_string_id comm);
 
   Host host_;
+  bool clock_sync_ = false;
   std::array<prof_string_id, kMpiFunctionCount> names_{};
   prof_string_id category_ = 0;
   prof_string_id bytes_ = 0, peer_ = 0, root_ = 0, tag_ = 0, requests_ = 0, comm_ = 0,
@@ -70,6 +79,9 @@ private:
 MpiRecorder *active_recorder();
 /// Records a call with the active recorder, if one is still there.
 void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts);
+/// With the active recorder's clock-sync on: measures this rank's clock
+/// against rank 0's (collective over MPI_COMM_WORLD) and records it.
+void sync_clock_with_rank_zero();
 /// Installs `recorder` (false when another is); nullptr removes it and
 /// returns once no call is recording into the one removed.
 bool install_recorder(MpiRecorder *recorder);

@@ -7,7 +7,7 @@ namespace prof::mpi {
 bool MpiSource::start() {
   if (installed_) return true;
   TscClock::enable();
-  if (!recorder_) recorder_ = std::make_unique<MpiRecorder>(host_);
+  if (!recorder_) recorder_ = std::make_unique<MpiRecorder>(host_, clock_sync_);
   if (!install_recorder(recorder_.get())) {
     host_.error("mpi: another mpi instance already traces this process");
     return false;

@@ -20,7 +20,10 @@ public:
   MpiSource(const MpiSource &) = delete;
   MpiSource &operator=(const MpiSource &) = delete;
 
-  bool configure() { return true; }
+  bool configure() {
+    clock_sync_ = host_.option_bool("clock-sync", false);
+    return true;
+  }
   /// Fails when another mpi instance already traces this process.
   bool start();
   /// Returns once no call is recording into this instance any more.
@@ -33,6 +36,7 @@ private:
   Host host_;
   std::unique_ptr<MpiRecorder> recorder_;
   bool installed_ = false;
+  bool clock_sync_ = false;
 };
 
 } // namespace prof::mpi

@@ -9,7 +9,12 @@
 
 namespace {
 
-constexpr std::array<prof_option_desc, 0> kOptions{};
+constexpr std::array<prof_option_desc, 1> kOptions{{
+    {"clock-sync", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "measure each rank's clock against rank 0's at MPI_Init and MPI_Finalize (a ping-pong over "
+     "a copy of MPI_COMM_WORLD) for prof merge; every rank must run the mpi source, or the "
+     "others wait for it"},
+}};
 
 constexpr prof_plugin_descriptor kDescriptor = [] {
   prof_plugin_descriptor d = prof::source_descriptor<prof::mpi::MpiSource>(

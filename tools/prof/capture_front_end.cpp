@@ -78,6 +78,10 @@ report::Header report_header(const CaptureTarget &target, const PluginSelection 
       header.plugins.push_back(std::move(record));
     }
   header.clock_anchor = {info.realtime_anchor_ns, info.monotonic_anchor_ns};
+  // A test hook: this host's realtime clock made wrong by that many ns, as
+  // another host's may be (the tests of clock alignment across ranks).
+  if (const char *skew = std::getenv("PROF_TEST_REALTIME_SKEW_NS"))
+    header.clock_anchor.realtime_ns += static_cast<uint64_t>(std::strtoll(skew, nullptr, 10));
   header.session_start_ns = info.start_ns;
   // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
   if (const char *variable = launcher_rank_variable()) header.rank = std::getenv(variable);

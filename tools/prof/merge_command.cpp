@@ -75,6 +75,9 @@ int merge(const MergeRequest &request, core::Console &console,
   }
   for (const std::string &warning : plan.warnings)
     console.warning("merge: " + warning);
+  if (!console.quiet())
+    for (const std::string &note : plan.notes)
+      std::printf("merge: %s\n", note.c_str());
 
   // A Perfetto trace is written from a merged report that is then removed.
   std::optional<ScratchFile> scratch;

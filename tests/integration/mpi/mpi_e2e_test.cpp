@@ -394,6 +394,44 @@ TEST_F(MpiE2E, StragglersNameTheLateRankItsOperationsAndHowLate) {
   EXPECT_GE(count("late: MPI_COMM_WORLD MPI_Allreduce #"), 4u);
 }
 
+// Rank 2's host clock 50 ms ahead (a test hook moves its report's realtime
+// anchor): aligned by the realtime anchors, rank 2 seems 50 ms late or
+// early everywhere; with clock-sync each rank measures its clock against
+// rank 0's, and merge aligns by that: the analysis is right again.
+TEST_F(MpiE2E, ClockSyncAlignsRanksWhoseHostClocksDisagree) {
+  for (const bool sync : {false, true}) {
+    SCOPED_TRACE(sync ? "clock-sync" : "anchors only");
+    const fs::path dir = dir_ / (sync ? "sync" : "anchors");
+    fs::create_directory(dir);
+    auto command = mpirun(4);
+    for (const std::string &a :
+         {std::string("/bin/sh"), std::string("-c"),
+          std::string("if [ \"$OMPI_COMM_WORLD_RANK\" = 2 ]; then "
+                      "export PROF_TEST_REALTIME_SKEW_NS=50000000; fi; exec \"$0\" \"$@\""),
+          kProf, std::string("--quiet"), std::string("--plugin"),
+          std::string("mpi clock-sync=") + (sync ? "true" : "false"), std::string("-o"),
+          (dir / "r%q{OMPI_COMM_WORLD_RANK}").string(), kStraggler})
+      command.push_back(a);
+    const RunResult r = run_process(command, dir, std::chrono::seconds(120));
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    if (sync) {
+      expect_rank_one_straggles(dir, kProf);
+      continue;
+    }
+    std::vector<std::string> merge = {kProf, "merge", "-o", (dir / "all").string()};
+    for (int rank = 0; rank < 4; ++rank)
+      merge.push_back((dir / ("r" + std::to_string(rank) + ".profrep")).string());
+    ASSERT_EQ(run_process(merge, dir).exit_code, 0);
+    const RunResult late = run_process({kProf, "stats", "--report", "stragglers", "--format", "csv",
+                                        (dir / "all.profrep").string()},
+                                       dir);
+    size_t skewed = 0;
+    for (const LateOperation &op : late_operations(late.out))
+      skewed += op.last.find("(rank 2)") != std::string::npos && op.milliseconds > 35;
+    EXPECT_GE(skewed, 5u) << "the hook moved rank 2 by 50 ms: " << late.out;
+  }
+}
+
 // The same with one prof around the launcher, split per rank.
 TEST_F(MpiE2E, StragglersAreTheSameUnderOneProfAroundTheLauncher) {
   std::vector<std::string> command = {kProf, "--quiet", "-t",

@@ -174,6 +174,70 @@ TEST(ReportMerge, TimelinesMeetThroughTheRealtimeAnchors) {
   }
 }
 
+// Two ranks on one machine whose reports' realtime anchors disagree by 50 ms
+// (a host clock off): rank 1 measured its clock against rank 0's (the
+// instants of prof/rank_clock.hpp), and merge goes by those, with a drift
+// when the offset moved more than the errors allow.
+TEST(ReportMerge, RanksMeasuredAgainstRankZeroAreAlignedByTheirMeasurements) {
+  ScratchDir dir;
+  const auto rank_report = [](const std::string &rank, int32_t pid, uint64_t realtime_off) {
+    RankReport r;
+    r.rank = rank;
+    r.pid = pid;
+    r.anchor = {kRealtime + realtime_off, 1000 * kSecond};
+    r.session_start = 1000 * kSecond;
+    r.strings = {"train.py", "main", "step", "clock offset to rank 0", "offset_ns", "error_ns"};
+    r.tracks = {{1, PROF_TRACK_PROCESS, 0, "train.py", pid, 0, -1, "", PROF_CLOCK_SESSION},
+                {2, PROF_TRACK_THREAD, 1, "main", pid, pid, -1, "", PROF_CLOCK_SESSION}};
+    r.events = {slice(2, 1001 * kSecond, kSecond / 10, 3)};
+    return r;
+  };
+  // Rank 1's monotonic clock runs 2 s behind rank 0's at its first
+  // measurement and 2 s - 100 us at its second, 10 s later.
+  RankReport zero = rank_report("0", 100, 0), one = rank_report("1", 200, 50'000'000);
+  const int64_t first = 2 * static_cast<int64_t>(kSecond), second = first - 100'000;
+  one.args = {
+      {1, {prof_arg{5, PROF_ARG_INT, {.i = first}}, prof_arg{6, PROF_ARG_UINT, {.u = 5000}}}},
+      {2, {prof_arg{5, PROF_ARG_INT, {.i = second}}, prof_arg{6, PROF_ARG_UINT, {.u = 5000}}}}};
+  one.events.push_back(with_args(instant(1, 1000 * kSecond, 4), 1));
+  one.events.push_back(with_args(instant(1, 1010 * kSecond, 4), 2));
+  one.events.push_back(slice(2, 1005 * kSecond, kSecond / 10, 3)); // halfway
+  write_rank(dir.file("r0.profrep"), zero);
+  write_rank(dir.file("r1.profrep"), one);
+  const MergePlan plan = plan_merge({dir.file("r0.profrep"), dir.file("r1.profrep")});
+  ASSERT_EQ(plan.notes.size(), 1u);
+  EXPECT_NE(plan.notes[0].find("rank 1: aligned with rank 0 by 2 clock measurements"),
+            std::string::npos)
+      << plan.notes[0];
+  EXPECT_EQ(plan.inputs[1].shift_ns, plan.inputs[0].shift_ns + first);
+  EXPECT_NEAR(plan.inputs[1].drift, -1e-5, 1e-12); // 100 us in 10 s
+  write_merge(plan, dir.file("m.profrep"), false);
+  ReportReader merged;
+  ASSERT_TRUE(merged.open(dir.file("m.profrep")));
+  std::vector<uint64_t> rank1_steps;
+  for (const prof_event &e : merged.read_all_events())
+    if (e.type == PROF_EVENT_SLICE && merged.track(e.track)->pid == 200)
+      rank1_steps.push_back(e.ts);
+  ASSERT_EQ(rank1_steps.size(), 2u);
+  std::sort(rank1_steps.begin(), rank1_steps.end());
+  const uint64_t zero_shift = static_cast<uint64_t>(plan.inputs[0].shift_ns);
+  // At 1001 s: 2 s - 10 us ahead; at 1005 s: 2 s - 50 us ahead, on rank 0's clock.
+  EXPECT_EQ(rank1_steps[0], 1001 * kSecond + 2 * kSecond - 10'000 + zero_shift);
+  EXPECT_EQ(rank1_steps[1], 1005 * kSecond + 2 * kSecond - 50'000 + zero_shift);
+
+  // Offsets that moved less than their errors: one offset, their mean, no drift.
+  one.args[1].args[0].value.i = first + 4000;
+  write_rank(dir.file("r1.profrep"), one);
+  const MergePlan steady = plan_merge({dir.file("r0.profrep"), dir.file("r1.profrep")});
+  EXPECT_EQ(steady.inputs[1].drift, 0.0);
+  EXPECT_EQ(steady.inputs[1].shift_ns, steady.inputs[0].shift_ns + first + 2000);
+
+  // Without rank 0's report there is nothing to align with: the anchors.
+  const MergePlan alone = plan_merge({dir.file("r1.profrep")});
+  EXPECT_TRUE(alone.notes.empty());
+  EXPECT_EQ(alone.inputs[0].drift, 0.0);
+}
+
 TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
   ScratchDir dir;
   TwoHosts ranks;
