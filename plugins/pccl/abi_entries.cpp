@@ -169,10 +169,10 @@ bool translate(const nccl::EventDescrV5 &d, bool v6, EventStart &s) {
 }
 
 nccl::Result open_communicator(void **context, uint64_t hash, int *mask, const char *name,
-                               int nodes, int ranks, int rank) {
+                               int ranks, int rank) {
   PcclRecorder *recorder = installed_recorder();
   if (context == nullptr || recorder == nullptr) return nccl::kInternalError;
-  *context = recorder->open(hash, name, nodes, ranks, rank, mask);
+  *context = recorder->open(hash, name, ranks, rank, mask);
   return nccl::kSuccess;
 }
 
@@ -221,9 +221,9 @@ template <class Args> nccl::Result record_state(void *handle, int state, const A
 
 // --- v4 ---
 
-nccl::Result init_v4(void **context, int *mask, const char *name, uint64_t hash, int nodes,
+nccl::Result init_v4(void **context, int *mask, const char *name, uint64_t hash, int /*nodes*/,
                      int ranks, int rank, nccl::DebugLogger) {
-  return open_communicator(context, hash, mask, name, nodes, ranks, rank);
+  return open_communicator(context, hash, mask, name, ranks, rank);
 }
 nccl::Result start_v4(void *context, void **handle, nccl::EventDescrV4 *descr) {
   EventStart start;
@@ -236,9 +236,9 @@ nccl::Result state_v4(void *handle, int state, nccl::StateArgsV4 *args) {
 
 // --- v5 and v6 ---
 
-nccl::Result init_v5(void **context, uint64_t comm_id, int *mask, const char *name, int nodes,
+nccl::Result init_v5(void **context, uint64_t comm_id, int *mask, const char *name, int /*nodes*/,
                      int ranks, int rank, nccl::DebugLogger) {
-  return open_communicator(context, comm_id, mask, name, nodes, ranks, rank);
+  return open_communicator(context, comm_id, mask, name, ranks, rank);
 }
 nccl::Result start_v5(void *context, void **handle, nccl::EventDescrV5 *descr) {
   EventStart start;

@@ -49,21 +49,11 @@ size_t datatype_bytes(std::string_view type) {
   return 0;
 }
 
-const char *ctrl_state_name(int state) {
-  switch (state) {
-  case nccl::kProxyCtrlIdle:
-    return "Proxy idle";
-  case nccl::kProxyCtrlActive:
-    return "Proxy active";
-  case nccl::kProxyCtrlSleep:
-    return "Proxy sleep";
-  case nccl::kProxyCtrlWakeup:
-    return "Proxy wakeup";
-  case nccl::kProxyCtrlAppend:
-    return "Proxy append";
-  default:
-    return nullptr;
-  }
+/// A proxy control state's place in Names::proxy_states, -1 for none.
+int proxy_state_index(int state) {
+  return state >= nccl::kProxyCtrlIdle && state <= nccl::kProxyCtrlAppend
+             ? state - nccl::kProxyCtrlIdle
+             : -1;
 }
 
 std::string hex(uint64_t value) {
@@ -90,8 +80,8 @@ struct Event {
   prof_string_id operation = 0; ///< the collective's or p2p's name
   bool has_sequence = false;
   uint64_t sequence = 0;
-  int channel = -1, peer = -1, is_send = -1, slot = -1;
-  std::string step_track; ///< a proxy step's track name, for its network events
+  int channel = -1, peer = -1, is_send = -1;
+  TrackKey step_track; ///< a proxy step's, for its network events
   // What the event learns as it goes.
   uint64_t gpu_start = 0, gpu_stop = 0;
   size_t transferred = 0;
@@ -104,9 +94,6 @@ struct Event {
 
   void add(prof_string_id key, uint64_t value) {
     if (arg_count < kMaxArgs) args[arg_count++] = {key, PROF_ARG_UINT, {.u = value}};
-  }
-  void add_int(prof_string_id key, int64_t value) {
-    if (arg_count < kMaxArgs) args[arg_count++] = {key, PROF_ARG_INT, {.i = value}};
   }
   void add_string(prof_string_id key, prof_string_id value) {
     if (value != 0 && arg_count < kMaxArgs)
@@ -122,12 +109,22 @@ uint64_t activation_mask(Detail detail) {
   return collectives | nccl::kProxyOp | nccl::kProxyStep | nccl::kProxyCtrl | nccl::kNetPlugin;
 }
 
+std::string TrackKey::name() const {
+  if (what == progress) return "proxy progress";
+  std::string text = "channel " + std::to_string(channel);
+  if (what == kernel) return text + " kernel";
+  text += (is_send ? " send to " : " recv from ") + std::to_string(peer);
+  if (what == proxy) return text;
+  text += " step slot " + std::to_string(slot);
+  return what == network ? text + " network" : text;
+}
+
 // --- Communicator ----------------------------------------------------------
 
-Communicator::Communicator(PcclRecorder &recorder, uint64_t hash, std::string name, int nodes,
-                           int ranks, int rank, int *mask_word)
-    : recorder(recorder), hash(hash), name(std::move(name)), nodes(nodes), ranks(ranks), rank(rank),
-      mask_word(mask_word), pool_(std::make_unique<Event[]>(kPoolSize)), free_(kPoolSize) {
+Communicator::Communicator(PcclRecorder &recorder, std::string name, int ranks, int rank,
+                           int *mask_word)
+    : recorder(recorder), name(std::move(name)), ranks(ranks), rank(rank), mask_word(mask_word),
+      pool_(std::make_unique<Event[]>(kPoolSize)), free_(kPoolSize) {
   for (uint32_t i = 0; i < kPoolSize; ++i)
     free_[i] = i;
   free_count_ = kPoolSize;
@@ -158,11 +155,11 @@ void Communicator::release(Event *event) {
   ++free_count_;
 }
 
-prof_track_id Communicator::track(const std::string &track_name, int index) {
+prof_track_id Communicator::track(const TrackKey &key) {
   std::lock_guard guard(lock_);
-  auto [it, added] = tracks_.try_emplace(track_name, 0);
+  auto [it, added] = tracks_.try_emplace(key, 0);
   if (added)
-    it->second = recorder.host().track(PROF_TRACK_COMM, track_name, rank_track, 0, 0, index);
+    it->second = recorder.host().track(PROF_TRACK_COMM, key.name(), rank_track, 0, 0, key.channel);
   return it->second;
 }
 
@@ -171,16 +168,64 @@ prof_track_id Communicator::track(const std::string &track_name, int index) {
 PcclRecorder::PcclRecorder(const Host &host, Detail detail)
     : host_(host), mask_(activation_mask(detail)) {
   const auto k = [this](const char *text) { return host_.intern(text); };
-  keys_ = {k("bytes"),         k("count"),        k("datatype"),       k("root"),
-           k("peer"),          k("algorithm"),    k("protocol"),       k("channels"),
-           k("warps"),         k("sequence"),     k("communicator"),   k("communicator size"),
-           k("rank"),          k("channel"),      k("steps"),          k("chunk_bytes"),
-           k("step"),          k("stream"),       k("graph_captured"), k("group_depth"),
-           k("gpu_start"),     k("gpu_stop"),     k("gpu_ns"),         k("transferred"),
-           k("operation"),     k("appended_ops"), k("net_type"),       k("net_id"),
-           k("device"),        k("qp"),           k("opcode"),         k("fd"),
-           k("sync_strategy"), k("ops"),          k("ranks"),          k("state"),
-           k("pccl"),          k("pccl api"),     k("pccl proxy"),     k("pccl kernel")};
+  keys_ = {k("bytes"),
+           k("count"),
+           k("datatype"),
+           k("root"),
+           k("peer"),
+           k("algorithm"),
+           k("protocol"),
+           k("channels"),
+           k("warps"),
+           k("sequence"),
+           k("communicator"),
+           k("communicator size"),
+           k("rank"),
+           k("channel"),
+           k("steps"),
+           k("chunk_bytes"),
+           k("step"),
+           k("stream"),
+           k("graph_captured"),
+           k("group_depth"),
+           k("gpu_start"),
+           k("gpu_stop"),
+           k("gpu_ns"),
+           k("operation"),
+           k("appended_ops"),
+           k("net_type"),
+           k("net_id"),
+           k("device"),
+           k("qp"),
+           k("opcode"),
+           k("fd"),
+           k("sync_strategy"),
+           k("ops"),
+           k("ranks"),
+           k("pccl"),
+           k("pccl api"),
+           k("pccl proxy"),
+           k("pccl kernel")};
+  names_ = {
+      k("Group"),
+      k("Collective"),
+      k("P2p"),
+      k("ncclGroup"),
+      k("ncclKernelLaunch"),
+      k("ncclApi"),
+      k("Proxy send"),
+      k("Proxy recv"),
+      k("Send step"),
+      k("Recv step"),
+      k("Kernel channel"),
+      k("IB work request"),
+      k("Socket operation"),
+      k("Network event"),
+      k("CE sync"),
+      k("CE batch"),
+      k("ib"),
+      k("socket"),
+      {k("Proxy idle"), k("Proxy active"), k("Proxy sleep"), k("Proxy wakeup"), k("Proxy append")}};
 }
 
 prof_string_id PcclRecorder::intern(const char *text) {
@@ -193,10 +238,10 @@ prof_string_id PcclRecorder::intern(const char *text) {
   return id;
 }
 
-Communicator *PcclRecorder::open(uint64_t hash, const char *name, int nodes, int ranks, int rank,
+Communicator *PcclRecorder::open(uint64_t hash, const char *name, int ranks, int rank,
                                  int *mask_word) {
   std::string shown = name && *name ? std::string(name) : "NCCL " + hex(hash);
-  auto *comm = new Communicator(*this, hash, std::move(shown), nodes, ranks, rank, mask_word);
+  auto *comm = new Communicator(*this, std::move(shown), ranks, rank, mask_word);
   if (mask_word) *mask_word = collecting() ? static_cast<int>(mask_) : 0;
   std::lock_guard guard(lock_);
   communicators_.push_back(comm);
@@ -232,6 +277,7 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
   e->begin = TscClock::now_ns();
   e->recorded = collecting();
   const Keys &k = keys_;
+  const Names &n = names_;
   // A parent's handle is ours, from this communicator's pool or another's.
   const Event *parent = static_cast<const Event *>(s.parent);
   const auto add_operation = [&](const Event *from) {
@@ -248,9 +294,9 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
         e->add(k.bytes, s.count * size);
     }
   };
-  const auto on_communication = [&](const char *fallback_name) {
+  const auto on_communication = [&](prof_string_id fallback_name) {
     e->track = comm->rank_track;
-    e->name = intern(s.func ? s.func : fallback_name);
+    e->name = s.func ? intern(s.func) : fallback_name;
     e->operation = e->name;
     e->category = k.category;
     e->category_kind = PROF_CATEGORY_COMMUNICATION;
@@ -261,12 +307,12 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
   switch (s.kind) {
   case Kind::group:
     e->track = comm->rank_track;
-    e->name = intern("Group");
+    e->name = n.group;
     e->category = k.category;
     break;
   case Kind::coll:
   case Kind::ce_coll:
-    on_communication("Collective");
+    on_communication(n.collective);
     add_size(true);
     if (s.root >= 0) e->add(k.root, static_cast<uint64_t>(s.root));
     e->add_string(k.algorithm, intern(s.algorithm));
@@ -281,7 +327,7 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
     }
     break;
   case Kind::p2p:
-    on_communication("P2p");
+    on_communication(n.p2p);
     add_size(true);
     if (s.peer >= 0) e->add(k.peer, static_cast<uint64_t>(s.peer));
     if (s.channels >= 0) e->add(k.channels, static_cast<uint64_t>(s.channels));
@@ -294,14 +340,13 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
     e->track = calling_thread_track(host_);
     e->category = k.category_api;
     e->category_kind = PROF_CATEGORY_RUNTIME_API;
-    const char *fallback = s.kind == Kind::group_api       ? "ncclGroup"
-                           : s.kind == Kind::kernel_launch ? "ncclKernelLaunch"
-                                                           : "ncclApi";
     if (s.func) {
       const std::string api = std::string("nccl") + s.func;
       e->name = intern(api.c_str());
     } else {
-      e->name = intern(fallback);
+      e->name = s.kind == Kind::group_api       ? n.nccl_group
+                : s.kind == Kind::kernel_launch ? n.nccl_kernel_launch
+                                                : n.nccl_api;
     }
     add_size(true);
     if (s.root >= 0) e->add(k.root, static_cast<uint64_t>(s.root));
@@ -315,10 +360,9 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
     e->channel = s.channel;
     e->peer = s.peer;
     e->is_send = s.is_send;
-    const std::string track = "channel " + std::to_string(s.channel) +
-                              (s.is_send ? " send to " : " recv from ") + std::to_string(s.peer);
-    e->track = comm->track(track, s.channel);
-    e->name = intern(s.is_send ? "Proxy send" : "Proxy recv");
+    e->track = comm->track({TrackKey::proxy, static_cast<int8_t>(s.is_send != 0), -1,
+                            static_cast<int16_t>(s.channel), s.peer});
+    e->name = s.is_send ? n.proxy_send : n.proxy_recv;
     e->category = k.category_proxy;
     if (s.pid != getpid()) parent = nullptr; // PXN: another process's handle
     add_operation(parent);
@@ -338,12 +382,11 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
     e->channel = parent->channel;
     e->peer = parent->peer;
     e->is_send = parent->is_send;
-    e->slot = ((s.step % kStepSlots) + kStepSlots) % kStepSlots;
-    e->step_track = "channel " + std::to_string(parent->channel) +
-                    (parent->is_send ? " send to " : " recv from ") + std::to_string(parent->peer) +
-                    " step slot " + std::to_string(e->slot);
-    e->track = comm->track(e->step_track, parent->channel);
-    e->name = intern(parent->is_send ? "Send step" : "Recv step");
+    e->step_track = {TrackKey::steps, static_cast<int8_t>(parent->is_send != 0),
+                     static_cast<int8_t>(((s.step % kStepSlots) + kStepSlots) % kStepSlots),
+                     static_cast<int16_t>(parent->channel), parent->peer};
+    e->track = comm->track(e->step_track);
+    e->name = parent->is_send ? n.send_step : n.recv_step;
     e->category = k.category_proxy;
     add_operation(parent);
     e->add(k.step, static_cast<uint64_t>(s.step));
@@ -354,41 +397,43 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
   }
   case Kind::net_plugin: {
     if (parent == nullptr || parent->kind != Kind::proxy_step) break;
-    e->track = comm->track(parent->step_track + " network", parent->channel);
+    TrackKey network = parent->step_track;
+    network.what = TrackKey::network;
+    e->track = comm->track(network);
     e->category = k.category_proxy;
     const auto type = static_cast<uint32_t>(s.net_id) & ~nccl::kNetVersionMask;
     const auto version = static_cast<uint32_t>(s.net_id) & nccl::kNetVersionMask;
     e->add(k.net_id, static_cast<uint64_t>(s.net_id));
     if (type == nccl::kNetTypeIb && version == 1 && s.net_data) {
       const auto *ib = static_cast<const nccl::NetIbEventV1 *>(s.net_data);
-      e->name = intern("IB work request");
-      e->add_string(k.net_type, intern("ib"));
+      e->name = n.ib_request;
+      e->add_string(k.net_type, n.ib);
       e->add(k.device, static_cast<uint64_t>(ib->device));
       e->add(k.qp, static_cast<uint64_t>(ib->qp_num));
       e->add(k.opcode, static_cast<uint64_t>(ib->opcode));
       e->add(k.bytes, ib->length);
     } else if (type == nccl::kNetTypeSocket && version == 1 && s.net_data) {
       const auto *sock = static_cast<const nccl::NetSocketEventV1 *>(s.net_data);
-      e->name = intern("Socket operation");
-      e->add_string(k.net_type, intern("socket"));
+      e->name = n.socket_operation;
+      e->add_string(k.net_type, n.socket);
       e->add(k.fd, static_cast<uint64_t>(sock->fd));
       e->add(k.opcode, static_cast<uint64_t>(sock->op));
       e->add(k.bytes, sock->length);
     } else {
-      e->name = intern("Network event");
+      e->name = n.network_event;
     }
     add_operation(parent);
     break;
   }
   case Kind::proxy_ctrl:
-    e->track = comm->track("proxy progress", -1);
+    e->track = comm->track({TrackKey::progress});
     e->category = k.category_proxy;
     e->ctrl_since = e->begin;
     break;
   case Kind::kernel_ch: {
     e->channel = s.channel;
-    e->track = comm->track("channel " + std::to_string(s.channel) + " kernel", s.channel);
-    e->name = intern("Kernel channel");
+    e->track = comm->track({TrackKey::kernel, -1, -1, static_cast<int16_t>(s.channel), -1});
+    e->name = n.kernel_channel;
     e->category = k.category_kernel;
     e->category_kind = PROF_CATEGORY_OTHER;
     e->gpu_start = s.gpu_timer;
@@ -402,14 +447,14 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
   }
   case Kind::ce_sync:
     e->track = comm->rank_track;
-    e->name = intern("CE sync");
+    e->name = n.ce_sync;
     e->category = k.category;
     if (s.sync_ranks >= 0) e->add(k.ranks, static_cast<uint64_t>(s.sync_ranks));
     add_operation(parent);
     break;
   case Kind::ce_batch:
     e->track = comm->rank_track;
-    e->name = intern("CE batch");
+    e->name = n.ce_batch;
     e->category = k.category;
     if (s.ops >= 0) e->add(k.ops, static_cast<uint64_t>(s.ops));
     e->add(k.bytes, s.total_bytes);
@@ -422,14 +467,14 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
 
 void PcclRecorder::update(Event *e, const StateUpdate &u) {
   if (e == nullptr) return;
-  const uint64_t now = TscClock::now_ns();
   switch (e->kind) {
   case Kind::proxy_step:
     if (u.has_args && u.transferred > e->transferred) e->transferred = u.transferred;
     break;
   case Kind::proxy_ctrl:
     if (u.has_args && u.appended_ops >= 0) e->appended_ops = u.appended_ops;
-    if (ctrl_state_name(u.state) != nullptr || u.state == nccl::kProxyCtrlAppendEnd) {
+    if (proxy_state_index(u.state) >= 0 || u.state == nccl::kProxyCtrlAppendEnd) {
+      const uint64_t now = TscClock::now_ns();
       emit_ctrl_state(*e, now);
       e->ctrl_state = u.state == nccl::kProxyCtrlAppendEnd ? nccl::kProxyCtrlActive : u.state;
       e->ctrl_since = now;
@@ -444,14 +489,14 @@ void PcclRecorder::update(Event *e, const StateUpdate &u) {
 }
 
 void PcclRecorder::emit_ctrl_state(Event &e, uint64_t now) {
-  const char *state = ctrl_state_name(e.ctrl_state);
-  if (!e.recorded || state == nullptr || !collecting()) return;
+  const int state = proxy_state_index(e.ctrl_state);
+  if (!e.recorded || state < 0 || !collecting()) return;
   std::array<prof_arg, 1> args{};
   uint32_t count = 0;
   if (e.appended_ops >= 0)
     args[count++] = {
         keys_.appended_ops, PROF_ARG_UINT, {.u = static_cast<uint64_t>(e.appended_ops)}};
-  host_.slice(e.track, e.ctrl_since, now - e.ctrl_since, intern(state), e.category, 0,
+  host_.slice(e.track, e.ctrl_since, now - e.ctrl_since, names_.proxy_states[state], e.category, 0,
               PROF_CATEGORY_OTHER, std::span<const prof_arg>(args.data(), count));
 }
 

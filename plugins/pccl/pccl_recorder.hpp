@@ -39,22 +39,32 @@ uint64_t activation_mask(Detail detail);
 struct Event;
 class PcclRecorder;
 
+/// A track under a communicator's rank track: what it holds, for which
+/// channel, direction, peer and step slot (-1 where it does not apply).
+struct TrackKey {
+  enum What : int8_t { kernel, proxy, steps, network, progress } what = kernel;
+  int8_t is_send = -1, slot = -1;
+  int16_t channel = -1;
+  int32_t peer = -1;
+  auto operator<=>(const TrackKey &) const = default;
+  /// Its name: "channel 0 send to 2 step slot 3".
+  std::string name() const;
+};
+
 /// One communicator as NCCL initialized it: init's context.
 class Communicator {
 public:
-  Communicator(PcclRecorder &recorder, uint64_t hash, std::string name, int nodes, int ranks,
-               int rank, int *mask_word);
+  Communicator(PcclRecorder &recorder, std::string name, int ranks, int rank, int *mask_word);
   ~Communicator();
 
   Event *allocate();
   void release(Event *event);
   /// The track of `key` under this rank, declared the first time.
-  prof_track_id track(const std::string &name, int index);
+  prof_track_id track(const TrackKey &key);
 
   PcclRecorder &recorder;
-  const uint64_t hash;
   const std::string name; ///< what the communicator argument says: "NCCL 0x..." or its own name
-  const int nodes, ranks, rank;
+  const int ranks, rank;
   int *const mask_word; ///< NCCL's activation mask for this communicator
   prof_track_id rank_track = 0;
   prof_string_id name_id = 0;
@@ -65,15 +75,14 @@ private:
   std::vector<uint32_t> free_; ///< a ring of free slots, oldest first
   uint32_t free_head_ = 0, free_count_ = 0;
   SpinLock lock_; ///< the pool and the tracks
-  std::map<std::string, prof_track_id> tracks_;
+  std::map<TrackKey, prof_track_id> tracks_;
 };
 
 class PcclRecorder {
 public:
   PcclRecorder(const Host &host, Detail detail);
 
-  Communicator *open(uint64_t hash, const char *name, int nodes, int ranks, int rank,
-                     int *mask_word);
+  Communicator *open(uint64_t hash, const char *name, int ranks, int rank, int *mask_word);
   void close(Communicator *comm);
 
   /// Returns the handle NCCL passes back, nullptr when nothing is recorded.
@@ -90,13 +99,22 @@ public:
 
   const Host &host() const { return host_; }
 
-  /// Interned argument keys and names.
+  /// Interned argument keys, categories and the names the recorder gives,
+  /// once: an event interns only what NCCL hands it (a collective's name,
+  /// its datatype, algorithm, protocol).
   struct Keys {
     prof_string_id bytes, count, datatype, root, peer, algorithm, protocol, channels, warps,
         sequence, communicator, comm_size, rank, channel, steps, chunk_bytes, step, stream,
-        graph_captured, group_depth, gpu_start, gpu_stop, gpu_ns, transferred, operation,
-        appended_ops, net_type, net_id, device, qp, opcode, fd, sync_strategy, ops, ranks, state;
+        graph_captured, group_depth, gpu_start, gpu_stop, gpu_ns, operation, appended_ops, net_type,
+        net_id, device, qp, opcode, fd, sync_strategy, ops, ranks;
     prof_string_id category, category_api, category_proxy, category_kernel;
+  };
+  struct Names {
+    prof_string_id group, collective, p2p, nccl_group, nccl_kernel_launch, nccl_api, proxy_send,
+        proxy_recv, send_step, recv_step, kernel_channel, ib_request, socket_operation,
+        network_event, ce_sync, ce_batch, ib, socket;
+    /// By proxy control state, kProxyCtrlIdle .. kProxyCtrlAppend.
+    std::array<prof_string_id, 5> proxy_states;
   };
   const Keys &keys() const { return keys_; }
   prof_string_id intern(const char *text);
@@ -109,6 +127,7 @@ private:
   Host host_;
   const uint64_t mask_;
   Keys keys_{};
+  Names names_{};
   std::atomic<bool> collecting_{true};
   std::atomic<uint64_t> dropped_{0};
   std::atomic<uint64_t> next_flow_{1};
