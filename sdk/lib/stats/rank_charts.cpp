@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace prof::stats {
 
@@ -13,16 +14,23 @@ RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host
   RankCharts charts;
   const auto text_of = [&host](prof_string_id id) { return std::string(host.string(id)); };
   // Every process with a collective or communication call is a row.
-  std::map<std::string, size_t> row_of;
+  // Labels are made once per process track, not once per call.
+  std::set<prof_track_id> processes;
   for (const CollectiveCall &call : aggregator.collective_calls())
-    row_of.emplace(process_label(host, call.process), 0);
+    processes.insert(call.process);
   for (const auto &[key, stats] : aggregator.communication())
-    row_of.emplace(process_label(host, key.process), 0);
+    processes.insert(key.process);
+  std::map<std::string, size_t> row_of;
+  for (const prof_track_id process : processes)
+    row_of.emplace(process_label(host, process), 0);
   for (const auto &[label, row] : row_of)
     charts.ranks.push_back(label);
   std::sort(charts.ranks.begin(), charts.ranks.end(), natural_less);
   for (size_t i = 0; i < charts.ranks.size(); ++i)
     row_of[charts.ranks[i]] = i;
+  std::map<prof_track_id, size_t> row; // by process track
+  for (const prof_track_id process : processes)
+    row[process] = row_of.at(process_label(host, process));
 
   // Operations: (communicator, sequence) -> each process's first arrival.
   struct Operation {
@@ -33,7 +41,7 @@ RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host
   for (const CollectiveCall &call : aggregator.collective_calls()) {
     Operation &op = operations[{text_of(call.communicator), call.sequence}];
     if (op.name.empty()) op.name = text_of(call.name);
-    op.arrivals.emplace(row_of.at(process_label(host, call.process)), call.begin);
+    op.arrivals.emplace(row.at(call.process), call.begin);
   }
   std::vector<std::pair<std::string, uint64_t>> order;
   for (const auto &[key, op] : operations)
@@ -60,8 +68,7 @@ RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host
   charts.communication.resize(charts.ranks.size());
   std::map<std::pair<size_t, std::string>, uint64_t> by_name;
   for (const auto &[key, stats] : aggregator.communication())
-    by_name[{row_of.at(process_label(host, key.process)), text_of(key.name)}] +=
-        stats.durations.total;
+    by_name[{row.at(key.process), text_of(key.name)}] += stats.durations.total;
   for (const auto &[key, ns] : by_name)
     charts.communication[key.first].push_back({key.second, ns});
   return charts;

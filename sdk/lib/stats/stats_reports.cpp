@@ -573,16 +573,25 @@ std::map<prof_track_id, prof_track_id> device_processes(StatsAggregator &aggrega
   return out;
 }
 
-/// ns of `a` inside `b`; both sorted and disjoint.
-uint64_t overlap_ns(const std::vector<Period> &a, const std::vector<Period> &b) {
-  uint64_t total = 0;
-  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    const uint64_t begin = std::max(a[i].begin, b[j].begin), end = std::min(a[i].end, b[j].end);
-    if (end > begin) total += end - begin;
-    (a[i].end < b[j].end ? i : j) += 1;
+/// How much of each of a series of periods, taken in time order, lies
+/// inside `within` (sorted, disjoint): a cursor that only moves forward, so a
+/// whole series costs one pass over both.
+class OverlapCursor {
+public:
+  explicit OverlapCursor(const std::vector<Period> &within) : within_(within) {}
+  uint64_t overlap(const Period &p) {
+    while (next_ < within_.size() && within_[next_].end <= p.begin)
+      ++next_;
+    uint64_t total = 0;
+    for (size_t j = next_; j < within_.size() && within_[j].begin < p.end; ++j)
+      total += std::min(p.end, within_[j].end) - std::max(p.begin, within_[j].begin);
+    return total;
   }
-  return total;
-}
+
+private:
+  const std::vector<Period> &within_;
+  size_t next_ = 0;
+};
 
 /// Per process: time in communication, and the share of it its devices computed through.
 StatsTable overlap_report(StatsAggregator &aggregator, const ExportHost &host) {
@@ -605,7 +614,10 @@ StatsTable overlap_report(StatsAggregator &aggregator, const ExportHost &host) {
       compute.merge(copy);
     }
     const uint64_t communication = timeline.busy();
-    const uint64_t overlapped = overlap_ns(timeline.periods(), compute.periods());
+    OverlapCursor computing(compute.periods());
+    uint64_t overlapped = 0;
+    for (const Period &call : timeline.periods())
+      overlapped += computing.overlap(call);
     const std::string label = process_label(host, process);
     rows.push_back({label,
                     {Cell::of_text(label), Cell::of_ns(communication), Cell::of_ns(overlapped),
@@ -651,9 +663,10 @@ StatsTable idle_report(StatsAggregator &aggregator, const ExportHost &host) {
         process != 0 && found != aggregator.communication_time().end() ? found->second.periods()
                                                                        : no_calls;
     uint64_t idle = 0, communication = 0, launch = 0, host_bound = 0;
+    OverlapCursor in_communication(calls);
     for (const Period &gap : gaps) {
       const uint64_t length = gap.end - gap.begin;
-      const uint64_t in_calls = overlap_ns({gap}, calls);
+      const uint64_t in_calls = in_communication.overlap(gap);
       idle += length;
       communication += in_calls;
       (length < kLaunchGapNs ? launch : host_bound) += length - in_calls;
