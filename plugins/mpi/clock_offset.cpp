@@ -51,9 +51,10 @@ std::optional<ClockOffset> measure_clock_offset(uint64_t (*now)()) {
       pmpi<int (*)(const void *, int, MPI_Datatype, int, int, MPI_Comm)>("PMPI_Send");
   static const auto recv =
       pmpi<int (*)(void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *)>("PMPI_Recv");
+  static const auto barrier = pmpi<int (*)(MPI_Comm)>("PMPI_Barrier");
   const MPI_Comm world_comm = world();
   const MPI_Datatype byte = bytes();
-  if (!dup || !free_comm || !rank_of || !size_of || !send || !recv || !world_comm || !byte)
+  if (!dup || !free_comm || !rank_of || !size_of || !send || !recv || !barrier || !world_comm || !byte)
     return std::nullopt;
   MPI_Comm comm; // private: no message of the application's can match ours
   if (dup(world_comm, &comm) != MPI_SUCCESS) return std::nullopt;
@@ -91,6 +92,9 @@ std::optional<ClockOffset> measure_clock_offset(uint64_t (*now)()) {
       measured = true;
     }
   }
+  // Rank 0 serves the ranks one after another, so they would leave at
+  // staggered times and the program's first collective would seem late.
+  barrier(comm);
   free_comm(&comm);
   if (!measured) return std::nullopt;
   return result;
