@@ -54,7 +54,8 @@ std::optional<ClockOffset> measure_clock_offset(uint64_t (*now)()) {
   static const auto barrier = pmpi<int (*)(MPI_Comm)>("PMPI_Barrier");
   const MPI_Comm world_comm = world();
   const MPI_Datatype byte = bytes();
-  if (!dup || !free_comm || !rank_of || !size_of || !send || !recv || !barrier || !world_comm || !byte)
+  if (!dup || !free_comm || !rank_of || !size_of || !send || !recv || !barrier || !world_comm ||
+      !byte)
     return std::nullopt;
   MPI_Comm comm; // private: no message of the application's can match ours
   if (dup(world_comm, &comm) != MPI_SUCCESS) return std::nullopt;
