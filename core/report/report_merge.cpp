@@ -196,7 +196,7 @@ void MergeWriter::add(const ReportReader &reader, const MergeInput &input, size_
   write_tracks(reader);
   write_stacks(reader);
   write_args(reader);
-  write_events(reader, index, batch_done);
+  if (input.write_events) write_events(reader, index, batch_done);
   write_drops(reader);
   if (const auto &footer = reader.footer()) {
     end_ns_ = std::max(end_ns_, shifted(footer->end_ns, shift(footer->end_ns)));

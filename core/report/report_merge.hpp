@@ -35,6 +35,9 @@ struct MergeInput {
   uint64_t drift_origin = 0;
   bool has_anchor = true; ///< false: the report has no realtime anchor, shift_ns is 0
   ReportStatus status = ReportStatus::complete;
+  /// false: only its records are written, not its events (a part of the
+  /// merge whose ids agree with the whole's, for a distributed analysis).
+  bool write_events = true;
   uint64_t events = 0; ///< readable events
   uint64_t dropped = 0;
 };
@@ -51,6 +54,7 @@ struct MergePlan {
   std::vector<std::string> warnings;
   /// One line per input aligned with rank 0 by its clock measurements.
   std::vector<std::string> notes;
+  /// Readable events of the inputs whose events are written.
   uint64_t events() const;
 };
 

@@ -53,7 +53,7 @@ bool same_file(const fs::path &a, const fs::path &b) {
 } // namespace
 
 std::vector<std::string> report_paths(const std::vector<std::string> &inputs,
-                                      const std::string &output) {
+                                      const std::string &output, const std::string &command) {
   std::vector<std::string> paths;
   for (const std::string &input : inputs) {
     std::error_code ec;
@@ -68,14 +68,15 @@ std::vector<std::string> report_paths(const std::vector<std::string> &inputs,
       if (same_file(path, output)) continue;
       found.push_back(path.string());
     }
-    if (ec) throw cli::UsageError("merge: cannot read folder '" + input + "': " + ec.message());
+    if (ec)
+      throw cli::UsageError(command + ": cannot read folder '" + input + "': " + ec.message());
     if (found.empty())
-      throw cli::UsageError("merge: folder '" + input + "' holds no .profrep reports");
+      throw cli::UsageError(command + ": folder '" + input + "' holds no .profrep reports");
     std::sort(found.begin(), found.end(), natural_less);
     paths.insert(paths.end(), found.begin(), found.end());
   }
   if (paths.empty())
-    throw cli::UsageError("merge: no reports to merge (give .profrep files or folders of them)");
+    throw cli::UsageError(command + ": no reports (give .profrep files or folders of them)");
   return paths;
 }
 

@@ -11,9 +11,11 @@ namespace prof::tool {
 
 /// The reports `inputs` name: files as given, folders by their .profrep
 /// files in name order (r2 before r10), leaving out `output` (a merge
-/// written into the folder before). Throws cli::UsageError.
+/// written into the folder before). Throws cli::UsageError, its message
+/// starting with `command` ("merge: ...").
 std::vector<std::string> report_paths(const std::vector<std::string> &inputs,
-                                      const std::string &output);
+                                      const std::string &output,
+                                      const std::string &command = "merge");
 
 /// The reports in `folder` merged into a new temporary report whose path is
 /// returned (the caller removes it): --import-profile of a folder.

@@ -5,7 +5,10 @@
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/run_context.hpp"
+#include "tools/prof/stats_inputs.hpp"
+#include "tools/prof/stats_job.hpp"
 #include "tools/prof/stats_scan.hpp"
+#include "tools/prof/stats_wire.hpp"
 #include <prof/drop_causes.hpp>
 #include <prof/stats/html_page.hpp>
 #include <prof/stats/stats_reports.hpp>
@@ -15,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -67,10 +71,81 @@ uint64_t parse_duration(const std::string &option, const std::string &text, doub
   return ns;
 }
 
+/// What a rank sends rank 0: its aggregator, or why it has none.
+enum class Answer : uint8_t { Results = 0, UsageError = 1, Failure = 2 };
+
+int exit_code_of(const std::exception_ptr &failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const core::InputError &) {
+    return kExitUsage;
+  } catch (...) {
+    return kExitFailure;
+  }
+}
+
+std::vector<uint8_t> answer_of(std::optional<ScanResult> &result,
+                               const std::exception_ptr &failure) {
+  std::vector<uint8_t> bytes;
+  if (!failure) {
+    bytes = stats::AggregatorWire::save(result->aggregator);
+    bytes.insert(bytes.begin(), static_cast<uint8_t>(Answer::Results));
+    return bytes;
+  }
+  std::string message;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception &e) {
+    message = e.what();
+  } catch (...) {
+    message = "stats: unknown failure";
+  }
+  bytes.push_back(static_cast<uint8_t>(exit_code_of(failure) == kExitUsage ? Answer::UsageError
+                                                                           : Answer::Failure));
+  bytes.insert(bytes.end(), message.begin(), message.end());
+  return bytes;
+}
+
+/// Every rank's answer into rank 0's aggregator, in rank order; `failure`
+/// becomes the first failure of any rank.
+void gather_results(StatsJob &job, std::optional<ScanResult> &result, std::exception_ptr &failure) {
+  const std::vector<uint8_t> mine = answer_of(result, failure);
+  job.gather(mine, [&](int rank, std::span<const uint8_t> answer) {
+    if (rank == 0 || failure) return;
+    const std::string prefix = "stats: rank " + std::to_string(rank) + ": ";
+    if (answer.empty() || answer[0] > static_cast<uint8_t>(Answer::Failure)) {
+      failure = std::make_exception_ptr(std::runtime_error(prefix + "sent no results"));
+      return;
+    }
+    const auto body = answer.subspan(1);
+    const std::string text(body.begin(), body.end());
+    if (answer[0] == static_cast<uint8_t>(Answer::UsageError))
+      failure = std::make_exception_ptr(cli::UsageError(text));
+    else if (answer[0] == static_cast<uint8_t>(Answer::Failure))
+      failure = std::make_exception_ptr(std::runtime_error(text));
+    else if (!stats::AggregatorWire::load(body, result->aggregator))
+      failure = std::make_exception_ptr(std::runtime_error(prefix + "sent malformed results"));
+  });
+}
+
+int stats_here(const std::vector<std::string> &args, core::Console &console);
+
 } // namespace
 
 int run_stats(const std::vector<std::string> &args, core::Console &console) {
-  po::options_description options("prof stats [options] REPORT");
+  try {
+    return stats_here(args, console);
+  } catch (...) {
+    // Under an MPI launcher every process meets the same bad option: one says so.
+    if (StatsJob::launcher_rank() > 0) return exit_code_of(std::current_exception());
+    throw;
+  }
+}
+
+namespace {
+
+int stats_here(const std::vector<std::string> &args, core::Console &console) {
+  po::options_description options("prof stats [options] REPORT|FOLDER...");
   auto add = options.add_options();
   add("report,r", po::value<std::string>(),
       "reports to compute, NAME,NAME,... (default: those of the summary that have data; see "
@@ -105,9 +180,9 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
     std::fputs(stats::help_reports_text().c_str(), stdout);
     return kExitOk;
   }
-  if (!values.count("input") || values["input"].as<std::vector<std::string>>().size() != 1)
-    throw usage("give exactly one report (see prof stats --help)");
-  const std::string path = values["input"].as<std::vector<std::string>>().front();
+  if (!values.count("input"))
+    throw usage("give a report, several, or folders of them (see prof stats --help)");
+  const auto inputs = values["input"].as<std::vector<std::string>>();
   const std::string format = values["format"].as<std::string>();
   if (format != "table" && format != "csv" && format != "json" && format != "html")
     throw usage("unknown format '" + format + "' (formats: table, csv, json, html)");
@@ -126,45 +201,47 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
       throw usage(problem);
   }
 
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw usage("'" + path + "' is a folder: expected a .profrep file");
-  report::ReportReader reader;
-  // The scan decodes every EVENTS chunk anyway: checking them at open too
-  // would decode them twice. One that fails is reported after the scan.
-  if (!reader.open(path, report::ReadOptions{.check_events = false}))
-    throw usage(reader.problems().empty() ? "cannot read report '" + path + "'"
-                                          : reader.problems().back());
-  // A cut or damaged report: the statistics cover what could be read.
-  for (const std::string &problem : reader.problems())
-    console.warning(problem);
-  // Every loss of the capture, by cause.
-  for (prof_drop_cause cause : kDropCauses)
-    if (const uint64_t lost = reader.dropped(cause))
-      console.warning("this capture lost events: " + drop_cause_line(cause, lost));
+  std::unique_ptr<StatsJob> job = StatsJob::join(console);
+  if (job && !job->works()) return kExitOk;
+  const bool prints = !job || job->prints();
 
   std::vector<std::string> scanned = names;
   if (!chosen)
     for (const auto &info : stats::known_reports())
       if (info.by_default) scanned.emplace_back(info.name);
-  const core::ReportExportView report_host(reader);
-  const ExportHost host = report_host.host();
-  ScanOptions scan;
-  std::optional<ProgressBar> bar;
-  if (!output.empty()) {
-    bar.emplace(console, "process profile data");
-    scan.progress = [&bar](uint64_t done, uint64_t total) {
-      bar->update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
-    };
-  }
   stats::StatsScope scope = stats::scope_for(scanned, report_options);
   if (format == "html") // its charts: the ranks' collectives and communication
     scope.collectives = scope.communication = true;
-  ScanResult result = scan_report(reader, host, scope, scan);
-  if (bar) bar->finish();
-  for (const uint64_t offset : result.malformed_chunks)
-    console.warning(malformed_chunk_warning(path, offset));
-  stats::StatsAggregator &aggregator = result.aggregator;
+
+  std::optional<StatsInputs> in;
+  std::optional<ScanResult> result;
+  std::exception_ptr failure; // in a job: kept until every rank has answered
+  try {
+    in.emplace(inputs, output, job.get(), prints ? &console : nullptr);
+    ScanOptions scan;
+    std::optional<ProgressBar> bar;
+    if (!output.empty() && prints) {
+      bar.emplace(console, "process profile data");
+      scan.progress = [&bar](uint64_t done, uint64_t total) {
+        bar->update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
+      };
+    }
+    result.emplace(in->scan(scope, scan));
+    if (bar) bar->finish();
+    if (prints)
+      for (const uint64_t offset : result->malformed_chunks)
+        console.warning(malformed_chunk_warning(in->path(), offset));
+  } catch (...) {
+    if (!job) throw;
+    failure = std::current_exception();
+  }
+  if (job) {
+    gather_results(*job, result, failure);
+    if (!prints) return failure ? exit_code_of(failure) : kExitOk;
+    if (failure) std::rethrow_exception(failure);
+  }
+  const ExportHost &host = in->host();
+  stats::StatsAggregator &aggregator = result->aggregator;
   if (std::find(scanned.begin(), scanned.end(), "device-utilization") != scanned.end() &&
       aggregator.last_ts() > aggregator.first_ts() &&
       (aggregator.last_ts() - aggregator.first_ts()) / report_options.interval_ns >= kMaxWindows)
@@ -177,13 +254,12 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
     stats::StatsTable table = stats::build_report(name, aggregator, host, report_options);
     if (chosen || table.row_count() > 0) tables.push_back(std::move(table));
   }
-  std::string text =
-      format == "csv"    ? stats::render_csv(tables)
-      : format == "json" ? stats::render_json(tables)
-      : format == "html"
-          ? stats::render_html(tables, stats::rank_charts(aggregator, host),
-                               "prof stats: " + std::filesystem::path(path).filename().string())
-          : stats::render_table(tables);
+  std::string text = format == "csv"    ? stats::render_csv(tables)
+                     : format == "json" ? stats::render_json(tables)
+                     : format == "html"
+                         ? stats::render_html(tables, stats::rank_charts(aggregator, host),
+                                              "prof stats: " + in->title())
+                         : stats::render_table(tables);
   if (tables.empty() && format == "table")
     text = "======== Profiling result: no activities, counters or samples in this report\n";
 
@@ -201,5 +277,7 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   }
   return kExitOk;
 }
+
+} // namespace
 
 } // namespace prof::tool

@@ -66,12 +66,14 @@ ScanResult scan_report(const report::ReportReader &reader, const ExportHost &hos
                        const stats::StatsScope &scope, const ScanOptions &options) {
   std::atomic<uint64_t> done{0};
   ScanBody body(reader, host, scope, done, options);
-  const size_t chunks = reader.event_chunks().size();
+  const size_t last = std::min(options.last_chunk, reader.event_chunks().size());
+  const size_t first = std::min(options.first_chunk, last);
+  const size_t chunks = last - first;
   const size_t grain = std::max<size_t>(1, (chunks + kMaxLeaves - 1) / kMaxLeaves);
   const auto run = [&] {
     // Deterministic: the same tree of merges for any number of threads, so
     // sums of floating-point counter values come out identical.
-    tbb::parallel_deterministic_reduce(tbb::blocked_range<size_t>(0, chunks, grain), body,
+    tbb::parallel_deterministic_reduce(tbb::blocked_range<size_t>(first, last, grain), body,
                                        tbb::simple_partitioner());
   };
   if (options.threads > 0) {

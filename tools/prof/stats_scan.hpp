@@ -17,6 +17,10 @@ namespace prof::tool {
 
 struct ScanOptions {
   size_t threads = 0; ///< worker threads; 0: as many as TBB offers
+  /// The EVENTS chunks to scan, [first, last) in file order (a share of
+  /// the report for one process of a distributed `prof stats`).
+  size_t first_chunk = 0;
+  size_t last_chunk = SIZE_MAX;
   /// Events done and total; called on the calling thread only.
   std::function<void(uint64_t, uint64_t)> progress;
 };

@@ -89,7 +89,8 @@ TEST_F(StatsCommandE2E, GcuActivityMatchesTheCapturesSummary) {
 TEST_F(StatsCommandE2E, BadInputExitsWithTwoAndOneLine) {
   const RunResult none = prof({"stats"});
   EXPECT_EQ(none.exit_code, 2);
-  EXPECT_EQ(none.err, "prof: stats: give exactly one report (see prof stats --help)\n");
+  EXPECT_EQ(none.err,
+            "prof: stats: give a report, several, or folders of them (see prof stats --help)\n");
   const RunResult missing = prof({"stats", "missing.profrep"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(split_lines(missing.err).size(), 1u) << missing.err;

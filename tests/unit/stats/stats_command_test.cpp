@@ -91,12 +91,14 @@ TEST_F(StatsCommand, RefusesToOverwriteWithoutForce) {
 }
 
 TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
-  EXPECT_EQ(usage_error({}), "prof: stats: give exactly one report (see prof stats --help)");
-  EXPECT_EQ(usage_error({report_, "--report", "gcu,api"}),
-            "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
-            "api, osrt, ranges, nvtx, python-functions, kernels, memcpy-time, memcpy-size, "
-            "device-memory, memory, counters, "
-            "device-utilization, device-gaps, cpu-functions, collectives, stragglers, overlap, idle)");
+  EXPECT_EQ(usage_error({}),
+            "prof: stats: give a report, several, or folders of them (see prof stats --help)");
+  EXPECT_EQ(
+      usage_error({report_, "--report", "gcu,api"}),
+      "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
+      "api, osrt, ranges, nvtx, python-functions, kernels, memcpy-time, memcpy-size, "
+      "device-memory, memory, counters, "
+      "device-utilization, device-gaps, cpu-functions, collectives, stragglers, overlap, idle)");
   EXPECT_EQ(usage_error({report_, "--format", "xml"}),
             "prof: stats: unknown format 'xml' (formats: table, csv, json, html)");
   EXPECT_EQ(usage_error({report_, "--interval", "0"}),
@@ -109,6 +111,12 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
             "prof: stats: cannot open report '" + missing + "': No such file or directory");
   std::ofstream(dir_.file("junk.profrep")) << "hello";
   EXPECT_NE(usage_error({dir_.file("junk.profrep")}).find("is not a prof report"),
+            std::string::npos);
+  const std::string empty = dir_.file("empty");
+  std::filesystem::create_directory(empty);
+  EXPECT_EQ(usage_error({empty}), "prof: stats: folder '" + empty + "' holds no .profrep reports");
+  // Several reports are merged first: one that is no report stops it.
+  EXPECT_NE(usage_error({report_, dir_.file("junk.profrep")}).find("is not a prof report"),
             std::string::npos);
 }
 

@@ -6,6 +6,7 @@
 #include "core/report/report_reader.hpp"
 #include "core/report_export_view.hpp"
 #include "tools/prof/stats_scan.hpp"
+#include "tools/prof/stats_wire.hpp"
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/stats_reports.hpp>
 #include <prof/stats/summary_tables.hpp>
@@ -725,6 +726,72 @@ TEST_F(StatsReports, ParallelScanEqualsSequential) {
   // Counter averages are sums of doubles in another order: compare the text,
   // which rounds them.
   EXPECT_EQ(render_table(tables), render_table(run(all, options, 4)));
+}
+
+// `prof stats` over MPI: shares of the chunks scanned apart, sent as bytes
+// and added up give what one scan of everything gives; bytes that are not
+// an aggregator's are refused and change nothing.
+TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
+  testing::TestReport report = testing::random_report(60'000, 3);
+  // And what the random report lacks: two ranks' collectives, device
+  // memory and the calls that made it, the memory source's summary.
+  const uint32_t thread0 = report.thread(report.process("rank 0", 100), "main", 100);
+  const uint32_t thread1 = report.thread(report.process("rank 1", 200), "main", 200);
+  const uint32_t gpu = report.track(PROF_TRACK_DEVICE, 0, "GPU 9", 9);
+  for (uint64_t i = 0; i < 2000; ++i) {
+    const uint64_t ts = kOrigin + i * 50 * kUs;
+    report.communication(thread0, ts, 20 * kUs, "MPI_Allreduce", "world", 64, i + 1);
+    report.communication(thread1, ts + 3 * kUs, 17 * kUs, "MPI_Allreduce", "world", 64, i + 1);
+    report.call(thread0, ts + 25 * kUs, kUs, "cudaMalloc", 5000 + i);
+    report.memory(gpu, ts + 25 * kUs, "alloc", 0x10000 + i * 4096, 4096, "device", 5000 + i);
+    if (i % 2 == 0) report.memory(gpu, ts + 40 * kUs, "free", 0x10000 + i * 4096, 4096);
+  }
+  report.heap(thread0, kOrigin + kUs, "heap peak", "heap/peak", {{"bytes", 5000}});
+  open(report, 500);
+  ASSERT_GE(reader_.event_chunks().size(), 120u);
+  std::vector<std::string> all;
+  for (const auto &info : known_reports())
+    all.emplace_back(info.name);
+  ReportOptions options;
+  options.interval_ns = 50'000'000;
+  options.gap_threshold_ns = 100;
+  const StatsScope scope = scope_for(all, options);
+  const auto render = [&](StatsAggregator &aggregator) {
+    std::vector<StatsTable> tables;
+    for (const auto &name : all)
+      tables.push_back(build_report(name, aggregator, host_->host(), options));
+    return render_table(tables);
+  };
+  const auto share = [&](size_t first, size_t last) {
+    tool::ScanOptions scan;
+    scan.first_chunk = first;
+    scan.last_chunk = last;
+    return tool::scan_report(reader_, host_->host(), scope, scan).aggregator;
+  };
+  StatsAggregator whole = share(0, SIZE_MAX);
+  const std::string expected = render(whole);
+
+  const size_t chunks = reader_.event_chunks().size();
+  StatsAggregator first = share(0, 37), second = share(37, 80), third = share(80, chunks);
+  const std::vector<uint8_t> second_bytes = AggregatorWire::save(second);
+  std::vector<uint8_t> third_bytes = AggregatorWire::save(third);
+  ASSERT_TRUE(AggregatorWire::load(second_bytes, first));
+  const std::string two_shares = render(first);
+  EXPECT_NE(two_shares, expected);
+
+  // Cut anywhere, or with its first byte changed: refused, nothing added.
+  for (const size_t cut : {size_t{0}, size_t{3}, third_bytes.size() / 2, third_bytes.size() - 1})
+    EXPECT_FALSE(AggregatorWire::load(std::span(third_bytes.data(), cut), first)) << cut;
+  third_bytes.push_back(0);
+  EXPECT_FALSE(AggregatorWire::load(third_bytes, first)) << "a byte too many";
+  third_bytes.pop_back();
+  third_bytes[0] ^= 1;
+  EXPECT_FALSE(AggregatorWire::load(third_bytes, first)) << "not the magic";
+  third_bytes[0] ^= 1;
+  EXPECT_EQ(render(first), two_shares);
+
+  ASSERT_TRUE(AggregatorWire::load(third_bytes, first));
+  EXPECT_EQ(render(first), expected);
 }
 
 } // namespace

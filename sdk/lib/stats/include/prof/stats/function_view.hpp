@@ -16,6 +16,8 @@ namespace prof::stats {
 using StackResolver = std::function<std::vector<std::string>(prof_stack_id)>;
 
 class FunctionView {
+  friend struct AggregatorWire; // its bytes, for `prof stats` over MPI
+
 public:
   /// One sample of `stack`: O(1).
   void add(prof_stack_id stack) {

@@ -57,6 +57,8 @@ struct MemoryCall {
 };
 
 class MemoryLog {
+  friend struct AggregatorWire; // its bytes, for `prof stats` over MPI
+
 public:
   explicit MemoryLog(const ExportHost &host) : host_(host) {}
 

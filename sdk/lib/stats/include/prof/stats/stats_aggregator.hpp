@@ -104,6 +104,8 @@ struct StatsScope {
 };
 
 class StatsAggregator {
+  friend struct AggregatorWire; // its bytes, for `prof stats` over MPI
+
 public:
   StatsAggregator(const ExportHost &host, StatsScope scope)
       : host_(host), scope_(scope), summary_(host), memory_(host) {}

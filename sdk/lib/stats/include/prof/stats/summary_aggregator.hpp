@@ -43,6 +43,8 @@ struct ActivityKeyHash {
 };
 
 class SummaryAggregator {
+  friend struct AggregatorWire; // its bytes, for `prof stats` over MPI
+
 public:
   explicit SummaryAggregator(const ExportHost &host) : host_(host), tracks_(host) {}
 

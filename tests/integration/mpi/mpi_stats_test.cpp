@@ -1,0 +1,140 @@
+// `prof stats` on a folder of rank reports, and spread over processes by
+// an MPI launcher (`mpirun -np K prof stats ...`): each process analyses a
+// share of the reports, rank 0 gathers the results through MPI and prints
+// exactly what one process prints.
+#include "tests/support/process_runner.hpp"
+#include "tests/support/rank_report.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const std::string kMpirun = PROF_MPIRUN;
+constexpr int kRanks = 8;
+
+class MpiStats : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (kMpirun.empty()) GTEST_SKIP() << "no mpirun (install openmpi-bin)";
+    fs::create_directory(reports_);
+    fs::create_directory(temporary_);
+    for (int rank = 0; rank < kRanks; ++rank)
+      testing::write_rank_report((reports_ / ("r" + std::to_string(rank) + ".profrep")).string(),
+                                 rank, 30'000);
+  }
+  /// `prof stats ARGS` alone (its temporary files in temporary_).
+  RunResult alone(const std::vector<std::string> &args) const {
+    std::vector<std::string> command = {"/usr/bin/env", "TMPDIR=" + temporary_.string(), kProf,
+                                        "stats"};
+    command.insert(command.end(), args.begin(), args.end());
+    return run_process(command, dir_, std::chrono::seconds(120));
+  }
+  /// `mpirun -np PROCESSES prof stats ARGS`.
+  RunResult spread(int processes, const std::vector<std::string> &args) const {
+    std::vector<std::string> command = {"/usr/bin/env",
+                                        "TMPDIR=" + temporary_.string(),
+                                        kMpirun,
+                                        "--allow-run-as-root",
+                                        "--oversubscribe",
+                                        "-np",
+                                        std::to_string(processes),
+                                        kProf,
+                                        "stats"};
+    command.insert(command.end(), args.begin(), args.end());
+    return run_process(command, dir_, std::chrono::seconds(120));
+  }
+  void expect_same(int processes, const std::vector<std::string> &args) const {
+    SCOPED_TRACE(std::to_string(processes) + " processes");
+    const RunResult one = alone(args);
+    ASSERT_EQ(one.exit_code, 0) << one.describe();
+    ASSERT_FALSE(one.out.empty());
+    const RunResult many = spread(processes, args);
+    ASSERT_EQ(many.exit_code, 0) << many.describe();
+    EXPECT_EQ(many.out, one.out);
+    // Not the fallback in which rank 0 does everything alone.
+    EXPECT_EQ(many.err.find("alone"), std::string::npos) << many.err;
+    // Each process's temporary merge is gone.
+    EXPECT_TRUE(fs::is_empty(temporary_));
+  }
+
+  testing::ScratchDir scratch_{"prof-mpi-stats", testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
+  const fs::path reports_{dir_ / "ranks"};
+  const fs::path temporary_{dir_ / "tmp"};
+};
+
+TEST_F(MpiStats, AFolderOfRankReportsIsAnalysedAsTheirMerge) {
+  const RunResult merged =
+      run_process({kProf, "merge", "-o", (dir_ / "all").string(), reports_.string()}, dir_);
+  ASSERT_EQ(merged.exit_code, 0) << merged.describe();
+  for (const std::string reports :
+       {"collectives,stragglers,overlap,idle", "gcu-activity,ranges,kernels"}) {
+    const RunResult folder = alone({"-r", reports, reports_.string()});
+    ASSERT_EQ(folder.exit_code, 0) << folder.describe();
+    const RunResult file = alone({"-r", reports, (dir_ / "all.profrep").string()});
+    ASSERT_EQ(file.exit_code, 0) << file.describe();
+    EXPECT_EQ(folder.out, file.out);
+    if (reports.starts_with("collectives"))
+      EXPECT_NE(folder.out.find("train (rank 7) [node0 rank 7]"), std::string::npos) << folder.out;
+    EXPECT_TRUE(fs::is_empty(temporary_)) << "the temporary merge is removed";
+  }
+}
+
+TEST_F(MpiStats, SpreadOverProcessesItPrintsExactlyWhatOneProcessPrints) {
+  const std::string cross = "collectives,stragglers,overlap,idle";
+  expect_same(3, {"-r", cross, reports_.string()});                         // uneven shares
+  expect_same(kRanks, {"--format", "csv", "-r", cross, reports_.string()}); // one report each
+  expect_same(2, {reports_.string()});                                      // the default reports
+  expect_same(3, {"--format", "json", "-r", "gcu-activity,kernels,collectives", reports_.string()});
+  expect_same(3, {"--format", "html", "-r", cross, reports_.string()});
+  // More processes than reports: some have none.
+  expect_same(10, {"--format", "csv", "-r", "stragglers", reports_.string()});
+}
+
+TEST_F(MpiStats, OneReportIsSharedByItsChunks) {
+  const RunResult merged =
+      run_process({kProf, "merge", "-o", (dir_ / "all").string(), reports_.string()}, dir_);
+  ASSERT_EQ(merged.exit_code, 0) << merged.describe();
+  expect_same(
+      3, {"-r", "collectives,stragglers,overlap,idle,kernels", (dir_ / "all.profrep").string()});
+}
+
+TEST_F(MpiStats, AnUnreadableReportIsOneErrorAndExitTwo) {
+  {
+    std::ofstream bad(reports_ / "r3.profrep", std::ios::trunc);
+    bad << "not a report";
+  }
+  const RunResult r = spread(3, {reports_.string()});
+  EXPECT_NE(r.exit_code, 0) << r.describe();
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  size_t lines = 0;
+  for (const std::string &line : split_lines(r.err))
+    if (line.rfind("prof: ", 0) == 0) {
+      ++lines;
+      EXPECT_NE(line.find("r3.profrep"), std::string::npos) << line;
+    }
+  EXPECT_EQ(lines, 1u) << r.err;
+  EXPECT_EQ(alone({reports_.string()}).exit_code, 2);
+}
+
+TEST_F(MpiStats, ABadOptionIsSaidOnce) {
+  const RunResult r = spread(3, {"--no-such-option", reports_.string()});
+  EXPECT_NE(r.exit_code, 0);
+  size_t lines = 0;
+  for (const std::string &line : split_lines(r.err))
+    lines += line.rfind("prof: ", 0) == 0;
+  EXPECT_EQ(lines, 1u) << r.err;
+}
+
+} // namespace
+} // namespace prof::e2e

@@ -1,0 +1,18 @@
+// One rank's synthetic report: EVENTS events of a training loop on one
+// device, steps of 16 kernels (device compute) then one all-reduce (a
+// communication slice on the main thread with communicator "world", its
+// sequence and bytes); the ranks start each step together and leave each
+// all-reduce together; rank 1 is 2 ms late to every 10th all-reduce. Header
+// with the rank and a realtime anchor, as a capture under a launcher writes
+// it. For run_bench_ranks.sh (gen_rank_report) and the cross-rank tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace prof::testing {
+
+/// Writes the report to `path`; throws report::ReportError.
+void write_rank_report(const std::string &path, int rank, uint64_t events);
+
+} // namespace prof::testing

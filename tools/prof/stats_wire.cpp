@@ -1,0 +1,284 @@
+#include "tools/prof/stats_wire.hpp"
+
+#include "core/report/byte_codec.hpp"
+
+#include <cstring>
+#include <type_traits>
+
+namespace prof::stats {
+namespace {
+
+using report::ByteReader;
+using report::ByteWriter;
+
+constexpr uint32_t kMagic = 0x31535250; // "PRS1"
+
+void put(ByteWriter &out, const DurationStats &d) {
+  out.varint(d.calls);
+  out.varint(d.total);
+  out.u64(d.min);
+  out.varint(d.max);
+}
+DurationStats get_duration(ByteReader &in) {
+  DurationStats d;
+  d.calls = in.varint();
+  d.total = in.varint();
+  d.min = in.u64();
+  d.max = in.varint();
+  return d;
+}
+
+void put(ByteWriter &out, const CounterStats &c) {
+  out.varint(c.samples);
+  out.f64(c.sum);
+  out.f64(c.min);
+  out.f64(c.max);
+}
+CounterStats get_counter(ByteReader &in) {
+  CounterStats c;
+  c.samples = in.varint();
+  c.sum = in.f64();
+  c.min = in.f64();
+  c.max = in.f64();
+  return c;
+}
+
+void put(ByteWriter &out, BusyTimeline &timeline) {
+  const std::vector<Period> &periods = timeline.periods();
+  out.varint(periods.size());
+  for (const Period &p : periods) {
+    out.varint(p.begin);
+    out.varint(p.end - p.begin);
+  }
+}
+void get_into(ByteReader &in, BusyTimeline &timeline) {
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const uint64_t begin = in.varint();
+    timeline.add(begin, begin + in.varint());
+  }
+}
+
+void put(ByteWriter &out, std::map<prof_track_id, BusyTimeline> &timelines) {
+  out.varint(timelines.size());
+  for (auto &[track, timeline] : timelines) {
+    out.varint(track);
+    put(out, timeline);
+  }
+}
+template <typename MakeTimeline>
+void get_into(ByteReader &in, std::map<prof_track_id, BusyTimeline> &timelines, MakeTimeline make) {
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const prof_track_id track = in.varint32();
+    auto it = timelines.find(track);
+    if (it == timelines.end()) it = timelines.emplace(track, make()).first;
+    get_into(in, it->second);
+  }
+}
+
+// Plain records (prof_event): as they lie in memory, since every rank runs
+// the same binary.
+template <typename T> void put_raw(ByteWriter &out, const std::vector<T> &items) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  out.varint(items.size());
+  out.bytes(items.data(), items.size() * sizeof(T));
+}
+template <typename T> void get_raw(ByteReader &in, std::vector<T> &items) {
+  const size_t n = in.count();
+  const auto bytes = in.bytes(n * sizeof(T));
+  if (!in.ok()) return;
+  const size_t first = items.size();
+  items.resize(first + n);
+  std::memcpy(items.data() + first, bytes.data(), bytes.size());
+}
+
+} // namespace
+
+std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
+  std::vector<uint8_t> bytes;
+  ByteWriter out(bytes);
+  out.u32(kMagic);
+  out.u64(a.first_ts_);
+  out.u64(a.last_ts_);
+
+  const SummaryAggregator &summary = a.summary_;
+  out.varint(summary.events_seen_);
+  out.varint(summary.activities_.size());
+  for (const auto &[key, stats] : summary.activities_) {
+    out.u8(static_cast<uint8_t>(key.group));
+    out.varint(key.device);
+    out.varint(key.name);
+    put(out, stats);
+  }
+  out.varint(summary.counters_.size());
+  for (const auto &[track, stats] : summary.counters_) {
+    out.varint(track);
+    put(out, stats);
+  }
+
+  for (const auto *by_name : {&a.memcpy_, &a.kernels_}) {
+    out.varint(by_name->size());
+    for (const auto &[name, stats] : *by_name) {
+      out.varint(name);
+      put(out, stats);
+    }
+  }
+  out.varint(a.memcpy_bytes_.size());
+  for (const auto &[kind, stats] : a.memcpy_bytes_) {
+    out.u16(kind);
+    put(out, stats);
+  }
+  out.varint(a.device_slices_);
+  out.varint(a.uncategorized_device_slices_);
+
+  out.varint(a.annotations_.size());
+  for (const auto &[key, stats] : a.annotations_) {
+    out.varint(key.name);
+    out.varint(key.domain);
+    out.varint(key.category);
+    put(out, stats.durations);
+    out.varint(stats.by_thread.size());
+    for (const auto &[track, total] : stats.by_thread) {
+      out.varint(track);
+      out.varint(total);
+    }
+  }
+  out.varint(a.thread_spans_.size());
+  for (const auto &[track, span] : a.thread_spans_) {
+    out.varint(track);
+    out.u64(span.first);
+    out.u64(span.last);
+  }
+  out.varint(a.communication_.size());
+  for (const auto &[key, stats] : a.communication_) {
+    out.varint(key.name);
+    out.varint(key.communicator);
+    out.varint(key.process);
+    put(out, stats.durations);
+    out.varint(stats.bytes);
+    out.varint(stats.with_bytes);
+  }
+  out.varint(a.collective_calls_.size());
+  for (const CollectiveCall &call : a.collective_calls_) {
+    out.varint(call.communicator);
+    out.varint(call.sequence);
+    out.varint(call.process);
+    out.varint(call.name);
+    out.varint(call.begin);
+  }
+  put_raw(out, a.heap_events_);
+  put(out, a.timelines_);
+  put(out, a.communication_time_);
+  put(out, a.compute_);
+
+  out.varint(a.functions_.samples_);
+  out.varint(a.functions_.samples_by_stack_.size());
+  for (const auto &[stack, count] : a.functions_.samples_by_stack_) {
+    out.varint(stack);
+    out.varint(count);
+  }
+  put_raw(out, a.memory_.ops_);
+  out.varint(a.memory_.calls_.size());
+  for (const auto &[correlation, call] : a.memory_.calls_) {
+    out.varint(correlation);
+    out.varint(call.name);
+    out.varint(call.track);
+  }
+  return bytes;
+}
+
+bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into) {
+  StatsAggregator a(into.host_, into.scope_);
+  ByteReader in(bytes);
+  if (in.u32() != kMagic) return false;
+  a.first_ts_ = in.u64();
+  a.last_ts_ = in.u64();
+
+  SummaryAggregator &summary = a.summary_;
+  summary.events_seen_ = in.varint();
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const uint8_t group = in.u8();
+    if (group > static_cast<uint8_t>(ActivityGroup::Ranges)) return false;
+    ActivityKey key{static_cast<ActivityGroup>(group), 0, 0};
+    key.device = in.varint32();
+    key.name = in.varint32();
+    summary.activities_[key].merge(get_duration(in));
+  }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const prof_track_id track = in.varint32();
+    summary.counters_[track].merge(get_counter(in));
+  }
+
+  for (auto *by_name : {&a.memcpy_, &a.kernels_})
+    for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+      const prof_string_id name = in.varint32();
+      (*by_name)[name].merge(get_duration(in));
+    }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const uint16_t kind = in.u16();
+    a.memcpy_bytes_[kind].merge(get_counter(in));
+  }
+  a.device_slices_ = in.varint();
+  a.uncategorized_device_slices_ = in.varint();
+
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    AnnotationKey key;
+    key.name = in.varint32();
+    key.domain = in.varint32();
+    key.category = in.varint32();
+    AnnotationStats &stats = a.annotations_[key];
+    stats.durations.merge(get_duration(in));
+    for (size_t threads = in.count(); threads > 0 && in.ok(); --threads) {
+      const prof_track_id track = in.varint32();
+      stats.by_thread[track] += in.varint();
+    }
+  }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const prof_track_id track = in.varint32();
+    const uint64_t first = in.u64();
+    a.thread_spans_[track].add(first, in.u64());
+  }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    CommunicationKey key;
+    key.name = in.varint32();
+    key.communicator = in.varint32();
+    key.process = in.varint32();
+    CommunicationStats stats;
+    stats.durations = get_duration(in);
+    stats.bytes = in.varint();
+    stats.with_bytes = in.varint();
+    a.communication_[key].merge(stats);
+  }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    CollectiveCall call;
+    call.communicator = in.varint32();
+    call.sequence = in.varint();
+    call.process = in.varint32();
+    call.name = in.varint32();
+    call.begin = in.varint();
+    a.collective_calls_.push_back(call);
+  }
+  get_raw(in, a.heap_events_);
+  const uint64_t join_gap = a.scope_.timeline_join_gap;
+  get_into(in, a.timelines_, [join_gap] { return BusyTimeline(join_gap); });
+  get_into(in, a.communication_time_, [] { return BusyTimeline(); });
+  get_into(in, a.compute_, [] { return BusyTimeline(); });
+
+  a.functions_.samples_ = in.varint();
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const prof_stack_id stack = in.varint32();
+    a.functions_.samples_by_stack_[stack] += in.varint();
+  }
+  get_raw(in, a.memory_.ops_);
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const uint64_t correlation = in.varint();
+    MemoryCall call;
+    call.name = in.varint32();
+    call.track = in.varint32();
+    a.memory_.calls_.emplace(correlation, call);
+  }
+  if (!in.ok() || !in.at_end()) return false;
+  into.merge(a);
+  return true;
+}
+
+} // namespace prof::stats
