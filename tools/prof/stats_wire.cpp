@@ -85,7 +85,7 @@ template <typename T> void put_raw(ByteWriter &out, const std::vector<T> &items)
 template <typename T> void get_raw(ByteReader &in, std::vector<T> &items) {
   const size_t n = in.count();
   const auto bytes = in.bytes(n * sizeof(T));
-  if (!in.ok()) return;
+  if (!in.ok() || n == 0) return;
   const size_t first = items.size();
   items.resize(first + n);
   std::memcpy(items.data() + first, bytes.data(), bytes.size());
