@@ -28,10 +28,7 @@ std::span<const prof_string_id> ReportExportView::stack(prof_stack_id id) const 
 }
 
 std::span<const prof_arg> ReportExportView::args(prof_args_id id) const {
-  const auto &sets = reader_.args();
-  const auto found = sets.find(id);
-  return found == sets.end() ? std::span<const prof_arg>()
-                             : std::span<const prof_arg>(found->second.args);
+  return reader_.args().find(id).value_or(std::span<const prof_arg>());
 }
 
 } // namespace prof::core

@@ -110,7 +110,7 @@ void load_catalog(const report::ReportReader &reader, Catalog &catalog) {
     if (id > 0) catalog.stacks.restore(id, stack.frames);
   }
   for (const auto &[id, set] : reader.args())
-    catalog.args.restore(id, set.args);
+    catalog.args.restore(id, set);
 }
 
 CaptureEnd capture_end_of(const report::ReportReader &reader) {

@@ -59,10 +59,10 @@ std::vector<ClockEstimate> clock_estimates(const ReportReader &reader) {
       const prof_event &e = events[i];
       if (e.type != PROF_EVENT_INSTANT || e.name != name || e.args == 0) continue;
       const auto set = reader.args().find(static_cast<uint32_t>(e.args));
-      if (set == reader.args().end()) continue;
+      if (!set) continue;
       ClockEstimate estimate{e.ts, 0, 0};
       bool has_offset = false;
-      for (const prof_arg &arg : set->second.args) {
+      for (const prof_arg &arg : *set) {
         if (arg.key == offset_key && arg.type == PROF_ARG_INT) {
           estimate.offset = arg.value.i;
           has_offset = true;
@@ -305,7 +305,7 @@ void MergeWriter::write_stacks(const ReportReader &reader) {
 void MergeWriter::write_args(const ReportReader &reader) {
   std::vector<ArgsRecord> records;
   for (const auto &[id, set] : reader.args()) {
-    ArgsRecord record{next_args_++, set.args};
+    ArgsRecord record{next_args_++, std::vector<prof_arg>(set.begin(), set.end())};
     args_.emplace(id, record.id);
     for (prof_arg &a : record.args) {
       a.key = mapped_string(a.key);

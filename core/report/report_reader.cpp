@@ -46,6 +46,7 @@ bool ReportReader::open(const std::string &path, ReadOptions options) {
   }
   status_ = ReportStatus::complete; // until read_chunks finds otherwise
   read_chunks();
+  args_.seal();
   if (is_error()) return false;
   if (!has_header_) {
     fail(ReportStatus::no_header, "report " + quoted_path() + " has no readable header");
@@ -162,7 +163,7 @@ bool ReportReader::apply_chunk(uint16_t type, uint16_t flags, std::span<const ui
     std::vector<ArgsRecord> records;
     if (!decode_args(payload, records)) return false;
     for (auto &r : records)
-      if (r.id != 0) args_[r.id] = std::move(r);
+      if (r.id != 0) args_.add(r.id, r.args);
     return true;
   }
   case ChunkType::clocks: {

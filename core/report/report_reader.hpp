@@ -1,6 +1,7 @@
 // ReportReader: reads a .profrep back, tolerating cut and damaged files.
 #pragma once
 
+#include "core/report/arg_sets.hpp"
 #include "core/report/mapped_file.hpp"
 #include "core/report/report_model.hpp"
 
@@ -78,7 +79,7 @@ public:
   const std::map<uint32_t, StackRecord> &stacks() const { return stacks_; }
   const StackRecord *stack(uint32_t id) const;
   /// Argument sets by id (none in reports written before plugin ABI 1.5).
-  const std::map<uint32_t, ArgsRecord> &args() const { return args_; }
+  const ArgSets &args() const { return args_; }
   const std::map<uint32_t, ClockDomainRecord> &clock_domains() const { return clocks_; }
   /// The last record of each ring, by ring index.
   const std::map<uint32_t, DropRecord> &drops() const { return drops_; }
@@ -139,7 +140,7 @@ private:
   std::vector<std::string> strings_;
   std::map<uint32_t, TrackRecord> tracks_;
   std::map<uint32_t, StackRecord> stacks_;
-  std::map<uint32_t, ArgsRecord> args_;
+  ArgSets args_;
   std::map<uint32_t, ClockDomainRecord> clocks_;
   std::map<uint32_t, DropRecord> drops_;
   std::optional<Footer> footer_;

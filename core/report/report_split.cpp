@@ -91,7 +91,7 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
   }
 
   // The argument sets each report's events use.
-  const uint32_t args_end = reader.args().empty() ? 1 : reader.args().rbegin()->first + 1;
+  const uint32_t args_end = reader.args().last_id() + 1;
   for (auto &[rank, out] : outputs)
     out.args_used.assign(args_end, false);
   const auto route = [&](const prof_event &e, const auto &each) {
@@ -137,7 +137,8 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
       out.writer->add_clock_domains(clocks);
       std::vector<ArgsRecord> sets;
       for (const auto &[id, set] : reader.args())
-        if (id < args_end && out.args_used[id]) sets.push_back(set);
+        if (id < args_end && out.args_used[id])
+          sets.push_back({id, std::vector<prof_arg>(set.begin(), set.end())});
       out.writer->add_args(sets);
     }
     reader.for_each_event_batch([&](const prof_event *events, size_t count) {

@@ -20,8 +20,8 @@ std::string track_path(const report::ReportReader &reader, uint32_t id, int *dev
 /// The `bytes` argument of argument set `id`, 0 when it has none.
 uint64_t bytes_of(const report::ReportReader &reader, uint64_t id) {
   const auto set = reader.args().find(static_cast<uint32_t>(id));
-  if (set == reader.args().end()) return 0;
-  for (const prof_arg &a : set->second.args)
+  if (!set) return 0;
+  for (const prof_arg &a : *set)
     if (reader.string(a.key) == "bytes" && a.type == PROF_ARG_UINT) return a.value.u;
   return 0;
 }

@@ -44,7 +44,7 @@ struct Heap {
 
 std::vector<prof_arg> args_of(const report::ReportReader &reader, const prof_event &e) {
   const auto found = reader.args().find(static_cast<uint32_t>(e.args));
-  return found == reader.args().end() ? std::vector<prof_arg>{} : found->second.args;
+  return found ? std::vector<prof_arg>(found->begin(), found->end()) : std::vector<prof_arg>{};
 }
 
 uint64_t uint_arg(const report::ReportReader &reader, const prof_event &e, const char *key) {

@@ -45,8 +45,8 @@ std::vector<Call> read_calls(const fs::path &path) {
       continue;
     const report::TrackRecord *track = reader.track(e.track);
     Call c{std::string(reader.string(e.name)), track ? track->pid : 0, e.kind, e.duration, {}};
-    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)); set != reader.args().end())
-      for (const prof_arg &arg : set->second.args)
+    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)))
+      for (const prof_arg &arg : *set)
         c.args[std::string(reader.string(arg.key))] =
             arg_text(arg, [&reader](prof_string_id s) { return reader.string(s); });
     out.push_back(std::move(c));

@@ -54,8 +54,8 @@ std::map<std::string, Annotation> read_annotations(const std::string &path) {
                  e.type == PROF_EVENT_INSTANT,
                  {}};
     if (!a.instant) a.end = e.ts + e.duration;
-    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)); set != reader.args().end())
-      for (const prof_arg &arg : set->second.args)
+    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)))
+      for (const prof_arg &arg : *set)
         a.args[std::string(reader.string(arg.key))] =
             prof::arg_text(arg, [&reader](prof_string_id s) { return reader.string(s); });
     out[a.name] = a;

@@ -70,8 +70,8 @@ Capture read_capture(const fs::path &path) {
       if (const report::TrackRecord *parent = reader.track(track->parent))
         s.grandparent_track = track_name(parent->parent);
     }
-    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)); set != reader.args().end())
-      for (const prof_arg &arg : set->second.args)
+    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)))
+      for (const prof_arg &arg : *set)
         s.args[std::string(reader.string(arg.key))] =
             arg_text(arg, [&reader](prof_string_id id) { return reader.string(id); });
     out.slices.push_back(std::move(s));

@@ -323,14 +323,14 @@ TEST(ReportMerge, IdsAreRemappedIntoOneSpace) {
       EXPECT_EQ(e.id, rank1 ? (uint64_t{1} << 48 | 77) : 77u);
       // Argument sets are remapped, their keys, string and stack values too.
       const auto set = merged.args().find(static_cast<uint32_t>(e.args));
-      ASSERT_NE(set, merged.args().end());
-      ASSERT_EQ(set->second.args.size(), 3u);
-      EXPECT_EQ(merged.string(set->second.args[0].key), rank1 ? "sync" : "kernel");
-      EXPECT_EQ(set->second.args[0].value.u, rank1 ? 128u : 64u);
-      EXPECT_EQ(merged.string(set->second.args[1].key), rank1 ? "kernel" : "matmul");
-      EXPECT_EQ(merged.string(set->second.args[1].value.s), rank1 ? "sync" : "kernel");
-      EXPECT_EQ(set->second.args[2].type, uint32_t{PROF_ARG_STACK});
-      const StackRecord *stack = merged.stack(static_cast<uint32_t>(set->second.args[2].value.u));
+      ASSERT_TRUE(set.has_value());
+      ASSERT_EQ((*set).size(), 3u);
+      EXPECT_EQ(merged.string((*set)[0].key), rank1 ? "sync" : "kernel");
+      EXPECT_EQ((*set)[0].value.u, rank1 ? 128u : 64u);
+      EXPECT_EQ(merged.string((*set)[1].key), rank1 ? "kernel" : "matmul");
+      EXPECT_EQ(merged.string((*set)[1].value.s), rank1 ? "sync" : "kernel");
+      EXPECT_EQ((*set)[2].type, uint32_t{PROF_ARG_STACK});
+      const StackRecord *stack = merged.stack(static_cast<uint32_t>((*set)[2].value.u));
       ASSERT_NE(stack, nullptr);
       ASSERT_EQ(stack->frames.size(), 2u);
       EXPECT_EQ(merged.string(stack->frames[0]), rank1 ? "sync" : "matmul");
