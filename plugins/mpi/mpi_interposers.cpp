@@ -3,95 +3,15 @@
 // an instance traces, records the call. Before that (and in a process
 // without MPI) a call costs one load of the recorder pointer.
 #include "comm_names.hpp"
-#include "mpi_recorder.hpp"
-#include "real_mpi.hpp"
+#include "traced_call.hpp"
 
-#include <prof/tsc_clock.hpp>
-
-#define PROF_MPI_EXPORT extern "C" __attribute__((visibility("default")))
 /// The library's own function `name`, found once; MPI_ERR_INTERN without one.
 #define PROF_MPI_REAL(name)                                                                        \
   static const auto real = ::prof::mpi::pmpi<decltype(&P##name)>("P" #name);                       \
   if (real == nullptr) return MPI_ERR_INTERN
 
 namespace prof::mpi {
-namespace {
-
-// >0 inside a recorded call: nested calls pass through. Static TLS, as in mpi_recorder.cpp.
 __thread int t_depth __attribute__((tls_model("initial-exec")));
-
-// The session clock, through the TSC where it can stand in (MpiSource::start
-// enables it): two reads are most of what a recorded call costs.
-uint64_t clock_ns() { return TscClock::now_ns(); }
-
-int64_t bytes_of(int count, MPI_Datatype type) {
-  static const auto type_size = pmpi<int (*)(MPI_Datatype, int *)>("PMPI_Type_size");
-  int size = 0;
-  if (type_size == nullptr || count < 0 || type_size(type, &size) != MPI_SUCCESS) return -1;
-  return int64_t{count} * size;
-}
-
-int64_t sum_bytes(const int counts[], int n, MPI_Datatype type) {
-  if (counts == nullptr || n <= 0) return -1;
-  int64_t total = 0;
-  for (int i = 0; i < n; ++i)
-    total += counts[i];
-  return bytes_of(1, type) * total;
-}
-
-int comm_size(MPI_Comm comm) {
-  static const auto size_of = pmpi<int (*)(MPI_Comm, int *)>("PMPI_Comm_size");
-  int size = 0;
-  if (size_of) size_of(comm, &size);
-  return size;
-}
-
-/// Runs `call` and, when an instance traces this process, records it with
-/// what `facts` says (asked after the call: a receive's status is known then).
-template <class Call, class Facts> int traced(MpiFunction function, Call &&call, Facts &&facts) {
-  if (t_depth > 0 || active_recorder() == nullptr) return call();
-  ++t_depth;
-  const uint64_t begin = clock_ns();
-  const int result = call();
-  const uint64_t end = clock_ns();
-  record_call(function, begin, end, facts());
-  --t_depth;
-  return result;
-}
-
-CallFacts p2p(int64_t bytes, int peer, int tag, MPI_Comm comm) {
-  CallFacts f;
-  f.bytes = bytes;
-  f.peer = peer;
-  f.tag = tag;
-  f.comm = comm;
-  f.has_comm = true;
-  return f;
-}
-
-CallFacts collective(int64_t bytes, MPI_Comm comm, int root = CallFacts::kNone) {
-  CallFacts f;
-  f.bytes = bytes;
-  f.root = root;
-  f.comm = comm;
-  f.has_comm = true;
-  f.collective = true;
-  return f;
-}
-
-CallFacts waiting(int requests) {
-  CallFacts f;
-  f.requests = requests;
-  return f;
-}
-
-CallFacts window(int peer) {
-  CallFacts f;
-  f.peer = peer;
-  return f;
-}
-
-} // namespace
 } // namespace prof::mpi
 
 using prof::mpi::CallFacts;
