@@ -141,7 +141,6 @@ void PerfettoExporter::write(const prof_event &e, bool slice_end) {
       TrackEventPacket packet;
       packet.sequence_id = s.id;
       packet.timestamp = s.clock.delta(e.ts + e.duration, out_);
-      packet.sequence_flags = f::packet::kSeqNeedsIncrementalState;
       packet.type = f::track_event::kTypeSliceEnd;
       write_packet(out_, packet);
       return;
@@ -195,7 +194,6 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type) {
   TrackEventPacket packet;
   packet.sequence_id = s.id;
   packet.timestamp = s.clock.delta(e.ts, out_);
-  packet.sequence_flags = f::packet::kSeqNeedsIncrementalState;
   packet.type = type;
   packet.name_iid = name_iid;
   packet.category_iid = e.category;
@@ -206,7 +204,7 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type) {
     write_packet(out_, packet);
     return;
   }
-  begin_timed_packet(out_, s.id, packet.timestamp, f::packet::kSeqNeedsIncrementalState);
+  begin_timed_packet(out_, s.id, packet.timestamp);
   if (new_name || new_category || new_kind) {
     out_.begin_nested(f::packet::kInternedData);
     if (new_name)
@@ -255,7 +253,7 @@ void PerfettoExporter::write_debug_annotations(std::span<const prof_arg> args) {
 void PerfettoExporter::write_counter(const prof_event &e) {
   PacketSequence &s = sequence(e.track);            // its default track is the counter's
   const uint64_t delta = s.clock.delta(e.ts, out_); // may restart the clock first
-  begin_timed_packet(out_, s.id, delta, f::packet::kSeqNeedsIncrementalState);
+  begin_timed_packet(out_, s.id, delta);
   out_.begin_nested(f::packet::kTrackEvent);
   out_.field_varint(f::track_event::kType, f::track_event::kTypeCounter);
   // Integral values (bytes, counts) take a varint; others a double.
@@ -286,7 +284,7 @@ void PerfettoExporter::write_sample(const prof_event &e) {
 
   PacketSequence &main = sequence(0);
   const uint64_t delta = main.clock.delta(e.ts, out_); // may restart the clock first
-  begin_timed_packet(out_, main.id, delta, f::packet::kSeqNeedsIncrementalState);
+  begin_timed_packet(out_, main.id, delta);
   if (stacks_.insert(e.id)) {
     out_.begin_nested(f::packet::kInternedData);
     if (!mapping_written_) {

@@ -5,7 +5,7 @@
 // Mapping of prof events (names and categories interned; each track's events
 // on a packet sequence of their own, see packet_sequence.hpp):
 //   slice (duration > 0)  TrackEvent SLICE_BEGIN at ts + SLICE_END at ts+duration;
-//                         a nonzero correlation id becomes flow_ids on the BEGIN,
+//                         a nonzero correlation id becomes a flow id on the BEGIN,
 //                         so an API call and the device work it launched (same
 //                         id) are joined by a flow arrow
 //   slice (duration 0)    TrackEvent INSTANT (a zero-length slice in Perfetto)
@@ -13,7 +13,8 @@
 //   counter               TrackEvent COUNTER (counter_value when integral, else
 //                         double_counter_value) on a CounterDescriptor track
 //   flow                  TrackEvent INSTANT named by the event (or "flow") with
-//                         flow_ids; PROF_FLOW_END uses terminating_flow_ids
+//                         a flow id; PROF_FLOW_END a terminating one (as a
+//                         varint when shorter, see track_event_packet.hpp)
 //   CPU sample            PerfSample{pid, tid, callstack_iid} with the stack
 //                         interned as function_names/frames/callstacks, so the
 //                         UI shows per-thread sample tracks and flame graphs.
@@ -28,10 +29,13 @@
 // default trace clock (sequence_clock.hpp). Merging with a BOOTTIME trace of
 // the same machine would be off by the time spent suspended.
 // Sequence flags: SEQ_INCREMENTAL_STATE_CLEARED on each sequence's first
-// packet only;
-// SEQ_NEEDS_INCREMENTAL_STATE on every packet that relies on that state
-// (interned names, the default clock and its running sum); track descriptors
-// and clock snapshots carry none.
+// packet, none on the others. trace_processor reads
+// SEQ_NEEDS_INCREMENTAL_STATE only to skip packets of a sequence whose state
+// was lost (a wrapped ring buffer, a dropped packet) and applies interned
+// names, defaults and the incremental clock to every packet of a valid
+// sequence, flagged or not; a file prof writes loses no packet and starts
+// every sequence with its state cleared, so the flag would cost 2 bytes a
+// packet for nothing.
 #ifndef PROF_PLUGINS_PERFETTO_EXPORTER_HPP
 #define PROF_PLUGINS_PERFETTO_EXPORTER_HPP
 

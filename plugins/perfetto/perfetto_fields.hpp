@@ -16,7 +16,6 @@
 //                                                    track_descriptor              60
 //                                                    perf_sample                   66
 //  TracePacket.SequenceFlags                         SEQ_INCREMENTAL_STATE_CLEARED  1
-//                                                    SEQ_NEEDS_INCREMENTAL_STATE    2
 //  TracePacketDefaults (trace_packet_defaults.proto) timestamp_clock_id 58,
 //                                                    track_event_defaults 11
 //  TrackEventDefaults (track_event.proto)            track_uuid 11
@@ -36,6 +35,8 @@
 //                                                    name_iid 10, track_uuid 11,
 //                                                    counter_value 30,
 //                                                    double_counter_value 44,
+//                                                    flow_ids_old 36 (varint),
+//                                                    terminating_flow_ids_old 42,
 //                                                    flow_ids 47 (fixed64),
 //                                                    terminating_flow_ids 48 (fixed64)
 //  TrackEvent.Type                                   SLICE_BEGIN 1, SLICE_END 2,
@@ -75,7 +76,6 @@ inline constexpr uint32_t kTracePacketDefaults = 59;
 inline constexpr uint32_t kTrackDescriptor = 60;
 inline constexpr uint32_t kPerfSample = 66;
 inline constexpr uint32_t kSeqIncrementalStateCleared = 1;
-inline constexpr uint32_t kSeqNeedsIncrementalState = 2;
 } // namespace packet
 
 namespace trace_packet_defaults {
@@ -141,6 +141,8 @@ inline constexpr uint32_t kNameIid = 10;
 inline constexpr uint32_t kTrackUuid = 11;
 inline constexpr uint32_t kCounterValue = 30;
 inline constexpr uint32_t kDoubleCounterValue = 44;
+inline constexpr uint32_t kFlowIdsOld = 36;
+inline constexpr uint32_t kTerminatingFlowIdsOld = 42;
 inline constexpr uint32_t kFlowIds = 47;
 inline constexpr uint32_t kTerminatingFlowIds = 48;
 inline constexpr uint32_t kTypeSliceBegin = 1;

@@ -22,7 +22,7 @@ inline void begin_packet(ProtoWriter &out, uint32_t sequence_id, uint32_t sequen
 
 /// Same, with a timestamp (on the sequence's default clock).
 inline void begin_timed_packet(ProtoWriter &out, uint32_t sequence_id, uint64_t timestamp,
-                               uint32_t sequence_flags) {
+                               uint32_t sequence_flags = 0) {
   out.begin_nested(field::trace::kPacket);
   out.field_varint(field::packet::kTimestamp, timestamp);
   out.field_varint(field::packet::kTrustedPacketSequenceId, sequence_id);

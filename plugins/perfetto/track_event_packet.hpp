@@ -25,6 +25,14 @@ struct TrackEventPacket {
   bool terminating_flow = false; ///< flow_id goes to terminating_flow_ids
 };
 
+/// Flow ids below this take fewer bytes as varints (flow_ids_old,
+/// terminating_flow_ids_old) than as fixed64 (flow_ids, terminating_flow_ids):
+/// a correlation id of a few bytes takes 3 or 4 instead of 8. trace_processor
+/// reads either field of an event the same way (the fixed64 one when both
+/// are there); the varint ones are marked deprecated in the proto but kept
+/// for old traces.
+inline constexpr uint64_t kShortFlowIds = uint64_t{1} << 49;
+
 /// Most bytes put_track_event() writes: every varint at 10 bytes.
 inline constexpr size_t kMaxTrackEvent = 2 + 6 + 4 * 11 + 2 + 8;
 
@@ -52,7 +60,11 @@ inline constexpr size_t kMaxTrackEvent = 2 + 6 + 4 * 11 + 2 + 8;
     p = put_varint(p, field_tag(f::kCategoryIids, W::Varint));
     p = put_varint(p, e.kind_iid);
   }
-  if (e.flow_id != 0) {
+  if (e.flow_id != 0 && e.flow_id < kShortFlowIds) {
+    p = put_varint(
+        p, field_tag(e.terminating_flow ? f::kTerminatingFlowIdsOld : f::kFlowIdsOld, W::Varint));
+    p = put_varint(p, e.flow_id);
+  } else if (e.flow_id != 0) {
     p = put_varint(
         p, field_tag(e.terminating_flow ? f::kTerminatingFlowIds : f::kFlowIds, W::Fixed64));
     p = put_fixed64(p, e.flow_id);

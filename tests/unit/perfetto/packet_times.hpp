@@ -18,8 +18,10 @@
 //   from any other clock that does it), and so is an offset that changes
 //   (this exporter's clocks never drift).
 // Also counted: packets that rely on incremental state (interned ids, a
-// sequence clock) without SEQ_NEEDS_INCREMENTAL_STATE, and deltas that are
-// negative numbers written as uint64.
+// sequence clock) on a sequence whose state was never cleared (a reader
+// would skip them as state it lost, flagged or not), packets flagged
+// SEQ_NEEDS_INCREMENTAL_STATE (2 bytes that change nothing in a whole file),
+// and deltas that are negative numbers written as uint64.
 #ifndef PROF_TESTS_PERFETTO_PACKET_TIMES_HPP
 #define PROF_TESTS_PERFETTO_PACKET_TIMES_HPP
 
@@ -45,7 +47,8 @@ struct PacketTimes {
   int clock_went_back = 0;    ///< snapshots that a reader would refuse or distrust
   int offset_changed = 0;     ///< snapshots that move a clock against BOOTTIME
   int negative_deltas = 0;    ///< deltas at or above 2^63
-  int missing_needs_flag = 0; ///< packets using incremental state without the flag
+  int before_cleared = 0;     ///< packets using incremental state before it was cleared
+  int needs_flags = 0;        ///< packets flagged SEQ_NEEDS_INCREMENTAL_STATE
   int snapshots = 0;          ///< ClockSnapshot packets
   int restarts = 0;           ///< snapshots after a sequence's first packet
   std::map<uint32_t, int> packets_per_sequence;
@@ -67,6 +70,7 @@ private:
   };
   struct Sequence {
     uint64_t default_clock = 0;
+    bool cleared = false;             ///< a packet said SEQ_INCREMENTAL_STATE_CLEARED
     std::map<uint64_t, Clock> clocks; ///< sequence-scoped clocks by id
   };
 
@@ -108,7 +112,10 @@ private:
     Sequence &sequence = sequences_[id];
     const uint32_t flags =
         p.has("sequence_flags") ? static_cast<uint32_t>(std::stoul(p.get("sequence_flags"))) : 0;
-    if (flags & kSeqIncrementalStateCleared) sequence.default_clock = 0;
+    if (flags & kSeqIncrementalStateCleared) {
+      sequence.default_clock = 0;
+      sequence.cleared = true;
+    }
     if (const TextNode *d = p.first("trace_packet_defaults"))
       if (d->has("timestamp_clock_id"))
         sequence.default_clock = std::stoull(d->get("timestamp_clock_id"));
@@ -143,7 +150,8 @@ private:
         ++unresolved;
       }
     }
-    if (needs_state && !(flags & kSeqNeedsIncrementalState)) ++missing_needs_flag;
+    if (needs_state && !sequence.cleared) ++before_cleared;
+    if (flags & kSeqNeedsIncrementalState) ++needs_flags;
   }
 
   std::map<uint32_t, Sequence> sequences_;

@@ -76,6 +76,34 @@ const TextNode *track_event_named(const TraceModel &model, const TextNode &trace
   return nullptr;
 }
 
+// Flow ids that take 8 varint bytes or more (2^49 and up: a merged report's
+// inputs from the second on carry their index in bits 48..63) are no
+// longer as fixed64: written as flow_ids and terminating_flow_ids; shorter
+// ones as their varint twins.
+TEST_F(PerfettoExporterTest, LongFlowIdsAreFixed64AndShortOnesVarints) {
+  FakeExportHost host;
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "main", 0, 1, 1);
+  const uint64_t second_input = (uint64_t{1} << 48) + 5, longer_id = uint64_t{1} << 49;
+  const uint64_t short_id = (uint64_t{1} << 49) - 1;
+  ASSERT_TRUE(run(host, {{host.slice(thread, "a", 1000, 10, "api", second_input),
+                          host.slice(thread, "b", 2000, 10, "api", longer_id),
+                          host.slice(thread, "c", 3000, 10, "api", short_id),
+                          host.flow(thread, 4000, longer_id, PROF_FLOW_END)}}));
+  const TextNode trace = testing::decode_trace(path_);
+  const TraceModel model(trace);
+  std::map<std::string, std::pair<std::string, std::string>> flows; // name: field, id
+  for (const TextNode *p : trace.all("packet"))
+    if (const TextNode *e = p->first("track_event"); e && e->get("type") != "TYPE_SLICE_END")
+      for (const char *field :
+           {"flow_ids_old", "flow_ids", "terminating_flow_ids_old", "terminating_flow_ids"})
+        if (e->has(field)) flows[model.event_names.at(e->get("name_iid"))] = {field, e->get(field)};
+  EXPECT_EQ(flows["a"], std::make_pair(std::string("flow_ids_old"), std::to_string(second_input)));
+  EXPECT_EQ(flows["b"], std::make_pair(std::string("flow_ids"), std::to_string(longer_id)));
+  EXPECT_EQ(flows["c"], std::make_pair(std::string("flow_ids_old"), std::to_string(short_id)));
+  EXPECT_EQ(flows["flow"],
+            std::make_pair(std::string("terminating_flow_ids"), std::to_string(longer_id)));
+}
+
 TEST_F(PerfettoExporterTest, WritesTracksWithNestingAndDescriptors) {
   Capture c;
   ASSERT_TRUE(run(c.host, c.batches)) << ::testing::PrintToString(c.host.errors());
@@ -217,16 +245,18 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   ASSERT_NE(api, nullptr);
   ASSERT_NE(kernel, nullptr);
   EXPECT_EQ(model.time(api), 1000u);
-  EXPECT_EQ(api->get("sequence_flags"), "2"); // SEQ_NEEDS_INCREMENTAL_STATE
+  EXPECT_FALSE(api->has("sequence_flags")); // only the sequence's first packet clears
   EXPECT_EQ(model.track_uuid(api), model.uuid_of("main"));
-  EXPECT_EQ(api->first("track_event")->get("flow_ids"), "7");
-  EXPECT_EQ(kernel->first("track_event")->get("flow_ids"), "7");
+  // Short ids as varints (3 bytes here, not 9); trace_processor reads both.
+  EXPECT_EQ(api->first("track_event")->get("flow_ids_old"), "7");
+  EXPECT_EQ(kernel->first("track_event")->get("flow_ids_old"), "7");
+  EXPECT_FALSE(kernel->first("track_event")->has("flow_ids"));
   EXPECT_EQ(model.track_uuid(kernel), model.uuid_of("SIP 1"));
   EXPECT_EQ(model.categories.at(api->first("track_event")->get("category_iids")), "api");
   EXPECT_EQ(model.categories.at(kernel->first("track_event")->get("category_iids")), "kernel");
   EXPECT_FALSE(track_event_named(model, trace, "inner", "TYPE_SLICE_BEGIN")
                    ->first("track_event")
-                   ->has("flow_ids")); // no correlation id, no flow
+                   ->has("flow_ids_old")); // no correlation id, no flow
 
   // Flow events: begin on the thread, terminating end on the device.
   int begins = 0, ends = 0;
@@ -234,11 +264,11 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   for (const TextNode *p : trace.all("packet")) {
     const TextNode *e = p->first("track_event");
     if (e == nullptr) continue;
-    if (e->get("flow_ids") == "9") {
+    if (e->get("flow_ids_old") == "9") {
       ++begins;
       EXPECT_EQ(model.time(p), 1100u);
     }
-    if (e->get("terminating_flow_ids") == "9") {
+    if (e->get("terminating_flow_ids_old") == "9") {
       ++ends;
       EXPECT_EQ(model.time(p), 2000u);
     }
@@ -262,7 +292,7 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
     if (p->has("perf_sample")) sample_packet = p;
   ASSERT_NE(sample_packet, nullptr);
   EXPECT_EQ(model.time(sample_packet), 1200u);
-  EXPECT_EQ(sample_packet->get("sequence_flags"), "2");
+  EXPECT_FALSE(sample_packet->has("sequence_flags"));
   const TextNode *sample = sample_packet->first("perf_sample");
   EXPECT_EQ(sample->get("pid"), "4242");
   EXPECT_EQ(sample->get("tid"), "4243");
