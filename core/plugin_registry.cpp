@@ -63,16 +63,26 @@ void PluginRegistry::scan(const std::vector<fs::path> &folders, bool strict) {
       if (file.rfind("libprof-", 0) == 0 && entry.path().extension() == ".so") files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
-    for (const fs::path &file : files) load(file);
+    pending_.insert(pending_.end(), files.begin(), files.end());
   }
 }
 
-bool PluginRegistry::refuse(const fs::path &file, std::string reason) {
+void PluginRegistry::load_all() const {
+  while (!pending_.empty()) {
+    const fs::path file = pending_.front();
+    pending_.pop_front();
+    load_file(file);
+  }
+}
+
+bool PluginRegistry::refuse(const fs::path &file, std::string reason) const {
   refusals_.push_back({file, std::move(reason)});
   return false;
 }
 
-bool PluginRegistry::load(const fs::path &file) {
+bool PluginRegistry::load(const fs::path &file) { return load_file(file); }
+
+bool PluginRegistry::load_file(const fs::path &file) const {
   if (probe_loads_) {
     const auto crashed = probe_load(
         [&file] {
@@ -122,7 +132,7 @@ bool PluginRegistry::load(const fs::path &file) {
   info.exporter = descriptor->exporter;
   info.library = std::move(library);
 
-  if (const PluginInfo *other = find(info.name))
+  if (const PluginInfo *other = loaded(info.name))
     return refuse(file, "plugin name '" + info.name + "' is already taken by " + other->path.string());
   const std::string stem = file.stem().string().substr(std::string("libprof-").size());
   if (stem != info.name)
@@ -132,13 +142,46 @@ bool PluginRegistry::load(const fs::path &file) {
   return true;
 }
 
-const PluginInfo *PluginRegistry::find(const std::string &name) const {
+const PluginInfo *PluginRegistry::loaded(const std::string &name) const {
   for (const auto &p : plugins_)
     if (p.name == name) return &p;
   return nullptr;
 }
 
+const PluginInfo *PluginRegistry::find(const std::string &name) const {
+  if (const PluginInfo *found = loaded(name)) return found;
+  // The file named after it first: the first such file in search order.
+  const std::string file = "libprof-" + name + ".so";
+  for (auto it = pending_.begin(); it != pending_.end(); ++it)
+    if (it->filename() == file) {
+      const fs::path path = *it;
+      pending_.erase(it);
+      load_file(path);
+      if (const PluginInfo *found = loaded(name)) return found;
+      break;
+    }
+  // A file named otherwise may provide it.
+  load_all();
+  return loaded(name);
+}
+
+const std::deque<PluginInfo> &PluginRegistry::plugins() const {
+  load_all();
+  return plugins_;
+}
+
+const std::vector<PluginRefusal> &PluginRegistry::refusals() const {
+  load_all();
+  return refusals_;
+}
+
+const std::vector<std::string> &PluginRegistry::warnings() const {
+  load_all();
+  return warnings_;
+}
+
 std::string PluginRegistry::names() const {
+  load_all();
   std::string result;
   for (const auto &p : plugins_) result += (result.empty() ? "" : ", ") + p.name;
   return result.empty() ? "none" : result;

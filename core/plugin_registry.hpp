@@ -1,10 +1,12 @@
 // Finds plugin shared objects, reads their descriptors without creating an
 // instance, and keeps the good ones loaded. A bad file is refused with a
-// one-line reason and never stops the others from loading.
+// one-line reason and never stops the others from loading. Files are loaded
+// when first needed: a capture loads the plugins it uses, a listing all.
 #pragma once
 
 #include <prof/plugin.h>
 
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -64,8 +66,12 @@ public:
   static std::vector<std::filesystem::path>
   search_path(const std::vector<std::filesystem::path> &extra);
 
-  /// Loads every libprof-*.so in each folder, folders in order, files in
-  /// name order. A missing folder is skipped silently unless `strict`.
+  /// Finds every libprof-*.so in each folder, folders in order, files in
+  /// name order, to be loaded when needed: find() loads the file named
+  /// after the plugin (libprof-NAME.so) and only when that does not give it
+  /// every other file; plugins(), refusals(), warnings() and names() load
+  /// them all. A missing folder is skipped silently unless `strict`.
+  /// Loading happens in const calls: use a registry from one thread.
   void scan(const std::vector<std::filesystem::path> &folders, bool strict = false);
   /// Loads one file; returns false (and records a refusal) when refused.
   bool load(const std::filesystem::path &file);
@@ -75,20 +81,30 @@ public:
   /// costs nothing that matters.
   void probe_loads_first(bool on) { probe_loads_ = on; }
 
+  /// The plugin called `name`, loading what it takes to find it; nullptr
+  /// when no file provides it. The pointer stays valid while the registry lives.
   const PluginInfo *find(const std::string &name) const;
-  const std::vector<PluginInfo> &plugins() const { return plugins_; }
-  const std::vector<PluginRefusal> &refusals() const { return refusals_; }
+  /// Every plugin, each file of the scan loaded.
+  const std::deque<PluginInfo> &plugins() const;
+  const std::vector<PluginRefusal> &refusals() const;
   /// Loaded with a remark (file name and descriptor name disagree).
-  const std::vector<std::string> &warnings() const { return warnings_; }
-  /// Names of the loaded plugins, comma-separated (for error messages).
+  const std::vector<std::string> &warnings() const;
+  /// Names of the plugins, comma-separated (for error messages).
   std::string names() const;
 
 private:
-  bool refuse(const std::filesystem::path &file, std::string reason);
+  bool refuse(const std::filesystem::path &file, std::string reason) const;
+  bool load_file(const std::filesystem::path &file) const;
+  const PluginInfo *loaded(const std::string &name) const;
+  /// Loads the files found by scan() and not loaded yet.
+  void load_all() const;
 
-  std::vector<PluginInfo> plugins_;
-  std::vector<PluginRefusal> refusals_;
-  std::vector<std::string> warnings_;
+  // Filled as files load, from const calls too; a deque, so that a
+  // PluginInfo never moves once find() has handed it out.
+  mutable std::deque<PluginInfo> plugins_;
+  mutable std::vector<PluginRefusal> refusals_;
+  mutable std::vector<std::string> warnings_;
+  mutable std::deque<std::filesystem::path> pending_; // scanned, not loaded yet
   bool probe_loads_ = false;
 };
 

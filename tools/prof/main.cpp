@@ -124,8 +124,10 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
   }
   if (command.subcommand == "status") return tool::run_status(command.value_or("session", ""));
   core::PluginRegistry registry = load_plugins(command);
-  for (const auto &warning : registry.warnings())
-    spdlog::debug("{}", warning);
+  // (Loads every plugin to find them: only when they are printed.)
+  if (spdlog::should_log(spdlog::level::debug))
+    for (const auto &warning : registry.warnings())
+      spdlog::debug("{}", warning);
   if (command.config_path) {
     try {
       cli::merge_capture_profile(

@@ -57,8 +57,11 @@ PluginSelection select_plugins(const cli::CommandLine &command,
                                const core::PluginRegistry &registry) {
   PluginSelection selection;
   std::vector<cli::PluginRequest> requests = cli::plugin_requests(command);
-  if (command.has_app() && registry.find("python") != nullptr)
-    cli::let_python_sample_the_tree(requests, [&] { return runs_cpython(command.app[0]); });
+  // (Asked only where cpu-perf and python would both sample: loads the plugin then.)
+  if (command.has_app())
+    cli::let_python_sample_the_tree(requests, [&] {
+      return registry.find("python") != nullptr && runs_cpython(command.app[0]);
+    });
   for (const cli::PluginRequest &request : requests) {
     const core::PluginInfo *plugin = registry.find(request.plugin);
     if (plugin == nullptr) {

@@ -136,8 +136,11 @@ int run_stats(const std::vector<std::string> &args, core::Console &console) {
   try {
     return stats_here(args, console);
   } catch (...) {
-    // Under an MPI launcher every process meets the same bad option: one says so.
-    if (StatsJob::launcher_rank() > 0) return exit_code_of(std::current_exception());
+    // Under an MPI launcher every process meets the same bad option: rank 0
+    // says so and gives the job its exit status. The others exit 0, since
+    // mpirun ends the whole job when one exits otherwise, maybe before rank
+    // 0 has said anything.
+    if (StatsJob::launcher_rank() > 0) return kExitOk;
     throw;
   }
 }
@@ -237,7 +240,7 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
   }
   if (job) {
     gather_results(*job, result, failure);
-    if (!prints) return failure ? exit_code_of(failure) : kExitOk;
+    if (!prints) return kExitOk; // rank 0 reports every rank's failure (see run_stats)
     if (failure) std::rethrow_exception(failure);
   }
   const ExportHost &host = in->host();
