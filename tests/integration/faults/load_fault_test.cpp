@@ -31,6 +31,23 @@ TEST(LoadFault, APluginThatCrashesWhileLoadingIsNamedAndTheListGoesOn) {
   EXPECT_THAT(r.out, HasSubstr("cpu-util")) << "the other plugins are listed";
 }
 
+// A capture loads only the plugins it uses: a broken one beside them,
+// which would crash prof as it loads, is never loaded.
+TEST(LoadFault, ACaptureNeverLoadsPluginsItDoesNotUse) {
+  for (const std::string fault : {"crash", "hang"}) {
+    const fs::path report = fs::temp_directory_path() /
+                            ("prof-unused-" + fault + "-" + std::to_string(getpid()) + ".profrep");
+    const RunResult r =
+        run_process({kProf, "--quiet", "--plugin-path",
+                     (fs::path(PROF_FAULT_PLUGIN_DIR) / (fault + "-on-load")).string(), "--trace",
+                     "osrt", "-o", report.string(), "/bin/sh", "-c", "exit 3"},
+                    {}, std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 3) << fault << ": " << r.describe();
+    EXPECT_TRUE(fs::exists(report)) << fault;
+    fs::remove(report);
+  }
+}
+
 TEST(LoadFault, APluginThatHangsWhileLoadingIsNamedAfterATimeLimit) {
   const RunResult r = list_with("hang");
   ASSERT_EQ(r.exit_code, 0) << r.describe();
