@@ -52,7 +52,7 @@ RingPool::RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, 
       capacity_(capacity), watermark_events_(watermark_events), no_ring_drops_(no_ring_drops),
       check_owners_(check_owners), ready_(ready) {
   if (watermark_events_ == 0 || watermark_events_ > capacity_) watermark_events_ = capacity_ / 2;
-  batch_.resize(kBatch);
+  batch_.reset(new prof_event[kBatch]);
   abandoned_.assign(count_, false);
   std::lock_guard lock(live_pools_mutex);
   live_pools.emplace_back(id_, this);
@@ -133,8 +133,8 @@ size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume,
     if (!all && ring.size() < watermark_events_) continue;
     // At most what the ring held when the drain came, plus what its writer
     // adds meanwhile: a ring whose positions go bad mid-way is left then.
-    for (size_t n; ring.intact() && (n = ring.pop(batch_.data(), batch_.size())) > 0;) {
-      consume(batch_.data(), n);
+    for (size_t n; ring.intact() && (n = ring.pop(batch_.get(), kBatch)) > 0;) {
+      consume(batch_.get(), n);
       total += n;
     }
     if (!ring.intact()) {
@@ -168,6 +168,9 @@ std::vector<RingDrops> RingPool::drops() const {
     result = retired_drops_;
   }
   for (uint32_t i = 0; i < count_; ++i) {
+    // A free ring was never taken or was retired (its drops kept above and
+    // reset): nothing to read, and reading it would fault in its page.
+    if (slots_[i].state.load(std::memory_order_acquire) == kFree) continue;
     RingBuffer ring = RingBuffer::attach(rings_ + i * stride_, capacity_);
     if (uint64_t dropped = ring.dropped()) result.push_back({i, slots_[i].tid.load(), dropped});
   }

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -123,7 +124,7 @@ private:
   const std::atomic<uint32_t> *ready_;   // nullptr: every ring is backed
   std::vector<RingDrops> retired_drops_; // owners that went away
   mutable std::mutex retired_mutex_;
-  std::vector<prof_event> batch_;
+  std::unique_ptr<prof_event[]> batch_; // not zeroed: pages are touched as events fill it
   std::vector<bool> abandoned_;      // rings never to be read again (consumer only)
   std::vector<CorruptRing> corrupt_; // found since take_corrupt_rings()
 };
