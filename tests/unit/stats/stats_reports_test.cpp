@@ -76,6 +76,27 @@ protected:
   StatsTable one(const std::string &name, ReportOptions options = {}) {
     return run({name}, options).front();
   }
+  /// Every report's name, and options that give the window and gap
+  /// reports rows on the random report.
+  static std::vector<std::string> every_report() {
+    std::vector<std::string> all;
+    for (const auto &info : known_reports())
+      all.emplace_back(info.name);
+    return all;
+  }
+  static ReportOptions fine_options() {
+    ReportOptions options;
+    options.interval_ns = 50'000'000;
+    options.gap_threshold_ns = 100;
+    return options;
+  }
+  /// Every report of `aggregator` as the console prints them.
+  std::string render_every_report(StatsAggregator &aggregator, const ReportOptions &options) {
+    std::vector<StatsTable> tables;
+    for (const auto &name : every_report())
+      tables.push_back(build_report(name, aggregator, host_->host(), options));
+    return render_table(tables);
+  }
 
   testing::ScratchDir dir_;
   std::string path_;
@@ -707,12 +728,8 @@ TEST(StatsCsv, QuotesFieldsThatNeedIt) {
 TEST_F(StatsReports, ParallelScanEqualsSequential) {
   open(testing::random_report(60'000, 3), 500); // 120 chunks
   ASSERT_EQ(reader_.event_chunks().size(), 120u);
-  std::vector<std::string> all;
-  for (const auto &info : known_reports())
-    all.emplace_back(info.name);
-  ReportOptions options;
-  options.interval_ns = 50'000'000;
-  options.gap_threshold_ns = 100;
+  const std::vector<std::string> all = every_report();
+  const ReportOptions options = fine_options();
   const std::string one_thread = render_json(run(all, options, 1));
   EXPECT_EQ(render_json(run(all, options, 4)), one_thread);
   EXPECT_EQ(render_json(run(all, options, 16)), one_thread);
@@ -720,12 +737,9 @@ TEST_F(StatsReports, ParallelScanEqualsSequential) {
   StatsAggregator sequential(host_->host(), scope_for(all, options));
   reader_.for_each_event_batch(
       [&](const prof_event *events, size_t count) { sequential.add(events, count); });
-  std::vector<StatsTable> tables;
-  for (const auto &name : all)
-    tables.push_back(build_report(name, sequential, host_->host(), options));
   // Counter averages are sums of doubles in another order: compare the text,
   // which rounds them.
-  EXPECT_EQ(render_table(tables), render_table(run(all, options, 4)));
+  EXPECT_EQ(render_every_report(sequential, options), render_table(run(all, options, 4)));
 }
 
 // `prof stats` over MPI: shares of the chunks scanned apart, sent as bytes
@@ -749,18 +763,10 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
   report.heap(thread0, kOrigin + kUs, "heap peak", "heap/peak", {{"bytes", 5000}});
   open(report, 500);
   ASSERT_GE(reader_.event_chunks().size(), 120u);
-  std::vector<std::string> all;
-  for (const auto &info : known_reports())
-    all.emplace_back(info.name);
-  ReportOptions options;
-  options.interval_ns = 50'000'000;
-  options.gap_threshold_ns = 100;
-  const StatsScope scope = scope_for(all, options);
+  const ReportOptions options = fine_options();
+  const StatsScope scope = scope_for(every_report(), options);
   const auto render = [&](StatsAggregator &aggregator) {
-    std::vector<StatsTable> tables;
-    for (const auto &name : all)
-      tables.push_back(build_report(name, aggregator, host_->host(), options));
-    return render_table(tables);
+    return render_every_report(aggregator, options);
   };
   const auto share = [&](size_t first, size_t last) {
     tool::ScanOptions scan;
