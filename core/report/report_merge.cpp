@@ -411,6 +411,12 @@ MergePlan plan_merge(const std::vector<std::string> &paths) {
     plan.inputs.push_back(std::move(input));
     if (reader.truncated() || reader.corrupted())
       plan.warnings.push_back(damage_line(reader, paths[i]));
+    // A merge among its own inputs (a folder merged into itself before)
+    // would count their events twice.
+    if (header.session_name == "merged" && paths.size() > 1)
+      plan.warnings.push_back(in_quotes(paths[i]) + " is itself a merge (" +
+                              header.command_display +
+                              "): its processes may be in the other inputs too");
     if (!has_anchor(header))
       plan.warnings.push_back(in_quotes(paths[i]) +
                               " has no realtime clock anchor: its times are merged unaligned");

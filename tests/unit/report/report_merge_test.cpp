@@ -172,6 +172,15 @@ TEST(ReportMerge, TimelinesMeetThroughTheRealtimeAnchors) {
     EXPECT_EQ(merged.footer()->end_ns,
               ranks.late.session_start + 10 * kSecond + plan.inputs[late_first ? 0 : 1].shift_ns);
   }
+  // A merge among the inputs again (a folder merged into itself before):
+  // said, since its processes may be counted twice.
+  const MergePlan again =
+      plan_merge({dir.file("m01.profrep"), dir.file("r0.profrep"), dir.file("r1.profrep")});
+  ASSERT_EQ(again.warnings.size(), 1u);
+  EXPECT_EQ(again.warnings[0], "'" + dir.file("m01.profrep") +
+                                   "' is itself a merge (python train.py [merged from 2 "
+                                   "reports]): its processes may be in the other inputs too");
+  EXPECT_TRUE(plan_merge({dir.file("m01.profrep")}).warnings.empty()) << "alone, it is fine";
 }
 
 // Two ranks on one machine whose reports' realtime anchors disagree by 50 ms
