@@ -5,7 +5,9 @@
 // give them (mpi_send_, mpi_send__, mpi_send, MPI_SEND), call the library's
 // Fortran PMPI twin (pmpi_send_) and record the call as the C interposers
 // do, its handles turned into C ones. Arguments are all by reference.
-// `use mpi_f08` has entry points of its own, not interposed.
+// `use mpi_f08` has entry points of its own (mpi_send_f08_, whose handles are
+// one-integer structures and whose ierror may be absent: a null pointer),
+// wrapped by the same code around the library's pmpi_send_f08_.
 #include "traced_call.hpp"
 
 using prof::mpi::CallFacts;
@@ -41,40 +43,52 @@ int64_t fortran_bytes(const MPI_Fint *count, const MPI_Fint *type) {
 } // namespace
 } // namespace prof::mpi
 
-/// Defines the Fortran function `lower` under its four names; the body
-/// follows. `real` is the library's pmpi twin, of the same type.
-#define PROF_MPI_FORTRAN(lower, upper, params)                                                     \
+#define PROF_MPI_UNPAREN(...) __VA_ARGS__
+/// Defines the Fortran function `lower` (parameters `params`, their names
+/// `args`) under its four names and its mpi_f08 twin; the body follows, as
+/// that of lower_impl(real, params...), `real` being the library's pmpi
+/// twin of the function called.
+#define PROF_MPI_FORTRAN(lower, upper, params, args)                                               \
   PROF_MPI_EXPORT void lower##_ params;                                                            \
+  static void lower##_impl(decltype(&lower##_) real, PROF_MPI_UNPAREN params);                     \
+  PROF_MPI_EXPORT void lower##_ params {                                                           \
+    static const auto real = pm::pmpi<decltype(&lower##_)>("p" #lower "_");                        \
+    lower##_impl(real, PROF_MPI_UNPAREN args);                                                     \
+  }                                                                                                \
   PROF_MPI_EXPORT void lower##__ params __attribute__((alias(#lower "_")));                        \
   PROF_MPI_EXPORT void lower params __attribute__((alias(#lower "_")));                            \
   PROF_MPI_EXPORT void upper params __attribute__((alias(#lower "_")));                            \
-  PROF_MPI_EXPORT void lower##_ params
-/// The library's Fortran function `p##name_`; MPI_ERR_INTERN in `ierr`
-/// without one.
-#define PROF_MPI_FORTRAN_REAL(name)                                                                \
-  static const auto real = pm::pmpi<decltype(&name##_)>("p" #name "_");                            \
+  PROF_MPI_EXPORT void lower##_f08_ params {                                                       \
+    static const auto real = pm::pmpi<decltype(&lower##_)>("p" #lower "_f08_");                    \
+    lower##_impl(real, PROF_MPI_UNPAREN args);                                                     \
+  }                                                                                                \
+  static void lower##_impl(decltype(&lower##_) real, PROF_MPI_UNPAREN params)
+/// Without the library's function: MPI_ERR_INTERN in `ierr` (absent in
+/// mpi_f08 calls that leave it out).
+#define PROF_MPI_FORTRAN_REAL()                                                                    \
   if (real == nullptr) {                                                                           \
-    *ierr = MPI_ERR_INTERN;                                                                        \
+    if (ierr != nullptr) *ierr = MPI_ERR_INTERN;                                                   \
     return;                                                                                        \
   }
 
 // Set-up and tear-down, with clock-sync as in C.
-PROF_MPI_FORTRAN(mpi_init, MPI_INIT, (MPI_Fint * ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_init);
+PROF_MPI_FORTRAN(mpi_init, MPI_INIT, (MPI_Fint * ierr), (ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Init, [&] { return real(ierr), 0; }, [] { return CallFacts{}; });
-  if (*ierr == MPI_SUCCESS) pm::sync_clock_with_rank_zero();
+  if (ierr == nullptr || *ierr == MPI_SUCCESS) pm::sync_clock_with_rank_zero();
 }
 PROF_MPI_FORTRAN(mpi_init_thread, MPI_INIT_THREAD,
-                 (MPI_Fint * required, MPI_Fint *provided, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_init_thread);
+                 (MPI_Fint * required, MPI_Fint *provided, MPI_Fint *ierr),
+                 (required, provided, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Init_thread, [&] { return real(required, provided, ierr), 0; },
       [] { return CallFacts{}; });
-  if (*ierr == MPI_SUCCESS) pm::sync_clock_with_rank_zero();
+  if (ierr == nullptr || *ierr == MPI_SUCCESS) pm::sync_clock_with_rank_zero();
 }
-PROF_MPI_FORTRAN(mpi_finalize, MPI_FINALIZE, (MPI_Fint * ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_finalize);
+PROF_MPI_FORTRAN(mpi_finalize, MPI_FINALIZE, (MPI_Fint * ierr), (ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   pm::sync_clock_with_rank_zero();
   traced(
       MpiFunction::Finalize, [&] { return real(ierr), 0; }, [] { return CallFacts{}; });
@@ -85,8 +99,9 @@ PROF_MPI_FORTRAN(mpi_finalize, MPI_FINALIZE, (MPI_Fint * ierr)) {
 #define PROF_MPI_FORTRAN_SEND(lower, upper, fn)                                                    \
   PROF_MPI_FORTRAN(lower, upper,                                                                   \
                    (void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *dest, MPI_Fint *tag,     \
-                    MPI_Fint *comm, MPI_Fint *ierr)) {                                             \
-    PROF_MPI_FORTRAN_REAL(lower);                                                                  \
+                    MPI_Fint *comm, MPI_Fint *ierr),                                               \
+                   (buf, count, type, dest, tag, comm, ierr)) {                                    \
+    PROF_MPI_FORTRAN_REAL()                                                                        \
     traced(                                                                                        \
         MpiFunction::fn, [&] { return real(buf, count, type, dest, tag, comm, ierr), 0; },         \
         [&] { return pm::p2p(pm::fortran_bytes(count, type), *dest, *tag, pm::comm_of(comm)); });  \
@@ -101,8 +116,9 @@ PROF_MPI_FORTRAN_SEND(mpi_rsend, MPI_RSEND, Rsend)
 #define PROF_MPI_FORTRAN_P2P_MORE(lower, upper, fn)                                                \
   PROF_MPI_FORTRAN(lower, upper,                                                                   \
                    (void *buf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *peer, MPI_Fint *tag,     \
-                    MPI_Fint *comm, MPI_Fint *more, MPI_Fint *ierr)) {                             \
-    PROF_MPI_FORTRAN_REAL(lower);                                                                  \
+                    MPI_Fint *comm, MPI_Fint *more, MPI_Fint *ierr),                               \
+                   (buf, count, type, peer, tag, comm, more, ierr)) {                              \
+    PROF_MPI_FORTRAN_REAL()                                                                        \
     traced(                                                                                        \
         MpiFunction::fn, [&] { return real(buf, count, type, peer, tag, comm, more, ierr), 0; },   \
         [&] { return pm::p2p(pm::fortran_bytes(count, type), *peer, *tag, pm::comm_of(comm)); });  \
@@ -117,8 +133,10 @@ PROF_MPI_FORTRAN(mpi_sendrecv, MPI_SENDRECV,
                  (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest,
                   MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype,
                   MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status,
-                  MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_sendrecv);
+                  MPI_Fint *ierr),
+                 (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                  recvtag, comm, status, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Sendrecv,
       [&] {
@@ -132,39 +150,43 @@ PROF_MPI_FORTRAN(mpi_sendrecv, MPI_SENDRECV,
 }
 
 // Completion.
-PROF_MPI_FORTRAN(mpi_wait, MPI_WAIT, (MPI_Fint * request, MPI_Fint *status, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_wait);
+PROF_MPI_FORTRAN(mpi_wait, MPI_WAIT, (MPI_Fint * request, MPI_Fint *status, MPI_Fint *ierr),
+                 (request, status, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Wait, [&] { return real(request, status, ierr), 0; },
       [] { return pm::waiting(1); });
 }
 PROF_MPI_FORTRAN(mpi_waitall, MPI_WAITALL,
-                 (MPI_Fint * count, MPI_Fint *requests, MPI_Fint *statuses, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_waitall);
+                 (MPI_Fint * count, MPI_Fint *requests, MPI_Fint *statuses, MPI_Fint *ierr),
+                 (count, requests, statuses, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Waitall, [&] { return real(count, requests, statuses, ierr), 0; },
       [&] { return pm::waiting(*count); });
 }
 
 // Collectives: the bytes are what this rank contributes, as in C.
-PROF_MPI_FORTRAN(mpi_barrier, MPI_BARRIER, (MPI_Fint * comm, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_barrier);
+PROF_MPI_FORTRAN(mpi_barrier, MPI_BARRIER, (MPI_Fint * comm, MPI_Fint *ierr), (comm, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Barrier, [&] { return real(comm, ierr), 0; },
       [&] { return pm::collective(-1, pm::comm_of(comm)); });
 }
 PROF_MPI_FORTRAN(mpi_bcast, MPI_BCAST,
                  (void *buffer, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
-                  MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_bcast);
+                  MPI_Fint *ierr),
+                 (buffer, count, type, root, comm, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Bcast, [&] { return real(buffer, count, type, root, comm, ierr), 0; },
       [&] { return pm::collective(pm::fortran_bytes(count, type), pm::comm_of(comm), *root); });
 }
 PROF_MPI_FORTRAN(mpi_reduce, MPI_REDUCE,
                  (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                  MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_reduce);
+                  MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr),
+                 (sendbuf, recvbuf, count, type, op, root, comm, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Reduce,
       [&] { return real(sendbuf, recvbuf, count, type, op, root, comm, ierr), 0; },
@@ -173,8 +195,9 @@ PROF_MPI_FORTRAN(mpi_reduce, MPI_REDUCE,
 #define PROF_MPI_FORTRAN_REDUCING(lower, upper, fn)                                                \
   PROF_MPI_FORTRAN(lower, upper,                                                                   \
                    (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,   \
-                    MPI_Fint *comm, MPI_Fint *ierr)) {                                             \
-    PROF_MPI_FORTRAN_REAL(lower);                                                                  \
+                    MPI_Fint *comm, MPI_Fint *ierr),                                               \
+                   (sendbuf, recvbuf, count, type, op, comm, ierr)) {                              \
+    PROF_MPI_FORTRAN_REAL()                                                                        \
     traced(                                                                                        \
         MpiFunction::fn, [&] { return real(sendbuf, recvbuf, count, type, op, comm, ierr), 0; },   \
         [&] { return pm::collective(pm::fortran_bytes(count, type), pm::comm_of(comm)); });        \
@@ -185,11 +208,12 @@ PROF_MPI_FORTRAN_REDUCING(mpi_scan, MPI_SCAN, Scan)
 PROF_MPI_FORTRAN_REDUCING(mpi_exscan, MPI_EXSCAN, Exscan)
 #undef PROF_MPI_FORTRAN_REDUCING
 #define PROF_MPI_FORTRAN_ROOTED(lower, upper, fn)                                                  \
-  PROF_MPI_FORTRAN(lower, upper,                                                                   \
-                   (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,         \
-                    MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,       \
-                    MPI_Fint *ierr)) {                                                             \
-    PROF_MPI_FORTRAN_REAL(lower);                                                                  \
+  PROF_MPI_FORTRAN(                                                                                \
+      lower, upper,                                                                                \
+      (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, \
+       MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr),                        \
+      (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr)) {            \
+    PROF_MPI_FORTRAN_REAL()                                                                        \
     traced(                                                                                        \
         MpiFunction::fn,                                                                           \
         [&] {                                                                                      \
@@ -207,8 +231,9 @@ PROF_MPI_FORTRAN_ROOTED(mpi_scatter, MPI_SCATTER, Scatter)
 #define PROF_MPI_FORTRAN_ALL(lower, upper, fn)                                                     \
   PROF_MPI_FORTRAN(lower, upper,                                                                   \
                    (void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,         \
-                    MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)) {    \
-    PROF_MPI_FORTRAN_REAL(lower);                                                                  \
+                    MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr),      \
+                   (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr)) {     \
+    PROF_MPI_FORTRAN_REAL()                                                                        \
     traced(                                                                                        \
         MpiFunction::fn,                                                                           \
         [&] {                                                                                      \
@@ -223,24 +248,27 @@ PROF_MPI_FORTRAN_ALL(mpi_alltoall, MPI_ALLTOALL, Alltoall)
 #undef PROF_MPI_FORTRAN_ALL
 
 // Non-blocking collectives.
-PROF_MPI_FORTRAN(mpi_ibarrier, MPI_IBARRIER, (MPI_Fint * comm, MPI_Fint *request, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_ibarrier);
+PROF_MPI_FORTRAN(mpi_ibarrier, MPI_IBARRIER, (MPI_Fint * comm, MPI_Fint *request, MPI_Fint *ierr),
+                 (comm, request, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Ibarrier, [&] { return real(comm, request, ierr), 0; },
       [&] { return pm::collective(-1, pm::comm_of(comm)); });
 }
 PROF_MPI_FORTRAN(mpi_ibcast, MPI_IBCAST,
                  (void *buffer, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
-                  MPI_Fint *request, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_ibcast);
+                  MPI_Fint *request, MPI_Fint *ierr),
+                 (buffer, count, type, root, comm, request, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Ibcast, [&] { return real(buffer, count, type, root, comm, request, ierr), 0; },
       [&] { return pm::collective(pm::fortran_bytes(count, type), pm::comm_of(comm), *root); });
 }
 PROF_MPI_FORTRAN(mpi_iallreduce, MPI_IALLREDUCE,
                  (void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
-                  MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)) {
-  PROF_MPI_FORTRAN_REAL(mpi_iallreduce);
+                  MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr),
+                 (sendbuf, recvbuf, count, type, op, comm, request, ierr)) {
+  PROF_MPI_FORTRAN_REAL()
   traced(
       MpiFunction::Iallreduce,
       [&] { return real(sendbuf, recvbuf, count, type, op, comm, request, ierr), 0; },

@@ -455,42 +455,48 @@ TEST_F(MpiE2E, AProgramWithoutMpiRunsUnharmed) {
 }
 
 // A Fortran program calls the library's Fortran entry points, which call
-// its PMPI_ functions directly: the plugin stands in front of those too.
+// its PMPI_ functions directly: the plugin stands in front of those too,
+// both mpif.h's and `use mpi`'s and those of `use mpi_f08` (whose optional
+// ierror the program leaves out in some calls).
 TEST_F(MpiE2E, AFortranProgramsCallsAreRecordedAsCOnes) {
 #ifndef PROF_MPI_FORTRAN_PROGRAM
   GTEST_SKIP() << "no Fortran compiler or MPI Fortran bindings (gfortran, libopenmpi-dev)";
 #else
-  auto command = mpirun(2);
-  for (const std::string &a :
-       {kProf, std::string("--quiet"), std::string("-t"), std::string("mpi"), std::string("-o"),
-        (dir_ / "f%q{OMPI_COMM_WORLD_RANK}").string(), std::string(PROF_MPI_FORTRAN_PROGRAM)})
-    command.push_back(a);
-  const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
-  ASSERT_EQ(r.exit_code, 0) << r.describe();
-  for (int rank = 0; rank < 2; ++rank) {
-    SCOPED_TRACE("rank " + std::to_string(rank));
-    const auto calls = read_calls(dir_ / ("f" + std::to_string(rank) + ".profrep"));
-    EXPECT_EQ(named(calls, "MPI_Init").size(), 1u);
-    EXPECT_EQ(named(calls, "MPI_Finalize").size(), 1u);
-    const auto allreduces = named(calls, "MPI_Allreduce");
-    ASSERT_EQ(allreduces.size(), 3u);
-    for (size_t i = 0; i < 3; ++i) {
-      EXPECT_EQ(allreduces[i].args.at("bytes"), "1024"); // 128 doubles
-      EXPECT_EQ(allreduces[i].args.at("communicator"), "MPI_COMM_WORLD");
-      EXPECT_EQ(allreduces[i].args.at("sequence"), std::to_string(i + 1));
-      EXPECT_EQ(allreduces[i].kind, PROF_CATEGORY_COMMUNICATION);
+  for (const std::string program : {PROF_MPI_FORTRAN_PROGRAM, PROF_MPI_FORTRAN_F08_PROGRAM}) {
+    SCOPED_TRACE(program);
+    const std::string name = fs::path(program).filename().string();
+    auto command = mpirun(2);
+    for (const std::string &a :
+         {kProf, std::string("--quiet"), std::string("-t"), std::string("mpi"), std::string("-o"),
+          (dir_ / (name + "%q{OMPI_COMM_WORLD_RANK}")).string(), program})
+      command.push_back(a);
+    const RunResult r = run_process(command, dir_, std::chrono::seconds(120));
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    for (int rank = 0; rank < 2; ++rank) {
+      SCOPED_TRACE("rank " + std::to_string(rank));
+      const auto calls = read_calls(dir_ / (name + std::to_string(rank) + ".profrep"));
+      EXPECT_EQ(named(calls, "MPI_Init").size(), 1u);
+      EXPECT_EQ(named(calls, "MPI_Finalize").size(), 1u);
+      const auto allreduces = named(calls, "MPI_Allreduce");
+      ASSERT_EQ(allreduces.size(), 3u);
+      for (size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(allreduces[i].args.at("bytes"), "1024"); // 128 doubles
+        EXPECT_EQ(allreduces[i].args.at("communicator"), "MPI_COMM_WORLD");
+        EXPECT_EQ(allreduces[i].args.at("sequence"), std::to_string(i + 1));
+        EXPECT_EQ(allreduces[i].kind, PROF_CATEGORY_COMMUNICATION);
+      }
+      const auto broadcasts = named(calls, "MPI_Bcast");
+      ASSERT_EQ(broadcasts.size(), 1u);
+      EXPECT_EQ(broadcasts[0].args.at("bytes"), "64"); // 16 integers
+      EXPECT_EQ(broadcasts[0].args.at("root"), "1");
+      EXPECT_EQ(broadcasts[0].args.at("sequence"), "4");
+      const auto messages = named(calls, rank == 0 ? "MPI_Send" : "MPI_Recv");
+      ASSERT_EQ(messages.size(), 1u);
+      EXPECT_EQ(messages[0].args.at("bytes"), "512");
+      EXPECT_EQ(messages[0].args.at("peer"), std::to_string(1 - rank));
+      EXPECT_EQ(messages[0].args.at("tag"), "7");
+      EXPECT_EQ(named(calls, "MPI_Barrier").size(), 1u);
     }
-    const auto broadcasts = named(calls, "MPI_Bcast");
-    ASSERT_EQ(broadcasts.size(), 1u);
-    EXPECT_EQ(broadcasts[0].args.at("bytes"), "64"); // 16 integers
-    EXPECT_EQ(broadcasts[0].args.at("root"), "1");
-    EXPECT_EQ(broadcasts[0].args.at("sequence"), "4");
-    const auto messages = named(calls, rank == 0 ? "MPI_Send" : "MPI_Recv");
-    ASSERT_EQ(messages.size(), 1u);
-    EXPECT_EQ(messages[0].args.at("bytes"), "512");
-    EXPECT_EQ(messages[0].args.at("peer"), std::to_string(1 - rank));
-    EXPECT_EQ(messages[0].args.at("tag"), "7");
-    EXPECT_EQ(named(calls, "MPI_Barrier").size(), 1u);
   }
 #endif
 }
