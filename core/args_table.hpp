@@ -2,9 +2,9 @@
 // interned so that events with equal arguments share one set.
 #pragma once
 
-#include <prof/event.h>
+#include "core/stable_vector.hpp"
 
-#include <tbb/concurrent_vector.h>
+#include <prof/event.h>
 
 #include <atomic>
 #include <mutex>
@@ -32,7 +32,7 @@ public:
 private:
   static std::string key_of(std::span<const prof_arg> args);
 
-  tbb::concurrent_vector<std::vector<prof_arg>> sets_;
+  StableVector<std::vector<prof_arg>> sets_;
   std::unordered_map<std::string, prof_args_id> ids_;
   std::mutex mutex_;
   std::atomic<size_t> published_{0};

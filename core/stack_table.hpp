@@ -2,9 +2,9 @@
 // leaf first.
 #pragma once
 
-#include <prof/event.h>
+#include "core/stable_vector.hpp"
 
-#include <tbb/concurrent_vector.h>
+#include <prof/event.h>
 
 #include <atomic>
 #include <map>
@@ -28,7 +28,7 @@ public:
   size_t size() const { return published_.load(std::memory_order_acquire); }
 
 private:
-  tbb::concurrent_vector<std::vector<prof_string_id>> stacks_;
+  StableVector<std::vector<prof_string_id>> stacks_;
   std::map<std::vector<prof_string_id>, prof_stack_id> ids_;
   std::mutex mutex_;
   std::atomic<size_t> published_{0};

@@ -2,9 +2,9 @@
 // up any id that has been handed out without taking a lock.
 #pragma once
 
-#include <prof/event.h>
+#include "core/stable_vector.hpp"
 
-#include <tbb/concurrent_vector.h>
+#include <prof/event.h>
 
 #include <atomic>
 #include <mutex>
@@ -30,7 +30,7 @@ public:
   size_t size() const { return published_.load(std::memory_order_acquire); }
 
 private:
-  tbb::concurrent_vector<std::string> texts_; // element addresses never move
+  StableVector<std::string> texts_; // element addresses never move
   std::unordered_map<std::string_view, prof_string_id> ids_;
   std::mutex mutex_;
   std::atomic<size_t> published_{0};

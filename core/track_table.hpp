@@ -2,11 +2,10 @@
 // thread-safe; lookups of handed-out ids need no lock.
 #pragma once
 
+#include "core/stable_vector.hpp"
 #include "core/string_table.hpp"
 
 #include <prof/event.h>
-
-#include <tbb/concurrent_vector.h>
 
 #include <atomic>
 #include <deque>
@@ -67,7 +66,7 @@ private:
   void rename_locked(prof_track_id id, const char *name);
 
   StringTable &strings_;
-  tbb::concurrent_vector<TrackEntry> entries_; // [0] is the unused "no track"
+  StableVector<TrackEntry> entries_; // [0] is the unused "no track"
   std::map<std::tuple<int, int32_t, int32_t>, prof_track_id> process_threads_;
   // Device, cluster and engine tracks are shared by the sources that declare
   // them (gcu and sip-pmc both place tracks under "GCU 0").
