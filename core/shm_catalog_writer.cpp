@@ -1,5 +1,6 @@
 #include "core/shm_catalog_writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -11,6 +12,7 @@ namespace prof::core {
 
 namespace {
 size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
+constexpr uint64_t kCatalogStep = 1ull << 20;
 bool alive(int32_t pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
 } // namespace
 
@@ -43,7 +45,10 @@ uint32_t ShmCatalogWriter::append(uint16_t type, size_t payload_bytes, uint32_t 
   const uint64_t end = h.catalog_end.load(std::memory_order_relaxed);
   const uint64_t capacity =
       region_.layout().catalog_bytes; // not the header's: it may be written over
-  if (end > capacity || record > capacity - end) {
+  // Past the reserved part: a megabyte more (or what the record needs).
+  if (end > capacity || record > capacity - end ||
+      (end + record > h.catalog_reserved.load(std::memory_order_acquire) &&
+       !region_.reserve_catalog(std::max(end + record, end + kCatalogStep)))) {
     unlock();
     h.catalog_overflow.fetch_add(1, std::memory_order_relaxed);
     return 0;

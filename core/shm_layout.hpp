@@ -3,7 +3,8 @@
 // prof creates it (ShmRegion::create), the agent maps it by name. Only
 // fixed-size fields and lock-free atomics, so every process reads it alike.
 // The file has room for ring_count rings, but only the first rings_ready are
-// backed by reserved memory; prof reserves more as threads take them.
+// backed by reserved memory; prof reserves more as threads take them. The
+// catalog likewise: its first catalog_reserved bytes, more as it fills.
 #pragma once
 
 #include "core/ring_pool.hpp"
@@ -16,7 +17,7 @@
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 5;
+constexpr uint32_t kShmVersion = 6;
 constexpr uint32_t kCaptureRequestSlots = 64;
 constexpr uint32_t kRequestNameBytes = 96;
 constexpr uint32_t kRequestDomainBytes = 32;
@@ -52,6 +53,10 @@ struct ShmHeader {
   /// published up to `catalog_end`.
   std::atomic<int32_t> catalog_lock;
   std::atomic<uint64_t> catalog_end;
+  /// Bytes of the log backed by reserved memory from its start: a writer
+  /// that needs more reserves it first (ShmRegion::reserve_catalog), under
+  /// the lock, so that no page it touches can fail (SIGBUS) on a full mount.
+  std::atomic<uint64_t> catalog_reserved;
   uint32_t next_string, next_track, next_stack, next_clock; ///< under the lock
   std::atomic<uint64_t> catalog_overflow; ///< definitions refused: log full
   std::atomic<uint64_t> no_ring_drops;    ///< emits that found every ring taken

@@ -119,18 +119,24 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   const size_t catalog_offset = config_offset + page_round(config_text.size() + 1);
   const size_t rings_offset = catalog_offset + page_round(config.catalog_bytes);
   uint32_t ready = std::min(std::max<uint32_t>(config.initial_rings, 1), count);
-  auto backed = [&] { return rings_offset + stride * ready; };
+  const size_t catalog_reserved =
+      std::min(page_round(config.initial_catalog_bytes), page_round(config.catalog_bytes));
+  auto backed = [&] { return catalog_offset + catalog_reserved + stride * ready; };
 
   const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw failure("cannot create", name);
   // What the application may touch is reserved before it can: a tmpfs page
   // that cannot be had when a ring first touches it would kill the
   // application with SIGBUS. The initial rings are reserved now, the others
-  // as threads take rings (grow()). Reserving takes time (64 MB: 7 ms, and
-  // as long again to give back), so a capture pays for the rings it uses.
-  // Where the shared-memory mount is small (containers), fewer rings are made.
-  int error = 0;
-  while ((error = posix_fallocate(fd, 0, static_cast<off_t>(backed()))) == ENOSPC && ready > 2) {
+  // as threads take rings (grow()), and the catalog's first part, the rest
+  // as it fills (reserve_catalog()). Reserving takes time (64 MB: 7 ms, and
+  // as long again to give back), so a capture pays for what it uses. Where
+  // the shared-memory mount is small (containers), fewer rings are made.
+  int error = posix_fallocate(fd, 0, static_cast<off_t>(catalog_offset + catalog_reserved));
+  while (error == 0 &&
+         (error = posix_fallocate(fd, static_cast<off_t>(rings_offset),
+                                  static_cast<off_t>(stride * ready))) == ENOSPC &&
+         ready > 2) {
     ready /= 2;
     count = ready; // the mount is nearly full: no room to grow either
   }
@@ -161,6 +167,7 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   header->config_bytes = config_text.size();
   header->catalog_offset = catalog_offset;
   header->catalog_bytes = config.catalog_bytes;
+  header->catalog_reserved.store(catalog_reserved, std::memory_order_relaxed);
   header->rings_offset = rings_offset;
   header->total_bytes = total;
   header->next_string = 1;
@@ -240,6 +247,23 @@ bool ShmRegion::attach(const std::string &name, std::string *error) {
 
 void ShmRegion::unlink() {
   if (!name_.empty()) shm_unlink(name_.c_str());
+}
+
+bool ShmRegion::reserve_catalog(uint64_t bytes) {
+  if (header_ == nullptr || name_.empty()) return false;
+  bytes = std::min<uint64_t>(page_round(bytes), layout_.catalog_bytes);
+  const uint64_t reserved = header_->catalog_reserved.load(std::memory_order_relaxed);
+  if (bytes <= reserved) return true;
+  // By name, never through a descriptor kept in the application: one it
+  // closed and reused for a file of its own must never be written to.
+  const int fd = shm_open(name_.c_str(), O_RDWR | O_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const int error = posix_fallocate(fd, static_cast<off_t>(layout_.catalog_offset + reserved),
+                                    static_cast<off_t>(bytes - reserved));
+  close(fd);
+  if (error != 0) return false;
+  header_->catalog_reserved.store(bytes, std::memory_order_release);
+  return true;
 }
 
 std::string_view ShmRegion::config_text() const {

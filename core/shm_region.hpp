@@ -15,6 +15,7 @@ struct ShmRegionConfig {
   uint64_t ring_bytes = 16ull << 20;
   uint64_t watermark_bytes = 15ull << 20;
   uint64_t catalog_bytes = 8ull << 20;
+  uint64_t initial_catalog_bytes = 1ull << 20; ///< reserved from the start
 };
 
 /// Where things are in a region, as prof laid it out (or the agent found it
@@ -52,6 +53,11 @@ public:
   bool attach(const std::string &name, std::string *error);
   /// Removes the name (the memory stays until every process unmaps it).
   void unlink();
+  /// Any process, holding the catalog lock: reserves the catalog log up to
+  /// `bytes` from its start (at most its size) through the region's name,
+  /// and publishes it (catalog_reserved). False when the name is gone or
+  /// the mount is full.
+  bool reserve_catalog(uint64_t bytes);
 
   ShmHeader *header() const { return header_; }
   const ShmLayout &layout() const { return layout_; }

@@ -13,8 +13,11 @@
 #include <algorithm>
 #include <condition_variable>
 #include <csignal>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -42,21 +45,37 @@ ShmRegionConfig small_region() {
                 h.watermark_events, &h.no_ring_drops, false);
   ShmCatalogWriter catalog(region);
   const std::string process_name = "child " + std::to_string(getpid());
-  prof_track_desc process{sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, process_name.c_str(),
-                          getpid(), 0, -1, nullptr, 0};
+  prof_track_desc process{sizeof(prof_track_desc),
+                          PROF_TRACK_PROCESS,
+                          0,
+                          process_name.c_str(),
+                          getpid(),
+                          0,
+                          -1,
+                          nullptr,
+                          0};
   const prof_track_id process_track = catalog.declare_track(process);
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([&, t] {
       const std::string thread_name = "worker " + std::to_string(t);
-      prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, process_track,
-                             thread_name.c_str(), getpid(), 1000 + t, -1, nullptr, 0};
+      prof_track_desc thread{sizeof(prof_track_desc),
+                             PROF_TRACK_THREAD,
+                             process_track,
+                             thread_name.c_str(),
+                             getpid(),
+                             1000 + t,
+                             -1,
+                             nullptr,
+                             0};
       const prof_track_id track = catalog.declare_track(thread);
       const prof_string_id name = catalog.intern_string("work " + std::to_string(t));
       for (int i = 0; i < per_thread; ++i)
-        pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, track, name, 0, uint64_t(i), 1, uint64_t(i), 0});
+        pool.emit(
+            prof_event{PROF_EVENT_SLICE, 0, 0, track, name, 0, uint64_t(i), 1, uint64_t(i), 0});
     });
-  for (auto &w : workers) w.join();
+  for (auto &w : workers)
+    w.join();
   if (hang) pause(); // killed while holding its rings
   _exit(0);
 }
@@ -112,12 +131,15 @@ TEST(ShmEventPath, EventsOfKilledProcessesAreAllReadWithTheirNames) {
     source.drain(consume, true);
     usleep(5000);
   }
-  for (pid_t pid : children) kill(pid, SIGKILL);
-  for (pid_t pid : children) waitpid(pid, nullptr, 0);
+  for (pid_t pid : children)
+    kill(pid, SIGKILL);
+  for (pid_t pid : children)
+    waitpid(pid, nullptr, 0);
   source.drain(consume, true);
 
   ASSERT_EQ(seen.size(), 6u);
-  for (const auto &[key, count] : seen) EXPECT_EQ(count, 5000u) << key.first << " " << key.second;
+  for (const auto &[key, count] : seen)
+    EXPECT_EQ(count, 5000u) << key.first << " " << key.second;
   EXPECT_EQ(source.dropped(), 0u);
   // The dead children's rings were handed back.
   for (uint32_t i = 0; i < region.header()->ring_count; ++i)
@@ -158,6 +180,61 @@ TEST(ShmEventPath, AFullCatalogIsCountedNotCorrupted) {
   EXPECT_EQ(catalog.strings.size(), size_t(accepted) + 1);
   EXPECT_EQ(source.catalog_overflow(), uint64_t(1000 - accepted));
   region.unlink();
+}
+
+// The catalog is reserved a part at a time: a process that fills the part
+// reserved reserves more (through the region's name, in a child here, as in
+// an application), and every definition arrives; once the name is gone no
+// more can be reserved, and a definition past the reserved part is counted
+// as the log being full, never written to memory that could fail.
+TEST(ShmEventPath, TheCatalogIsReservedAsItFills) {
+  const std::string name = new_shm_name();
+  ShmRegionConfig config = small_region();
+  config.catalog_bytes = 4u << 20;
+  config.initial_catalog_bytes = 64u << 10;
+  ShmRegion region = ShmRegion::create(name, config, "");
+  EXPECT_EQ(region.header()->catalog_reserved.load(), 64u << 10);
+  const std::string text(1000, 'x');
+  pid_t child = fork();
+  if (child == 0) {
+    ShmRegion attached;
+    std::string error;
+    if (!attached.attach(name, &error)) _exit(10);
+    ShmCatalogWriter writer(attached);
+    for (int i = 0; i < 2000; ++i) // about 2 MB
+      if (writer.intern_string(text + std::to_string(i)) == 0) _exit(11);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  const uint64_t reserved = region.header()->catalog_reserved.load();
+  EXPECT_GE(reserved, region.header()->catalog_end.load());
+  EXPECT_LE(reserved, config.catalog_bytes);
+  // What was reserved is backed: the file's blocks cover it.
+  struct stat st {};
+  const int fd = shm_open(name.c_str(), O_RDONLY, 0);
+  ASSERT_GE(fd, 0);
+  fstat(fd, &st);
+  close(fd);
+  EXPECT_GE(static_cast<uint64_t>(st.st_blocks) * 512, region.layout().catalog_offset + reserved);
+
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.sync_catalog();
+  EXPECT_EQ(catalog.strings.size(), 2001u);
+  EXPECT_EQ(source.catalog_overflow(), 0u);
+
+  region.unlink();
+  ShmCatalogWriter writer(region);
+  int accepted = 0;
+  for (int i = 0; i < 3000 && accepted == i; ++i)
+    accepted += writer.intern_string("late " + text + std::to_string(i)) != 0;
+  EXPECT_LT(accepted, 3000) << "nothing reserved past the name";
+  EXPECT_LE(region.header()->catalog_end.load(), region.header()->catalog_reserved.load());
+  source.sync_catalog();
+  EXPECT_EQ(source.catalog_overflow(), 1u);
 }
 
 // Arguments an application emits arrive with its string and stack ids turned
