@@ -66,6 +66,8 @@ std::unique_ptr<StatsJob> StatsJob::join(core::Console &console) {
   std::unique_ptr<StatsJob> job(new StatsJob());
   const std::string path = module_path();
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  const char *why = handle ? nullptr : ::dlerror();
+  const std::string load_error = why ? why : "not found";
   const auto init =
       handle
           ? reinterpret_cast<decltype(&prof_stats_mpi_init)>(::dlsym(handle, "prof_stats_mpi_init"))
@@ -88,7 +90,7 @@ std::unique_ptr<StatsJob> StatsJob::join(core::Console &console) {
   if (rank == 0)
     console.warning("stats: started by an MPI launcher, but " +
                     (handle ? std::string("MPI did not start")
-                            : "cannot load " + path + " (" + ::dlerror() + ")") +
+                            : "cannot load " + path + " (" + load_error + ")") +
                     ": this process analyses every report alone");
   return job;
 }

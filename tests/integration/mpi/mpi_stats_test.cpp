@@ -108,6 +108,28 @@ TEST_F(MpiStats, SpreadOverProcessesItPrintsExactlyWhatOneProcessPrints) {
   expect_same(10, {"--format", "csv", "-r", "stragglers", reports_.string()});
 }
 
+// Without libprof-stats-mpi (a build without MPI's headers), rank 0 says so
+// once and analyses everything alone; the others print nothing.
+TEST_F(MpiStats, WithoutTheMpiModuleRankZeroWorksAlone) {
+  const RunResult one = alone({"--format", "csv", "-r", "stragglers", reports_.string()});
+  ASSERT_EQ(one.exit_code, 0) << one.describe();
+  const RunResult r =
+      run_process({"/usr/bin/env", "TMPDIR=" + temporary_.string(),
+                   "PROF_STATS_MPI_PATH=" + (dir_ / "no-such-module.so").string(), kMpirun,
+                   "--allow-run-as-root", "--oversubscribe", "-np", "3", kProf, "stats", "--format",
+                   "csv", "-r", "stragglers", reports_.string()},
+                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out, one.out);
+  size_t warnings = 0;
+  for (const std::string &line : split_lines(r.err))
+    if (line.find("analyses every report alone") != std::string::npos) {
+      ++warnings;
+      EXPECT_NE(line.find("no-such-module.so"), std::string::npos) << line;
+    }
+  EXPECT_EQ(warnings, 1u) << r.err;
+}
+
 TEST_F(MpiStats, OneReportIsSharedByItsChunks) {
   const RunResult merged =
       run_process({kProf, "merge", "-o", (dir_ / "all").string(), reports_.string()}, dir_);
