@@ -72,6 +72,7 @@ template <class Descr> void fill_common(const Descr &d, Kind kind, EventStart &s
     s.channels = d.p2p.channels;
     break;
   case Kind::proxy_op:
+    s.pid = d.proxy_op.pid; // NCCL sets it for proxy operations only
     s.channel = d.proxy_op.channel;
     s.peer = d.proxy_op.peer;
     s.steps = d.proxy_op.steps;
@@ -94,11 +95,6 @@ template <class Descr> void fill_common(const Descr &d, Kind kind, EventStart &s
   }
 }
 
-/// The pid is read only for proxy operations, where NCCL sets it.
-template <class Descr> void fill_pid(const Descr &d, EventStart &s) {
-  if (s.kind == Kind::proxy_op) s.pid = d.proxy_op.pid;
-}
-
 bool translate(const nccl::EventDescrV4 &d, EventStart &s) {
   bool known = false;
   s.kind = kind_of(d.type, &known);
@@ -107,7 +103,6 @@ bool translate(const nccl::EventDescrV4 &d, EventStart &s) {
   s.parent = d.parent;
   s.rank = d.rank;
   fill_common(d, s.kind, s);
-  fill_pid(d, s);
   return true;
 }
 
@@ -118,7 +113,6 @@ bool translate(const nccl::EventDescrV5 &d, bool v6, EventStart &s) {
   s.parent = d.parent;
   s.rank = d.rank;
   fill_common(d, s.kind, s);
-  fill_pid(d, s);
   switch (s.kind) {
   case Kind::group_api:
     s.graph_captured = d.group_api.graph_captured;
@@ -194,7 +188,7 @@ nccl::Result stop_event(void *handle) {
   return nccl::kSuccess;
 }
 
-template <class Args> nccl::Result record_state(void *handle, int state, const Args *args) {
+nccl::Result record_state(void *handle, int state, nccl::StateArgs *args) {
   auto *event = static_cast<Event *>(handle);
   if (event == nullptr) return nccl::kSuccess;
   StateUpdate update;
@@ -202,9 +196,8 @@ template <class Args> nccl::Result record_state(void *handle, int state, const A
   if (args != nullptr) {
     update.has_args = true;
     // Each member is read only for the state that carries it.
-    if (state >= nccl::kProxyStepSendGpuWait && state <= nccl::kProxyStepRecvGpuWait)
-      update.transferred = args->proxy_step.transferred;
-    else if (state == nccl::kProxyStepSendPeerWait)
+    if ((state >= nccl::kProxyStepSendGpuWait && state <= nccl::kProxyStepRecvGpuWait) ||
+        state == nccl::kProxyStepSendPeerWait)
       update.transferred = args->proxy_step.transferred;
     else if (state >= nccl::kProxyCtrlIdle && state <= nccl::kProxyCtrlAppendEnd)
       update.appended_ops = args->proxy_ctrl.appended_ops;
@@ -230,9 +223,6 @@ nccl::Result start_v4(void *context, void **handle, nccl::EventDescrV4 *descr) {
   const bool known = descr != nullptr && translate(*descr, start);
   return start_event(context, handle, known ? &start : nullptr);
 }
-nccl::Result state_v4(void *handle, int state, nccl::StateArgsV4 *args) {
-  return record_state(handle, state, args);
-}
 
 // --- v5 and v6 ---
 
@@ -250,9 +240,6 @@ nccl::Result start_v6(void *context, void **handle, nccl::EventDescrV6 *descr) {
   const bool known = descr != nullptr && translate(*descr, true, start);
   return start_event(context, handle, known ? &start : nullptr);
 }
-nccl::Result state_v5(void *handle, int state, nccl::StateArgsV5 *args) {
-  return record_state(handle, state, args);
-}
 
 } // namespace
 } // namespace prof::pccl
@@ -261,10 +248,10 @@ using namespace prof::pccl;
 
 extern "C" {
 // What NCCL dlopens and looks up, newest first.
-__attribute__((visibility("default")))
-nccl::ProfilerV6 ncclProfiler_v6 = {"prof", &init_v5, &start_v6, &stop_event, &state_v5, &finalize};
-__attribute__((visibility("default")))
-nccl::ProfilerV5 ncclProfiler_v5 = {"prof", &init_v5, &start_v5, &stop_event, &state_v5, &finalize};
-__attribute__((visibility("default")))
-nccl::ProfilerV4 ncclProfiler_v4 = {"prof", &init_v4, &start_v4, &stop_event, &state_v4, &finalize};
+__attribute__((visibility("default"))) nccl::ProfilerV6 ncclProfiler_v6 = {
+    "prof", &init_v5, &start_v6, &stop_event, &record_state, &finalize};
+__attribute__((visibility("default"))) nccl::ProfilerV5 ncclProfiler_v5 = {
+    "prof", &init_v5, &start_v5, &stop_event, &record_state, &finalize};
+__attribute__((visibility("default"))) nccl::ProfilerV4 ncclProfiler_v4 = {
+    "prof", &init_v4, &start_v4, &stop_event, &record_state, &finalize};
 }

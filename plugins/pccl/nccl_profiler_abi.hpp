@@ -82,6 +82,43 @@ struct NetSocketEventV1 {
   size_t length;
 };
 
+// Union members every version lays out alike.
+struct ProxyOpDescr {
+  pid_t pid;
+  uint8_t channel;
+  int peer;
+  int steps;
+  int chunk_size;
+  int is_send;
+};
+struct ProxyStepDescr {
+  int step;
+};
+struct KernelChDescr {
+  uint8_t channel;
+  uint64_t gpu_timer;
+};
+struct NetPluginDescr {
+  int64_t id;
+  void *data;
+};
+
+/// recordEventState's arguments, the same in v4, v5 and v6.
+union StateArgs {
+  struct {
+    size_t transferred;
+  } proxy_step;
+  struct {
+    int appended_ops;
+  } proxy_ctrl;
+  struct {
+    void *data;
+  } net_plugin;
+  struct {
+    uint64_t gpu_timer;
+  } kernel_ch;
+};
+
 // --- v4 -------------------------------------------------------------------
 
 struct EventDescrV4 {
@@ -110,41 +147,11 @@ struct EventDescrV4 {
       int peer;
       uint8_t channels;
     } p2p;
-    struct {
-      pid_t pid;
-      uint8_t channel;
-      int peer;
-      int steps;
-      int chunk_size;
-      int is_send;
-    } proxy_op;
-    struct {
-      int step;
-    } proxy_step;
-    struct {
-      uint8_t channel;
-      uint64_t gpu_timer;
-    } kernel_ch;
-    struct {
-      int64_t id;
-      void *data;
-    } net_plugin;
+    ProxyOpDescr proxy_op;
+    ProxyStepDescr proxy_step;
+    KernelChDescr kernel_ch;
+    NetPluginDescr net_plugin;
   };
-};
-
-union StateArgsV4 {
-  struct {
-    size_t transferred;
-  } proxy_step;
-  struct {
-    int appended_ops;
-  } proxy_ctrl;
-  struct {
-    void *data;
-  } net_plugin;
-  struct {
-    uint64_t gpu_timer;
-  } kernel_ch;
 };
 
 struct ProfilerV4 {
@@ -153,7 +160,7 @@ struct ProfilerV4 {
                  int nodes, int ranks, int rank, DebugLogger log);
   Result (*start_event)(void *context, void **handle, EventDescrV4 *descr);
   Result (*stop_event)(void *handle);
-  Result (*record_event_state)(void *handle, int state, StateArgsV4 *args);
+  Result (*record_event_state)(void *handle, int state, StateArgs *args);
   Result (*finalize)(void *context);
 };
 
@@ -209,25 +216,10 @@ struct EventDescrV5 {
       uint8_t channels;
       void *parent_group;
     } p2p;
-    struct {
-      pid_t pid;
-      uint8_t channel;
-      int peer;
-      int steps;
-      int chunk_size;
-      int is_send;
-    } proxy_op;
-    struct {
-      int step;
-    } proxy_step;
-    struct {
-      uint8_t channel;
-      uint64_t gpu_timer;
-    } kernel_ch;
-    struct {
-      int64_t id;
-      void *data;
-    } net_plugin;
+    ProxyOpDescr proxy_op;
+    ProxyStepDescr proxy_step;
+    KernelChDescr kernel_ch;
+    NetPluginDescr net_plugin;
     // v6: work done by copy engines.
     struct {
       uint64_t seq_number;
@@ -257,22 +249,6 @@ struct EventDescrV5 {
 };
 using EventDescrV6 = EventDescrV5;
 
-union StateArgsV5 {
-  struct {
-    size_t transferred;
-  } proxy_step;
-  struct {
-    int appended_ops;
-  } proxy_ctrl;
-  struct {
-    void *data;
-  } net_plugin;
-  struct {
-    uint64_t gpu_timer;
-  } kernel_ch;
-};
-using StateArgsV6 = StateArgsV5;
-
 /// v5 and v6 share their table's shape; v6 passes the larger descriptor.
 struct ProfilerV5 {
   const char *name;
@@ -280,7 +256,7 @@ struct ProfilerV5 {
                  int nodes, int ranks, int rank, DebugLogger log);
   Result (*start_event)(void *context, void **handle, EventDescrV5 *descr);
   Result (*stop_event)(void *handle);
-  Result (*record_event_state)(void *handle, int state, StateArgsV5 *args);
+  Result (*record_event_state)(void *handle, int state, StateArgs *args);
   Result (*finalize)(void *context);
 };
 using ProfilerV6 = ProfilerV5;
