@@ -11,7 +11,7 @@ rounds=${3:-3}
 prof="$build/bin/prof"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-median() { sort -n "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+. "$(dirname "$0")/../measure.sh"
 
 # It prints "N device slices, M events".
 events=$("$build/bench/gen_stats_report" "$tmp/r.profrep" "$slices" | sed -n 's/.*slices, \([0-9]*\) events.*/\1/p')
@@ -20,22 +20,18 @@ printf '%-12s %10s %12s %10.2f %10s\n' native - - \
   "$(echo "$(stat -c %s "$tmp/r.profrep") $events" | awk '{print $1/$2}')" -
 # TYPES="perfetto" measures one exporter alone.
 for type in ${TYPES:-perfetto chrome-json csv folded sqlite}; do
-  rm -f "$tmp/ms" "$tmp/rss"
+  rm -f "$tmp/export.ms" "$tmp/export.rss"
   i=0
   while [ "$i" -lt "$rounds" ]; do
     rm -rf "$tmp/out"
     mkdir "$tmp/out"
-    t0=$(date +%s%N)
-    /usr/bin/time -v -o "$tmp/time.txt" "$prof" export --type "$type" -o "$tmp/out/x" "$tmp/r.profrep" > /dev/null
-    t1=$(date +%s%N)
-    echo $(((t1 - t0) / 1000000)) >> "$tmp/ms"
-    sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt" >> "$tmp/rss"
+    measure export "$prof" export --type "$type" -o "$tmp/out/x" "$tmp/r.profrep"
     i=$((i + 1))
   done
-  ms=$(median "$tmp/ms")
+  ms=$(median "$tmp/export.ms")
   bytes=$(du -sb "$tmp/out" | cut -f1)
   printf '%-12s %10d %12.0f %10.2f %10.1f\n' "$type" "$ms" \
     "$(echo "$events $ms" | awk '{print $1 / ($2 / 1000)}')" \
     "$(echo "$bytes $events" | awk '{print $1/$2}')" \
-    "$(echo "$(median "$tmp/rss")" | awk '{print $1/1024}')"
+    "$(echo "$(median "$tmp/export.rss")" | awk '{print $1/1024}')"
 done

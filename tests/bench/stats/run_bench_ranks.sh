@@ -18,15 +18,11 @@ prof="$build/bin/prof"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# run NAME command...: wall ms and peak RSS (MiB) of the command.
+. "$(dirname "$0")/../measure.sh"
+# run NAME command...: measures it once and says its wall time and peak RSS.
 run() {
-  name=$1
-  shift
-  t0=$(date +%s%N)
-  /usr/bin/time -v -o "$tmp/time.txt" "$@" > "$tmp/$name.out"
-  t1=$(date +%s%N)
-  rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt")
-  echo "$name: $(((t1 - t0) / 1000000)) ms, peak RSS $((rss / 1024)) MiB"
+  measure "$@"
+  echo "$1: $(cat "$tmp/$1.ms") ms, peak RSS $(($(cat "$tmp/$1.rss") / 1024)) MiB"
 }
 
 i=0

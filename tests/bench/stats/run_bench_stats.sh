@@ -14,19 +14,7 @@ prof="$build/bin/prof"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# run NAME command...: appends wall ms to $tmp/NAME.ms and peak RSS (KiB,
-# from /usr/bin/time -v) to $tmp/NAME.rss; the command's stdout goes to $tmp/NAME.out.
-run() {
-  name=$1
-  shift
-  t0=$(date +%s%N)
-  /usr/bin/time -v -o "$tmp/time.txt" "$@" > "$tmp/$name.out"
-  t1=$(date +%s%N)
-  echo $(((t1 - t0) / 1000000)) >> "$tmp/$name.ms"
-  sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt" >> "$tmp/$name.rss"
-}
-median() { sort -n "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-max() { sort -n "$1" | tail -1; }
+. "$(dirname "$0")/../measure.sh"
 
 "$build/bench/gen_stats_report" "$tmp/r.profrep" "$slices"
 echo "report: $(stat -c %s "$tmp/r.profrep") bytes"
@@ -34,7 +22,7 @@ nproc_now=$(nproc)
 
 i=0
 while [ "$i" -lt "$rounds" ]; do
-  run prof "$prof" stats --report gcu-activity --format csv "$tmp/r.profrep"
+  measure prof "$prof" stats --report gcu-activity --format csv "$tmp/r.profrep"
   i=$((i + 1))
 done
 prof_ms=$(median "$tmp/prof.ms")
@@ -66,7 +54,7 @@ query="SELECT st.value, x.calls, x.total, x.mn, x.mx FROM (
 JOIN strings st ON st.id = x.name_id ORDER BY x.total DESC;"
 i=0
 while [ "$i" -lt "$rounds" ]; do
-  run sqlite sqlite3 "$tmp/r.sqlite" "$query"
+  measure sqlite sqlite3 "$tmp/r.sqlite" "$query"
   i=$((i + 1))
 done
 sqlite_ms=$(median "$tmp/sqlite.ms")
