@@ -43,6 +43,11 @@ std::string module_path() {
       .string();
 }
 
+/// Function `name` of the loaded module as an F; nullptr without it.
+template <typename F> F symbol(void *handle, const char *name) {
+  return handle ? reinterpret_cast<F>(::dlsym(handle, name)) : nullptr;
+}
+
 } // namespace
 
 int StatsJob::launcher_rank() {
@@ -51,13 +56,14 @@ int StatsJob::launcher_rank() {
 }
 
 struct StatsJob::Mpi {
-  void *handle = nullptr;
-  decltype(&prof_stats_mpi_gather) gather = nullptr;
-  decltype(&prof_stats_mpi_finalize) finalize = nullptr;
-  ~Mpi() {
-    if (finalize) finalize();
-    // The handle stays open: MPI libraries do not survive being unloaded.
-  }
+  Mpi(decltype(&prof_stats_mpi_gather) g, decltype(&prof_stats_mpi_finalize) f)
+      : gather(g), finalize(f) {}
+  Mpi(const Mpi &) = delete; // MPI is finalized once, by the one that ends
+  Mpi &operator=(const Mpi &) = delete;
+  // The library stays loaded: MPI libraries do not survive being unloaded.
+  ~Mpi() { finalize(); }
+  decltype(&prof_stats_mpi_gather) gather;
+  decltype(&prof_stats_mpi_finalize) finalize;
 };
 
 std::unique_ptr<StatsJob> StatsJob::join(core::Console &console) {
@@ -68,20 +74,12 @@ std::unique_ptr<StatsJob> StatsJob::join(core::Console &console) {
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
   const char *why = handle ? nullptr : ::dlerror();
   const std::string load_error = why ? why : "not found";
-  const auto init =
-      handle
-          ? reinterpret_cast<decltype(&prof_stats_mpi_init)>(::dlsym(handle, "prof_stats_mpi_init"))
-          : nullptr;
-  auto mpi = std::make_unique<Mpi>();
-  if (handle) {
-    mpi->handle = handle;
-    mpi->gather = reinterpret_cast<decltype(&prof_stats_mpi_gather)>(
-        ::dlsym(handle, "prof_stats_mpi_gather"));
-  }
-  if (init && mpi->gather && init(&job->rank_, &job->size_) == 0) {
-    mpi->finalize = reinterpret_cast<decltype(&prof_stats_mpi_finalize)>(
-        ::dlsym(handle, "prof_stats_mpi_finalize"));
-    job->mpi_ = std::move(mpi);
+  const auto init = symbol<decltype(&prof_stats_mpi_init)>(handle, "prof_stats_mpi_init");
+  const auto gather = symbol<decltype(&prof_stats_mpi_gather)>(handle, "prof_stats_mpi_gather");
+  const auto finalize =
+      symbol<decltype(&prof_stats_mpi_finalize)>(handle, "prof_stats_mpi_finalize");
+  if (init && gather && finalize && init(&job->rank_, &job->size_) == 0) {
+    job->mpi_ = std::make_unique<Mpi>(gather, finalize);
     return job;
   }
   // Without MPI: rank 0 does everything, the others nothing.
