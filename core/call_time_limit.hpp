@@ -5,27 +5,25 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
+#include <time.h>
 
 namespace prof::core {
 
+/// Watches through a POSIX timer whose signal ends prof: no thread to start
+/// and join around every configure (on the start-up path of every capture).
 class CallTimeLimit {
 public:
   /// Watches from now on; `what` names the call ("plugin 'x': configure").
-  CallTimeLimit(std::string what, std::chrono::milliseconds limit);
+  CallTimeLimit(const std::string &what, std::chrono::milliseconds limit);
   /// The call returned in time.
   ~CallTimeLimit();
   CallTimeLimit(const CallTimeLimit &) = delete;
   CallTimeLimit &operator=(const CallTimeLimit &) = delete;
 
 private:
-  std::mutex mutex_;
-  std::condition_variable returned_;
-  bool done_ = false;
-  std::thread watcher_;
+  int slot_ = -1; ///< -1: no timer could be had; the call runs unwatched
+  timer_t timer_{};
 };
 
 } // namespace prof::core

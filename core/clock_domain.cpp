@@ -13,6 +13,11 @@ namespace prof::core {
 ClockDomain::ClockDomain(std::string name, double frequency_hz)
     : name_(std::move(name)), frequency_hz_(frequency_hz) {}
 
+ClockDomain::ClockDomain(std::string name, double (*measured_hz)())
+    : name_(std::move(name)), frequency_hz_(0), measured_hz_(measured_hz) {}
+
+double ClockDomain::frequency_hz() const { return measured_hz_ ? measured_hz_() : frequency_hz_; }
+
 void ClockDomain::add_calibration(uint64_t ticks, uint64_t session_ns) {
   std::lock_guard lock(mutex_);
   auto at = std::lower_bound(pairs_.begin(), pairs_.end(), std::make_pair(ticks, uint64_t{0}));
@@ -41,10 +46,13 @@ uint64_t along_line(uint64_t ticks, uint64_t t0, uint64_t n0, long double ns_per
 } // namespace
 
 uint64_t ClockDomain::to_session_ns(uint64_t ticks) const {
-  const long double nominal = 1e9L / static_cast<long double>(frequency_hz_);
-  std::lock_guard lock(mutex_);
-  if (pairs_.empty()) return along_line(ticks, 0, 0, nominal);
-  if (pairs_.size() == 1) return along_line(ticks, pairs_[0].first, pairs_[0].second, nominal);
+  std::unique_lock lock(mutex_);
+  if (pairs_.size() < 2) {
+    // Only here is the nominal rate needed; measuring it may take a moment.
+    const auto pair = pairs_.empty() ? std::make_pair(uint64_t{0}, uint64_t{0}) : pairs_[0];
+    lock.unlock();
+    return along_line(ticks, pair.first, pair.second, 1e9L / frequency_hz());
+  }
   // Segment [lo, hi] around ticks; outside the known range use the edge segment.
   auto hi = std::upper_bound(pairs_.begin(), pairs_.end(), std::make_pair(ticks, UINT64_MAX));
   if (hi == pairs_.begin()) ++hi;
@@ -56,14 +64,30 @@ uint64_t ClockDomain::to_session_ns(uint64_t ticks) const {
 }
 
 namespace {
-// Estimates the TSC frequency by reading it against the session clock over
-// a short interval; done once per process.
+// The TSC's rate is read against the session clock from the first registry
+// made to the first time the rate is needed, at least 2 ms apart (later
+// calibration pairs correct it): nobody waits for it at start-up, and in
+// most captures it is first needed long after.
+constexpr uint64_t kTscBaselineNs = 2'000'000;
+
+struct TscBaseline {
+  uint64_t ticks = tsc_now();
+  uint64_t ns = session_now_ns();
+};
+
+const TscBaseline &tsc_baseline() {
+  static const TscBaseline baseline;
+  return baseline;
+}
+
 double measure_tsc_hz() {
   if (!has_tsc()) return 1e9;
-  uint64_t t0 = tsc_now(), n0 = session_now_ns();
-  std::this_thread::sleep_for(std::chrono::milliseconds(2)); // later pairs correct the rate
-  uint64_t t1 = tsc_now(), n1 = session_now_ns();
-  return static_cast<double>(t1 - t0) * 1e9 / static_cast<double>(n1 - n0);
+  const TscBaseline &start = tsc_baseline();
+  if (const uint64_t elapsed = session_now_ns() - start.ns; elapsed < kTscBaselineNs)
+    std::this_thread::sleep_for(std::chrono::nanoseconds(kTscBaselineNs - elapsed));
+  const TscBaseline end;
+  return static_cast<double>(end.ticks - start.ticks) * 1e9 /
+         static_cast<double>(end.ns - start.ns);
 }
 
 double tsc_hz() {
@@ -73,8 +97,9 @@ double tsc_hz() {
 } // namespace
 
 ClockDomainRegistry::ClockDomainRegistry() {
+  tsc_baseline();
   domains_.emplace_back(nullptr);
-  domains_.emplace_back(std::make_unique<ClockDomain>("tsc", tsc_hz()));
+  domains_.emplace_back(std::make_unique<ClockDomain>("tsc", &tsc_hz));
   calibrate_tsc();
 }
 

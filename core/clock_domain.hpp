@@ -18,6 +18,9 @@ namespace prof::core {
 class ClockDomain {
 public:
   ClockDomain(std::string name, double frequency_hz);
+  /// A clock whose nominal rate is measured by `measured_hz`, called only
+  /// when the rate is first needed.
+  ClockDomain(std::string name, double (*measured_hz)());
 
   /// Records that `ticks` on this clock happened at `session_ns`.
   void add_calibration(uint64_t ticks, uint64_t session_ns);
@@ -28,13 +31,14 @@ public:
   uint64_t to_session_ns(uint64_t ticks) const;
 
   const std::string &name() const { return name_; }
-  double frequency_hz() const { return frequency_hz_; }
+  double frequency_hz() const;
   /// Calibration pairs (ticks, session_ns) sorted by ticks.
   std::vector<std::pair<uint64_t, uint64_t>> calibration() const;
 
 private:
   std::string name_;
   double frequency_hz_;
+  double (*measured_hz_)() = nullptr;
   mutable std::mutex mutex_;
   std::vector<std::pair<uint64_t, uint64_t>> pairs_; // sorted by ticks
 };

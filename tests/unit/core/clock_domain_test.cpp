@@ -45,6 +45,26 @@ TEST(ClockDomain, NeverWrapsBelowZero) {
   EXPECT_EQ(domain.to_session_ns(0), 0u);
 }
 
+TEST(ClockDomain, AMeasuredRateIsAskedForOnlyWhenNeeded) {
+  static int asked = 0;
+  ClockDomain domain("dev", [] {
+    ++asked;
+    return 1e6;
+  });
+  domain.add_calibration(0, 0);
+  domain.add_calibration(1000, 2000);
+  EXPECT_EQ(domain.to_session_ns(500), 1000u);
+  EXPECT_EQ(asked, 0) << "two pairs give the rate";
+  ClockDomain single("dev", [] {
+    ++asked;
+    return 1e6;
+  });
+  single.add_calibration(100, 1'000'000);
+  EXPECT_EQ(single.to_session_ns(110), 1'010'000u);
+  EXPECT_EQ(asked, 1);
+  EXPECT_EQ(single.frequency_hz(), 1e6);
+}
+
 TEST(ClockDomainRegistry, SessionAndTscAreBuiltIn) {
   ClockDomainRegistry clocks;
   EXPECT_EQ(clocks.find(PROF_CLOCK_SESSION), nullptr);
@@ -57,6 +77,10 @@ TEST(ClockDomainRegistry, SessionAndTscAreBuiltIn) {
   // Within 1 ms of the bracketing reads: a calibrated TSC agrees with the clock.
   EXPECT_GT(converted + 1'000'000, before);
   EXPECT_LT(converted, after + 1'000'000);
+  // The rate, measured when first asked for, is a plausible TSC's.
+  const double hz = clocks.find(PROF_CLOCK_TSC)->frequency_hz();
+  EXPECT_GT(hz, 1e8);
+  EXPECT_LT(hz, 1e11);
 }
 
 TEST(ClockDomainRegistry, RefusesBadDomains) {
