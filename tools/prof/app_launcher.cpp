@@ -1,10 +1,13 @@
 #include "tools/prof/app_launcher.hpp"
 
+#include "tools/prof/held_child.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,9 +28,13 @@ bool executable(const std::string &path) {
 }
 } // namespace
 
+AppLauncher::AppLauncher() = default;
+
 AppLauncher::~AppLauncher() {
-  if (gate_fd_ >= 0) close(gate_fd_);
-  if (exec_error_fd_ >= 0) close(exec_error_fd_);
+  // The held child reads its plan until it execs: let it go (as prof dying
+  // would) and wait for that before freeing what it reads.
+  if (gate_fd_ >= 0) release();
+  if (child_stack_ && !child_may_run_on_stack_) munmap(child_stack_, kChildStackBytes);
 }
 
 std::string AppLauncher::resolve(const std::string &name) {
@@ -84,50 +91,50 @@ std::vector<std::string> environment_with(const std::vector<std::string> &overri
 
 bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
                         const std::vector<std::string> &environment, bool inherit_environment) {
+  auto plan = std::make_unique<HeldChildPlan>();
+  plan->path = argv.empty() ? "" : resolve(argv[0]);
+  if (plan->path.empty() && !argv.empty()) plan->path = argv[0]; // exec says why not
+  plan->argv_text = argv;
+  plan->env_text = environment_with(environment, inherit_environment);
+  plan->point_arrays();
   int gate[2], exec_error[2];
-  if (pipe2(gate, O_CLOEXEC) != 0 || pipe2(exec_error, O_CLOEXEC) != 0) {
+  if (pipe2(gate, O_CLOEXEC) != 0) {
     error_ = std::string("cannot create pipes: ") + std::strerror(errno);
     return false;
   }
-  // Orphaned descendants come back to prof, so it can wait for all of them.
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
-  std::vector<char *> args;
-  for (const auto &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-  args.push_back(nullptr);
-  const std::vector<std::string> env_text = environment_with(environment, inherit_environment);
-  std::vector<char *> env;
-  for (const auto &e : env_text) env.push_back(const_cast<char *>(e.c_str()));
-  env.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    error_ = std::string("cannot fork: ") + std::strerror(errno);
+  if (pipe2(exec_error, O_CLOEXEC) != 0) {
+    error_ = std::string("cannot create pipes: ") + std::strerror(errno);
+    close(gate[0]);
+    close(gate[1]);
     return false;
   }
-  if (pid == 0) {
-    // Child: only async-signal-safe calls from here to exec.
-    close(gate[1]);
-    close(exec_error[0]);
-    char byte;
-    while (read(gate[0], &byte, 1) < 0 && errno == EINTR) {
-    } // EOF: released, or prof died (then the application runs anyway)
-    if (!show_output) {
-      int null = open("/dev/null", O_WRONLY);
-      if (null >= 0) {
-        dup2(null, STDOUT_FILENO);
-        dup2(null, STDERR_FILENO);
-      }
-    }
-    execvpe(args[0], args.data(), env.data());
-    int err = errno;
-    (void)!write(exec_error[1], &err, sizeof err);
-    _exit(127);
-  }
+  plan->gate_read = gate[0];
+  plan->gate_write = gate[1];
+  plan->error_read = exec_error[0];
+  plan->error_write = exec_error[1];
+  if (!show_output) plan->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  void *stack = mmap(nullptr, kChildStackBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  // Orphaned descendants come back to prof, so it can wait for all of them.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  const int pid = stack == MAP_FAILED ? -1 : start_held_child(*plan, stack, kChildStackBytes);
+  const int err = errno;
   close(gate[0]);
   close(exec_error[1]);
+  if (plan->null_fd >= 0) close(plan->null_fd);
+  if (pid < 0) {
+    error_ = std::string("cannot start the application's process: ") + std::strerror(err);
+    if (stack != MAP_FAILED) munmap(stack, kChildStackBytes);
+    close(gate[1]);
+    close(exec_error[0]);
+    return false;
+  }
   pid_ = pid;
   gate_fd_ = gate[1];
   exec_error_fd_ = exec_error[0];
   program_ = argv.empty() ? "" : argv[0];
+  child_plan_ = std::move(plan);
+  child_stack_ = stack;
   return true;
 }
 
@@ -141,6 +148,8 @@ bool AppLauncher::release() {
   close(exec_error_fd_);
   exec_error_fd_ = -1;
   if (n == sizeof err) {
+    // The child is still on its stack until its exit: that stays mapped.
+    child_may_run_on_stack_ = true;
     error_ = "cannot run '" + program_ + "': " + std::strerror(err);
     return false;
   }

@@ -2,10 +2,13 @@
 // then waits for it and every descendant (prof is their subreaper).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace prof::tool {
+
+struct HeldChildPlan;
 
 /// How the application ended.
 struct AppExit {
@@ -22,7 +25,7 @@ struct WaitOptions {
 
 class AppLauncher {
 public:
-  AppLauncher() = default;
+  AppLauncher();
   ~AppLauncher();
   AppLauncher(const AppLauncher &) = delete;
   AppLauncher &operator=(const AppLauncher &) = delete;
@@ -33,11 +36,11 @@ public:
   /// "a b 'c d'": the command line as shown to users.
   static std::string display(const std::vector<std::string> &argv);
 
-  /// Forks the application, held before exec until release(). `show_output`
+  /// Starts the application's process, held before exec until release(). `show_output`
   /// false sends its stdout and stderr to /dev/null; `environment` holds
   /// "KEY=VALUE" entries set (or replaced) in its environment, which starts
   /// from prof's unless `inherit_environment` is false. Returns false with
-  /// error() set when it cannot fork.
+  /// error() set when it cannot be started.
   bool spawn(const std::vector<std::string> &argv, bool show_output,
              const std::vector<std::string> &environment = {}, bool inherit_environment = true);
   /// Lets the application exec; false with error() set when exec failed.
@@ -54,6 +57,10 @@ private:
   int exec_error_fd_ = -1;///< read end: carries errno when exec fails
   std::string program_;
   std::string error_;
+  static constexpr size_t kChildStackBytes = 64 * 1024;
+  std::unique_ptr<HeldChildPlan> child_plan_; ///< read by the child until it execs
+  void *child_stack_ = nullptr;
+  bool child_may_run_on_stack_ = false; ///< exec failed: the child exits on that stack
 };
 
 } // namespace prof::tool

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <pthread.h>
 #include <unistd.h>
 
 using prof::tool::AppLauncher;
@@ -89,4 +92,55 @@ TEST(AppLauncher, SaysWhenExecFails) {
   EXPECT_EQ(app.error(), "cannot run '" + script.string() + "': No such file or directory");
   app.wait_all();
   std::filesystem::remove(script);
+}
+
+TEST(AppLauncher, RunsAScriptWithoutAnInterpreterLineThroughTheShellAsExecvpDoes) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("prof-script-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const auto script = dir / "plain-script";
+  std::ofstream(script) << "exit $(( $1 + 4 ))\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  AppLauncher app;
+  ASSERT_TRUE(app.spawn({script.string(), "5"}, true));
+  ASSERT_TRUE(app.release());
+  EXPECT_EQ(app.wait_all().code, 9);
+  std::filesystem::remove_all(dir);
+}
+
+// The held process shares prof's memory until it execs: a handler prof
+// installed must not run there, nor reach the application; what prof
+// ignores and blocks, the application inherits as from a fork.
+TEST(AppLauncher, TheApplicationGetsProfsMaskAndIgnoredSignalsButNoHandler) {
+  struct sigaction handled {
+  }, ignored{}, old_usr1{}, old_usr2{};
+  handled.sa_handler = [](int) {};
+  ignored.sa_handler = SIG_IGN;
+  sigaction(SIGUSR1, &handled, &old_usr1);
+  sigaction(SIGUSR2, &ignored, &old_usr2);
+  sigset_t blocked, old_mask;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGWINCH);
+  pthread_sigmask(SIG_BLOCK, &blocked, &old_mask);
+  const auto out =
+      std::filesystem::temp_directory_path() / ("prof-signals-" + std::to_string(getpid()));
+  AppLauncher app;
+  // cp reads its own status (a shell would reset the mask).
+  ASSERT_TRUE(app.spawn({"cp", "/proc/self/status", out.string()}, true));
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  sigaction(SIGUSR1, &old_usr1, nullptr);
+  sigaction(SIGUSR2, &old_usr2, nullptr);
+  ASSERT_TRUE(app.release());
+  app.wait_all();
+  std::ifstream in(out);
+  std::map<std::string, unsigned long long> masks;
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("Sig"))
+      masks[line.substr(0, 7)] = std::stoull(line.substr(8), nullptr, 16);
+  std::filesystem::remove(out);
+  const auto bit = [](int signal) { return 1ull << (signal - 1); };
+  EXPECT_TRUE(masks["SigBlk:"] & bit(SIGWINCH)) << "the mask prof had when it started the process";
+  EXPECT_FALSE(masks["SigBlk:"] & bit(SIGUSR1)) << "blocked only while it was held";
+  EXPECT_TRUE(masks["SigIgn:"] & bit(SIGUSR2));
+  EXPECT_FALSE(masks["SigIgn:"] & bit(SIGUSR1));
 }
