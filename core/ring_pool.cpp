@@ -1,5 +1,6 @@
 #include "core/ring_pool.hpp"
 
+#include "core/process_gone.hpp"
 #include "core/raw_mutex.hpp"
 
 #include <algorithm>
@@ -19,7 +20,6 @@ RawMutex live_pools_mutex; // taken in the application: see raw_mutex.hpp
 std::vector<std::pair<uint64_t, RingPool *>> live_pools;
 constexpr size_t kBatch = 4096;
 
-bool process_gone(int32_t pid) { return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH; }
 } // namespace
 
 thread_local RingPool::ThreadSlot RingPool::thread_slot_;
@@ -84,17 +84,25 @@ bool RingPool::claim_ring() {
   }
   const auto pid = static_cast<int32_t>(getpid());
   const auto tid = static_cast<int32_t>(syscall(SYS_gettid));
-  const uint32_t usable =
-      ready_ ? std::min(ready_->load(std::memory_order_acquire), count_) : count_;
-  for (uint32_t i = 0; i < usable; ++i) {
-    uint32_t expected = kFree;
-    if (slots_[i].state.compare_exchange_strong(expected, kOwned, std::memory_order_acq_rel)) {
-      slots_[i].pid.store(pid, std::memory_order_relaxed);
-      slots_[i].tid.store(tid, std::memory_order_relaxed);
-      thread_slot_ = ThreadSlot{id_, RingBuffer::attach(rings_ + i * stride_, capacity_), i};
-      return true;
+  const auto usable = [this] {
+    return ready_ ? std::min(ready_->load(std::memory_order_acquire), count_) : count_;
+  };
+  const auto claim_below = [&](uint32_t end) {
+    for (uint32_t i = 0; i < end; ++i) {
+      uint32_t expected = kFree;
+      if (slots_[i].state.compare_exchange_strong(expected, kOwned, std::memory_order_acq_rel)) {
+        slots_[i].pid.store(pid, std::memory_order_relaxed);
+        slots_[i].tid.store(tid, std::memory_order_relaxed);
+        thread_slot_ = ThreadSlot{id_, RingBuffer::attach(rings_ + i * stride_, capacity_), i};
+        return true;
+      }
     }
-  }
+    return false;
+  };
+  // Every backed ring taken: back the next one rather than lose events
+  // until prof reserves more.
+  if (claim_below(usable()) || (grow_ && grow_(grow_context_) && claim_below(usable())))
+    return true;
   no_ring_drops_->fetch_add(1, std::memory_order_relaxed);
   return false;
 }

@@ -90,6 +90,14 @@ public:
   /// sense (an application wrote over them); their events are lost.
   std::vector<CorruptRing> take_corrupt_rings();
   uint32_t ring_count() const { return count_; }
+  /// Called on an emitting thread that found every backed ring taken: may
+  /// back one more (publishing it through `ready`) and return true. It must
+  /// never wait: it may run in a signal handler, or where a lock is held.
+  using GrowRings = bool (*)(void *context);
+  void set_grow(GrowRings grow, void *context) {
+    grow_ = grow;
+    grow_context_ = context;
+  }
   uint64_t ring_capacity() const { return capacity_; }
 
 private:
@@ -122,6 +130,8 @@ private:
   std::atomic<uint64_t> *no_ring_drops_;
   bool check_owners_;
   const std::atomic<uint32_t> *ready_;   // nullptr: every ring is backed
+  GrowRings grow_ = nullptr;
+  void *grow_context_ = nullptr;
   std::vector<RingDrops> retired_drops_; // owners that went away
   mutable std::mutex retired_mutex_;
   std::unique_ptr<prof_event[]> batch_; // not zeroed: pages are touched as events fill it

@@ -1,5 +1,7 @@
 #include "core/shm_catalog_writer.hpp"
 
+#include "core/process_gone.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -13,7 +15,6 @@ namespace prof::core {
 namespace {
 size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
 constexpr uint64_t kCatalogStep = 1ull << 20;
-bool alive(int32_t pid) { return kill(pid, 0) == 0 || errno != ESRCH; }
 } // namespace
 
 void ShmCatalogWriter::lock() {
@@ -24,7 +25,7 @@ void ShmCatalogWriter::lock() {
     if (h.catalog_lock.compare_exchange_weak(owner, self, std::memory_order_acquire)) return;
     // A process that died holding the lock left at most a record past
     // catalog_end, which is simply written over.
-    if (owner != 0 && spins % 1024 == 1023 && !alive(owner) &&
+    if (owner != 0 && spins % 1024 == 1023 && process_gone(owner) &&
         h.catalog_lock.compare_exchange_strong(owner, self, std::memory_order_acquire))
       return;
     // Raw syscall: sched_yield may be interposed by a tracing plugin.

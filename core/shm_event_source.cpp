@@ -185,7 +185,10 @@ size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &co
 
 void ShmEventSource::keep_rings_spare() {
   if (cannot_grow_) return;
-  const uint32_t ready = region_.rings_ready();
+  // Rings the application's threads reserved themselves count too; grow()
+  // backs them again before prof relies on them.
+  const uint32_t ready = std::min(region_.header()->rings_ready.load(std::memory_order_acquire),
+                                  region_.layout().ring_count);
   if (ready >= region_.layout().ring_count) {
     cannot_grow_ = true;
     return;
@@ -195,7 +198,9 @@ void ShmEventSource::keep_rings_spare() {
   for (uint32_t i = 0; i < ready; ++i)
     spare += slots[i].state.load(std::memory_order_relaxed) == RingPool::kFree;
   if (spare >= kSpareRings) return;
-  if (region_.grow(kSpareRings) == 0) {
+  const std::optional<uint32_t> added = region_.grow(kSpareRings - spare);
+  if (!added) return; // a thread of the application is reserving one: the next drain
+  if (*added == 0) {
     cannot_grow_ = true;
     spdlog::warn("shared memory is full: the application's threads have {} event rings, and a "
                  "thread that finds them all taken loses its events (counted); give /dev/shm "

@@ -29,9 +29,9 @@ public:
   uint64_t invalid() const { return invalid_; }
   /// Reads catalog records published since the last call.
   void sync_catalog();
-  /// Rings kept free and backed for the application's new threads: when
-  /// fewer are, the drain reserves this many more.
-  static constexpr uint32_t kSpareRings = 6;
+  /// Rings kept free and backed for the application's new threads (a
+  /// thread that finds none backs the next itself, paying for it once).
+  static constexpr uint32_t kSpareRings = 1;
 
 private:
   void apply(uint16_t type, uint16_t flags, const char *payload, uint32_t bytes);

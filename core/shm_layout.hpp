@@ -3,8 +3,9 @@
 // prof creates it (ShmRegion::create), the agent maps it by name. Only
 // fixed-size fields and lock-free atomics, so every process reads it alike.
 // The file has room for ring_count rings, but only the first rings_ready are
-// backed by reserved memory; prof reserves more as threads take them. The
-// catalog likewise: its first catalog_reserved bytes, more as it fills.
+// backed by reserved memory; prof keeps a spare one reserved as threads take
+// them, and a thread that finds none reserves the next itself. The catalog
+// likewise: its first catalog_reserved bytes, more as it fills.
 #pragma once
 
 #include "core/ring_pool.hpp"
@@ -17,7 +18,7 @@
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 6;
+constexpr uint32_t kShmVersion = 7;
 constexpr uint32_t kCaptureRequestSlots = 64;
 constexpr uint32_t kRequestNameBytes = 96;
 constexpr uint32_t kRequestDomainBytes = 32;
@@ -40,6 +41,13 @@ struct ShmHeader {
   int32_t prof_pid;          ///< the prof that drains; the agent stops when it is gone
   uint32_t ring_count;       ///< rings the region can hold
   std::atomic<uint32_t> rings_ready; ///< rings [0, rings_ready) are backed and formatted
+  /// Taken (0 = free, else the owner's pid) to reserve the next ring: by a
+  /// thread of the application that found every ring taken, or by prof.
+  /// Never waited for; one left by a dead process is taken over.
+  std::atomic<int32_t> rings_lock;
+  /// Set when a ring could not be reserved (the mount is full): threads
+  /// stop trying, so that each of their emits stays cheap.
+  std::atomic<uint32_t> rings_full;
   uint64_t ring_capacity;    ///< events per ring
   uint64_t ring_stride;      ///< bytes from one ring to the next
   uint64_t watermark_events;

@@ -1,5 +1,6 @@
 #include "core/shm_region.hpp"
 
+#include "core/process_gone.hpp"
 #include "core/ring_buffer.hpp"
 
 #include <cerrno>
@@ -191,8 +192,75 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   return region;
 }
 
-uint32_t ShmRegion::grow(uint32_t rings) {
+namespace {
+// The region's ring lock, never waited for: the holder may be a thread of
+// the application, or this very thread in a signal handler.
+class RingsLock {
+public:
+  explicit RingsLock(std::atomic<int32_t> &lock) : lock_(lock) {
+    const auto self = static_cast<int32_t>(getpid());
+    int32_t owner = 0;
+    held_ = lock_.compare_exchange_strong(owner, self, std::memory_order_acquire) ||
+            (owner != self && process_gone(owner) &&
+             lock_.compare_exchange_strong(owner, self, std::memory_order_acquire));
+  }
+  ~RingsLock() {
+    if (held_) lock_.store(0, std::memory_order_release);
+  }
+  RingsLock(const RingsLock &) = delete;
+  RingsLock &operator=(const RingsLock &) = delete;
+  bool held() const { return held_; }
+
+private:
+  std::atomic<int32_t> &lock_;
+  bool held_ = false;
+};
+} // namespace
+
+bool ShmRegion::reserve_next_ring() {
+  if (header_ == nullptr || name_.empty() || header_->rings_full.load(std::memory_order_relaxed))
+    return false;
+  const RingsLock lock(header_->rings_lock);
+  if (!lock.held()) return false;
+  const uint32_t ready = header_->rings_ready.load(std::memory_order_acquire);
+  if (ready >= layout_.ring_count) {
+    header_->rings_full.store(1, std::memory_order_relaxed);
+    return false;
+  }
+  // By name, never through a descriptor kept in the application (see
+  // reserve_catalog()).
+  const int fd = owner_ ? fd_ : shm_open(name_.c_str(), O_RDWR | O_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const int error =
+      posix_fallocate(fd, static_cast<off_t>(layout_.rings_offset + layout_.ring_stride * ready),
+                      static_cast<off_t>(layout_.ring_stride));
+  if (!owner_) close(fd);
+  if (error != 0) {
+    header_->rings_full.store(1, std::memory_order_relaxed);
+    return false;
+  }
+  RingBuffer::format(rings() + ready * layout_.ring_stride, layout_.ring_capacity);
+  header_->rings_ready.store(ready + 1, std::memory_order_release);
+  if (owner_) ready_ = ready + 1;
+  return true;
+}
+
+std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {
   if (!owner_ || fd_ < 0 || header_ == nullptr) return 0;
+  const RingsLock lock(header_->rings_lock);
+  if (!lock.held()) return std::nullopt;
+  // Rings the application's threads reserved: backed again by prof (a no-op
+  // for what is), so that a header written over cannot make prof touch
+  // memory that is not, which would fail (SIGBUS) on a full mount.
+  const uint32_t published =
+      std::min(header_->rings_ready.load(std::memory_order_acquire), layout_.ring_count);
+  if (published > ready_) {
+    const uint64_t from = layout_.rings_offset + layout_.ring_stride * ready_;
+    if (posix_fallocate(fd_, static_cast<off_t>(from),
+                        static_cast<off_t>(layout_.ring_stride * (published - ready_))) != 0)
+      return 0;
+    ready_ = published;
+  }
   // Prof's own count and layout, never the header's.
   uint32_t want = std::min<uint32_t>(ready_ + rings, layout_.ring_count);
   while (want > ready_) {

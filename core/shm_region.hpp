@@ -4,6 +4,7 @@
 
 #include "core/shm_layout.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,9 +44,16 @@ public:
   static ShmRegion create(const std::string &name, const ShmRegionConfig &config,
                           std::string_view config_text);
   /// prof: reserves and formats up to `rings` more rings, then publishes
-  /// them (rings_ready). Returns how many; 0 when the region is whole or the
-  /// shared-memory mount is full.
-  uint32_t grow(uint32_t rings);
+  /// them (rings_ready), under rings_lock. Returns how many; 0 when the
+  /// region is whole or the shared-memory mount is full; nullopt when an
+  /// application's thread holds the lock (try again later). Rings an
+  /// application published are reserved again first: the header is not
+  /// trusted to say what is backed.
+  std::optional<uint32_t> grow(uint32_t rings);
+  /// Any process: reserves, formats and publishes the next ring through the
+  /// region's name, under rings_lock, without waiting for it: false when
+  /// another thread holds the lock, the region is whole or the mount full.
+  bool reserve_next_ring();
   /// prof: the rings backed so far, by prof's own count.
   uint32_t rings_ready() const { return ready_; }
   /// agent: maps an existing region; false with `error` set when it is not

@@ -156,6 +156,9 @@ bool attach_region(const char *name, std::string *error) {
   state->pool = std::make_unique<core::RingPool>(state->region.rings(), l.ring_stride, h.slots,
                                                  l.ring_count, l.ring_capacity, l.watermark_events,
                                                  &h.no_ring_drops, false, &h.rings_ready);
+  state->pool->set_grow(
+      [](void *region) { return static_cast<core::ShmRegion *>(region)->reserve_next_ring(); },
+      &state->region);
   state->catalog = std::make_unique<core::ShmCatalogWriter>(state->region);
   state->session = prof_session_info{sizeof(prof_session_info), state->config.session.c_str(),
                                      state->config.target_pid, state->config.command.c_str(),

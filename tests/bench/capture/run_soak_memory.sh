@@ -44,9 +44,15 @@ for seconds in "$@"; do
   "$prof" --quiet -o "$report" "$@" > "$tmp/out" 2>&1 &
   pid=$!
   peak=0
+  polls=0
   while kill -0 "$pid" 2> /dev/null; do
     hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$pid/status" 2> /dev/null || true)
     [ -n "$hwm" ] && [ "$hwm" -gt "$peak" ] && peak=$hwm
+    # Where prof's memory is, every 2 s: the last whole view is printed.
+    polls=$((polls + 1))
+    if [ $((polls % 10)) -eq 0 ] && cp "/proc/$pid/smaps" "$tmp/smaps.new" 2> /dev/null; then
+      mv "$tmp/smaps.new" "$tmp/smaps"
+    fi
     sleep 0.2
   done
   wait "$pid" || { cat "$tmp/out"; exit 1; }
@@ -54,4 +60,16 @@ for seconds in "$@"; do
   echo "$mode $seconds $((wall / 1000)).$((wall % 1000 / 100)) $((peak / 1024)) \
 $(($(stat -c %s "$report.profrep") / 1024))"
   sed 's/^/  /' "$tmp/out"
+  if [ -f "$tmp/smaps" ]; then
+    echo "  resident near the end (MiB): shared region, anonymous (rings, heaps), files"
+    awk '/^[0-9a-f]+-[0-9a-f]+ / { kind = $6 ~ /^\/dev\/shm\// ? "shared-region" : $6 == "" || $6 ~ /^\[/ ? "anonymous" : "files" }
+         /^Rss:/ { rss[kind] += $2 }
+         END { for (k in rss) printf "    %-14s %7.1f\n", k, rss[k] / 1024 }' "$tmp/smaps"
+    echo "  the largest mappings (MiB resident of MiB mapped):"
+    awk '/^[0-9a-f]+-[0-9a-f]+ / { name = $6 == "" ? "[anonymous]" : $6 }
+         /^Size:/ { size = $2 } /^Rss:/ { printf "%9.1f %9.1f %s\n", $2 / 1024, size / 1024, name }' \
+      "$tmp/smaps" | sort -rn | head -8 | sed 's/^/  /'
+
+    rm -f "$tmp/smaps"
+  fi
 done

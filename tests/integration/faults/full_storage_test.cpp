@@ -90,10 +90,9 @@ TEST_F(FullStorage, ASmallSharedMemoryMountGetsFewerRings) {
   EXPECT_TRUE(reader.complete());
 }
 
-// Room for the rings reserved at start (8 of 2 MB and the 8 MB catalog fill
-// 24 of the mount's 25 MB), none for more: as soon as three of the 48
-// threads hold a ring, prof tries to reserve more, says once that it
-// cannot, the threads without a ring lose their events (counted), and the
+// Room for a few rings of 2 MB, not for one per thread: the application's
+// threads reserve rings until the mount is full, prof says once that it
+// is, the threads without a ring lose their events (counted), and the
 // capture goes on.
 TEST_F(FullStorage, RingsBeyondAFullSharedMemoryMountAreSaidOnce) {
   const RunResult r =

@@ -284,6 +284,63 @@ TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
   region.unlink();
 }
 
+// A thread of the application that finds every backed ring taken reserves
+// the next itself (through the region's name, as the agent does) instead of
+// losing events until prof's next drain; prof counts that ring as backed. A
+// ring lock held by a live process is not waited for (the emit is dropped,
+// counted); one left by a dead process is taken over.
+TEST(ShmEventPath, AThreadThatFindsEveryRingTakenReservesTheNext) {
+  const std::string name = new_shm_name();
+  ShmRegionConfig config = small_region();
+  config.initial_rings = 1;
+  ShmRegion region = ShmRegion::create(name, config, "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  ShmRegion agent_view;
+  std::string error;
+  ASSERT_TRUE(agent_view.attach(name, &error)) << error;
+  ShmHeader &h = *agent_view.header();
+  const ShmLayout &l = agent_view.layout();
+  RingPool pool(agent_view.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false, &h.rings_ready);
+  pool.set_grow([](void *view) { return static_cast<ShmRegion *>(view)->reserve_next_ring(); },
+                &agent_view);
+  const prof_event event{PROF_EVENT_SLICE, 0, 0, 1, 0, 0, 1, 1, 0, 0};
+  const auto emit_on_new_thread = [&] {
+    bool kept = false;
+    std::thread([&] { kept = pool.emit(event); }).join();
+    return kept;
+  };
+  EXPECT_TRUE(pool.emit(event)); // the one ring backed from the start, kept by this thread
+
+  h.rings_lock.store(static_cast<int32_t>(getppid())); // alive: not waited for, not taken
+  EXPECT_FALSE(emit_on_new_thread());
+  EXPECT_EQ(h.no_ring_drops.load(), 1u);
+  EXPECT_EQ(h.rings_ready.load(), 1u);
+  EXPECT_FALSE(region.grow(1).has_value()) << "prof does not wait for it either";
+
+  const pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  h.rings_lock.store(dead);
+  EXPECT_TRUE(emit_on_new_thread()) << "a lock left by a dead process is taken over";
+  EXPECT_EQ(h.rings_ready.load(), 2u);
+  EXPECT_EQ(h.rings_lock.load(), 0);
+  // That thread ended, but its ring waits for the drain: the next reserves another.
+  EXPECT_TRUE(emit_on_new_thread());
+  EXPECT_EQ(h.rings_ready.load(), 3u);
+  EXPECT_EQ(h.no_ring_drops.load(), 1u);
+  EXPECT_EQ(source.drain([](prof_event *, size_t) {}, true), 3u)
+      << "the rings the threads backed are read";
+  EXPECT_EQ(region.grow(1), std::optional<uint32_t>(1));
+  EXPECT_EQ(region.rings_ready(), 4u) << "prof counts the rings the application backed";
+  EXPECT_EQ(h.rings_ready.load(), 4u);
+  h.rings_full.store(1); // a reservation failed for room: nobody tries again
+  EXPECT_FALSE(agent_view.reserve_next_ring());
+  EXPECT_EQ(h.rings_ready.load(), 4u);
+  region.unlink();
+}
+
 // Only the first rings are reserved; prof's drain reserves more while few
 // are free, and a thread that found none gets one after.
 TEST(ShmEventPath, RingsAreReservedAsThreadsTakeThem) {
