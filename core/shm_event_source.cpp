@@ -193,14 +193,19 @@ void ShmEventSource::keep_rings_spare() {
     cannot_grow_ = true;
     return;
   }
-  uint32_t spare = 0;
-  const RingSlot *slots = region_.header()->slots;
-  for (uint32_t i = 0; i < ready; ++i)
-    spare += slots[i].state.load(std::memory_order_relaxed) == RingPool::kFree;
-  if (spare >= kSpareRings) return;
-  const std::optional<uint32_t> added = region_.grow(kSpareRings - spare);
-  if (!added) return; // a thread of the application is reserving one: the next drain
-  if (*added == 0) {
+  // A thread of the application may have found the mount full first.
+  bool full = region_.header()->rings_full.load(std::memory_order_relaxed) != 0;
+  if (!full) {
+    uint32_t spare = 0;
+    const RingSlot *slots = region_.header()->slots;
+    for (uint32_t i = 0; i < ready; ++i)
+      spare += slots[i].state.load(std::memory_order_relaxed) == RingPool::kFree;
+    if (spare >= kSpareRings) return;
+    const std::optional<uint32_t> added = region_.grow(kSpareRings - spare);
+    if (!added) return; // a thread of the application is reserving one: the next drain
+    full = *added == 0;
+  }
+  if (full) {
     cannot_grow_ = true;
     spdlog::warn("shared memory is full: the application's threads have {} event rings, and a "
                  "thread that finds them all taken loses its events (counted); give /dev/shm "

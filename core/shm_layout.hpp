@@ -41,9 +41,10 @@ struct ShmHeader {
   int32_t prof_pid;          ///< the prof that drains; the agent stops when it is gone
   uint32_t ring_count;       ///< rings the region can hold
   std::atomic<uint32_t> rings_ready; ///< rings [0, rings_ready) are backed and formatted
-  /// Taken (0 = free, else the owner's pid) to reserve the next ring: by a
-  /// thread of the application that found every ring taken, or by prof.
-  /// Never waited for; one left by a dead process is taken over.
+  /// Taken (0 = free, else the owner's thread id) to reserve the next ring:
+  /// by a thread of the application that found every ring taken, or by
+  /// prof. prof never waits for it, the application's threads briefly; one
+  /// left by a dead thread is taken over.
   std::atomic<int32_t> rings_lock;
   /// Set when a ring could not be reserved (the mount is full): threads
   /// stop trying, so that each of their emits stays cheap.

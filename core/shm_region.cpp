@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -193,16 +194,30 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
 }
 
 namespace {
-// The region's ring lock, never waited for: the holder may be a thread of
-// the application, or this very thread in a signal handler.
+// The region's ring lock, owned by a thread id. prof never waits for it
+// (the holder is the application's); an application's thread waits a
+// little for another one reserving (a burst of new threads must not lose
+// events), but never for itself (a signal handler that interrupted its own
+// reservation) nor for long: the holder may be prof, stopped.
 class RingsLock {
 public:
-  explicit RingsLock(std::atomic<int32_t> &lock) : lock_(lock) {
-    const auto self = static_cast<int32_t>(getpid());
-    int32_t owner = 0;
-    held_ = lock_.compare_exchange_strong(owner, self, std::memory_order_acquire) ||
-            (owner != self && process_gone(owner) &&
-             lock_.compare_exchange_strong(owner, self, std::memory_order_acquire));
+  enum class Wait { never, briefly };
+  static constexpr int64_t kBriefNs = 20'000'000;
+
+  RingsLock(std::atomic<int32_t> &lock, Wait wait) : lock_(lock) {
+    const auto self = static_cast<int32_t>(syscall(SYS_gettid));
+    const int64_t deadline = wait == Wait::briefly ? monotonic_ns() + kBriefNs : 0;
+    for (;;) {
+      int32_t owner = 0;
+      if (lock_.compare_exchange_strong(owner, self, std::memory_order_acquire)) break;
+      if (owner == self) return;
+      if (process_gone(owner) &&
+          lock_.compare_exchange_strong(owner, self, std::memory_order_acquire))
+        break; // left by a thread that died holding it
+      if (monotonic_ns() >= deadline) return;
+      syscall(SYS_sched_yield); // raw: sched_yield may be interposed by a tracing plugin
+    }
+    held_ = true;
   }
   ~RingsLock() {
     if (held_) lock_.store(0, std::memory_order_release);
@@ -212,6 +227,12 @@ public:
   bool held() const { return held_; }
 
 private:
+  static int64_t monotonic_ns() {
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
+  }
+
   std::atomic<int32_t> &lock_;
   bool held_ = false;
 };
@@ -220,7 +241,7 @@ private:
 bool ShmRegion::reserve_next_ring() {
   if (header_ == nullptr || name_.empty() || header_->rings_full.load(std::memory_order_relaxed))
     return false;
-  const RingsLock lock(header_->rings_lock);
+  const RingsLock lock(header_->rings_lock, RingsLock::Wait::briefly);
   if (!lock.held()) return false;
   const uint32_t ready = header_->rings_ready.load(std::memory_order_acquire);
   if (ready >= layout_.ring_count) {
@@ -247,7 +268,7 @@ bool ShmRegion::reserve_next_ring() {
 
 std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {
   if (!owner_ || fd_ < 0 || header_ == nullptr) return 0;
-  const RingsLock lock(header_->rings_lock);
+  const RingsLock lock(header_->rings_lock, RingsLock::Wait::never);
   if (!lock.held()) return std::nullopt;
   // Rings the application's threads reserved: backed again by prof (a no-op
   // for what is), so that a header written over cannot make prof touch
@@ -257,8 +278,10 @@ std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {
   if (published > ready_) {
     const uint64_t from = layout_.rings_offset + layout_.ring_stride * ready_;
     if (posix_fallocate(fd_, static_cast<off_t>(from),
-                        static_cast<off_t>(layout_.ring_stride * (published - ready_))) != 0)
+                        static_cast<off_t>(layout_.ring_stride * (published - ready_))) != 0) {
+      header_->rings_full.store(1, std::memory_order_relaxed);
       return 0;
+    }
     ready_ = published;
   }
   // Prof's own count and layout, never the header's.
@@ -269,7 +292,10 @@ std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {
     if (posix_fallocate(fd_, static_cast<off_t>(from), static_cast<off_t>(bytes)) == 0) break;
     want = ready_ + (want - ready_) / 2; // the mount is filling up: fewer
   }
-  if (want <= ready_) return 0;
+  if (want <= ready_) {
+    header_->rings_full.store(1, std::memory_order_relaxed); // the threads stop trying too
+    return 0;
+  }
   for (uint32_t i = ready_; i < want; ++i)
     RingBuffer::format(this->rings() + i * layout_.ring_stride, layout_.ring_capacity);
   const uint32_t added = want - ready_;

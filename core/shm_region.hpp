@@ -51,8 +51,9 @@ public:
   /// trusted to say what is backed.
   std::optional<uint32_t> grow(uint32_t rings);
   /// Any process: reserves, formats and publishes the next ring through the
-  /// region's name, under rings_lock, without waiting for it: false when
-  /// another thread holds the lock, the region is whole or the mount full.
+  /// region's name, under rings_lock (waiting at most 20 ms for another
+  /// thread holding it, never for the calling one): false when the lock
+  /// could not be had, the region is whole or the mount full.
   bool reserve_next_ring();
   /// prof: the rings backed so far, by prof's own count.
   uint32_t rings_ready() const { return ready_; }

@@ -2,7 +2,10 @@
 """prof's fixed cost: `true` bare and under prof with a system-scope source
 (cpu-util) and with process-scope ones (osrt; gcu activities), interleaved
 ROUNDS times; prints each median wall time and its excess over bare.
-Usage: run_bench_startup.py BUILD_DIR [ROUNDS]"""
+With --against OTHER, the same captures by OTHER's prof (another build or
+install tree, e.g. a copy of build/ before a change) join the rounds,
+interleaved, so that the two are compared under the same load.
+Usage: run_bench_startup.py BUILD_DIR [ROUNDS] [--against OTHER_DIR]"""
 import os
 import statistics
 import subprocess
@@ -10,21 +13,36 @@ import sys
 import tempfile
 import time
 
-build = sys.argv[1]
-rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 21
-prof = os.path.join(build, "bin", "prof")
-cases = {
-    "bare": [],
+args = sys.argv[1:]
+against = None
+if "--against" in args:
+    at = args.index("--against")
+    if at + 1 >= len(args):
+        sys.exit("run_bench_startup.py: --against needs a build or install folder")
+    against = args[at + 1]
+    del args[at : at + 2]
+if not args:
+    sys.exit(__doc__)
+build = args[0]
+rounds = int(args[1]) if len(args) > 1 else 21
+sources = {
     "cpu-util (system scope)": ["--cpu-utilization"],
     "osrt (process scope)": ["--trace", "osrt"],
     "gcu activities (process scope)": ["--enable-activities", "all"],
 }
+builds = [("", build)] + ([("  " + against + ": ", against)] if against else [])
+cases = {"bare": ["true"]}
+for label, folder in builds:
+    prof = os.path.join(folder, "bin", "prof")
+    if not os.access(prof, os.X_OK):
+        sys.exit(f"run_bench_startup.py: no prof in {folder}/bin")
+    for name, options in sources.items():
+        cases[label + name] = [prof, "--quiet", "-o", None, *options, "true"]
 times = {name: [] for name in cases}
 with tempfile.TemporaryDirectory() as tmp:
     for r in range(rounds):
-        for name, options in cases.items():
-            report = os.path.join(tmp, f"r{r}-{len(times[name])}-{hash(name) & 0xffff}")
-            cmd = ["true"] if not options else [prof, "--quiet", "-o", report, *options, "true"]
+        for i, (name, cmd) in enumerate(cases.items()):
+            cmd = [os.path.join(tmp, f"r{r}-{i}") if part is None else part for part in cmd]
             start = time.perf_counter()
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
             times[name].append((time.perf_counter() - start) * 1000)
@@ -33,4 +51,4 @@ print(f"rounds={rounds}")
 for name, samples in times.items():
     m = statistics.median(samples)
     extra = "" if name == "bare" else f"  prof's cost {m - bare:6.1f} ms"
-    print(f"{name:32s} median {m:6.1f} ms{extra}")
+    print(f"{name:48s} median {m:6.1f} ms{extra}")

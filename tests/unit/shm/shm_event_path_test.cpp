@@ -287,8 +287,8 @@ TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
 // A thread of the application that finds every backed ring taken reserves
 // the next itself (through the region's name, as the agent does) instead of
 // losing events until prof's next drain; prof counts that ring as backed. A
-// ring lock held by a live process is not waited for (the emit is dropped,
-// counted); one left by a dead process is taken over.
+// ring lock held by another live thread is waited for briefly (then the
+// emit is dropped, counted); one left by a dead thread is taken over.
 TEST(ShmEventPath, AThreadThatFindsEveryRingTakenReservesTheNext) {
   const std::string name = new_shm_name();
   ShmRegionConfig config = small_region();
@@ -313,7 +313,7 @@ TEST(ShmEventPath, AThreadThatFindsEveryRingTakenReservesTheNext) {
   };
   EXPECT_TRUE(pool.emit(event)); // the one ring backed from the start, kept by this thread
 
-  h.rings_lock.store(static_cast<int32_t>(getppid())); // alive: not waited for, not taken
+  h.rings_lock.store(static_cast<int32_t>(getppid())); // alive: waited for briefly, not taken
   EXPECT_FALSE(emit_on_new_thread());
   EXPECT_EQ(h.no_ring_drops.load(), 1u);
   EXPECT_EQ(h.rings_ready.load(), 1u);
