@@ -238,32 +238,33 @@ private:
 };
 } // namespace
 
+bool ShmRegion::back(uint64_t offset, uint64_t bytes) {
+  // prof through its descriptor; any other process by name, never through a
+  // descriptor kept in the application: one it closed and reused for a file
+  // of its own must never be written to.
+  const int fd = owner_ ? fd_ : shm_open(name_.c_str(), O_RDWR | O_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const int error = posix_fallocate(fd, static_cast<off_t>(offset), static_cast<off_t>(bytes));
+  if (!owner_) close(fd);
+  return error == 0;
+}
+
+bool ShmRegion::add_ring(uint32_t index) {
+  if (index >= layout_.ring_count ||
+      !back(layout_.rings_offset + layout_.ring_stride * index, layout_.ring_stride)) {
+    header_->rings_full.store(1, std::memory_order_relaxed); // nobody tries again
+    return false;
+  }
+  RingBuffer::format(rings() + index * layout_.ring_stride, layout_.ring_capacity);
+  header_->rings_ready.store(index + 1, std::memory_order_release);
+  return true;
+}
+
 bool ShmRegion::reserve_next_ring() {
   if (header_ == nullptr || name_.empty() || header_->rings_full.load(std::memory_order_relaxed))
     return false;
   const RingsLock lock(header_->rings_lock, RingsLock::Wait::briefly);
-  if (!lock.held()) return false;
-  const uint32_t ready = header_->rings_ready.load(std::memory_order_acquire);
-  if (ready >= layout_.ring_count) {
-    header_->rings_full.store(1, std::memory_order_relaxed);
-    return false;
-  }
-  // By name, never through a descriptor kept in the application (see
-  // reserve_catalog()).
-  const int fd = owner_ ? fd_ : shm_open(name_.c_str(), O_RDWR | O_CLOEXEC, 0);
-  if (fd < 0) return false;
-  const int error =
-      posix_fallocate(fd, static_cast<off_t>(layout_.rings_offset + layout_.ring_stride * ready),
-                      static_cast<off_t>(layout_.ring_stride));
-  if (!owner_) close(fd);
-  if (error != 0) {
-    header_->rings_full.store(1, std::memory_order_relaxed);
-    return false;
-  }
-  RingBuffer::format(rings() + ready * layout_.ring_stride, layout_.ring_capacity);
-  header_->rings_ready.store(ready + 1, std::memory_order_release);
-  if (owner_) ready_ = ready + 1;
-  return true;
+  return lock.held() && add_ring(header_->rings_ready.load(std::memory_order_acquire));
 }
 
 std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {
@@ -272,35 +273,23 @@ std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {
   if (!lock.held()) return std::nullopt;
   // Rings the application's threads reserved: backed again by prof (a no-op
   // for what is), so that a header written over cannot make prof touch
-  // memory that is not, which would fail (SIGBUS) on a full mount.
+  // memory that is not, which would fail (SIGBUS) on a full mount. New rings
+  // go after prof's own count, never before it.
   const uint32_t published =
       std::min(header_->rings_ready.load(std::memory_order_acquire), layout_.ring_count);
   if (published > ready_) {
-    const uint64_t from = layout_.rings_offset + layout_.ring_stride * ready_;
-    if (posix_fallocate(fd_, static_cast<off_t>(from),
-                        static_cast<off_t>(layout_.ring_stride * (published - ready_))) != 0) {
+    if (!back(layout_.rings_offset + layout_.ring_stride * ready_,
+              layout_.ring_stride * (published - ready_))) {
       header_->rings_full.store(1, std::memory_order_relaxed);
       return 0;
     }
     ready_ = published;
   }
-  // Prof's own count and layout, never the header's.
-  uint32_t want = std::min<uint32_t>(ready_ + rings, layout_.ring_count);
-  while (want > ready_) {
-    const uint64_t from = layout_.rings_offset + layout_.ring_stride * ready_;
-    const uint64_t bytes = layout_.ring_stride * (want - ready_);
-    if (posix_fallocate(fd_, static_cast<off_t>(from), static_cast<off_t>(bytes)) == 0) break;
-    want = ready_ + (want - ready_) / 2; // the mount is filling up: fewer
+  uint32_t added = 0;
+  while (added < rings && add_ring(ready_)) {
+    ++ready_;
+    ++added;
   }
-  if (want <= ready_) {
-    header_->rings_full.store(1, std::memory_order_relaxed); // the threads stop trying too
-    return 0;
-  }
-  for (uint32_t i = ready_; i < want; ++i)
-    RingBuffer::format(this->rings() + i * layout_.ring_stride, layout_.ring_capacity);
-  const uint32_t added = want - ready_;
-  ready_ = want;
-  header_->rings_ready.store(want, std::memory_order_release);
   return added;
 }
 
@@ -348,14 +337,7 @@ bool ShmRegion::reserve_catalog(uint64_t bytes) {
   bytes = std::min<uint64_t>(page_round(bytes), layout_.catalog_bytes);
   const uint64_t reserved = header_->catalog_reserved.load(std::memory_order_relaxed);
   if (bytes <= reserved) return true;
-  // By name, never through a descriptor kept in the application: one it
-  // closed and reused for a file of its own must never be written to.
-  const int fd = shm_open(name_.c_str(), O_RDWR | O_CLOEXEC, 0);
-  if (fd < 0) return false;
-  const int error = posix_fallocate(fd, static_cast<off_t>(layout_.catalog_offset + reserved),
-                                    static_cast<off_t>(bytes - reserved));
-  close(fd);
-  if (error != 0) return false;
+  if (!back(layout_.catalog_offset + reserved, bytes - reserved)) return false;
   header_->catalog_reserved.store(bytes, std::memory_order_release);
   return true;
 }

@@ -79,6 +79,11 @@ public:
 private:
   char *base() const { return reinterpret_cast<char *>(header_); }
   void release();
+  /// Reserves [offset, offset + bytes) of the region's memory.
+  bool back(uint64_t offset, uint64_t bytes);
+  /// Holding rings_lock: backs, formats and publishes ring `index`; when it
+  /// cannot (the region whole, the mount full), sets rings_full.
+  bool add_ring(uint32_t index);
 
   ShmHeader *header_ = nullptr;
   ShmLayout layout_;
