@@ -4,7 +4,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstring>
-#include <mutex>
 #include <unistd.h>
 
 namespace prof::core {

@@ -123,7 +123,8 @@ bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
   close(exec_error[1]);
   if (plan->null_fd >= 0) close(plan->null_fd);
   if (pid < 0) {
-    error_ = std::string("cannot start the application's process: ") + std::strerror(err);
+    error_ = "cannot start '" + (argv.empty() ? std::string() : argv[0]) +
+             "': " + std::strerror(err);
     if (stack != MAP_FAILED) munmap(stack, kChildStackBytes);
     close(gate[1]);
     close(exec_error[0]);
