@@ -34,6 +34,9 @@ EventBus::EventBus(const EventBusConfig &config) {
   slots_ = std::make_unique<RingSlot[]>(count);
   pool_ = std::make_unique<RingPool>(rings, stride, slots_.get(), count, capacity,
                                      watermark_events_for(config), &no_ring_drops_, false);
+  // A thread writing a thousand events a second takes minutes to go round a
+  // ring of the default size; prof's memory would grow with it all that time.
+  pool_->set_give_back(RingPool::GiveBack::PrivateMemory);
 }
 
 EventBus::~EventBus() {

@@ -28,6 +28,16 @@ struct RingHeader {
   uint64_t capacity{0};                      ///< slots, a power of two
 };
 
+/// A consumer's account of the ring memory it gave back to the kernel.
+struct PageGiveBack {
+  /// Positions before the read position that no producer writes: slots
+  /// given back there read as zeros, so private memory needs producers that
+  /// keep them free (RingBuffer::attach's `reserve`). Shared memory keeps its
+  /// contents when a mapping gives pages back, so any value is safe there.
+  uint64_t behind = 0;
+  uintptr_t done_to = 0; ///< end of the last range given back
+};
+
 /// View over a ring's memory; does not own it.
 class RingBuffer {
 public:
@@ -53,13 +63,16 @@ public:
   explicit RingBuffer(void *memory)
       : header_(static_cast<RingHeader *>(memory)),
         slots_(reinterpret_cast<prof_event *>(static_cast<char *>(memory) + sizeof(RingHeader))),
-        mask_(header_->capacity - 1) {}
+        mask_(header_->capacity - 1), limit_(header_->capacity) {}
 
-  /// Consumer: attaches to a ring that holds `capacity` slots by prof's own
-  /// account, whatever its header (in memory an application can write) says.
-  static RingBuffer attach(void *memory, uint64_t capacity) {
+  /// Attaches to a ring that holds `capacity` slots by prof's own account,
+  /// whatever its header (in memory an application can write) says. A
+  /// producer attached with `reserve` leaves that many slots free behind the
+  /// consumer, which may then give their pages back (PageGiveBack::behind).
+  static RingBuffer attach(void *memory, uint64_t capacity, uint64_t reserve = 0) {
     RingBuffer ring(memory);
     ring.mask_ = capacity - 1;
+    ring.limit_ = capacity - reserve;
     return ring;
   }
   /// Consumer: whether the positions make sense (no more waiting than the
@@ -74,9 +87,9 @@ public:
   bool push(const prof_event &event) {
     RingHeader &h = *header_;
     const uint64_t head = h.head.load(std::memory_order_relaxed);
-    if (head - h.cached_tail > mask_) {
+    if (head - h.cached_tail >= limit_) {
       h.cached_tail = h.tail.load(std::memory_order_acquire);
-      if (head - h.cached_tail > mask_) {
+      if (head - h.cached_tail >= limit_) {
         h.dropped.store(h.dropped.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         return false;
       }
@@ -92,9 +105,9 @@ public:
   bool push_group(const prof_event *records, uint32_t count) {
     RingHeader &h = *header_;
     const uint64_t head = h.head.load(std::memory_order_relaxed);
-    if (head + count - 1 - h.cached_tail > mask_) {
+    if (head + count - h.cached_tail > limit_) {
       h.cached_tail = h.tail.load(std::memory_order_acquire);
-      if (head + count - 1 - h.cached_tail > mask_) {
+      if (head + count - h.cached_tail > limit_) {
         h.dropped.store(h.dropped.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         return false;
       }
@@ -107,8 +120,10 @@ public:
 
   /// Consumer: copies up to `max` events into `out`; returns how many. An
   /// event and the arguments records after it always come out together, so
-  /// `max` must be at least kMaxRecordsPerEvent.
-  size_t pop(prof_event *out, size_t max) {
+  /// `max` must be at least kMaxRecordsPerEvent. With `give_back`, the pages
+  /// holding only slots read now or up to give_back->behind before them are
+  /// returned to the kernel before the producer may write them again.
+  size_t pop(prof_event *out, size_t max, PageGiveBack *give_back = nullptr) {
     RingHeader &h = *header_;
     const uint64_t tail = h.tail.load(std::memory_order_relaxed);
     const uint64_t head = h.head.load(std::memory_order_acquire);
@@ -128,6 +143,9 @@ public:
       std::memcpy(out + i, &slots_[at], run * sizeof(prof_event));
       i += run;
     }
+    if (give_back && n > 0)
+      give_back_pages(tail > give_back->behind ? tail - give_back->behind : 0, tail + n,
+                      *give_back);
     h.tail.store(tail + n, std::memory_order_release);
     return n;
   }
@@ -143,9 +161,15 @@ public:
   explicit operator bool() const { return header_ != nullptr; }
 
 private:
+  /// Gives back the pages wholly inside the slots of positions [from, to)
+  /// (at most a ring's worth), never the header's; skips what `state` says
+  /// went back last time.
+  void give_back_pages(uint64_t from, uint64_t to, PageGiveBack &state) const;
+
   RingHeader *header_ = nullptr;
   prof_event *slots_ = nullptr;
   uint64_t mask_ = 0;
+  uint64_t limit_ = 0; ///< events the producer lets wait at most
 };
 
 } // namespace prof::core

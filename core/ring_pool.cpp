@@ -54,6 +54,7 @@ RingPool::RingPool(char *rings, size_t stride, RingSlot *slots, uint32_t count, 
   if (watermark_events_ == 0 || watermark_events_ > capacity_) watermark_events_ = capacity_ / 2;
   batch_.reset(new prof_event[kBatch]);
   abandoned_.assign(count_, false);
+  last_full_drain_ = std::chrono::steady_clock::now();
   std::lock_guard lock(live_pools_mutex);
   live_pools.emplace_back(id_, this);
 }
@@ -62,6 +63,25 @@ void RingPool::reset_in_forked_child() noexcept {
   // Thread exits hold the list only to read it: it is whole in the child.
   live_pools_mutex.reset_in_forked_child();
   forget_thread_ring();
+}
+
+void RingPool::set_give_back(GiveBack mode) {
+  if (capacity_ < 4 * kGiveBackReserve) mode = GiveBack::Never;
+  give_back_ = mode;
+  producer_reserve_ = mode == GiveBack::PrivateMemory ? kGiveBackReserve : 0;
+  given_back_.assign(mode == GiveBack::Never ? 0 : count_, PageGiveBack{kGiveBackReserve, 0});
+  head_at_full_drain_.assign(given_back_.size(), 0);
+}
+
+bool RingPool::slow_ring(uint64_t written, std::chrono::steady_clock::duration elapsed) const {
+  using std::chrono::duration_cast;
+  using std::chrono::microseconds;
+  // written / elapsed < capacity / cycle, without dividing.
+  // Capped at an hour so that the product below cannot overflow.
+  const auto elapsed_us = std::min<uint64_t>(
+      static_cast<uint64_t>(duration_cast<microseconds>(elapsed).count()), 3'600'000'000);
+  const auto cycle_us = static_cast<uint64_t>(duration_cast<microseconds>(kGiveBackCycle).count());
+  return written < capacity_ && written * cycle_us < capacity_ * elapsed_us;
 }
 
 RingPool::~RingPool() {
@@ -93,7 +113,8 @@ bool RingPool::claim_ring() {
       if (slots_[i].state.compare_exchange_strong(expected, kOwned, std::memory_order_acq_rel)) {
         slots_[i].pid.store(pid, std::memory_order_relaxed);
         slots_[i].tid.store(tid, std::memory_order_relaxed);
-        thread_slot_ = ThreadSlot{id_, RingBuffer::attach(rings_ + i * stride_, capacity_), i};
+        thread_slot_ = ThreadSlot{
+            id_, RingBuffer::attach(rings_ + i * stride_, capacity_, producer_reserve_), i};
         return true;
       }
     }
@@ -126,6 +147,10 @@ void RingPool::retire(uint32_t index) {
 
 size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume, bool all) {
   size_t total = 0;
+  const bool may_give_back = all && give_back_ != GiveBack::Never;
+  const auto now = may_give_back ? std::chrono::steady_clock::now() : last_full_drain_;
+  const auto elapsed = now - last_full_drain_;
+  if (may_give_back) last_full_drain_ = now;
   for (uint32_t i = 0; i < count_; ++i) {
     uint32_t state = slots_[i].state.load(std::memory_order_acquire);
     if (state == kFree || abandoned_[i]) continue;
@@ -139,9 +164,15 @@ size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume,
       continue;
     }
     if (!all && ring.size() < watermark_events_) continue;
+    PageGiveBack *give_back = nullptr;
+    if (may_give_back) {
+      const uint64_t head = ring.header()->head.load(std::memory_order_acquire);
+      if (slow_ring(head - head_at_full_drain_[i], elapsed)) give_back = &given_back_[i];
+      head_at_full_drain_[i] = head;
+    }
     // At most what the ring held when the drain came, plus what its writer
     // adds meanwhile: a ring whose positions go bad mid-way is left then.
-    for (size_t n; ring.intact() && (n = ring.pop(batch_.get(), kBatch)) > 0;) {
+    for (size_t n; ring.intact() && (n = ring.pop(batch_.get(), kBatch, give_back)) > 0;) {
       consume(batch_.get(), n);
       total += n;
     }

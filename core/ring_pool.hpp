@@ -9,6 +9,7 @@
 #include <prof/event.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -100,6 +101,26 @@ public:
   }
   uint64_t ring_capacity() const { return capacity_; }
 
+  /// Whether the consumer gives back the pages of what it read, and what
+  /// that costs the rings' memory.
+  enum class GiveBack {
+    Never,
+    /// Pages given back read as zeros: each producer leaves
+    /// kGiveBackReserve slots free behind the consumer.
+    PrivateMemory,
+    /// Pages given back by prof's mapping keep their contents (shared
+    /// memory): producers are not asked for anything.
+    SharedMemory,
+  };
+  /// Slots a producer leaves free behind the consumer of a PrivateMemory pool.
+  static constexpr uint64_t kGiveBackReserve = 256;
+  /// A ring written slower than it goes round in this time gives back what
+  /// its full drains read; a faster one is all resident within it anyway, and
+  /// giving its pages back would only make its producer fault them in again.
+  static constexpr std::chrono::seconds kGiveBackCycle{2};
+  /// Set before any thread emits. Rings smaller than four reserves never give back.
+  void set_give_back(GiveBack mode);
+
 private:
   /// What an emitting thread remembers: trivially destructible, so reading
   /// it costs no guard.
@@ -112,6 +133,9 @@ private:
   friend struct RingExitHook;
 
   bool emit_slow(const prof_event &event);
+  /// Whether a ring written `written` events since the last full drain
+  /// `elapsed` ago goes round slower than kGiveBackCycle.
+  bool slow_ring(uint64_t written, std::chrono::steady_clock::duration elapsed) const;
   bool emit_group_slow(const prof_event *records, uint32_t count);
   /// Gives the calling thread a free ring; false (counted) when none is.
   bool claim_ring();
@@ -137,6 +161,11 @@ private:
   std::unique_ptr<prof_event[]> batch_; // not zeroed: pages are touched as events fill it
   std::vector<bool> abandoned_;      // rings never to be read again (consumer only)
   std::vector<CorruptRing> corrupt_; // found since take_corrupt_rings()
+  GiveBack give_back_ = GiveBack::Never;
+  uint64_t producer_reserve_ = 0;
+  std::vector<PageGiveBack> given_back_;     // per ring (consumer only)
+  std::vector<uint64_t> head_at_full_drain_; // per ring (consumer only)
+  std::chrono::steady_clock::time_point last_full_drain_;
 };
 
 } // namespace prof::core

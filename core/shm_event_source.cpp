@@ -26,6 +26,9 @@ ShmEventSource::ShmEventSource(ShmRegion &region, Catalog &catalog)
   const ShmLayout &l = region.layout();
   pool_ = std::make_unique<RingPool>(region.rings(), l.ring_stride, h.slots, l.ring_count,
                                      l.ring_capacity, l.watermark_events, &h.no_ring_drops, true);
+  // The application's rings are reserved in full when made; what prof's
+  // mapping of them has read need not stay in prof's memory.
+  pool_->set_give_back(RingPool::GiveBack::SharedMemory);
   // Ids are handed out one per definition, and a definition takes at least
   // one record header: no honest id reaches this.
   max_id_ = l.catalog_bytes / sizeof(ShmRecordHeader) + 2;
