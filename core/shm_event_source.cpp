@@ -1,10 +1,12 @@
 #include "core/shm_event_source.hpp"
 
 #include "core/event_args_record.hpp"
+#include "core/page_give_back.hpp"
 #include "core/report/report_model.hpp"
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -51,6 +53,14 @@ void ShmEventSource::sync_catalog() {
     if (next > end) break; // never published past end; a bad length stops the reading
     apply(header.type, header.flags, log + read_offset_ + sizeof header, header.bytes);
     read_offset_ = next;
+  }
+  // What was read is in prof's tables now: prof's mapping of it need not
+  // stay resident (the log keeps its contents; only the pages go).
+  const auto read_end = reinterpret_cast<uintptr_t>(log) + read_offset_;
+  if (read_end >= catalog_given_back_ + page_bytes()) {
+    const uintptr_t from = std::max(catalog_given_back_, reinterpret_cast<uintptr_t>(log));
+    if (const uintptr_t given_back = give_back_whole_pages(from, read_end))
+      catalog_given_back_ = given_back;
   }
 }
 

@@ -57,6 +57,7 @@ private:
   Catalog &catalog_;
   std::unique_ptr<RingPool> pool_;
   uint64_t read_offset_ = 0;
+  uintptr_t catalog_given_back_ = 0; ///< end of the log's pages prof gave back
   uint64_t max_id_ = 0;
   uint64_t invalid_ = 0; // events naming what the application's catalog never defined
   uint64_t corrupt_definitions_ = 0, reported_corrupt_definitions_ = 0;

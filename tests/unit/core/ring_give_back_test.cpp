@@ -2,6 +2,7 @@
 // PageGiveBack, RingPool::set_give_back): what went back must never be a slot
 // still to be read, and a ring's headers stay.
 #include "core/ring_pool.hpp"
+#include "tests/support/page_mapped.hpp"
 
 #include <gtest/gtest.h>
 
@@ -29,11 +30,7 @@ struct Mapping {
         mmap(nullptr, this->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
   }
   ~Mapping() { munmap(memory, bytes); }
-  bool resident(const void *address) const {
-    const uintptr_t page = reinterpret_cast<uintptr_t>(address) & ~(kPage - 1);
-    unsigned char in_core = 0;
-    return mincore(reinterpret_cast<void *>(page), kPage, &in_core) == 0 && (in_core & 1);
-  }
+  bool resident(const void *address) const { return prof::testing::page_mapped(address); }
   size_t bytes;
   char *memory;
 };

@@ -173,19 +173,23 @@ private:
   const SubcommandSpec *subcommand_ = nullptr;
 };
 
-po::options_description boost_options() {
-  po::options_description description;
-  for (const auto &spec : option_specs()) {
-    const std::string name(spec.name);
-    if (spec.kind == ValueKind::Flag || spec.kind == ValueKind::Switch)
-      description.add_options()(name.c_str(), po::bool_switch());
-    else if (spec.kind == ValueKind::Optional)
-      description.add_options()(name.c_str(), po::value<std::string>()->implicit_value(""));
-    else if (spec.kind == ValueKind::Repeatable)
-      description.add_options()(name.c_str(), po::value<std::vector<std::string>>()->composing());
-    else
-      description.add_options()(name.c_str(), po::value<std::string>());
-  }
+// Made once: the table never changes, and a parse only reads it.
+const po::options_description &boost_options() {
+  static const po::options_description description = [] {
+    po::options_description made;
+    for (const auto &spec : option_specs()) {
+      const std::string name(spec.name);
+      if (spec.kind == ValueKind::Flag || spec.kind == ValueKind::Switch)
+        made.add_options()(name.c_str(), po::bool_switch());
+      else if (spec.kind == ValueKind::Optional)
+        made.add_options()(name.c_str(), po::value<std::string>()->implicit_value(""));
+      else if (spec.kind == ValueKind::Repeatable)
+        made.add_options()(name.c_str(), po::value<std::vector<std::string>>()->composing());
+      else
+        made.add_options()(name.c_str(), po::value<std::string>());
+    }
+    return made;
+  }();
   return description;
 }
 
@@ -290,7 +294,7 @@ CommandLine parse_arguments(const std::vector<std::string> &args) {
   std::vector<std::string> tokens;
   ArgumentScanner(args).scan(result, tokens);
 
-  const po::options_description description = boost_options();
+  const po::options_description &description = boost_options();
   po::parsed_options parsed(&description);
   try {
     const auto style =

@@ -1,0 +1,94 @@
+// prof's mapping of the shared region lets go of what prof has read (the
+// catalog's log, slowly written rings); the region keeps its contents, so
+// whatever is read again, by prof or another reader, is intact.
+#include "core/event_sink.hpp"
+#include "core/shm_catalog_writer.hpp"
+#include "core/shm_event_source.hpp"
+#include "tests/support/page_mapped.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace prof::core;
+
+namespace {
+
+ShmRegionConfig region_config() {
+  ShmRegionConfig config;
+  config.ring_count = 2;
+  config.ring_bytes = 1 << 20;
+  config.watermark_bytes = 1 << 19;
+  config.catalog_bytes = 1 << 20;
+  return config;
+}
+
+} // namespace
+
+TEST(ShmGiveBack, TheCatalogLogProfReadLeavesItsMemoryAndStaysWhole) {
+  ShmRegion region = ShmRegion::create(new_shm_name(), region_config(), "");
+  region.unlink();
+  ShmCatalogWriter writer(region);
+  const std::string text(1000, 'x');
+  for (int i = 0; i < 200; ++i)
+    ASSERT_NE(writer.intern_string(text + std::to_string(i)), 0u);
+  const char *log = region.catalog();
+  EXPECT_TRUE(prof::testing::page_mapped(log + (64 << 10)));
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.sync_catalog();
+  EXPECT_EQ(catalog.strings.size(), 201u);
+  EXPECT_FALSE(prof::testing::page_mapped(log + (64 << 10)));
+  // Another reader finds every definition as written.
+  Catalog again;
+  ShmEventSource second(region, again);
+  second.sync_catalog();
+  ASSERT_EQ(again.strings.size(), 201u);
+  for (prof_string_id id = 1; id <= 200; ++id)
+    ASSERT_EQ(again.strings.text(id), text + std::to_string(id - 1));
+}
+
+TEST(ShmGiveBack, ASlowlyWrittenRingLeavesProfsMemoryAndLosesNothing) {
+  ShmRegion region = ShmRegion::create(new_shm_name(), region_config(), "");
+  region.unlink();
+  ShmHeader &h = *region.header();
+  RingPool writer(region.rings(), h.ring_stride, h.slots, h.ring_count, h.ring_capacity,
+                  h.watermark_events, &h.no_ring_drops, false);
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  std::vector<uint64_t> seen;
+  const auto drain = [&] {
+    source.sync_catalog();
+    source.drain(
+        [&](prof_event *events, size_t n) {
+          for (size_t i = 0; i < n; ++i)
+            seen.push_back(events[i].ts);
+        },
+        true);
+  };
+  ShmCatalogWriter names(region);
+  const prof_track_id track = names.declare_track(prof_track_desc{
+      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "writer", getpid(), 0, -1, nullptr, 0});
+  const prof_string_id name = names.intern_string("tick");
+  uint64_t next = 0;
+  std::thread emitter([&] {
+    // Three rounds, each well under a ring's worth, read by a full drain
+    // long after: the ring would take minutes to go round.
+    for (int round = 0; round < 3; ++round) {
+      for (int i = 0; i < 300; ++i)
+        writer.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, name, 0, next++, 0, 0, {}});
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+      drain();
+    }
+  });
+  emitter.join();
+  ASSERT_EQ(seen.size(), 900u);
+  for (uint64_t i = 0; i < seen.size(); ++i)
+    ASSERT_EQ(seen[i], i);
+  const char *ring = region.rings();
+  EXPECT_TRUE(prof::testing::page_mapped(ring)); // the ring's header
+  EXPECT_FALSE(prof::testing::page_mapped(ring + 8192));
+}
