@@ -70,7 +70,7 @@ void RingPool::set_give_back(GiveBack mode) {
   give_back_ = mode;
   producer_reserve_ = mode == GiveBack::PrivateMemory ? kGiveBackReserve : 0;
   given_back_.assign(mode == GiveBack::Never ? 0 : count_, PageGiveBack{kGiveBackReserve, 0});
-  head_at_full_drain_.assign(given_back_.size(), 0);
+  head_at_full_drain_.assign(mode == GiveBack::PrivateMemory ? count_ : 0, 0);
 }
 
 bool RingPool::slow_ring(uint64_t written, std::chrono::steady_clock::duration elapsed) const {
@@ -147,10 +147,11 @@ void RingPool::retire(uint32_t index) {
 
 size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume, bool all) {
   size_t total = 0;
-  const bool may_give_back = all && give_back_ != GiveBack::Never;
-  const auto now = may_give_back ? std::chrono::steady_clock::now() : last_full_drain_;
+  // Only private rings weigh what giving back costs their producers.
+  const bool measure_rates = all && give_back_ == GiveBack::PrivateMemory;
+  const auto now = measure_rates ? std::chrono::steady_clock::now() : last_full_drain_;
   const auto elapsed = now - last_full_drain_;
-  if (may_give_back) last_full_drain_ = now;
+  if (measure_rates) last_full_drain_ = now;
   for (uint32_t i = 0; i < count_; ++i) {
     uint32_t state = slots_[i].state.load(std::memory_order_acquire);
     if (state == kFree || abandoned_[i]) continue;
@@ -164,8 +165,8 @@ size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume,
       continue;
     }
     if (!all && ring.size() < watermark_events_) continue;
-    PageGiveBack *give_back = nullptr;
-    if (may_give_back) {
+    PageGiveBack *give_back = give_back_ == GiveBack::SharedMemory ? &given_back_[i] : nullptr;
+    if (measure_rates) {
       const uint64_t head = ring.header()->head.load(std::memory_order_acquire);
       if (slow_ring(head - head_at_full_drain_[i], elapsed)) give_back = &given_back_[i];
       head_at_full_drain_[i] = head;

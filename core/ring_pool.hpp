@@ -106,17 +106,21 @@ public:
   enum class GiveBack {
     Never,
     /// Pages given back read as zeros: each producer leaves
-    /// kGiveBackReserve slots free behind the consumer.
+    /// kGiveBackReserve slots free behind the consumer, and only rings
+    /// written slower than kGiveBackCycle give back.
     PrivateMemory,
     /// Pages given back by prof's mapping keep their contents (shared
-    /// memory): producers are not asked for anything.
+    /// memory): producers are not asked for anything, and every drain gives
+    /// back what it read (a page read again costs prof a minor fault, never
+    /// the producer).
     SharedMemory,
   };
   /// Slots a producer leaves free behind the consumer of a PrivateMemory pool.
   static constexpr uint64_t kGiveBackReserve = 256;
-  /// A ring written slower than it goes round in this time gives back what
-  /// its full drains read; a faster one is all resident within it anyway, and
-  /// giving its pages back would only make its producer fault them in again.
+  /// A private ring written slower than it goes round in this time gives
+  /// back what its full drains read; a faster one is all resident within it
+  /// anyway, and giving its pages back would only make its producer fault
+  /// them in again (zero-filled).
   static constexpr std::chrono::seconds kGiveBackCycle{2};
   /// Set before any thread emits. Rings smaller than four reserves never give back.
   void set_give_back(GiveBack mode);

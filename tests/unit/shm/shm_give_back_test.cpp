@@ -92,3 +92,28 @@ TEST(ShmGiveBack, ASlowlyWrittenRingLeavesProfsMemoryAndLosesNothing) {
   EXPECT_TRUE(prof::testing::page_mapped(ring)); // the ring's header
   EXPECT_FALSE(prof::testing::page_mapped(ring + 8192));
 }
+
+TEST(ShmGiveBack, AFastWrittenRingGivesBackToo) {
+  ShmRegion region = ShmRegion::create(new_shm_name(), region_config(), "");
+  region.unlink();
+  ShmHeader &h = *region.header();
+  RingPool writer(region.rings(), h.ring_stride, h.slots, h.ring_count, h.ring_capacity,
+                  h.watermark_events, &h.no_ring_drops, false);
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  ShmCatalogWriter names(region);
+  const prof_track_id track = names.declare_track(prof_track_desc{
+      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "writer", getpid(), 0, -1, nullptr, 0});
+  const prof_string_id name = names.intern_string("tick");
+  // Most of a ring at once, read by a drain past the watermark.
+  const uint64_t events = h.ring_capacity - 1;
+  std::thread([&] {
+    for (uint64_t i = 0; i < events; ++i)
+      writer.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, name, 0, i, 0, 0, {}});
+  }).join();
+  source.sync_catalog();
+  uint64_t read = 0;
+  source.drain([&](prof_event *, size_t n) { read += n; }, false);
+  EXPECT_EQ(read, events);
+  EXPECT_FALSE(prof::testing::page_mapped(region.rings() + (h.ring_stride / 2)));
+}
