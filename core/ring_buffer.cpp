@@ -17,12 +17,18 @@ void RingBuffer::give_back_pages(uint64_t from, uint64_t to, PageGiveBack &state
     uint64_t run = capacity - index;
     if (run > to - from) run = to - from;
     uintptr_t begin = reinterpret_cast<uintptr_t>(slots_ + index);
-    const uintptr_t end = reinterpret_cast<uintptr_t>(slots_ + index + run);
+    uintptr_t end = reinterpret_cast<uintptr_t>(slots_ + index + run);
+    // Rings are laid out 4 KiB apart at least: past the last slot, to the
+    // next 4 KiB, is this ring's own (whatever the system's page size).
+    if (index + run == capacity) end = (end + 4095) & ~uintptr_t{4095};
     if (begin < lowest) begin = lowest;
-    // What went back last time and was not written since.
-    if (state.done_to > begin && state.done_to <= end) begin = state.done_to;
-    if (const uintptr_t given_back = give_back_whole_pages(begin, end)) state.done_to = given_back;
     from += run;
+    // Nothing read to the end of a page since last time: nothing to do.
+    // Otherwise the whole range goes again, not only what is new: a read
+    // fault on shared memory maps its neighbours back (fault-around).
+    if (state.done_to > begin && state.done_to <= end && (end & ~(page - 1)) <= state.done_to)
+      continue;
+    if (const uintptr_t given_back = give_back_whole_pages(begin, end)) state.done_to = given_back;
   }
 }
 

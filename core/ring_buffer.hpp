@@ -30,10 +30,12 @@ struct RingHeader {
 
 /// A consumer's account of the ring memory it gave back to the kernel.
 struct PageGiveBack {
-  /// Positions before the read position that no producer writes: slots
-  /// given back there read as zeros, so private memory needs producers that
-  /// keep them free (RingBuffer::attach's `reserve`). Shared memory keeps its
-  /// contents when a mapping gives pages back, so any value is safe there.
+  /// Positions before the read position given back again with each page
+  /// read. Slots given back in private memory read as zeros, so there it is
+  /// at most what producers keep free (RingBuffer::attach's `reserve`).
+  /// Shared memory keeps its contents when a mapping gives pages back, so
+  /// any value is safe there; reading a page maps back its neighbours
+  /// (fault-around), and a value covering that window gives them back too.
   uint64_t behind = 0;
   uintptr_t done_to = 0; ///< end of the last range given back
 };

@@ -1,5 +1,6 @@
 #include "core/ring_pool.hpp"
 
+#include "core/page_give_back.hpp"
 #include "core/process_gone.hpp"
 #include "core/raw_mutex.hpp"
 
@@ -69,7 +70,10 @@ void RingPool::set_give_back(GiveBack mode) {
   if (capacity_ < 4 * kGiveBackReserve) mode = GiveBack::Never;
   give_back_ = mode;
   producer_reserve_ = mode == GiveBack::PrivateMemory ? kGiveBackReserve : 0;
-  given_back_.assign(mode == GiveBack::Never ? 0 : count_, PageGiveBack{kGiveBackReserve, 0});
+  const uint64_t behind = mode == GiveBack::SharedMemory
+                              ? (kFaultAroundBytes + page_bytes()) / sizeof(prof_event) + 1
+                              : kGiveBackReserve;
+  given_back_.assign(mode == GiveBack::Never ? 0 : count_, PageGiveBack{behind, 0});
   head_at_full_drain_.assign(mode == GiveBack::PrivateMemory ? count_ : 0, 0);
 }
 

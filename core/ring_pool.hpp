@@ -117,6 +117,10 @@ public:
   };
   /// Slots a producer leaves free behind the consumer of a PrivateMemory pool.
   static constexpr uint64_t kGiveBackReserve = 256;
+  /// What a read fault on shared memory maps around it at most (Linux's
+  /// fault_around_bytes, 64 KiB by default): a SharedMemory pool gives back
+  /// that much again behind its read position.
+  static constexpr uint64_t kFaultAroundBytes = 64 << 10;
   /// A private ring written slower than it goes round in this time gives
   /// back what its full drains read; a faster one is all resident within it
   /// anyway, and giving its pages back would only make its producer fault

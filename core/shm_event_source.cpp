@@ -55,10 +55,13 @@ void ShmEventSource::sync_catalog() {
     read_offset_ = next;
   }
   // What was read is in prof's tables now: prof's mapping of it need not
-  // stay resident (the log keeps its contents; only the pages go).
+  // stay resident (the log keeps its contents; only the pages go). Reading
+  // maps the neighbours of a page back (fault-around): they go again.
   const auto read_end = reinterpret_cast<uintptr_t>(log) + read_offset_;
   if (read_end >= catalog_given_back_ + page_bytes()) {
-    const uintptr_t from = std::max(catalog_given_back_, reinterpret_cast<uintptr_t>(log));
+    const uintptr_t from = std::max(
+        catalog_given_back_ - std::min<uintptr_t>(catalog_given_back_, RingPool::kFaultAroundBytes),
+        reinterpret_cast<uintptr_t>(log));
     if (const uintptr_t given_back = give_back_whole_pages(from, read_end))
       catalog_given_back_ = given_back;
   }
