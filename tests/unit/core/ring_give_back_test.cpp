@@ -114,58 +114,64 @@ TEST(RingBuffer, AProducerWithAReserveNeverWritesWhatTheConsumerGivesBack) {
   EXPECT_EQ(received + ring.dropped(), kEvents);
 }
 
-TEST(RingPool, ASlowRingGivesBackWhatItsFullDrainsRead) {
-  constexpr uint64_t kCapacity = 16384;
-  const size_t stride = (RingBuffer::bytes_for(kCapacity) + kPage - 1) & ~(kPage - 1);
-  Mapping mapping(stride);
+namespace {
+
+/// One ring of 16,384 slots in a pool of its own, in private memory.
+struct OneRingPool {
+  static constexpr uint64_t kCapacity = 16384;
+  explicit OneRingPool(RingPool::GiveBack mode)
+      : mapping((RingBuffer::bytes_for(kCapacity) + kPage - 1) & ~(kPage - 1)),
+        pool(mapping.memory, mapping.bytes, &slot, 1, kCapacity, 0, &no_ring, false) {
+    pool.set_give_back(mode);
+  }
+  /// Emits `count` events from a thread of their own.
+  void emit(uint64_t count) {
+    std::thread([&] {
+      for (uint64_t i = 0; i < count; ++i)
+        pool.emit(numbered(i));
+    }).join();
+  }
+  uint64_t drain() {
+    uint64_t drained = 0;
+    pool.drain([&](prof_event *, size_t n) { drained += n; }, true);
+    return drained;
+  }
+  bool resident(uint64_t slot_index) const {
+    return mapping.resident(slot_at(mapping.memory, slot_index));
+  }
+
+  Mapping mapping;
   RingSlot slot;
   std::atomic<uint64_t> no_ring{0};
-  RingPool pool(mapping.memory, stride, &slot, 1, kCapacity, 0, &no_ring, false);
-  pool.set_give_back(RingPool::GiveBack::PrivateMemory);
-  std::thread([&] {
-    for (uint64_t i = 0; i < 400; ++i)
-      pool.emit(numbered(i));
-  }).join();
+  RingPool pool;
+};
+
+} // namespace
+
+TEST(RingPool, ASlowRingGivesBackWhatItsFullDrainsRead) {
+  OneRingPool one(RingPool::GiveBack::PrivateMemory);
+  one.emit(400);
   // 400 events in 100 ms: the ring would take minutes to go round.
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_TRUE(mapping.resident(slot_at(mapping.memory, 100)));
-  uint64_t drained = 0;
-  pool.drain([&](prof_event *, size_t n) { drained += n; }, true);
-  EXPECT_EQ(drained, 400u);
-  EXPECT_TRUE(mapping.resident(mapping.memory));
-  EXPECT_FALSE(mapping.resident(slot_at(mapping.memory, 100)));
+  EXPECT_TRUE(one.resident(100));
+  EXPECT_EQ(one.drain(), 400u);
+  EXPECT_TRUE(one.mapping.resident(one.mapping.memory)); // the header
+  EXPECT_FALSE(one.resident(100));
 }
 
 TEST(RingPool, AFastRingKeepsItsPages) {
-  constexpr uint64_t kCapacity = 16384;
-  const size_t stride = (RingBuffer::bytes_for(kCapacity) + kPage - 1) & ~(kPage - 1);
-  Mapping mapping(stride);
-  RingSlot slot;
-  std::atomic<uint64_t> no_ring{0};
-  RingPool pool(mapping.memory, stride, &slot, 1, kCapacity, 0, &no_ring, false);
-  pool.set_give_back(RingPool::GiveBack::PrivateMemory);
+  OneRingPool one(RingPool::GiveBack::PrivateMemory);
   // Half the ring at once: going round within the cycle, its pages would be
   // written again soon.
-  std::thread([&] {
-    for (uint64_t i = 0; i < kCapacity / 2; ++i)
-      pool.emit(numbered(i));
-  }).join();
-  pool.drain([](prof_event *, size_t) {}, true);
-  EXPECT_TRUE(mapping.resident(slot_at(mapping.memory, 100)));
+  one.emit(OneRingPool::kCapacity / 2);
+  EXPECT_EQ(one.drain(), OneRingPool::kCapacity / 2);
+  EXPECT_TRUE(one.resident(100));
 }
 
 TEST(RingPool, ARingWithoutGiveBackKeepsItsPages) {
-  constexpr uint64_t kCapacity = 16384;
-  const size_t stride = (RingBuffer::bytes_for(kCapacity) + kPage - 1) & ~(kPage - 1);
-  Mapping mapping(stride);
-  RingSlot slot;
-  std::atomic<uint64_t> no_ring{0};
-  RingPool pool(mapping.memory, stride, &slot, 1, kCapacity, 0, &no_ring, false);
-  std::thread([&] {
-    for (uint64_t i = 0; i < 400; ++i)
-      pool.emit(numbered(i));
-  }).join();
+  OneRingPool one(RingPool::GiveBack::Never);
+  one.emit(400);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  pool.drain([](prof_event *, size_t) {}, true);
-  EXPECT_TRUE(mapping.resident(slot_at(mapping.memory, 100)));
+  EXPECT_EQ(one.drain(), 400u);
+  EXPECT_TRUE(one.resident(100));
 }

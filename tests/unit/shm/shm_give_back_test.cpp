@@ -76,13 +76,38 @@ TEST(ShmGiveBack, TheCatalogLogProfReadLeavesItsMemoryAndStaysWhole) {
     ASSERT_EQ(again.strings.text(id), text + std::to_string(id - 1));
 }
 
+namespace {
+
+/// The application's side: its own mapping of the region, a ring pool over
+/// it and one track and name to emit on.
+struct Application {
+  explicit Application(const ShmRegion &region)
+      : view(application_view(region)), header(*view.header()),
+        pool(view.rings(), header.ring_stride, header.slots, header.ring_count,
+             header.ring_capacity, header.watermark_events, &header.no_ring_drops, false) {
+    ShmCatalogWriter names(view);
+    track = names.declare_track(prof_track_desc{sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0,
+                                                "writer", getpid(), 0, -1, nullptr, 0});
+    name = names.intern_string("tick");
+  }
+  void emit(uint64_t ts) {
+    pool.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, name, 0, ts, 0, 0, {}});
+  }
+
+  ShmRegion view;
+  ShmHeader &header;
+  RingPool pool;
+  prof_track_id track = 0;
+  prof_string_id name = 0;
+};
+
+} // namespace
+
 TEST(ShmGiveBack, ARingReadALittleAtATimeLeavesProfsMemoryAndLosesNothing) {
   ShmRegion region = ShmRegion::create(new_shm_name(), region_config(), "");
-  ShmRegion application = application_view(region);
+  Application application(region);
   region.unlink();
-  ShmHeader &h = *application.header();
-  RingPool writer(application.rings(), h.ring_stride, h.slots, h.ring_count, h.ring_capacity,
-                  h.watermark_events, &h.no_ring_drops, false);
+  const ShmHeader &h = application.header;
   Catalog catalog;
   ShmEventSource source(region, catalog);
   std::vector<uint64_t> seen;
@@ -95,16 +120,12 @@ TEST(ShmGiveBack, ARingReadALittleAtATimeLeavesProfsMemoryAndLosesNothing) {
         },
         true);
   };
-  ShmCatalogWriter names(application);
-  const prof_track_id track = names.declare_track(prof_track_desc{
-      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "writer", getpid(), 0, -1, nullptr, 0});
-  const prof_string_id name = names.intern_string("tick");
   uint64_t next = 0;
   std::thread([&] {
     // A lap and a half, 100 events (5 KB) at a time.
     while (next < h.ring_capacity * 3 / 2) {
       for (int i = 0; i < 100; ++i)
-        writer.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, name, 0, next++, 0, 0, {}});
+        application.emit(next++);
       drain();
     }
   }).join();
@@ -121,21 +142,16 @@ TEST(ShmGiveBack, ARingReadALittleAtATimeLeavesProfsMemoryAndLosesNothing) {
 
 TEST(ShmGiveBack, AFastWrittenRingGivesBackToo) {
   ShmRegion region = ShmRegion::create(new_shm_name(), region_config(), "");
+  Application application(region);
   region.unlink();
-  ShmHeader &h = *region.header();
-  RingPool writer(region.rings(), h.ring_stride, h.slots, h.ring_count, h.ring_capacity,
-                  h.watermark_events, &h.no_ring_drops, false);
+  const ShmHeader &h = application.header;
   Catalog catalog;
   ShmEventSource source(region, catalog);
-  ShmCatalogWriter names(region);
-  const prof_track_id track = names.declare_track(prof_track_desc{
-      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "writer", getpid(), 0, -1, nullptr, 0});
-  const prof_string_id name = names.intern_string("tick");
   // Most of a ring at once, read by a drain past the watermark.
   const uint64_t events = h.ring_capacity - 1;
   std::thread([&] {
     for (uint64_t i = 0; i < events; ++i)
-      writer.emit(prof_event{PROF_EVENT_INSTANT, 0, 0, track, name, 0, i, 0, 0, {}});
+      application.emit(i);
   }).join();
   source.sync_catalog();
   uint64_t read = 0;
