@@ -31,7 +31,8 @@ public:
   bool open(const std::string &final_path, bool overwrite);
   /// Appends `size` bytes; false (and error()) on a write failure.
   bool write(const void *data, size_t size);
-  /// Flushes, closes and renames the temporary file to the final name.
+  /// Closes the temporary file and renames it to the final name (no fsync:
+  /// the rename is what makes the file whole or absent).
   bool commit();
   /// Closes and removes the temporary file (idempotent).
   void discard();
@@ -50,8 +51,6 @@ private:
   std::string temp_path_;
   std::string error_;
   uint64_t written_ = 0;
-  uint64_t written_back_ = 0; ///< bytes whose writeback was started
-  static constexpr uint64_t kWritebackBytes = 8 << 20;
 };
 
 } // namespace prof::output
