@@ -18,14 +18,27 @@ size_t write_byte_planes(std::span<const uint64_t> values, uint8_t *out) {
 }
 
 bool BytePlaneReader::open(std::span<const uint8_t> column) {
-  *this = BytePlaneReader();
+  values_.clear();
+  width_ = 0;
+  at_ = 0;
+  ok_ = true;
   if (column.empty() || column[0] > 8) return false;
-  width_ = column[0];
+  const size_t width = column[0];
   const size_t bytes = column.size() - 1;
-  if (width_ == 0) return bytes == 0;
-  if (bytes % width_ != 0) return false;
-  planes_ = column.data() + 1;
-  count_ = bytes / width_;
+  if (width == 0) return bytes == 0;
+  if (bytes % width != 0) return false;
+  width_ = width;
+  const size_t count = bytes / width;
+  values_.resize(count);
+  uint64_t *const values = values_.data();
+  const uint8_t *plane = column.data() + 1;
+  for (size_t i = 0; i < count; ++i)
+    values[i] = plane[i];
+  for (size_t b = 1; b < width; ++b) {
+    plane += count;
+    for (size_t i = 0; i < count; ++i)
+      values[i] |= uint64_t{plane[i]} << (8 * b);
+  }
   return true;
 }
 

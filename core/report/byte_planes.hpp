@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace prof::report {
 
@@ -18,32 +19,26 @@ inline constexpr size_t byte_planes_room(size_t count) { return 1 + 8 * count; }
 /// Writes `values` as byte planes at `out`; returns the bytes written.
 size_t write_byte_planes(std::span<const uint64_t> values, uint8_t *out);
 
-/// Reads the values of a byte-plane column in order.
+/// Reads the values of a byte-plane column in order. open() decodes the
+/// whole column at once, plane by plane (sequential reads, no per-value
+/// loop over the width); a reader kept for the next column reuses its room.
 class BytePlaneReader {
 public:
   /// False when `column` is not a width byte followed by whole planes.
   bool open(std::span<const uint8_t> column);
   /// The next value; past the last one, 0 and ok() turns false.
   uint64_t next() {
-    if (width_ == 0) return 0;
-    if (at_ == count_) {
-      ok_ = false;
-      return 0;
-    }
-    uint64_t v = 0;
-    for (size_t b = 0; b < width_; ++b)
-      v |= static_cast<uint64_t>(planes_[b * count_ + at_]) << (8 * b);
-    ++at_;
-    return v;
+    if (at_ < values_.size()) return values_[at_++];
+    ok_ = ok_ && width_ == 0;
+    return 0;
   }
   bool ok() const { return ok_; }
   /// Every value read (always true for width 0, whose count is not stored).
-  bool at_end() const { return width_ == 0 || at_ == count_; }
+  bool at_end() const { return at_ == values_.size(); }
 
 private:
-  const uint8_t *planes_ = nullptr;
+  std::vector<uint64_t> values_;
   size_t width_ = 0;
-  size_t count_ = 0;
   size_t at_ = 0;
   bool ok_ = true;
 };

@@ -46,48 +46,59 @@ uint32_t unzigzag32(uint32_t v) { return (v >> 1) ^ (0u - (v & 1u)); }
 bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEventColumnCount> col,
                     size_t known, std::vector<prof_event> &out) {
   const bool has_args = known > kArgs;
-  BytePlaneReader kinds, args;
-  if (has_args && (!kinds.open(col[kKind].bytes(col[kKind].remaining())) ||
-                   !args.open(col[kArgs].bytes(col[kArgs].remaining()))))
-    return false;
-  BytePlaneReader ts_deltas, durations;
+  // Kept per thread: each holds a decoded column, room that is then reused.
+  thread_local BytePlaneReader kinds, args, ts_deltas, durations;
+  if (has_args) {
+    if (!kinds.open(col[kKind].bytes(col[kKind].remaining())) ||
+        !args.open(col[kArgs].bytes(col[kArgs].remaining())))
+      return false;
+  } else { // a payload from before them: every kind and args id is 0
+    constexpr uint8_t kAllZero[] = {0};
+    kinds.open(kAllZero);
+    args.open(kAllZero);
+  }
   if (!ts_deltas.open(col[kTs].bytes(col[kTs].remaining())) ||
       !durations.open(col[kDuration].bytes(col[kDuration].remaining())))
     return false;
-  out.assign(static_cast<size_t>(count), prof_event{});
+  // Reused buffers keep their size: every event is written whole, once.
+  out.resize(static_cast<size_t>(count));
   const auto types = col[kType].bytes(static_cast<size_t>(count));
+  // Local copies of the per-event columns stay in registers.
+  ByteReader tracks = col[kTrack], ts_refs = col[kTsRef], end_refs = col[kEndRef];
+  ByteReader names = col[kName], categories = col[kCategory], ids = col[kId];
+  ByteReader flags = col[kFlags], values = col[kValue], counter_ids = col[kCounterId];
   RecentTimes recent;
   uint32_t track = 0;
   uint64_t end = start;
   uint64_t id = 0;
   for (size_t i = 0; i < out.size(); ++i) {
-    prof_event &e = out[i];
+    prof_event e{};
     e.type = types[i];
     const uint8_t fields = kEventFields[e.type];
-    track += unzigzag32(col[kTrack].varint32());
+    track += unzigzag32(tracks.varint32());
     e.track = track;
-    const uint8_t ts_ref = col[kTsRef].u8();
+    const uint8_t ts_ref = ts_refs.u8();
     if (ts_ref != 0 && !recent.holds(ts_ref)) return false;
     e.ts = ts_ref != 0 ? recent.at(ts_ref)
                        : end + static_cast<uint64_t>(zigzag_decode(ts_deltas.next()));
     recent.add(e.ts);
     end = e.ts;
-    e.name = col[kName].varint32();
-    e.category = col[kCategory].varint32();
+    e.name = names.varint32();
+    e.category = categories.varint32();
     if (fields & kHasDuration) {
-      const uint8_t end_ref = col[kEndRef].u8();
+      const uint8_t end_ref = end_refs.u8();
       if (end_ref != 0 && !recent.holds(end_ref)) return false;
       end = end_ref != 0 ? recent.at(end_ref) : e.ts + durations.next();
       e.duration = end - e.ts;
       recent.add(end);
     }
     if (fields & kHasId) {
-      id += static_cast<uint64_t>(col[kId].svarint());
+      id += static_cast<uint64_t>(ids.svarint());
       e.id = id;
     }
-    if (fields & kHasFlags) e.flags = col[kFlags].u8();
-    if (fields & kHasValue) e.value = col[kValue].f64();
-    if (fields & kHasCounterId) e.id = col[kCounterId].varint();
+    if (fields & kHasFlags) e.flags = flags.u8();
+    if (fields & kHasValue) e.value = values.f64();
+    if (fields & kHasCounterId) e.id = counter_ids.varint();
     if (fields & kHasKind) {
       const uint64_t kind = kinds.next();
       if (kind > UINT16_MAX) return false;
@@ -98,7 +109,17 @@ bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEvent
       if (set > UINT32_MAX) return false;
       e.args = set;
     }
+    out[i] = e;
   }
+  col[kTrack] = tracks;
+  col[kTsRef] = ts_refs;
+  col[kEndRef] = end_refs;
+  col[kName] = names;
+  col[kCategory] = categories;
+  col[kId] = ids;
+  col[kFlags] = flags;
+  col[kValue] = values;
+  col[kCounterId] = counter_ids;
   for (const auto &c : col)
     if (!c.ok() || !c.at_end()) return false;
   return ts_deltas.ok() && ts_deltas.at_end() && durations.ok() && durations.at_end() &&

@@ -63,5 +63,29 @@ TEST(BytePlanes, ReadingPastTheLastValueFails) {
   EXPECT_FALSE(reader.ok());
 }
 
+TEST(BytePlanes, AReaderOpenedAgainReadsOnlyItsNewColumn) {
+  BytePlaneReader reader; // the decoder keeps one per thread
+  const auto wide = planes_of({0x0102030405060708, 2, 3, 4, 5});
+  ASSERT_TRUE(reader.open(wide));
+  EXPECT_EQ(reader.next(), 0x0102030405060708u);
+  const auto zeros = planes_of({0, 0});
+  ASSERT_TRUE(reader.open(zeros)); // width 0: every value 0, the count not stored
+  EXPECT_EQ(reader.next(), 0u);
+  EXPECT_EQ(reader.next(), 0u);
+  EXPECT_TRUE(reader.ok());
+  EXPECT_TRUE(reader.at_end());
+  const auto two = planes_of({0x300, 0x4});
+  ASSERT_TRUE(reader.open(two));
+  EXPECT_EQ(reader.next(), 0x300u);
+  EXPECT_FALSE(reader.at_end());
+  EXPECT_EQ(reader.next(), 0x4u);
+  EXPECT_TRUE(reader.at_end());
+  EXPECT_EQ(reader.next(), 0u);
+  EXPECT_FALSE(reader.ok());
+  const std::vector<uint8_t> part_of_a_plane = {2, 1, 2, 3};
+  EXPECT_FALSE(reader.open(part_of_a_plane));
+  EXPECT_TRUE(reader.at_end()); // nothing left of the column before
+}
+
 } // namespace
 } // namespace prof::report
