@@ -310,7 +310,7 @@ std::vector<LateOperation> late_operations(const std::string &csv) {
 }
 
 /// Merges the four ranks' reports in `dir` and checks what the analysis
-/// says of mpi-straggler: rank 1 came last, about 50 ms late, in exactly the
+/// says of mpi-straggler: rank 1 came last, about 150 ms late, in exactly the
 /// four all-reduces it was held up before, and each rank's counts and bytes.
 void expect_rank_one_straggles(const fs::path &dir, const std::string &prof) {
   std::vector<std::string> merge = {prof, "merge", "-o", (dir / "all").string()};
@@ -332,13 +332,14 @@ void expect_rank_one_straggles(const fs::path &dir, const std::string &prof) {
   for (size_t i = 0; i < 4; ++i) {
     EXPECT_EQ(ops[i].name, "MPI_Allreduce");
     EXPECT_NE(ops[i].last.find("(rank 1)"), std::string::npos) << ops[i].last;
-    EXPECT_GT(ops[i].milliseconds, 35.0);
-    EXPECT_LT(ops[i].milliseconds, 90.0);
+    EXPECT_GT(ops[i].milliseconds, 100.0);
+    EXPECT_LT(ops[i].milliseconds, 300.0);
     held_up.insert(ops[i].sequence);
   }
   EXPECT_EQ(held_up, (std::set<int>{6, 11, 16, 21})) << late.out;
   for (size_t i = 4; i < ops.size(); ++i)
-    EXPECT_LT(ops[i].milliseconds, 35.0) << "only those four were held up: " << late.out;
+    // A loaded machine delays a rank by tens of milliseconds now and then.
+    EXPECT_LT(ops[i].milliseconds, 100.0) << "only those four were held up: " << late.out;
 
   const RunResult calls = run_process(
       {prof, "stats", "--report", "collectives", "--format", "csv", (dir / "all.profrep").string()},
