@@ -1,5 +1,6 @@
 #include "core/ring_buffer.hpp"
 
+#include "core/layout_page.hpp"
 #include "core/page_give_back.hpp"
 
 namespace prof::core {
@@ -18,9 +19,9 @@ void RingBuffer::give_back_pages(uint64_t from, uint64_t to, PageGiveBack &state
     if (run > to - from) run = to - from;
     uintptr_t begin = reinterpret_cast<uintptr_t>(slots_ + index);
     uintptr_t end = reinterpret_cast<uintptr_t>(slots_ + index + run);
-    // Rings are laid out 4 KiB apart at least: past the last slot, to the
-    // next 4 KiB, is this ring's own (whatever the system's page size).
-    if (index + run == capacity) end = (end + 4095) & ~uintptr_t{4095};
+    // Rings are laid out a layout page apart at least: past the last slot,
+    // to the next one, is this ring's own (whatever the system's page size).
+    if (index + run == capacity) end = static_cast<uintptr_t>(layout_page_round(end));
     if (begin < lowest) begin = lowest;
     from += run;
     // Nothing read to the end of a page since last time: nothing to do.

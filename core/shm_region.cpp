@@ -1,5 +1,6 @@
 #include "core/shm_region.hpp"
 
+#include "core/layout_page.hpp"
 #include "core/process_gone.hpp"
 #include "core/ring_buffer.hpp"
 
@@ -24,8 +25,6 @@
 namespace prof::core {
 
 namespace {
-size_t page_round(size_t bytes) { return (bytes + 4095) & ~size_t{4095}; }
-
 std::runtime_error failure(const std::string &what, const std::string &name) {
   return std::runtime_error(what + " shared memory '" + name + "': " + std::strerror(errno));
 }
@@ -116,13 +115,13 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
                             std::string_view config_text) {
   uint32_t count = std::min<uint32_t>(std::max<uint32_t>(config.ring_count, 1), kMaxShmRings);
   const uint64_t capacity = RingBuffer::capacity_for(config.ring_bytes / sizeof(prof_event));
-  const size_t stride = page_round(RingBuffer::bytes_for(capacity));
-  const size_t config_offset = page_round(sizeof(ShmHeader));
-  const size_t catalog_offset = config_offset + page_round(config_text.size() + 1);
-  const size_t rings_offset = catalog_offset + page_round(config.catalog_bytes);
+  const size_t stride = layout_page_round(RingBuffer::bytes_for(capacity));
+  const size_t config_offset = layout_page_round(sizeof(ShmHeader));
+  const size_t catalog_offset = config_offset + layout_page_round(config_text.size() + 1);
+  const size_t rings_offset = catalog_offset + layout_page_round(config.catalog_bytes);
   uint32_t ready = std::min(std::max<uint32_t>(config.initial_rings, 1), count);
-  const size_t catalog_reserved =
-      std::min(page_round(config.initial_catalog_bytes), page_round(config.catalog_bytes));
+  const size_t catalog_reserved = std::min(layout_page_round(config.initial_catalog_bytes),
+                                           layout_page_round(config.catalog_bytes));
   auto backed = [&] { return catalog_offset + catalog_reserved + stride * ready; };
 
   const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -334,7 +333,7 @@ void ShmRegion::unlink() {
 
 bool ShmRegion::reserve_catalog(uint64_t bytes) {
   if (header_ == nullptr || name_.empty()) return false;
-  bytes = std::min<uint64_t>(page_round(bytes), layout_.catalog_bytes);
+  bytes = std::min<uint64_t>(layout_page_round(bytes), layout_.catalog_bytes);
   const uint64_t reserved = header_->catalog_reserved.load(std::memory_order_relaxed);
   if (bytes <= reserved) return true;
   if (!back(layout_.catalog_offset + reserved, bytes - reserved)) return false;
