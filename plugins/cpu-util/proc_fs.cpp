@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 #include <memory>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace prof::cpu_util {
@@ -78,6 +80,13 @@ std::vector<int> SystemProcFs::pids() const {
   std::vector<int> found;
   for_each_number(root_, [&](int pid) { found.push_back(pid); });
   return found;
+}
+
+bool SystemProcFs::shares_our_memory(int pid) const {
+  // kcmp answers 0 for one address space; a kernel without it (or a process
+  // gone) answers -1: then the process is taken as running on its own.
+  const pid_t self = getpid();
+  return pid != self && syscall(SYS_kcmp, self, pid, KCMP_VM, 0, 0) == 0;
 }
 
 } // namespace prof::cpu_util

@@ -21,6 +21,10 @@ public:
   virtual std::optional<std::vector<int>> children(int pid) const = 0;
   /// Every process id the proc root lists.
   virtual std::vector<int> pids() const = 0;
+  /// Whether `pid`, another process, still runs in this process's memory:
+  /// the application prof started, held before its exec in prof's own
+  /// address space, whose RSS is then prof's.
+  virtual bool shares_our_memory(int pid) const = 0;
 };
 
 /// The real /proc (or another mount of procfs).
@@ -31,6 +35,7 @@ public:
   std::optional<std::string> read(std::string_view relative_path) const override;
   std::optional<std::vector<int>> children(int pid) const override;
   std::vector<int> pids() const override;
+  bool shares_our_memory(int pid) const override;
 
 private:
   std::string root_;

@@ -10,6 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
+#include <memory>
+#include <sched.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace prof::cpu_util {
 namespace {
@@ -328,6 +333,66 @@ TEST_F(SystemSamplerTest, DisabledPartsAndMissingTargetAreAbsent) {
   EXPECT_FALSE(memory.cpu_total_percent);
   EXPECT_FALSE(memory.tree_rss_bytes);
   EXPECT_TRUE(memory.memory_used_bytes);
+}
+
+// prof holds the application before its exec in prof's own address space:
+// what /proc says of its memory then is prof's, never the application's.
+TEST_F(SystemSamplerTest, AnApplicationHeldInOurMemoryHasNoMemoryFiguresYet) {
+  fs.in_our_memory.insert(10);
+  SystemSampler sampler(fs, options);
+  const Sample held = sampler.take(1'000'000'000);
+  EXPECT_FALSE(held.tree_rss_bytes);
+  EXPECT_FALSE(held.tree_rss_peak_bytes);
+  EXPECT_FALSE(held.root_rss_hwm_bytes);
+  EXPECT_TRUE(held.memory_used_bytes); // the system's figures are the system's
+  fs.in_our_memory.clear();            // it has exec'd
+  advance();
+  const Sample running = sampler.take(1'500'000'000);
+  EXPECT_EQ(running.tree_rss_bytes, 350.0 * 4096);
+  EXPECT_EQ(running.tree_rss_peak_bytes, 350.0 * 4096) << "prof's memory is no part of the peak";
+  EXPECT_TRUE(running.tree_cpu_percent);
+}
+
+int wait_for_signal(void *) {
+  pause();
+  return 0;
+}
+
+// The real check on real processes: a child made with CLONE_VM (as prof's
+// held application is) shares our memory, a forked one and ourselves after
+// exec do not.
+TEST(SystemProcFsTest, TellsAProcessInOurMemoryFromOneInItsOwn) {
+  SystemProcFs fs;
+  constexpr size_t kStack = 64 * 1024;
+  auto stack = std::make_unique<char[]>(kStack);
+  const pid_t held = clone(wait_for_signal, stack.get() + kStack, CLONE_VM | SIGCHLD, nullptr);
+  ASSERT_GT(held, 0);
+  const pid_t forked = fork();
+  ASSERT_GE(forked, 0);
+  if (forked == 0) {
+    pause();
+    _exit(0);
+  }
+  const pid_t execed = fork();
+  ASSERT_GE(execed, 0);
+  if (execed == 0) {
+    execl("/bin/sleep", "sleep", "30", static_cast<char *>(nullptr));
+    _exit(127);
+  }
+  EXPECT_TRUE(fs.shares_our_memory(held));
+  EXPECT_FALSE(fs.shares_our_memory(forked));
+  // After its exec a process never shares; before it, a forked one does not either.
+  for (int tries = 0; tries < 200 && fs.read(std::to_string(execed) + "/exe") &&
+                      fs.read(std::to_string(execed) + "/comm") != "sleep\n";
+       ++tries)
+    usleep(10'000);
+  EXPECT_FALSE(fs.shares_our_memory(execed));
+  EXPECT_FALSE(fs.shares_our_memory(999'999'999)); // no such process
+  EXPECT_FALSE(fs.shares_our_memory(getpid()));    // ourselves: nothing held
+  for (const pid_t pid : {held, forked, execed}) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
 }
 
 } // namespace

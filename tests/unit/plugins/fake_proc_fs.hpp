@@ -6,6 +6,7 @@
 #include "proc_fs.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace prof::testing {
@@ -15,6 +16,7 @@ public:
   std::map<std::string, std::string, std::less<>> files;
   std::map<int, std::vector<int>> children_of;
   bool has_children_files = true;
+  std::set<int> in_our_memory; ///< processes held before exec in the sampler's memory
 
   /// Adds /proc/PID/stat for a process with the given times (ticks) and RSS (pages).
   void set_process(int pid, int ppid, uint64_t utime, uint64_t cutime = 0,
@@ -41,6 +43,7 @@ public:
     auto found = children_of.find(pid);
     return found == children_of.end() ? std::vector<int>{} : found->second;
   }
+  bool shares_our_memory(int pid) const override { return in_our_memory.contains(pid); }
   std::vector<int> pids() const override {
     std::vector<int> found;
     for (const auto &[path, text] : files) {
