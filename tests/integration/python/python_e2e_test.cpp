@@ -216,7 +216,9 @@ TEST_P(PythonE2E, UnderAShellCpuPerfLeavesThePythonProcessToThePythonSource) {
   }
   EXPECT_GT(python_frames, 100);
   EXPECT_LE(evaluation_loop * 100, python_frames) << "cpu-perf sampled the Python process too";
-  EXPECT_GT(burn, 100) << "cpu-perf samples the native program";
+  // 0.3 s of burn at 1 kHz is 300 samples on an idle core; under a loaded
+  // suite (ASan, two tests at a time) it got 82 once.
+  EXPECT_GT(burn, 30) << "cpu-perf samples the native program";
 }
 
 /// Runs `script` (a file beside this test) under `prof -s process-tree` at
