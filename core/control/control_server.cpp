@@ -55,7 +55,6 @@ bool socket_alive(const std::filesystem::path &socket_path) {
 
 ControlServer::ControlServer(std::filesystem::path socket_path, Handler handler)
     : path_(std::move(socket_path)), handler_(std::move(handler)) {
-  const sockaddr_un address = address_of(path_);
   struct stat st {};
   if (lstat(path_.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode))
@@ -64,16 +63,32 @@ ControlServer::ControlServer(std::filesystem::path socket_path, Handler handler)
       throw std::runtime_error("a running session already answers on " + path_.string());
     unlink(path_.c_str()); // left by a session that is gone
   }
+  // The socket is bound and listening under a name of this process's before
+  // it takes its own: a client that finds the path can connect, and none
+  // takes a socket not yet listening for one whose session is gone.
+  const std::filesystem::path bound =
+      path_.parent_path() / ("." + std::to_string(getpid()) + ".bind");
+  const sockaddr_un address = address_of(bound);
+  address_of(path_); // the final name must fit too
+  unlink(bound.c_str());
   listen_fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (listen_fd_ < 0) throw failure("cannot create socket", path_);
   // The socket is made 0600 from the start: no moment when others may connect.
   const mode_t old_mask = umask(0177);
-  const int bound = bind(listen_fd_, reinterpret_cast<const sockaddr *>(&address), sizeof address);
+  const int bound_ok =
+      bind(listen_fd_, reinterpret_cast<const sockaddr *>(&address), sizeof address);
   umask(old_mask);
-  if (bound != 0 || listen(listen_fd_, 8) != 0) {
-    const std::runtime_error error = failure("cannot listen on", path_);
+  // link() never replaces: of two sessions started under one name, one wins.
+  const bool listening = bound_ok == 0 && listen(listen_fd_, 8) == 0;
+  const bool named = listening && link(bound.c_str(), path_.c_str()) == 0;
+  const int error_number = errno;
+  if (bound_ok == 0) unlink(bound.c_str());
+  if (!named) {
     close(listen_fd_);
-    throw error;
+    if (listening && error_number == EEXIST)
+      throw std::runtime_error("a running session already answers on " + path_.string());
+    errno = error_number;
+    throw failure("cannot listen on", path_);
   }
   wake_fd_ = eventfd(0, EFD_CLOEXEC);
   if (wake_fd_ < 0) {

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 namespace prof::control {
 namespace {
@@ -88,6 +89,23 @@ TEST_F(ControlServerTest, StaleSocketIsReplacedLiveOneRefused) {
   EXPECT_EQ(send_request(path, {Command::Status, ""}), "ok status ");
   std::ofstream(dir_ / "file.sock") << "x";
   EXPECT_THROW(ControlServer not_a_socket(dir_ / "file.sock", echo), std::runtime_error);
+}
+
+// The socket is bound and listening under a name of its own first: the
+// session's path appears only when connecting to it works, and nothing else
+// is left in the folder (even when a crashed process of this pid left that
+// first name behind).
+TEST_F(ControlServerTest, ThePathAppearsListeningAndNothingElseIsLeft) {
+  std::ofstream(dir_ / ("." + std::to_string(getpid()) + ".bind")) << "left by a crash";
+  {
+    ControlServer server(dir_ / "s.sock", echo);
+    EXPECT_TRUE(socket_alive(server.path()));
+    std::vector<std::string> names;
+    for (const auto &entry : fs::directory_iterator(dir_))
+      names.push_back(entry.path().filename());
+    EXPECT_EQ(names, std::vector<std::string>{"s.sock"});
+  }
+  EXPECT_TRUE(fs::is_empty(dir_)) << "the socket goes with its session";
 }
 
 TEST_F(ControlServerTest, NoSessionIsAClearError) {
