@@ -67,7 +67,10 @@ void SystemSampler::take_tree(Sample &sample, uint64_t now_ns) {
   }
   if (!options_.memory || tree.members.empty()) return;
   // Held before exec, the application's memory figures are prof's.
-  if (fs_.shares_our_memory(options_.target_pid)) return;
+  if (!target_on_its_own_) {
+    if (fs_.shares_our_memory(options_.target_pid)) return;
+    target_on_its_own_ = true;
+  }
 
   // stat's rss field is the count VmRSS shows, in pages: no extra status read per member.
   uint64_t rss = 0;

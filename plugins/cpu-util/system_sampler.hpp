@@ -67,6 +67,9 @@ private:
   uint64_t tree_ticks_ = 0;                               ///< tree CPU ticks since start
   std::deque<std::pair<uint64_t, uint64_t>> tree_history_; ///< (ns, tree_ticks_)
   uint64_t tree_rss_peak_ = 0;
+  /// The target has left prof's memory (exec'd); it never comes back, so it
+  /// is asked no more.
+  bool target_on_its_own_ = false;
 };
 
 } // namespace prof::cpu_util

@@ -353,6 +353,9 @@ TEST_F(SystemSamplerTest, AnApplicationHeldInOurMemoryHasNoMemoryFiguresYet) {
   EXPECT_EQ(running.tree_rss_bytes, 350.0 * 4096);
   EXPECT_EQ(running.tree_rss_peak_bytes, 350.0 * 4096) << "prof's memory is no part of the peak";
   EXPECT_TRUE(running.tree_cpu_percent);
+  const int asked = fs.memory_questions;
+  sampler.take(2'000'000'000);
+  EXPECT_EQ(fs.memory_questions, asked) << "once exec'd, a process never shares our memory again";
 }
 
 int wait_for_signal(void *) {

@@ -43,7 +43,11 @@ public:
     auto found = children_of.find(pid);
     return found == children_of.end() ? std::vector<int>{} : found->second;
   }
-  bool shares_our_memory(int pid) const override { return in_our_memory.contains(pid); }
+  mutable int memory_questions = 0; ///< calls of shares_our_memory()
+  bool shares_our_memory(int pid) const override {
+    ++memory_questions;
+    return in_our_memory.contains(pid);
+  }
   std::vector<int> pids() const override {
     std::vector<int> found;
     for (const auto &[path, text] : files) {
