@@ -2,8 +2,7 @@
 
 #include "functions/ranges_api.h"
 #include <prof/python/dotted_name.hpp>
-
-#include <dlfcn.h>
+#include <prof/python/python_startup.hpp>
 
 #include <atomic>
 #include <cstdlib>
@@ -82,27 +81,9 @@ constexpr prof_python_ranges_api kApi = {PROF_PYTHON_RANGES_VERSION, &name_range
 
 } // namespace
 
-std::string python_functions_folder() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<const void *>(&kApi), &info) == 0 || info.dli_fname == nullptr)
-    return "";
-  std::string file = info.dli_fname;
-  const auto slash = file.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : file.substr(0, slash)) +
-         "/python-functions";
-}
-
 std::string point_python_at_function_trace(const std::string &functions) {
-  const std::string folder = python_functions_folder();
-  if (folder.empty()) return "cannot find the plugin's own file; Python functions are not traced";
   setenv("PROF_PYTHON_FUNCTIONS", functions.c_str(), 1);
-  const char *path = std::getenv("PYTHONPATH");
-  const std::string_view current = path ? path : "";
-  // Every process of the tree preloads the plugin: the first put it there.
-  if (current == folder || current.starts_with(folder + ":")) return "";
-  const std::string joined = current.empty() ? folder : folder + ":" + std::string(current);
-  setenv("PYTHONPATH", joined.c_str(), 1);
-  return "";
+  return run_at_python_startup(&kApi, "prof_python_functions");
 }
 
 bool valid_function_list(const std::string &functions, std::string &problem) {

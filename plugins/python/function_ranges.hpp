@@ -14,14 +14,10 @@
 
 namespace prof::python {
 
-/// Where prof's Python side lies: the folder python-functions beside the
-/// plugin's file. "" when the plugin cannot find its own file.
-std::string python_functions_folder();
-
 /// Makes Python programs this process starts (itself too, before its
-/// interpreter starts) trace `functions`: puts the folder first on PYTHONPATH,
-/// whose sitecustomize loads the trace, and `functions` into
-/// PROF_PYTHON_FUNCTIONS. Returns "" or why not.
+/// interpreter starts) trace `functions`: prof_python_functions runs at
+/// their start-up (prof/python/python_startup.hpp) and reads `functions`
+/// from PROF_PYTHON_FUNCTIONS. Returns "" or why not.
 std::string point_python_at_function_trace(const std::string &functions);
 
 /// Whether `functions` is the option's form: entries "pytorch",

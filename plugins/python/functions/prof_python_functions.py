@@ -13,6 +13,7 @@ classes' methods), with an optional "@DOMAIN".
 """
 
 import functools
+import os
 import sys
 
 import _prof_python_ranges as _ranges
@@ -266,3 +267,11 @@ def install(functions):
         if module_name in sys.modules:
             _run(traces, sys.modules[module_name])
     sys.meta_path.insert(0, _TraceOnImport(by_module))
+
+
+def start():
+    """prof's sitecustomize calls this at start-up: traces what
+    PROF_PYTHON_FUNCTIONS lists."""
+    functions = os.environ.get("PROF_PYTHON_FUNCTIONS", "")
+    if functions:
+        install(functions)

@@ -88,10 +88,11 @@ typedef enum prof_category {
   PROF_CATEGORY_ANNOTATION = 11,    ///< a range or mark the user put in (NVTX, prof ranges)
   PROF_CATEGORY_COMMUNICATION = 12, ///< a collective or point-to-point operation
   PROF_CATEGORY_MEMORY = 13,        ///< an allocation or free (see "Memory events" below)
-  PROF_CATEGORY_OVERHEAD = 14       ///< the profiler's own work
+  PROF_CATEGORY_OVERHEAD = 14,      ///< the profiler's own work
+  PROF_CATEGORY_OPERATOR = 15       ///< a framework's operator on the host (ABI 1.8)
 } prof_category;
 /// One past the largest prof_category this header knows.
-#define PROF_CATEGORY_COUNT 15u
+#define PROF_CATEGORY_COUNT 16u
 
 /* Memory events. An allocation or free of device (or device-visible host)
  * memory is an instant of kind PROF_CATEGORY_MEMORY on a track under its
@@ -111,6 +112,33 @@ typedef enum prof_category {
 #define PROF_MEMORY_ARG_MEMORY "memory"
 #define PROF_MEMORY_ARG_CORRELATION "correlation"
 #define PROF_MEMORY_USED_TRACK "Memory used"
+
+/* Framework operators (ABI 1.8). A slice of kind PROF_CATEGORY_OPERATOR is
+ * one call of a framework's operator (PyTorch's aten::mm, AddmmBackward0) on
+ * the thread that ran it, with these optional arguments:
+ *   "pass"          string  "forward" or "backward" (run by the autograd
+ *                           engine for a backward node)
+ *   "self"          uint    its time less that of the operators it called
+ *   "input shapes"  string  "[[2, 8], [16, 8], []]": each input's sizes, []
+ *                           for one that is no tensor
+ *   "input types"   string  "[float, float, Scalar]"
+ *
+ * Steps (ABI 1.8). A training step is a slice of kind
+ * PROF_CATEGORY_ANNOTATION with an unsigned argument "step", its number
+ * (1, 2, ...), the same number on every rank for the same step. */
+#define PROF_OPERATOR_ARG_PASS "pass"
+#define PROF_OPERATOR_ARG_SELF "self"
+#define PROF_OPERATOR_ARG_INPUT_SHAPES "input shapes"
+#define PROF_OPERATOR_ARG_INPUT_TYPES "input types"
+#define PROF_STEP_ARG "step"
+
+/* Collectives. A communication slice with a string argument "communicator"
+ * and an unsigned "sequence" (its order on the communicator, the same on
+ * every rank) is one rank's part in a collective operation. When it waited
+ * in a queue before it ran (a backend's worker thread), the unsigned
+ * argument "queued" (ABI 1.8) says how long, in ns: the rank arrived at
+ * `ts - queued`. */
+#define PROF_COMMUNICATION_ARG_QUEUED "queued"
 
 /// Type of an argument's value (ABI 1.5).
 typedef enum prof_arg_type {

@@ -44,6 +44,8 @@ inline const char *category_name(uint16_t kind) {
     return "memory";
   case PROF_CATEGORY_OVERHEAD:
     return "overhead";
+  case PROF_CATEGORY_OPERATOR:
+    return "operator";
   default:
     return "";
   }

@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.7.
+/* prof plugin ABI, version 1.8.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -26,8 +26,9 @@ extern "C" {
 /// categories (prof_event::kind) and typed arguments (emit_slice_args,
 /// emit_instant_args, prof_export_api::args), 1.6 drops by cause
 /// (prof_host_api::count_dropped, prof_export_api::dropped_by_cause), 1.7
-/// call stacks as arguments (PROF_ARG_STACK).
-#define PROF_ABI_MINOR 7
+/// call stacks as arguments (PROF_ARG_STACK), 1.8 framework operators
+/// (PROF_CATEGORY_OPERATOR) and steps (PROF_STEP_ARG).
+#define PROF_ABI_MINOR 8
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"

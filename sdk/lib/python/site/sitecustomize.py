@@ -1,18 +1,17 @@
-# prof's sitecustomize: Python programs that prof starts with
-# --python-functions-trace find it first on PYTHONPATH. It starts prof's
-# function trace, then runs the sitecustomize it hides, if there is one.
+# prof's sitecustomize: Python programs started under prof find it first on
+# PYTHONPATH (the folder python-site beside prof's plugins). It starts each
+# module that PROF_PYTHON_STARTUP lists (';'-separated: the function trace,
+# the torch source, ...) by calling its start(), then runs the
+# sitecustomize it hides, if there is one.
 def _prof_start():
     import os
     import sys
 
-    functions = os.environ.get("PROF_PYTHON_FUNCTIONS", "")
-    if functions:
+    for name in filter(None, os.environ.get("PROF_PYTHON_STARTUP", "").split(";")):
         try:
-            import prof_python_functions
-
-            prof_python_functions.install(functions)
+            __import__(name).start()
         except Exception as error:  # never stop the program for prof
-            sys.stderr.write(f"prof: Python functions are not traced in this process: {error}\n")
+            sys.stderr.write(f"prof: {name} did not start in this process: {error}\n")
 
     import importlib.machinery
     import importlib.util
