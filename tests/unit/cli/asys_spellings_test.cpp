@@ -107,7 +107,7 @@ TEST(TraceItems, ItemsProfHasNoSourceForAreRefusedByName) {
                                            " (trace items: " + supported_trace_items() + ")");
     }
   }
-  EXPECT_EQ(supported_trace_items(), "gcu, osrt, nvtx, hgtx, cuda, hggc, pccl, nccl, mpi");
+  EXPECT_EQ(supported_trace_items(), "gcu, osrt, nvtx, hgtx, cuda, hggc, pccl, nccl, mpi, torch");
 }
 
 } // namespace

@@ -190,7 +190,7 @@ TEST(OptionRules, ACaptureNeedsSomethingToCapture) {
       "prof: a capture needs one of --enable-events, --enable-activities, --import-events, "
       "--import-activities, --metrics, --cpu-profiling-callstack, --cpu-utilization, "
       "--memory-utilization, --memory-profile, --gcu-utilization, --nic-metrics, "
-      "--python-sampling, --python-functions-trace, --plugin, --config, --trace or --sample";
+      "--python-sampling, --python-functions-trace, --pytorch, --plugin, --config, --trace or --sample";
   EXPECT_EQ(error_of({"ls"}), message);
   EXPECT_EQ(error_of({"--print-summary", "--export-profile", "r", "ls", "-l"}), message);
   EXPECT_EQ(error_of({"--trace", "none", "ls"}), message);

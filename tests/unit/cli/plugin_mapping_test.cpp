@@ -305,6 +305,39 @@ TEST(PluginMapping, PythonFunctionsTraceAsksForPythonWithoutSamplingItsOwn) {
   EXPECT_THROW(plugin_requests(parse({"--python-functions-trace", "pytorch,", "ls"})), UsageError);
 }
 
+TEST(PluginMapping, PytorchModesAskForTheTorchSource) {
+  auto requests = plugin_requests(parse({"--pytorch", "autograd-nvtx", "ls"}));
+  const PluginRequest *torch = find(requests, "torch");
+  ASSERT_NE(torch, nullptr);
+  EXPECT_EQ(torch->requested_by, "--pytorch");
+  EXPECT_TRUE(torch->options.empty());
+  EXPECT_EQ(find(requests, "python"), nullptr);
+
+  requests = plugin_requests(parse({"--pytorch=autograd-shapes-nvtx", "ls"}));
+  EXPECT_EQ(find(requests, "torch")->options, (Pairs{{"shapes", "true"}}));
+
+  // The functions-trace modes add the function trace's pytorch set.
+  requests = plugin_requests(parse({"--pytorch", "functions-trace-shapes", "ls"}));
+  EXPECT_EQ(find(requests, "torch")->options, (Pairs{{"shapes", "true"}}));
+  ASSERT_NE(find(requests, "python"), nullptr);
+  EXPECT_EQ(find(requests, "python")->options,
+            (Pairs{{"functions", "pytorch"}, {"sampling", "false"}}));
+  // ... unless --python-functions-trace chose the functions.
+  requests = plugin_requests(parse(
+      {"--python-functions-trace", "mod:f", "--pytorch", "functions-trace", "ls"}));
+  EXPECT_EQ(find(requests, "python")->options,
+            (Pairs{{"functions", "mod:f"}, {"sampling", "false"}}));
+
+  EXPECT_EQ(find(plugin_requests(parse({"--pytorch", "none", "ls"})), "torch"), nullptr);
+  EXPECT_THROW(parse({"--pytorch", "autograd", "ls"}), UsageError);
+}
+
+TEST(PluginMapping, TorchIsATraceItem) {
+  const auto requests = plugin_requests(parse({"-t", "torch,osrt", "ls"}));
+  ASSERT_NE(find(requests, "torch"), nullptr);
+  EXPECT_EQ(find(requests, "torch")->requested_by, "--trace");
+}
+
 TEST(PluginMapping, EveryMappedOptionExists) {
   for (const auto &mapping : option_mappings())
     EXPECT_NE(find_option(mapping.option), nullptr) << mapping.option;

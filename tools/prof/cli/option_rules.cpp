@@ -68,7 +68,8 @@ constexpr std::string_view kSelectors[] = {"enable-events",
                                            "gcu-utilization",
                                            "nic-metrics",
                                            "python-sampling",
-                                           "python-functions-trace"};
+                                           "python-functions-trace",
+                                           "pytorch"};
 
 constexpr std::string_view kSavedCapture[] = {"import-profile", "import-rawdata"};
 constexpr std::string_view kMerge[] = {"visual-profiler-merge-from", "visual-profiler-merge-to"};

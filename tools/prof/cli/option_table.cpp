@@ -75,6 +75,11 @@ constexpr OptionSpec kOptions[] = {
      "list of functions"},
     {"python-functions-threshold", 0, K::Int, G::Cpu, "NS", 0, 3600000000000LL, "",
      "leave out traced Python calls shorter than NS nanoseconds (asys; default 0: all)"},
+    {"pytorch", 0, K::Enum, G::Cpu, "MODE", 0, 0,
+     "autograd-nvtx|autograd-shapes-nvtx|functions-trace|functions-trace-shapes|none",
+     "PyTorch from the inside (nsys; plugin torch): operators with autograd flows, steps and "
+     "process-group collectives; -shapes adds operators' input shapes, functions-trace adds "
+     "--python-functions-trace pytorch's module and optimizer ranges"},
     {"python-backtrace", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in the OS runtime call stacks of Python processes (default true)"},
     // 2.3 print
@@ -169,7 +174,7 @@ constexpr OptionSpec kOptions[] = {
     {"plugin-list", 0, K::Flag, G::Plugin, "", 0, 0, "", "list the installed plugins"},
     {"plugin-path", 0, K::Repeatable, G::Plugin, "DIR", 0, 0, "", "also load plugins from DIR"},
     {"trace", 't', K::List, G::Plugin, "ITEMS", 0, 0, "",
-     "asys/nsys trace items: gcu, osrt, nvtx|hgtx, cuda|hggc, pccl|nccl, mpi, or a source "
+     "asys/nsys trace items: gcu, osrt, nvtx|hgtx, cuda|hggc, pccl|nccl, mpi, torch, or a source "
      "plugin's name; none for no tracing"},
     {"gpu-metrics-frequency", 0, K::Int, G::Plugin, "HZ", 1, 1000, "",
      "sample NVIDIA GPU metrics through NVML (utilization, memory, SM clock, power, "

@@ -230,6 +230,27 @@ void add_python_functions(const CommandLine &command, RequestList &list) {
   add_modifiers(command, list, "python"); // python was not there for them before
 }
 
+// --pytorch (nsys): the torch source, with shapes for the -shapes modes; the
+// functions-trace modes add the function trace's pytorch set (module and
+// optimizer ranges) unless --python-functions-trace chose functions.
+void add_pytorch(const CommandLine &command, RequestList &list) {
+  const GivenOption *option = command.find("pytorch");
+  if (!option || option->value == "none") return;
+  PluginRequest &torch = list.request("torch", requester(*option));
+  torch.implicit = false;
+  if (torch.when_missing.empty())
+    torch.when_missing = requester(*option) + " needs plugin torch";
+  if (option->value.ends_with("shapes")) RequestList::set(torch, "shapes", "true", false);
+  if (!option->value.starts_with("functions-trace")) return;
+  const bool sampling = list.find("python") != nullptr;
+  PluginRequest &python = list.request("python", requester(*option));
+  if (!option_text(python, "functions").empty()) return;
+  python.implicit = false;
+  RequestList::set(python, "functions", python_functions_option("pytorch"), false);
+  if (!sampling) RequestList::set(python, "sampling", "false", false);
+  add_modifiers(command, list, "python");
+}
+
 void add_python_sampling(const CommandLine &command, RequestList &list) {
   const PluginRequest *cpu = list.find("cpu-perf");
   const std::string *asked = command.value("python-sampling");
@@ -287,6 +308,7 @@ std::vector<PluginRequest> plugin_requests(const CommandLine &command) {
   add_modifiers(command, list);
   add_python_sampling(command, list); // after the modifiers: cpu-perf's final options
   add_python_functions(command, list);
+  add_pytorch(command, list);
   if (wants_default_summary(command, list)) {
     PluginRequest &summary = list.request("summary", "--print-summary");
     summary.implicit = true;

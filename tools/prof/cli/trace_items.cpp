@@ -14,6 +14,7 @@ constexpr TraceItem kItems[] = {
      "a collective library with the NCCL profiler-plugin interface and plugin pccl"},
     {"nccl", "pccl", "NCCL with its profiler-plugin interface and plugin pccl"},
     {"mpi", "mpi", "an MPI library and plugin mpi"},
+    {"torch", "torch", "PyTorch and plugin torch (built with Debian's libtorch-dev)"},
     // Items whose source prof does not have.
     {"acdnn", "", "a T-Head PPU's ACDNN library, which prof has no source for"},
     {"acblas", "", "a T-Head PPU's ACBLAS library, which prof has no source for"},

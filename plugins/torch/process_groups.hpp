@@ -1,0 +1,91 @@
+// PyTorch's process groups as the torch source sees them, and the matching
+// of a c10d operator (c10d::allreduce_, on the calling thread, naming its
+// group) with the backend's collective that carries it out (gloo:all_reduce,
+// often on the backend's own thread, naming no group). Each operation gets
+// the next `sequence` on its group when the c10d operator is called: members
+// call a group's operations in the same order, so equal sequences on a
+// group are one operation on every rank. Thread-safe; collectives are few,
+// so one mutex serves.
+#ifndef PROF_PLUGINS_TORCH_PROCESS_GROUPS_HPP
+#define PROF_PLUGINS_TORCH_PROCESS_GROUPS_HPP
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace prof::torch {
+
+/// What reports say about a group.
+struct GroupFacts {
+  std::string communicator; ///< "gloo:default", "gloo:1": the same on every member
+  std::string backend;
+  int rank = -1, size = 0;
+  std::string ranks; ///< its members' global ranks, "0-3" or "0,2,4"; "" unknown
+};
+
+/// One operation on a group, as its c10d operator issued it.
+struct IssuedCollective {
+  uint64_t group = 0; ///< the group's index in ProcessGroups (1, 2, ...)
+  uint64_t sequence = 0;
+  uint64_t flow = 0;      ///< the flow from the c10d operator to the backend's call, 0 none
+  uint64_t issued_ns = 0; ///< when the c10d operator was called
+};
+
+class ProcessGroups {
+public:
+  /// Names the group at `address` (again: newer facts win, the sequence stays).
+  /// Without a name it gets "BACKEND:sizeN#K", K counting such groups.
+  void name(const void *address, std::optional<std::string_view> name, std::string_view backend,
+            int rank, int size, const std::vector<int64_t> &ranks);
+  bool knows(const void *address) const;
+
+  /// A c10d operator `operation` ("all_reduce") called on the group at
+  /// `address` with `tensor` (0: none) as its first input. nullopt for a
+  /// group never named.
+  std::optional<IssuedCollective> issue(const void *address, std::string_view operation,
+                                        uint64_t tensor, uint64_t flow, uint64_t issued_ns = 0);
+  /// The backend's call of `operation` on `tensor`: the issued operation it
+  /// carries out (the oldest of that operation on that tensor, else the
+  /// oldest of that operation), nullopt when none waits.
+  std::optional<IssuedCollective> carry_out(std::string_view operation, uint64_t tensor);
+
+  /// The facts of group `index` (from IssuedCollective::group).
+  GroupFacts facts(uint64_t index) const;
+
+  /// Issued operations no backend call took are forgotten past this many.
+  static constexpr size_t kMaxWaiting = 4096;
+
+private:
+  struct Group {
+    GroupFacts facts;
+    uint64_t issued = 0;
+  };
+  struct Waiting {
+    std::string operation;
+    uint64_t tensor;
+    IssuedCollective issued;
+  };
+  mutable std::mutex mutex_;
+  std::map<const void *, uint64_t> index_of_;
+  std::vector<Group> groups_;                          ///< index - 1
+  std::map<std::pair<std::string, int>, int> unnamed_; ///< (backend, size) -> groups so named
+  std::deque<Waiting> waiting_;
+};
+
+/// The operation a c10d operator or a backend's collective names, as the
+/// backends name it: "c10d::allreduce_" and "gloo:all_reduce" both give
+/// "all_reduce", "c10d::alltoall_base_" "all_to_all", "gloo:recvAnySource" "recv".
+std::string collective_operation(std::string_view name);
+
+/// Global ranks as reports show them: runs of consecutive ranks as "A-B",
+/// joined by ','.
+std::string ranks_text(const std::vector<int64_t> &ranks);
+
+} // namespace prof::torch
+
+#endif

@@ -1,0 +1,197 @@
+"""prof's torch source, in each Python process of the application.
+
+prof's sitecustomize calls start(). Once the program has imported torch
+(before or after start), the bridge _prof_torch, built against the libtorch
+prof was built with, registers PyTorch's RecordFunction callbacks: every
+operator, backward node, user range and backend collective then reaches the
+torch source preloaded into the process. The process groups the program
+creates are named to it, so that their operations carry the group's name,
+size and ranks on every rank.
+
+A torch other than the one the bridge was built for is said once, and the
+program runs on unrecorded.
+"""
+
+import functools
+import os
+import sys
+
+_state = {"installed": False}
+
+
+def _warn(text):
+    sys.stderr.write(f"prof: {text}\n")
+
+
+def _loaded_torch_library():
+    """The libtorch_cpu this process has mapped, '' if none."""
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                path = line.rstrip("\n").split(" ")[-1]
+                if "/libtorch_cpu." in path:
+                    return os.path.realpath(path)
+    except OSError:
+        pass
+    return ""
+
+
+def _bridge():
+    """The bridge module, or None (said why)."""
+    try:
+        import prof_torch_build
+    except ImportError:
+        _warn("prof was built without PyTorch's headers (Debian's libtorch-dev): "
+              "the torch source records nothing")
+        return None
+    import torch
+
+    loaded = _loaded_torch_library()
+    if loaded != prof_torch_build.TORCH_LIBRARY:
+        _warn(f"the torch source serves the torch prof was built with "
+              f"({prof_torch_build.TORCH_VERSION}, {prof_torch_build.TORCH_LIBRARY}); this "
+              f"program's torch {getattr(torch, '__version__', '?')} "
+              f"({loaded or 'its library not found'}) is another: its operators, steps and "
+              f"collectives are not recorded")
+        return None
+    try:
+        import _prof_torch
+    except ImportError as error:
+        _warn(f"the torch source's bridge did not load: {error}")
+        return None
+    return _prof_torch
+
+
+def _groups(c10d):
+    """{group: (name, global ranks)} of the groups this process is a member of."""
+    world = getattr(c10d, "_world", None)
+    names = getattr(c10d, "_pg_names", None)
+    if names is None and world is not None:
+        names = getattr(world, "pg_names", None)
+    group_ranks = getattr(c10d, "_pg_group_ranks", None)
+    if group_ranks is None and world is not None:
+        group_ranks = getattr(world, "pg_group_ranks", None)
+    found = {}
+    for group, name in dict(names or {}).items():
+        ranks = sorted((group_ranks or {}).get(group, {}).keys())
+        found[group] = (name, ranks)
+    return found
+
+
+def _name_groups(bridge, c10d, named):
+    for group, (name, ranks) in _groups(c10d).items():
+        if group in named:
+            continue
+        try:
+            backend = str(c10d.get_backend(group))
+            bridge.name_group(group, str(name), backend, [int(rank) for rank in ranks])
+            named.add(group)
+        except Exception as error:  # a group prof cannot read stays unnamed
+            _warn(f"a process group is not named: {error!r}")
+
+
+def _follow_groups(bridge, c10d):
+    """Names the groups there are, and those that init_process_group and
+    new_group make from now on."""
+    named = set()
+    _name_groups(bridge, c10d, named)
+    distributed = sys.modules.get("torch.distributed")
+    for function_name in ("init_process_group", "new_group", "new_subgroups",
+                          "new_subgroups_by_enumeration"):
+        original = getattr(c10d, function_name, None)
+        if original is None or getattr(original, "__prof_torch__", False):
+            continue
+
+        def make(original):
+            @functools.wraps(original)
+            def prof_naming_groups(*args, **kwargs):
+                result = original(*args, **kwargs)
+                _name_groups(bridge, c10d, named)
+                return result
+
+            prof_naming_groups.__prof_torch__ = True
+            return prof_naming_groups
+
+        wrapped = make(original)
+        setattr(c10d, function_name, wrapped)
+        if distributed is not None and getattr(distributed, function_name, None) is original:
+            setattr(distributed, function_name, wrapped)
+
+
+def _install():
+    if _state["installed"]:
+        return
+    _state["installed"] = True
+    bridge = _bridge()
+    if bridge is None:
+        return
+    bridge.install()
+    c10d = sys.modules.get("torch.distributed.distributed_c10d")
+    if c10d is None:
+        try:
+            import torch.distributed
+
+            if torch.distributed.is_available():
+                import torch.distributed.distributed_c10d as c10d
+        except Exception:
+            c10d = None
+    if c10d is not None:
+        _follow_groups(bridge, c10d)
+
+
+class _AfterTorch:
+    """First on sys.meta_path until torch is imported: lets torch's own
+    finder load it, then installs the bridge."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "torch":
+            return None
+        for finder in sys.meta_path:
+            find_spec = getattr(finder, "find_spec", None)
+            if finder is self or find_spec is None:
+                continue
+            spec = find_spec(fullname, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+
+        class _Loader:
+            def __getattr__(self, attribute):
+                return getattr(loader, attribute)
+
+            def create_module(self, spec):
+                return loader.create_module(spec)
+
+            def exec_module(self, module):
+                try:
+                    loader.exec_module(module)
+                finally:
+                    module.__loader__ = loader
+                    if getattr(module, "__spec__", None) is not None:
+                        module.__spec__.loader = loader
+                try:
+                    sys.meta_path.remove(_AFTER_TORCH)
+                except ValueError:
+                    pass
+                try:
+                    _install()
+                except Exception as error:  # never break the program's import
+                    _warn(f"the torch source did not start: {error!r}")
+
+        spec.loader = _Loader()
+        return spec
+
+
+_AFTER_TORCH = _AfterTorch()
+
+
+def start():
+    """prof's sitecustomize calls this at start-up."""
+    if "torch" in sys.modules:
+        _install()
+    else:
+        sys.meta_path.insert(0, _AFTER_TORCH)

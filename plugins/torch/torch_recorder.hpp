@@ -1,0 +1,118 @@
+// The torch source's recording, apart from torch: PyTorch's calls as the
+// bridge hands them over (recorder_api.h) become events.
+// - An operator or backward node: a slice of the operator category on its
+//   thread, with "pass" (forward, or backward inside an autograd node),
+//   "self" (its time less the operators it called), its autograd
+//   "sequence number", and with shapes on its "input shapes" and "input
+//   types". A flow ties each backward node to the forward operator it
+//   differentiates: the latest one that began on the forward's thread with
+//   the node's sequence number.
+// - A user range (record_function, DDP.forward, Optimizer.step#SGD.step):
+//   an annotation slice.
+// - A c10d operator: an operator slice with its group's `communicator` and
+//   the operation's `sequence`; the backend's collective that carries it
+//   out (gloo:all_reduce) a communication slice with the same two, bytes,
+//   elements, dtype, backend, the group's size and ranks and this rank in
+//   it, `queued` (how long it waited for the backend after the operator
+//   issued it), and a flow from the operator to it.
+// - Steps: an annotation slice "step" with the argument "step" (event.h):
+//   torch's ProfilerStep#N ranges when the program has them, else from the
+//   end of one optimizer step to the end of the next, or each range named
+//   by the `steps` option.
+#ifndef PROF_PLUGINS_TORCH_TORCH_RECORDER_HPP
+#define PROF_PLUGINS_TORCH_TORCH_RECORDER_HPP
+
+#include "process_groups.hpp"
+#include "recorder_api.h"
+
+#include <prof/plugin.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace prof::torch {
+
+struct RecorderOptions {
+  bool operators = true; ///< operators and backward nodes
+  bool shapes = false;   ///< their input shapes and types
+  bool collectives = true;
+  bool ranges = true; ///< user ranges
+  /// "auto": ProfilerStep#N, else optimizer steps; "none"; else the name of
+  /// the range that is one step.
+  std::string steps = "auto";
+};
+
+struct ThreadState;
+class ForwardTables;
+
+class TorchRecorder {
+public:
+  TorchRecorder(const Host &host, RecorderOptions options);
+  ~TorchRecorder();
+  TorchRecorder(const TorchRecorder &) = delete;
+  TorchRecorder &operator=(const TorchRecorder &) = delete;
+
+  void begin(const prof_torch_call &call, prof_torch_open_call &open);
+  void end(prof_torch_open_call &open);
+  void name_group(const prof_torch_group &group);
+  bool knows_group(const void *group) const { return groups_.knows(group); }
+  bool wants_shapes() const { return options_.shapes; }
+  void warn(std::string_view text);
+
+  /// Steps recorded so far.
+  uint64_t steps() const { return steps_.load(std::memory_order_relaxed); }
+
+private:
+  /// The calling thread's state for this recorder; nullptr without memory.
+  ThreadState *thread_state();
+  prof_string_id intern_name(ThreadState &state, const char *name);
+  prof_string_id intern_text(std::string_view text);
+  void forward_operator(const prof_torch_call &call, uint64_t ts, prof_track_id track);
+  void backward_node(const prof_torch_call &call, uint64_t ts, prof_track_id track);
+  /// A user range that marks a step (StepMarker; `number`: ProfilerStep#N's N) ended.
+  void step_range_ended(uint64_t marker, uint64_t number, uint64_t begin, uint64_t end,
+                        prof_track_id track);
+  void emit_step(uint64_t number, uint64_t begin, uint64_t end, prof_track_id track);
+  void end_collective(prof_torch_open_call &open, uint64_t end_ns);
+
+  Host host_;
+  RecorderOptions options_;
+  uint32_t generation_;
+  uint64_t instance_; ///< tells this recorder's thread states from another's
+  prof_string_id category_ = 0, step_category_ = 0, step_name_ = 0;
+  struct Keys {
+    prof_string_id pass, self, sequence_number, forward_thread, input_shapes, input_types,
+        communicator, sequence, operation, bytes, elements, dtype, backend, group_size, group_ranks,
+        rank, step, queued;
+  } keys_{};
+  prof_string_id forward_ = 0, backward_ = 0;
+
+  std::mutex names_mutex_;
+  std::unordered_map<std::string, prof_string_id> names_;
+  std::unique_ptr<ForwardTables> forward_tables_;
+  std::atomic<uint64_t> next_flow_{1};
+  ProcessGroups groups_;
+
+  std::mutex steps_mutex_;
+  std::atomic<uint64_t> steps_{0};
+  std::atomic<bool> profiler_steps_{false}; ///< ProfilerStep#N seen: they are the steps
+  uint64_t last_step_end_ = 0;
+  std::mutex warned_mutex_;
+  std::set<std::string> warned_;
+};
+
+/// The recorder the bridge's calls go to, nullptr when none records.
+TorchRecorder *active_recorder();
+/// Calls go to `recorder` from now on (nullptr: nowhere). A replaced
+/// recorder must stay allocated: a thread may still be inside it.
+void set_active_recorder(TorchRecorder *recorder);
+
+} // namespace prof::torch
+
+#endif

@@ -1,0 +1,55 @@
+#include "torch_source.hpp"
+
+#include <prof/python/python_startup.hpp>
+#include <prof/tsc_clock.hpp>
+
+#include <cstdlib>
+
+namespace prof::torch {
+
+bool TorchSource::configure() {
+  options_.operators = host_.option_bool("operators", true);
+  options_.shapes = host_.option_bool("shapes", false);
+  options_.collectives = host_.option_bool("collectives", true);
+  options_.ranges = host_.option_bool("ranges", true);
+  options_.steps = std::string(host_.option("steps").value_or("auto"));
+  if (options_.steps.empty()) {
+    host_.error("option steps: expected auto, none or the name of the range that is one step");
+    return false;
+  }
+  return true;
+}
+
+bool TorchSource::start() {
+  if (started_) return true;
+  TscClock::enable(); // every call costs two timestamps
+  if (recorder_ == nullptr) recorder_ = new TorchRecorder(host_, options_);
+  set_active_recorder(recorder_);
+  started_ = true;
+  // What the bridge in each Python process reads: its loader, prof_torch.
+  setenv("PROF_TORCH_SHAPES", options_.shapes ? "1" : "0", 1);
+  if (const std::string problem = python::run_at_python_startup(
+          reinterpret_cast<const void *>(&set_active_recorder), "prof_torch");
+      !problem.empty())
+    host_.log(PROF_LOG_WARN, problem);
+  return true;
+}
+
+bool TorchSource::stop() {
+  if (!started_) return true;
+  started_ = false;
+  if (active_recorder() == recorder_) set_active_recorder(nullptr);
+  return true;
+}
+
+bool TorchSource::suspend() {
+  if (started_ && active_recorder() == recorder_) set_active_recorder(nullptr);
+  return true;
+}
+
+bool TorchSource::resume() {
+  if (started_) set_active_recorder(recorder_);
+  return true;
+}
+
+} // namespace prof::torch

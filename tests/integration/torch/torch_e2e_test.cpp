@@ -1,0 +1,301 @@
+// The torch source end to end: a DDP training loop on 4 gloo ranks of
+// Debian's python3-torch, each rank under `prof -t torch`, one rank made
+// late at one step. Each report holds the operators with the backward pass
+// tied to the forward, the steps, and the gradient all-reduces (buckets
+// times steps); over the ranks' reports, the stragglers report names the
+// late rank and that step's all-reduces.
+#include "core/report/report_reader.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const fs::path kPrograms = PROF_TORCH_PROGRAMS;
+
+constexpr int kRanks = 4, kSteps = 6, kLateRank = 2, kLateStep = 4;
+constexpr double kDelaySeconds = 0.4;
+
+struct Slice {
+  std::string name;
+  uint32_t track = 0;
+  uint64_t begin = 0, duration = 0;
+  uint16_t kind = 0;
+  std::map<std::string, std::string> args;
+};
+struct Flow {
+  uint32_t track = 0;
+  uint64_t ts = 0, id = 0;
+  uint8_t phase = 0;
+};
+struct Report {
+  std::vector<Slice> slices;
+  std::vector<Flow> flows;
+  std::vector<const Slice *> named(const std::string &name) const {
+    std::vector<const Slice *> found;
+    for (const Slice &s : slices)
+      if (s.name == name) found.push_back(&s);
+    return found;
+  }
+};
+
+std::string arg_text(const report::ReportReader &reader, const prof_arg &a) {
+  switch (a.type) {
+  case PROF_ARG_INT:
+    return std::to_string(a.value.i);
+  case PROF_ARG_UINT:
+    return std::to_string(a.value.u);
+  case PROF_ARG_STRING:
+    return std::string(reader.string(a.value.s));
+  default:
+    return "?";
+  }
+}
+
+Report read_report(const fs::path &path) {
+  Report out;
+  report::ReportReader reader;
+  EXPECT_TRUE(reader.open(path.string())) << path;
+  for (const prof_event &e : reader.read_all_events()) {
+    if (e.type == PROF_EVENT_FLOW) {
+      out.flows.push_back({e.track, e.ts, e.id, e.flags});
+      continue;
+    }
+    if (e.type != PROF_EVENT_SLICE) continue;
+    Slice s{std::string(reader.string(e.name)), e.track, e.ts, e.duration, e.kind, {}};
+    if (e.args != 0)
+      if (const auto args = reader.args().find(static_cast<uint32_t>(e.args)))
+        for (const prof_arg &a : *args)
+          s.args[std::string(reader.string(a.key))] = arg_text(reader, a);
+    out.slices.push_back(std::move(s));
+  }
+  return out;
+}
+
+class TorchE2E : public ::testing::Test {
+protected:
+  /// Runs the 4 ranks, each under prof with `options`; their outputs by rank.
+  std::vector<RunResult> run_ranks(const std::vector<std::string> &options, int port) {
+    std::vector<std::future<RunResult>> ranks;
+    for (int rank = 0; rank < kRanks; ++rank) {
+      std::vector<std::string> argv = {"/usr/bin/env",
+                                       "RANK=" + std::to_string(rank),
+                                       "WORLD_SIZE=" + std::to_string(kRanks),
+                                       "MASTER_ADDR=127.0.0.1",
+                                       "MASTER_PORT=" + std::to_string(port),
+                                       "OMP_NUM_THREADS=1",
+                                       kProf,
+                                       "--quiet",
+                                       "--print-app-log",
+                                       "-o",
+                                       (dir() / "r%q{RANK}").string()};
+      argv.insert(argv.end(), options.begin(), options.end());
+      argv.insert(argv.end(), {PROF_SYSTEM_PYTHON3, (kPrograms / "ddp_train.py").string(),
+                               std::to_string(kSteps), std::to_string(kLateRank),
+                               std::to_string(kLateStep), std::to_string(kDelaySeconds)});
+      ranks.push_back(std::async(
+          std::launch::async, [argv] { return run_process(argv, {}, std::chrono::seconds(240)); }));
+    }
+    std::vector<RunResult> results;
+    for (auto &rank : ranks)
+      results.push_back(rank.get());
+    return results;
+  }
+  fs::path dir() const { return scratch_.path(); }
+  fs::path report(int rank) const { return dir() / ("r" + std::to_string(rank) + ".profrep"); }
+
+  testing::ScratchDir scratch_{"prof-torch", testing::ScratchDir::Keep::on_failure};
+};
+
+/// "buckets FIRST REBUILT" from the program's output: DDP's gradient buckets
+/// of step 1 and of the later steps.
+std::pair<int, int> buckets(const std::string &out) {
+  const size_t at = out.find("buckets ");
+  if (at == std::string::npos) return {0, 0};
+  std::istringstream words(out.substr(at + 8));
+  int first = 0, rebuilt = 0;
+  words >> first >> rebuilt;
+  return {first, rebuilt};
+}
+
+struct LateOperation {
+  std::string name, last;
+  uint64_t sequence = 0;
+  double milliseconds = 0;
+};
+
+/// The stragglers report's "late: COMM NAME #SEQ: PROCESS last, Xms after
+/// the first" notes on communicator `comm` (CSV "# " lines).
+std::vector<LateOperation> late_operations(const std::string &csv, const std::string &comm) {
+  std::vector<LateOperation> out;
+  std::istringstream lines(csv);
+  const std::string prefix = "# late: " + comm + " ";
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    const size_t hash = line.find(" #", prefix.size());
+    const size_t colon = line.find(": ", hash);
+    const size_t last = line.find(" last, ", colon);
+    const size_t ms = line.find("ms after", last);
+    if (hash == std::string::npos || colon == std::string::npos || last == std::string::npos ||
+        ms == std::string::npos) {
+      ADD_FAILURE() << line;
+      continue;
+    }
+    out.push_back({line.substr(prefix.size(), hash - prefix.size()),
+                   line.substr(colon + 2, last - colon - 2),
+                   std::stoull(line.substr(hash + 2, colon - hash - 2)),
+                   std::stod(line.substr(last + 7, ms - last - 7))});
+  }
+  return out;
+}
+
+TEST_F(TorchE2E, DdpRanksGiveOperatorsStepsAndMatchedCollectives) {
+  const std::vector<RunResult> ranks = run_ranks({"-t", "torch"}, 29630);
+  std::pair<int, int> bucket_counts;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    ASSERT_EQ(ranks[rank].exit_code, 0) << "rank " << rank << ": " << ranks[rank].describe();
+    bucket_counts = buckets(ranks[rank].out);
+  }
+  const auto [first, rebuilt] = bucket_counts;
+  ASSERT_GT(first, 0) << ranks[0].out;
+  ASSERT_GT(rebuilt, 1) << "the model is meant for several buckets: " << ranks[0].out;
+  const int all_reduces = first + rebuilt * (kSteps - 1);
+
+  for (int rank = 0; rank < kRanks; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    const Report r = read_report(report(rank));
+    // The gradient all-reduces: DDP's buckets each step, from its C++ reducer.
+    const auto gloo = r.named("gloo:all_reduce");
+    EXPECT_EQ(static_cast<int>(gloo.size()), all_reduces);
+    std::set<std::string> sequences;
+    for (const Slice *s : gloo) {
+      EXPECT_EQ(s->kind, PROF_CATEGORY_COMMUNICATION);
+      EXPECT_EQ(s->args.count("communicator") ? s->args.at("communicator") : "", "gloo:0");
+      EXPECT_EQ(s->args.count("group ranks") ? s->args.at("group ranks") : "", "0-3");
+      EXPECT_EQ(s->args.count("rank") ? s->args.at("rank") : "", std::to_string(rank));
+      EXPECT_EQ(s->args.count("dtype") ? s->args.at("dtype") : "", "float");
+      EXPECT_GT(std::stoll(s->args.count("bytes") ? s->args.at("bytes") : "0"), 0);
+      sequences.insert(s->args.count("sequence") ? s->args.at("sequence") : "");
+    }
+    EXPECT_EQ(static_cast<int>(sequences.size()), all_reduces) << "one sequence each";
+
+    // Backward nodes, each tied by a flow to the forward operator it differentiates.
+    std::map<std::pair<uint32_t, uint64_t>, const Slice *> forward_begins;
+    for (const Slice &s : r.slices)
+      if (s.kind == PROF_CATEGORY_OPERATOR && s.args.count("pass") &&
+          s.args.at("pass") == "forward")
+        forward_begins[{s.track, s.begin}] = &s;
+    std::map<uint64_t, const Flow *> flow_begins;
+    std::map<std::pair<uint32_t, uint64_t>, uint64_t> flow_ends;
+    for (const Flow &f : r.flows)
+      if (f.phase == PROF_FLOW_BEGIN)
+        flow_begins[f.id] = &f;
+      else if (f.phase == PROF_FLOW_END)
+        flow_ends[{f.track, f.ts}] = f.id;
+    int nodes = 0;
+    std::set<std::string> differentiated;
+    for (const Slice &s : r.slices) {
+      // The nodes, not the engine's evaluate_function around each.
+      if (s.kind != PROF_CATEGORY_OPERATOR || !s.name.ends_with("Backward0") ||
+          s.name.starts_with("autograd::engine::"))
+        continue;
+      ++nodes;
+      EXPECT_EQ(s.args.at("pass"), "backward") << s.name;
+      const auto end = flow_ends.find({s.track, s.begin});
+      ASSERT_NE(end, flow_ends.end()) << s.name << " has no flow";
+      const Flow *begin = flow_begins.at(end->second);
+      const auto forward = forward_begins.find({begin->track, begin->ts});
+      ASSERT_NE(forward, forward_begins.end()) << s.name << "'s flow starts at no forward operator";
+      differentiated.insert(s.name + " <- " + forward->second->name);
+    }
+    EXPECT_GE(nodes, 7 * kSteps) << "4 AddmmBackward0, 3 ReluBackward0 a step at least";
+    EXPECT_TRUE(differentiated.contains("AddmmBackward0 <- aten::addmm"));
+    EXPECT_TRUE(differentiated.contains("ReluBackward0 <- aten::relu"));
+
+    // The steps, one per optimizer step.
+    std::vector<std::string> steps;
+    for (const Slice *s : r.named("step"))
+      steps.push_back(s->args.count("step") ? s->args.at("step") : "");
+    EXPECT_EQ(steps, (std::vector<std::string>{"1", "2", "3", "4", "5", "6"}));
+  }
+
+  // Over the ranks: the late rank came last to the all-reduces of its late step.
+  const RunResult stragglers =
+      run_process({kProf, "stats", "--report", "stragglers", "--format", "csv", dir().string()});
+  ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
+  std::vector<LateOperation> held_up;
+  for (const LateOperation &op : late_operations(stragglers.out, "gloo:0"))
+    if (op.milliseconds > 1000 * kDelaySeconds / 2) held_up.push_back(op);
+  ASSERT_EQ(static_cast<int>(held_up.size()), rebuilt) << stragglers.out;
+  std::set<uint64_t> late_sequences;
+  for (const LateOperation &op : held_up) {
+    EXPECT_EQ(op.name, "gloo:all_reduce");
+    EXPECT_NE(op.last.find("(rank " + std::to_string(kLateRank) + ")"), std::string::npos)
+        << op.last;
+    late_sequences.insert(op.sequence);
+  }
+  // They are that step's: the step's all-reduces, in a row.
+  const Report late_rank = read_report(report(kLateRank));
+  const Slice *step = nullptr;
+  for (const Slice *s : late_rank.named("step"))
+    if (s->args.at("step") == std::to_string(kLateStep)) step = s;
+  ASSERT_NE(step, nullptr);
+  std::set<uint64_t> in_step;
+  for (const Slice *s : late_rank.named("gloo:all_reduce"))
+    if (s->begin >= step->begin && s->begin < step->begin + step->duration)
+      in_step.insert(std::stoull(s->args.at("sequence")));
+  EXPECT_EQ(late_sequences, in_step);
+
+  // Each rank's all-reduces, counted per communicator and rank.
+  const RunResult collectives =
+      run_process({kProf, "stats", "--report", "collectives", "--format", "csv", dir().string()});
+  ASSERT_EQ(collectives.exit_code, 0) << collectives.describe();
+  int rows = 0;
+  std::istringstream lines(collectives.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("gloo:0,gloo:all_reduce,", 0) == 0) {
+      ++rows;
+      EXPECT_NE(line.find("," + std::to_string(all_reduces) + ","), std::string::npos) << line;
+    }
+  EXPECT_EQ(rows, kRanks) << collectives.out;
+}
+
+// nsys's --pytorch: shapes on operators, and the function trace's module ranges.
+TEST_F(TorchE2E, PytorchOptionAddsShapesAndModuleRanges) {
+  const std::vector<RunResult> ranks = run_ranks({"--pytorch=functions-trace-shapes"}, 29640);
+  for (int rank = 0; rank < kRanks; ++rank)
+    ASSERT_EQ(ranks[rank].exit_code, 0) << "rank " << rank << ": " << ranks[rank].describe();
+  const Report r = read_report(report(0));
+  const auto addmm = r.named("aten::addmm");
+  ASSERT_FALSE(addmm.empty());
+  EXPECT_EQ(addmm.front()->args.at("input shapes"), "[[512], [16, 512], [512, 512], [], []]");
+  EXPECT_EQ(addmm.front()->args.at("input types"), "[float, float, float, Scalar, Scalar]");
+  EXPECT_FALSE(r.named("Linear.forward").empty());
+}
+
+// A program that never imports torch runs as before, and says nothing.
+TEST_F(TorchE2E, AProgramWithoutTorchRunsUnharmed) {
+  const RunResult r = run_process({kProf, "--quiet", "--print-app-log", "-t", "torch", "-o",
+                                   (dir() / "plain").string(), PROF_SYSTEM_PYTHON3, "-c",
+                                   "import sys; print('fine'); sys.exit(3)"});
+  EXPECT_EQ(r.exit_code, 3) << r.describe();
+  EXPECT_EQ(r.out, "fine\n");
+  EXPECT_EQ(r.err.find("prof:"), std::string::npos) << r.err;
+}
+
+} // namespace
+} // namespace prof::e2e
