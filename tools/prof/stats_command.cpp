@@ -154,13 +154,15 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       "reports to compute, NAME,NAME,... (default: those of the summary that have data; see "
       "--help-reports)");
   add("format", po::value<std::string>()->default_value("table"),
-      "table, csv, json or html (one page with charts of the ranks' collectives)");
+      "table, csv, json or html (one page with charts of the ranks' collectives and steps)");
   add("output,o", po::value<std::string>(), "write to FILE instead of standard output");
   add("force-overwrite,f", "replace an existing output file");
   add("interval", po::value<std::string>()->default_value("100"),
       "device-utilization: window length in ms");
   add("gap-threshold", po::value<std::string>()->default_value("1000"),
       "device-gaps: report idle gaps longer than this many us");
+  add("group-by", po::value<std::string>()->default_value("name"),
+      "torch-ops: a row per operator name (name) or per name and input shapes (shapes)");
   add("help-reports", "list the reports");
   add("help,h", "this help");
   po::options_description all; // and the report, which --help leaves to the usage line
@@ -197,6 +199,11 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       parse_duration("interval", values["interval"].as<std::string>(), 1e6, false);
   report_options.gap_threshold_ns =
       parse_duration("gap-threshold", values["gap-threshold"].as<std::string>(), 1e3, true);
+  const std::string group_by = values["group-by"].as<std::string>();
+  if (group_by != "name" && group_by != "shapes")
+    throw usage("--group-by '" + group_by + "' is not name or shapes");
+  report_options.group_by =
+      group_by == "shapes" ? stats::OperatorGrouping::Shapes : stats::OperatorGrouping::Name;
   const std::string output = values.count("output") ? values["output"].as<std::string>() : "";
   if (!output.empty()) {
     std::string problem;
@@ -213,8 +220,8 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
     for (const auto &info : stats::known_reports())
       if (info.by_default) scanned.emplace_back(info.name);
   stats::StatsScope scope = stats::scope_for(scanned, report_options);
-  if (format == "html") // its charts: the ranks' collectives and communication
-    scope.collectives = scope.communication = true;
+  if (format == "html") // its charts: the ranks' collectives, communication and steps
+    scope.collectives = scope.communication = scope.steps = true;
 
   std::optional<StatsInputs> in;
   std::optional<ScanResult> result;

@@ -11,7 +11,9 @@ namespace {
 using report::ByteReader;
 using report::ByteWriter;
 
-constexpr uint32_t kMagic = 0x31535250; // "PRS1"
+// "PRS2": with framework operators and steps. Every rank runs the same
+// binary, so a new version of the bytes only needs a new magic.
+constexpr uint32_t kMagic = 0x32535250;
 
 void put(ByteWriter &out, const DurationStats &d) {
   out.varint(d.calls);
@@ -183,6 +185,21 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
     out.varint(call.name);
     out.varint(call.track);
   }
+  out.varint(a.operators_.size());
+  for (const auto &[key, stats] : a.operators_) {
+    out.varint(key.name);
+    out.varint(key.pass);
+    out.varint(key.shapes);
+    put(out, stats.durations);
+    out.varint(stats.self);
+  }
+  out.varint(a.steps_.size());
+  for (const auto &[key, span] : a.steps_) {
+    out.varint(key.step);
+    out.varint(key.process);
+    out.u64(span.first);
+    out.u64(span.last);
+  }
   return bytes;
 }
 
@@ -197,7 +214,7 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
   summary.events_seen_ = in.varint();
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     const uint8_t group = in.u8();
-    if (group > static_cast<uint8_t>(ActivityGroup::Ranges)) return false;
+    if (group > static_cast<uint8_t>(ActivityGroup::Operators)) return false;
     ActivityKey key{static_cast<ActivityGroup>(group), 0, 0};
     key.device = in.varint32();
     key.name = in.varint32();
@@ -275,6 +292,23 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
     call.name = in.varint32();
     call.track = in.varint32();
     a.memory_.calls_.emplace(correlation, call);
+  }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    OperatorKey key;
+    key.name = in.varint32();
+    key.pass = in.varint32();
+    key.shapes = in.varint32();
+    OperatorStats stats;
+    stats.durations = get_duration(in);
+    stats.self = in.varint();
+    a.operators_[key].merge(stats);
+  }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    StepKey key;
+    key.step = in.varint();
+    key.process = in.varint32();
+    const uint64_t first = in.u64();
+    a.steps_[key].add(first, in.u64());
   }
   if (!in.ok() || !in.at_end()) return false;
   into.merge(a);

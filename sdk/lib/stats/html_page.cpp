@@ -139,6 +139,71 @@ std::string bars(const RankCharts &charts) {
   return svg + "</svg>\n";
 }
 
+/// Steps past this many are left out of the step chart (the first are kept).
+constexpr size_t kMaxChartSteps = 400;
+constexpr int kAxisWidth = 80, kPlotHeight = 240;
+
+/// Each rank's time in each step: a line per rank over the step number.
+std::string step_chart(const StepTimes &times) {
+  const size_t shown = std::min(times.steps.size(), kMaxChartSteps);
+  uint64_t longest = 0;
+  for (size_t i = 0; i < shown; ++i)
+    for (const auto &[rank, ns] : times.steps[i].times)
+      longest = std::max(longest, ns);
+  const auto x = [shown](size_t i) {
+    return kAxisWidth + (shown > 1
+                             ? kChartWidth * static_cast<double>(i) / static_cast<double>(shown - 1)
+                             : kChartWidth / 2.0);
+  };
+  const auto y = [longest](uint64_t ns) {
+    return 10 + kPlotHeight * (1 - (longest ? static_cast<double>(ns) / longest : 0.0));
+  };
+  const int legend = 10 + kPlotHeight + 36;
+  const int height = legend + static_cast<int>(times.ranks.size()) * kRowHeight + 8;
+  std::string svg = "<svg id=\"step-times\" class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
+                    "width=\"" +
+                    std::to_string(kAxisWidth + kChartWidth + 40) + "\" height=\"" +
+                    std::to_string(height) + "\">\n";
+  const std::string bottom = number(y(0)), left = std::to_string(kAxisWidth);
+  svg += "<line x1=\"" + left + "\" y1=\"10\" x2=\"" + left + "\" y2=\"" + bottom +
+         "\" stroke=\"#999\"/><line x1=\"" + left + "\" y1=\"" + bottom + "\" x2=\"" +
+         std::to_string(kAxisWidth + kChartWidth) + "\" y2=\"" + bottom + "\" stroke=\"#999\"/>\n";
+  svg += "<text x=\"" + std::to_string(kAxisWidth - 6) + "\" y=\"18\" text-anchor=\"end\">" +
+         format_duration(longest) + "</text><text x=\"" + std::to_string(kAxisWidth - 6) +
+         "\" y=\"" + bottom + "\" text-anchor=\"end\">0</text>\n";
+  const std::string axis_y = number(y(0) + 16);
+  svg += "<text x=\"" + number(x(0)) + "\" y=\"" + axis_y + "\" text-anchor=\"middle\">step " +
+         std::to_string(times.steps.front().number) + "</text>\n";
+  if (shown > 1)
+    svg += "<text x=\"" + number(x(shown - 1)) + "\" y=\"" + axis_y +
+           "\" text-anchor=\"middle\">step " + std::to_string(times.steps[shown - 1].number) +
+           "</text>\n";
+  // Points by rank, in step order.
+  std::vector<std::vector<std::pair<size_t, uint64_t>>> points(times.ranks.size());
+  for (size_t i = 0; i < shown; ++i)
+    for (const auto &[rank, ns] : times.steps[i].times)
+      points[rank].emplace_back(i, ns);
+  for (size_t r = 0; r < times.ranks.size(); ++r) {
+    const std::string color = kPalette[r % std::size(kPalette)];
+    std::string line;
+    for (const auto &[i, ns] : points[r])
+      line += (line.empty() ? "" : " ") + number(x(i)) + "," + number(y(ns));
+    svg += "<polyline class=\"rank-line\" fill=\"none\" stroke=\"" + color + "\" points=\"" + line +
+           "\"><title>" + escaped(times.ranks[r]) + "</title></polyline>\n";
+    for (const auto &[i, ns] : points[r])
+      svg += "<circle class=\"step-point\" cx=\"" + number(x(i)) + "\" cy=\"" + number(y(ns)) +
+             "\" r=\"3\" fill=\"" + color + "\"><title>" + escaped(times.ranks[r]) + ", step " +
+             std::to_string(times.steps[i].number) + ": " + format_duration(ns) +
+             "</title></circle>\n";
+    const int row = legend + static_cast<int>(r) * kRowHeight;
+    svg += "<rect x=\"" + left + "\" y=\"" + std::to_string(row) +
+           "\" width=\"12\" height=\"12\" fill=\"" + color + "\"/><text x=\"" +
+           std::to_string(kAxisWidth + 18) + "\" y=\"" + std::to_string(row + 11) + "\">" +
+           escaped(times.ranks[r]) + "</text>\n";
+  }
+  return svg + "</svg>\n";
+}
+
 std::string table_html(const StatsTable &table) {
   std::string html = "<section class=\"report\" id=\"report-" + escaped(table.report) +
                      "\">\n<h2>" + escaped(table.report) + "</h2>\n";
@@ -146,14 +211,15 @@ std::string table_html(const StatsTable &table) {
     html += "<p>" + escaped(table.empty_text) + "</p>\n";
   for (const Section &section : table.sections) {
     if (section.rows.empty()) continue;
+    const std::vector<Column> &columns = table.columns_of(section);
     html += "<h3>" + escaped(section.title) + "</h3>\n<table>\n<thead><tr>";
-    for (const Column &column : table.columns)
+    for (const Column &column : columns)
       html += "<th>" + escaped(column.title) + "</th>";
     html += "</tr></thead>\n<tbody>\n";
     for (const auto &row : section.rows) {
       html += "<tr>";
       for (size_t i = 0; i < row.size(); ++i) {
-        const bool right = i < table.columns.size() && table.columns[i].align == Align::Right;
+        const bool right = i < columns.size() && columns[i].align == Align::Right;
         html += right ? "<td class=\"n\">" : "<td>";
         html += escaped(row[i].text) + "</td>";
       }
@@ -195,6 +261,13 @@ std::string render_html(const std::vector<StatsTable> &tables, const RankCharts 
   for (const auto &parts : charts.communication)
     communication |= !parts.empty();
   if (communication) html += "<h2>Time in communication by rank</h2>\n" + bars(charts);
+  if (!charts.steps.steps.empty()) {
+    html += "<h2>Time of each step by rank</h2>\n" + step_chart(charts.steps);
+    if (charts.steps.steps.size() > kMaxChartSteps)
+      html += "<p>The first " + std::to_string(kMaxChartSteps) + " steps; " +
+              std::to_string(charts.steps.steps.size() - kMaxChartSteps) +
+              " more are left out.</p>\n";
+  }
   for (const StatsTable &table : tables)
     html += table_html(table);
   return html + "</body>\n</html>\n";

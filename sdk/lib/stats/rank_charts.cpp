@@ -71,6 +71,7 @@ RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host
     by_name[{row.at(key.process), text_of(key.name)}] += stats.durations.total;
   for (const auto &[key, ns] : by_name)
     charts.communication[key.first].push_back({key.second, ns});
+  charts.steps = step_times(aggregator, host);
   return charts;
 }
 

@@ -19,22 +19,40 @@ const prof_arg *StatsAggregator::arg_named(const prof_event &e, std::string_view
   return nullptr;
 }
 
-std::optional<uint64_t> StatsAggregator::bytes_of(const prof_event &e) {
-  const prof_arg *a = arg_named(e, "bytes", bytes_keys_);
+std::optional<uint64_t> StatsAggregator::unsigned_arg(const prof_event &e, std::string_view name,
+                                                      KeyCache &keys) {
+  const prof_arg *a = arg_named(e, name, keys);
   if (a == nullptr) return std::nullopt;
   if (a->type == PROF_ARG_UINT) return a->value.u;
   if (a->type == PROF_ARG_INT && a->value.i >= 0) return static_cast<uint64_t>(a->value.i);
   return std::nullopt;
 }
 
-prof_string_id StatsAggregator::domain_of(const prof_event &e) {
-  const prof_arg *a = arg_named(e, "domain", domain_keys_);
+prof_string_id StatsAggregator::string_arg(const prof_event &e, std::string_view name,
+                                           KeyCache &keys) {
+  const prof_arg *a = arg_named(e, name, keys);
   return a != nullptr && a->type == PROF_ARG_STRING ? a->value.s : 0;
 }
 
+std::optional<uint64_t> StatsAggregator::bytes_of(const prof_event &e) {
+  return unsigned_arg(e, "bytes", bytes_keys_);
+}
+
+prof_string_id StatsAggregator::domain_of(const prof_event &e) {
+  return string_arg(e, "domain", domain_keys_);
+}
+
 prof_string_id StatsAggregator::communicator_of(const prof_event &e) {
-  const prof_arg *a = arg_named(e, "communicator", communicator_keys_);
-  return a != nullptr && a->type == PROF_ARG_STRING ? a->value.s : 0;
+  return string_arg(e, "communicator", communicator_keys_);
+}
+
+void StatsAggregator::add_operator(const prof_event &e) {
+  OperatorKey key{e.name, string_arg(e, PROF_OPERATOR_ARG_PASS, pass_keys_), 0};
+  if (scope_.operator_shapes)
+    key.shapes = string_arg(e, PROF_OPERATOR_ARG_INPUT_SHAPES, shapes_keys_);
+  OperatorStats &stats = operators_[key];
+  stats.durations.add(e.duration);
+  stats.self += unsigned_arg(e, PROF_OPERATOR_ARG_SELF, self_keys_).value_or(e.duration);
 }
 
 prof_track_id StatsAggregator::process_of(prof_track_id track) {
@@ -79,13 +97,23 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       if (annotation && span == nullptr) span = &thread_spans_[e.track];
       if (annotation || span_is_thread) span->add(e.ts, e.ts + e.duration);
     }
+    if (scope_.operators && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_OPERATOR)
+      add_operator(e);
+    if (scope_.steps && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_ANNOTATION)
+      if (const auto step = unsigned_arg(e, PROF_STEP_ARG, step_keys_))
+        steps_[{*step, process_of(e.track)}].add(e.ts, e.ts + e.duration);
     if (scope_.collectives && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_COMMUNICATION) {
       const prof_arg *sequence = arg_named(e, "sequence", sequence_keys_);
       const prof_string_id communicator = communicator_of(e);
       if (sequence != nullptr && communicator != 0 &&
-          (sequence->type == PROF_ARG_UINT || sequence->type == PROF_ARG_INT))
-        collective_calls_.push_back(
-            {communicator, sequence->value.u, process_of(e.track), e.name, e.ts});
+          (sequence->type == PROF_ARG_UINT || sequence->type == PROF_ARG_INT)) {
+        // A call that waited in a backend's queue arrived when it was queued.
+        const prof_arg *queued = arg_named(e, PROF_COMMUNICATION_ARG_QUEUED, queued_keys_);
+        const uint64_t wait =
+            queued != nullptr && queued->type == PROF_ARG_UINT ? queued->value.u : 0;
+        collective_calls_.push_back({communicator, sequence->value.u, process_of(e.track), e.name,
+                                     wait <= e.ts ? e.ts - wait : e.ts});
+      }
     }
     if (scope_.overlap && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_COMMUNICATION)
       communication_time_[process_of(e.track)].add(e.ts, e.ts + e.duration);
@@ -167,6 +195,10 @@ void StatsAggregator::merge(StatsAggregator &other) {
   collective_calls_.insert(collective_calls_.end(), other.collective_calls_.begin(),
                            other.collective_calls_.end());
   heap_events_.insert(heap_events_.end(), other.heap_events_.begin(), other.heap_events_.end());
+  for (const auto &[key, stats] : other.operators_)
+    operators_[key].merge(stats);
+  for (const auto &[key, span] : other.steps_)
+    steps_[key].add(span.first, span.last);
   for (const auto &[track, span] : other.thread_spans_)
     thread_spans_[track].add(span.first, span.last);
   first_ts_ = std::min(first_ts_, other.first_ts_);

@@ -2,6 +2,8 @@
 
 #include "device_memory_report.hpp"
 #include "heap_report.hpp"
+#include "operator_report.hpp"
+#include "step_report.hpp"
 
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
@@ -32,6 +34,11 @@ const std::vector<ReportInfo> kReports = {
      true},
     {"python-functions",
      "traced Python functions (--python-functions-trace) by qualified name and domain", true},
+    {"torch-ops",
+     "framework operators (PyTorch's aten::mm, AddmmBackward0) by name, forward and backward "
+     "apart, as key_averages() shows them: calls, self and total time; --group-by shapes adds "
+     "their input shapes",
+     false},
     {"kernels", "device kernels (slices of the kernel category) by name, all devices together",
      false},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
@@ -62,6 +69,10 @@ const std::vector<ReportInfo> kReports = {
     {"idle",
      "per device: idle time within its busy span, split into communication (its process in "
      "communication calls), launch gaps (under 10 us) and host (the device waited for work)",
+     false},
+    {"steps",
+     "training steps (annotation ranges with a \"step\" argument) on each rank (process): each "
+     "rank's time, the slowest rank and the spread of each step",
      false},
 };
 
@@ -731,6 +742,11 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "collectives") scope.communication = true;
     if (name == "stragglers") scope.collectives = true;
     if (name == "overlap" || name == "idle") scope.overlap = true;
+    if (name == "torch-ops") {
+      scope.operators = true;
+      scope.operator_shapes = options.group_by == OperatorGrouping::Shapes;
+    }
+    if (name == "steps") scope.steps = true;
   }
   scope.timelines = utilization || gaps || scope.overlap;
   // Gaps alone need no period shorter than the threshold apart.
@@ -767,6 +783,8 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "stragglers") return stragglers_report(aggregator, host);
   if (name == "overlap") return overlap_report(aggregator, host);
   if (name == "idle") return idle_report(aggregator, host);
+  if (name == "torch-ops") return operator_report(aggregator, host, options);
+  if (name == "steps") return step_report(aggregator, host);
   return StatsTable{std::string(name), "", {}, {}, "", {}};
 }
 

@@ -72,7 +72,7 @@ std::string render_table(const std::vector<StatsTable> &tables) {
     for (const Section &section : table.sections) {
       if (section.rows.empty()) continue;
       std::vector<TextColumn> columns;
-      for (const Column &column : table.columns)
+      for (const Column &column : table.columns_of(section))
         columns.push_back({column.title, column.align});
       TextTable text(std::move(columns));
       std::vector<std::vector<std::string>> cells;
@@ -99,12 +99,17 @@ std::string render_csv(const std::vector<StatsTable> &tables) {
   for (size_t t = 0; t < tables.size(); ++t) {
     const StatsTable &table = tables[t];
     if (several) out += (t > 0 ? "\n# report " : "# report ") + table.report + "\n";
-    std::string header;
-    if (!table.label_key.empty()) header = csv_field(table.label_key);
-    for (const Column &column : table.columns)
-      if (column.data) header += (header.empty() ? "" : ",") + csv_field(column.key);
-    out += header + "\n";
-    for (const Section &section : table.sections)
+    const auto header = [&table](const std::vector<Column> &columns) {
+      std::string line;
+      if (!table.label_key.empty()) line = csv_field(table.label_key);
+      for (const Column &column : columns)
+        if (column.data) line += (line.empty() ? "" : ",") + csv_field(column.key);
+      return line + "\n";
+    };
+    out += header(table.columns);
+    for (const Section &section : table.sections) {
+      const std::vector<Column> &columns = table.columns_of(section);
+      if (!section.columns.empty() && !section.rows.empty()) out += "\n" + header(columns);
       for (const auto &row : section.rows) {
         std::string line;
         bool first = true;
@@ -112,14 +117,15 @@ std::string render_csv(const std::vector<StatsTable> &tables) {
           line = csv_field(section.label);
           first = false;
         }
-        for (size_t c = 0; c < row.size() && c < table.columns.size(); ++c) {
-          if (!table.columns[c].data) continue;
+        for (size_t c = 0; c < row.size() && c < columns.size(); ++c) {
+          if (!columns[c].data) continue;
           if (!first) line += ',';
           line += csv_field(value_text(row[c]));
           first = false;
         }
         out += line + "\n";
       }
+    }
     for (const std::string &note : table.notes)
       out += "# " + note + "\n";
   }
@@ -134,7 +140,8 @@ std::string render_json(const std::vector<StatsTable> &tables) {
     prof::append_json_string(out, table.report);
     out += ": {\"rows\": [";
     bool first_row = true;
-    for (const Section &section : table.sections)
+    for (const Section &section : table.sections) {
+      const std::vector<Column> &columns = table.columns_of(section);
       for (const auto &row : section.rows) {
         out += first_row ? "\n    {" : ",\n    {";
         first_row = false;
@@ -145,16 +152,17 @@ std::string render_json(const std::vector<StatsTable> &tables) {
           prof::append_json_string(out, section.label);
           first = false;
         }
-        for (size_t c = 0; c < row.size() && c < table.columns.size(); ++c) {
-          if (!table.columns[c].data) continue;
+        for (size_t c = 0; c < row.size() && c < columns.size(); ++c) {
+          if (!columns[c].data) continue;
           if (!first) out += ", ";
-          prof::append_json_string(out, table.columns[c].key);
+          prof::append_json_string(out, columns[c].key);
           out += ": ";
           json_value(out, row[c]);
           first = false;
         }
         out += "}";
       }
+    }
     out += first_row ? "]" : "\n  ]";
     if (!table.notes.empty()) {
       out += ", \"notes\": [";

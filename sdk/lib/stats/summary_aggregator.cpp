@@ -16,6 +16,8 @@ const char *group_title(ActivityGroup group) {
     return "CPU schedule:";
   case ActivityGroup::Ranges:
     return "Ranges:";
+  case ActivityGroup::Operators:
+    return "Operators:";
   }
   return "";
 }
@@ -28,7 +30,9 @@ void SummaryAggregator::add(const prof_event &event) {
     ActivityKey key{ActivityGroup::Device, place.device, event.name};
     if (!place.device_side) {
       // Calls of any vendor's API by their category; "api" in reports before ABI 1.5.
-      key.group = is_api_call(event.kind) ? ActivityGroup::Api : host_group(event.category);
+      key.group = is_api_call(event.kind)                ? ActivityGroup::Api
+                  : event.kind == PROF_CATEGORY_OPERATOR ? ActivityGroup::Operators
+                                                         : host_group(event.category);
       key.device = 0;
     }
     activity(key).add(event.duration);

@@ -108,6 +108,35 @@ TEST_F(MpiStats, SpreadOverProcessesItPrintsExactlyWhatOneProcessPrints) {
   expect_same(10, {"--format", "csv", "-r", "stragglers", reports_.string()});
 }
 
+// A framework's operators and steps (rank reports with `framework`): each
+// process's operators and step spans reach rank 0 whole.
+TEST_F(MpiStats, OperatorsAndStepsSpreadOverProcesses) {
+  const fs::path framework = dir_ / "framework";
+  fs::create_directory(framework);
+  for (int rank = 0; rank < 4; ++rank)
+    testing::write_rank_report((framework / ("r" + std::to_string(rank) + ".profrep")).string(),
+                               rank, 5'000, true);
+  expect_same(3, {"-r", "steps,torch-ops", framework.string()});
+  expect_same(
+      2, {"--format", "csv", "--group-by", "shapes", "-r", "torch-ops,steps", framework.string()});
+  expect_same(3, {"--format", "html", "-r", "steps", framework.string()});
+  const RunResult merged =
+      run_process({kProf, "merge", "-o", (dir_ / "all").string(), framework.string()}, dir_);
+  ASSERT_EQ(merged.exit_code, 0) << merged.describe();
+  expect_same(3, {"--format", "json", "-r", "steps,torch-ops", (dir_ / "all.profrep").string()});
+
+  // Rank 1 is 2 ms late to every 10th step's all-reduce: the slowest then.
+  const RunResult csv = alone({"--format", "csv", "-r", "steps", framework.string()});
+  ASSERT_EQ(csv.exit_code, 0) << csv.describe();
+  size_t late_steps = 0;
+  for (const std::string &line : split_lines(csv.out))
+    if (line.starts_with("10,4,") || line.starts_with("20,4,") || line.starts_with("30,4,")) {
+      ++late_steps;
+      EXPECT_TRUE(line.ends_with(",train (rank 1) [node0 rank 1] (10001)")) << line;
+    }
+  EXPECT_EQ(late_steps, 3u) << csv.out;
+}
+
 // Without libprof-stats-mpi (a build without MPI's headers), rank 0 says so
 // once and analyses everything alone; the others print nothing.
 TEST_F(MpiStats, WithoutTheMpiModuleRankZeroWorksAlone) {

@@ -49,6 +49,24 @@ TEST(HtmlPage, ChartsTablesAndNotesEscaped) {
   EXPECT_EQ(count(page, "href="), 0u);
 }
 
+TEST(HtmlPage, StepChartDrawsTheFirst400Steps) {
+  RankCharts charts;
+  charts.steps.ranks = {"rank <0>", "rank 1"};
+  for (uint64_t step = 1; step <= 401; ++step)
+    charts.steps.steps.push_back({step, {{0, 1000 + step}, {1, 2000}}});
+  charts.steps.steps.back().times.pop_back(); // rank 1 missed the last step
+  const std::string page = render_html({}, charts, "prof stats");
+  EXPECT_EQ(count(page, "<svg id=\"step-times\""), 1u);
+  EXPECT_EQ(count(page, "class=\"rank-line\""), 2u);
+  EXPECT_EQ(count(page, "class=\"step-point\""), 800u);
+  EXPECT_EQ(count(page, "rank &lt;0&gt;, step 400: 1.40us"), 1u);
+  EXPECT_EQ(count(page, "step 401"), 0u);
+  EXPECT_EQ(count(page, "<p>The first 400 steps; 1 more are left out.</p>"), 1u);
+  EXPECT_EQ(count(page, ">step 1</text>"), 1u);
+  EXPECT_EQ(count(page, ">step 400</text>"), 1u);
+  EXPECT_EQ(count(page, ">2.00us</text>"), 1u) << "the y axis goes up to the longest";
+}
+
 TEST(HtmlPage, WithoutCollectivesOnlyTheTables) {
   const std::string page = render_html({sample_table()}, RankCharts{}, "prof stats");
   EXPECT_EQ(count(page, "<svg"), 0u);

@@ -4,6 +4,7 @@
 #include "stats_test_report.hpp"
 
 #include "core/console.hpp"
+#include "tests/support/process_runner.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/stats_command.hpp"
 #include <prof/stats/stats_reports.hpp>
@@ -96,15 +97,21 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
   EXPECT_EQ(
       usage_error({report_, "--report", "gcu,api"}),
       "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
-      "api, osrt, ranges, nvtx, python-functions, kernels, memcpy-time, memcpy-size, "
-      "device-memory, memory, counters, "
-      "device-utilization, device-gaps, cpu-functions, collectives, stragglers, overlap, idle)");
+      "api, osrt, ranges, nvtx, python-functions, torch-ops, kernels, memcpy-time, memcpy-size, "
+      "device-memory, memory, counters, device-utilization, device-gaps, cpu-functions, "
+      "collectives, stragglers, overlap, idle, steps)");
   EXPECT_EQ(usage_error({report_, "--format", "xml"}),
             "prof: stats: unknown format 'xml' (formats: table, csv, json, html)");
   EXPECT_EQ(usage_error({report_, "--interval", "0"}),
             "prof: stats: --interval '0' is not a positive number");
   EXPECT_EQ(usage_error({report_, "--gap-threshold", "-3"}),
             "prof: stats: --gap-threshold '-3' is not a number");
+  EXPECT_EQ(usage_error({report_, "--report", "torch-ops", "--group-by", "shape"}),
+            "prof: stats: --group-by 'shape' is not name or shapes");
+  EXPECT_EQ(usage_error({report_, "--group-by", ""}),
+            "prof: stats: --group-by '' is not name or shapes");
+  EXPECT_EQ(usage_error({report_, "--group-by", "Shapes"}),
+            "prof: stats: --group-by 'Shapes' is not name or shapes");
   EXPECT_EQ(usage_error({report_, "--frobnicate"}).rfind("prof: stats: ", 0), 0u);
   const std::string missing = dir_.file("missing.profrep");
   EXPECT_EQ(usage_error({missing}),
@@ -120,12 +127,85 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
             std::string::npos);
 }
 
+// torch-ops and steps through the command: --group-by reaches the table,
+// and the HTML page draws the steps of both ranks.
+TEST_F(StatsCommand, OperatorsAndStepsAsAsked) {
+  testing::TestReport two;
+  for (int rank = 0; rank < 2; ++rank) {
+    const uint32_t process = two.process("train [rank " + std::to_string(rank) + "]", 10 + rank);
+    const uint32_t main = two.thread(process, "train", 10 + rank);
+    for (uint64_t step = 1; step <= 3; ++step) {
+      const uint64_t ts = testing::kOrigin + step * 1000 * testing::kUs;
+      two.step(main, ts, (rank == 1 && step == 2 ? 900 : 500) * testing::kUs, step);
+      two.op(main, ts, 100 * testing::kUs, "aten::mm", "forward", 100 * testing::kUs,
+             step == 1 ? "[[2, 8], [8, 4]]" : "[[4, 8], [8, 4]]");
+    }
+  }
+  two.write(report_, 4);
+
+  const std::string csv = dir_.file("ops.csv");
+  ASSERT_EQ(
+      run({"--report", "torch-ops", "--group-by", "shapes", "--format", "csv", "-o", csv, report_}),
+      0);
+  EXPECT_EQ(
+      read_text(csv).rfind(
+          "Name,Pass,Calls,Self(ns),Self(%),Total(ns),Avg(ns),Min(ns),Max(ns),Input Shapes\n"
+          "aten::mm,forward,4,400000,66.67,400000,100000,100000,100000,\"[[4, 8], [8, 4]]\"\n"
+          "aten::mm,forward,2,200000,33.33,200000,100000,100000,100000,\"[[2, 8], [8, 4]]\"\n",
+          0),
+      0u)
+      << read_text(csv);
+
+  const std::string json = dir_.file("out.json");
+  ASSERT_EQ(run({"--report", "steps,torch-ops", "--format", "json", "-o", json, report_}), 0);
+  const auto parsed = JsonParser::parse(read_text(json));
+  ASSERT_EQ(parsed.members.size(), 2u);
+  EXPECT_EQ(parsed.members[0].first, "steps");
+  EXPECT_EQ(parsed["steps"]["rows"].items.size(), 3u + 6u);
+  EXPECT_EQ(parsed["steps"]["rows"].items.at(1)["Slowest"].text, "train [rank 1] (11)");
+  EXPECT_EQ(parsed["steps"]["rows"].items.at(1)["Spread(ns)"].number, 400000);
+  ASSERT_EQ(parsed["torch-ops"]["rows"].items.size(), 1u);
+  EXPECT_EQ(parsed["torch-ops"]["rows"].items[0]["Calls"].number, 6);
+
+  // HTML: the step chart whatever the reports asked.
+  const std::string html = dir_.file("out.html");
+  ASSERT_EQ(run({"--report", "torch-ops", "--format", "html", "-o", html, report_}), 0);
+  const std::string page = read_text(html);
+  EXPECT_NE(page.find("<svg id=\"step-times\""), std::string::npos);
+  EXPECT_NE(page.find("<section class=\"report\" id=\"report-torch-ops\">"), std::string::npos);
+  EXPECT_NE(page.find("<title>train [rank 1] (11), step 2: 900.00us</title>"), std::string::npos);
+}
+
+// The prof binary itself: a bad --group-by is bad usage, exit status 2,
+// one line on stderr and nothing on stdout.
+TEST_F(StatsCommand, BadGroupByExitsWithTwo) {
+  const std::filesystem::path prof = std::filesystem::path(PROF_BUILD_DIR) / "bin" / "prof";
+  const e2e::RunResult bad = e2e::run_process(
+      {prof.string(), "stats", "--report", "torch-ops", "--group-by", "input", report_}, {},
+      std::chrono::seconds(60));
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_EQ(bad.err, "prof: stats: --group-by 'input' is not name or shapes\n");
+  EXPECT_EQ(bad.out, "");
+  const e2e::RunResult good = e2e::run_process(
+      {prof.string(), "stats", "--report", "torch-ops", "--group-by", "shapes", report_}, {},
+      std::chrono::seconds(60));
+  EXPECT_EQ(good.exit_code, 0) << good.describe();
+  EXPECT_EQ(good.out, "======== Operators: none in this report\n");
+}
+
 TEST_F(StatsCommand, HelpReportsListsEveryReportOnALine) {
   ::testing::internal::CaptureStdout();
   ASSERT_EQ(run({"--help-reports"}), 0);
   const std::string text = ::testing::internal::GetCapturedStdout();
   for (const auto &info : known_reports())
     EXPECT_NE(text.find(std::string(info.name) + " "), std::string::npos) << info.name;
+  // Not shown by default: each needs --report.
+  for (const char *name : {"torch-ops", "steps"}) {
+    const size_t at = text.find(std::string("  ") + name + " ");
+    ASSERT_NE(at, std::string::npos) << name << " in\n" << text;
+    EXPECT_EQ(text[at - 1], '\n') << name << " is not marked * in\n" << text;
+  }
+  EXPECT_NE(text.find("--group-by shapes"), std::string::npos) << text;
 }
 
 TEST_F(StatsCommand, ACutReportGivesWhatIsReadableAndOneWarning) {

@@ -1,11 +1,9 @@
 // Every `prof stats` report on a report with known contents, and the
 // parallel scan against a sequential fold.
 #include "json_check.hpp"
+#include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
 
-#include "core/report/report_reader.hpp"
-#include "core/report_export_view.hpp"
-#include "tools/prof/stats_scan.hpp"
 #include "tools/prof/stats_wire.hpp"
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/stats_reports.hpp>
@@ -23,59 +21,13 @@ using prof::testing::Json;
 using prof::testing::JsonParser;
 using testing::kOrigin;
 using testing::kUs;
+using testing::split;
+using testing::value;
 using Lines = std::vector<std::string>;
 
-Lines split(const std::string &text) {
-  Lines lines;
-  std::stringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    lines.push_back(line);
-  return lines;
-}
-
-/// The value of column `key` in row `row` of `section`, as CSV writes it.
-std::string value(const StatsTable &table, size_t section, size_t row, const std::string &key) {
-  for (size_t c = 0; c < table.columns.size(); ++c) {
-    if (table.columns[c].key != key) continue;
-    const Cell &cell = table.sections.at(section).rows.at(row).at(c);
-    switch (cell.kind) {
-    case Cell::Kind::Integer:
-      return std::to_string(cell.integer);
-    case Cell::Kind::Real: {
-      std::ostringstream text;
-      text << cell.real;
-      return text.str();
-    }
-    case Cell::Kind::Text:
-      return cell.data;
-    }
-  }
-  return "no column " + key;
-}
-
-class StatsReports : public ::testing::Test {
+class StatsReports : public testing::ReportFixture {
 protected:
   void SetUp() override { open(testing::known_report(), 3); }
-  void open(const testing::TestReport &report, size_t events_per_chunk) {
-    path_ = dir_.file("r.profrep");
-    report.write(path_, events_per_chunk);
-    host_.reset();
-    ASSERT_TRUE(reader_.open(path_)) << reader_.problems().back();
-    host_.emplace(reader_);
-  }
-  std::vector<StatsTable> run(const std::vector<std::string> &names, ReportOptions options = {},
-                              size_t threads = 0) {
-    StatsAggregator aggregator =
-        tool::scan_report(reader_, host_->host(), scope_for(names, options), {threads, {}})
-            .aggregator;
-    std::vector<StatsTable> tables;
-    for (const auto &name : names)
-      tables.push_back(build_report(name, aggregator, host_->host(), options));
-    return tables;
-  }
-  StatsTable one(const std::string &name, ReportOptions options = {}) {
-    return run({name}, options).front();
-  }
   /// Every report's name, and options that give the window and gap
   /// reports rows on the random report.
   static std::vector<std::string> every_report() {
@@ -88,6 +40,7 @@ protected:
     ReportOptions options;
     options.interval_ns = 50'000'000;
     options.gap_threshold_ns = 100;
+    options.group_by = OperatorGrouping::Shapes;
     return options;
   }
   /// Every report of `aggregator` as the console prints them.
@@ -97,11 +50,6 @@ protected:
       tables.push_back(build_report(name, aggregator, host_->host(), options));
     return render_table(tables);
   }
-
-  testing::ScratchDir dir_;
-  std::string path_;
-  report::ReportReader reader_;
-  std::optional<core::ReportExportView> host_;
 };
 
 TEST_F(StatsReports, GcuActivityIsTheSummarysDeviceTable) {
@@ -748,7 +696,8 @@ TEST_F(StatsReports, ParallelScanEqualsSequential) {
 TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
   testing::TestReport report = testing::random_report(60'000, 3);
   // And what the random report lacks: two ranks' collectives, device
-  // memory and the calls that made it, the memory source's summary.
+  // memory and the calls that made it, the memory source's summary,
+  // framework operators and steps.
   const uint32_t thread0 = report.thread(report.process("rank 0", 100), "main", 100);
   const uint32_t thread1 = report.thread(report.process("rank 1", 200), "main", 200);
   const uint32_t gpu = report.track(PROF_TRACK_DEVICE, 0, "GPU 9", 9);
@@ -759,6 +708,10 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
     report.call(thread0, ts + 25 * kUs, kUs, "cudaMalloc", 5000 + i);
     report.memory(gpu, ts + 25 * kUs, "alloc", 0x10000 + i * 4096, 4096, "device", 5000 + i);
     if (i % 2 == 0) report.memory(gpu, ts + 40 * kUs, "free", 0x10000 + i * 4096, 4096);
+    report.op(thread0, ts + 30 * kUs, (i % 7 + 1) * kUs, i % 3 ? "aten::mm" : "MmBackward0",
+              i % 3 ? "" : "backward", i % 5 ? static_cast<int64_t>(i % 4) * 100 : -1,
+              "[[" + std::to_string(i % 4) + ", 8]]");
+    report.step(i % 2 ? thread0 : thread1, ts + 5 * kUs, (i % 9 + 1) * kUs, i / 100 + 1);
   }
   report.heap(thread0, kOrigin + kUs, "heap peak", "heap/peak", {{"bytes", 5000}});
   open(report, 500);

@@ -101,6 +101,35 @@ void TestReport::annotation(uint32_t track, uint64_t ts, uint64_t duration, cons
   events_.back().args = set.id;
 }
 
+void TestReport::op(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                    const std::string &pass, int64_t self, const std::string &shapes) {
+  slice(track, ts, duration, name, "torch", PROF_CATEGORY_OPERATOR);
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1), {}};
+  if (!pass.empty())
+    set.args.push_back(prof::arg_string(string(PROF_OPERATOR_ARG_PASS), string(pass)));
+  if (self >= 0)
+    set.args.push_back(prof::arg_uint(string(PROF_OPERATOR_ARG_SELF), static_cast<uint64_t>(self)));
+  if (!shapes.empty()) {
+    set.args.push_back(prof::arg_string(string(PROF_OPERATOR_ARG_INPUT_SHAPES), string(shapes)));
+    set.args.push_back(
+        prof::arg_string(string(PROF_OPERATOR_ARG_INPUT_TYPES), string("[float, float]")));
+  }
+  if (set.args.empty()) return;
+  args_.push_back(set);
+  events_.back().args = set.id;
+}
+
+void TestReport::step(uint32_t track, uint64_t ts, uint64_t duration, uint64_t number,
+                      const std::string &name, bool as_int) {
+  slice(track, ts, duration, name, "torch", PROF_CATEGORY_ANNOTATION);
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1),
+                         {as_int
+                              ? prof::arg_int(string(PROF_STEP_ARG), static_cast<int64_t>(number))
+                              : prof::arg_uint(string(PROF_STEP_ARG), number)}};
+  args_.push_back(set);
+  events_.back().args = set.id;
+}
+
 void TestReport::call(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                       uint64_t id, prof_category kind) {
   slice(track, ts, duration, name, "api", kind);

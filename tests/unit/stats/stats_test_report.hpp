@@ -45,6 +45,16 @@ public:
   /// `sequence` (a collective's order on the communicator).
   void communication(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                      const std::string &communicator, int64_t bytes = -1, uint64_t sequence = 0);
+  /// A framework operator as the torch source records it (event.h,
+  /// "Framework operators"): a slice of kind PROF_CATEGORY_OPERATOR, with
+  /// its `pass` and `input shapes` arguments when not empty and its `self`
+  /// when not negative.
+  void op(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+          const std::string &pass = "", int64_t self = -1, const std::string &shapes = "");
+  /// A training step: an annotation slice named `name` with its number as
+  /// the `step` argument (unsigned, or with `as_int` signed).
+  void step(uint32_t track, uint64_t ts, uint64_t duration, uint64_t number,
+            const std::string &name = "step", bool as_int = false);
   /// An API call's slice, whose id is its correlation id.
   void call(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name, uint64_t id,
             prof_category kind = PROF_CATEGORY_RUNTIME_API);

@@ -1,9 +1,11 @@
 // What the HTML page of `prof stats --format html` draws beside its tables,
 // from the collective operations matched across ranks: how late each rank
-// came to each operation, and each rank's time in communication by name.
+// came to each operation, and each rank's time in communication by name;
+// and from the training steps, each rank's time in each step.
 #pragma once
 
 #include <prof/stats/stats_aggregator.hpp>
+#include <prof/stats/step_times.hpp>
 
 #include <cstdint>
 #include <string>
@@ -28,11 +30,13 @@ struct RankCharts {
   };
   /// Per rank (as `ranks`), time in communication calls by name.
   std::vector<std::vector<Part>> communication;
+  /// Each rank's time in each step (with ranks of their own).
+  StepTimes steps;
 };
 
 /// The charts of `aggregator`'s collective calls and communication (scan
 /// it with StatsScope::collectives and ::communication), at most
-/// `max_operations` columns.
+/// `max_operations` columns, and of its steps (StatsScope::steps).
 RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host,
                        size_t max_operations = 400);
 

@@ -1,7 +1,8 @@
 // Everything `prof stats` computes in one pass over a report's events: the
 // summary's activity and counter statistics, memory-copy statistics, each
-// device's busy timeline, device memory events and the CPU function view. One aggregator per
-// worker thread, merged at the end; keyed by ids, resolved only to print.
+// device's busy timeline, device memory events, the CPU function view,
+// framework operators and training steps. One aggregator per worker thread,
+// merged at the end; keyed by ids, resolved only to print.
 #pragma once
 
 #include <prof/stats/activity_stats.hpp>
@@ -70,7 +71,32 @@ struct CollectiveCall {
   uint64_t sequence = 0;
   prof_track_id process = 0;
   prof_string_id name = 0;
-  uint64_t begin = 0; ///< its arrival
+  uint64_t begin = 0; ///< its arrival: its begin, less its `queued` argument
+};
+
+/// Framework operators (slices of kind PROF_CATEGORY_OPERATOR) are summed
+/// by name, pass and, when StatsScope::operator_shapes asks, input shapes.
+struct OperatorKey {
+  prof_string_id name = 0;
+  prof_string_id pass = 0;   ///< the `pass` argument, 0 if none (forward)
+  prof_string_id shapes = 0; ///< the `input shapes` argument, 0 if none or not kept
+  auto operator<=>(const OperatorKey &) const = default;
+};
+/// Calls of one operator: their durations, and their self time.
+struct OperatorStats {
+  DurationStats durations;
+  uint64_t self = 0; ///< the sum of their `self` arguments, a duration for a call without one
+  void merge(const OperatorStats &other) {
+    durations.merge(other.durations);
+    self += other.self;
+  }
+};
+
+/// One step (annotation slices with a `step` argument) of one process.
+struct StepKey {
+  uint64_t step = 0;
+  prof_track_id process = 0; ///< the process track above the slices' tracks, 0 if none
+  auto operator<=>(const StepKey &) const = default;
 };
 
 /// The time a thread was seen: from its first event to its last event's end.
@@ -86,10 +112,10 @@ struct ThreadSpan {
 
 /// What to keep beyond the activity and counter statistics.
 struct StatsScope {
-  bool memcpy = false;    ///< memory-copy statistics by name
-  bool kernels = false;   ///< device kernels by name
-  bool timelines = false; ///< per-device busy timelines
-  bool functions = false; ///< the CPU function view
+  bool memcpy = false;        ///< memory-copy statistics by name
+  bool kernels = false;       ///< device kernels by name
+  bool timelines = false;     ///< per-device busy timelines
+  bool functions = false;     ///< the CPU function view
   bool annotations = false;   ///< annotation slices by name, domain and category; thread spans
   bool device_memory = false; ///< memory events and the host calls they name
   bool communication = false; ///< communication slices by name, communicator and process
@@ -98,6 +124,9 @@ struct StatsScope {
   /// When each process communicated and each device computed (overlap, idle);
   /// needs `timelines` for the devices' busy time.
   bool overlap = false;
+  bool operators = false;       ///< framework operators by name and pass
+  bool operator_shapes = false; ///< and by input shapes (with `operators`)
+  bool steps = false;           ///< the span of each step in each process
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -151,6 +180,12 @@ public:
   /// Every collective call (see CollectiveCall), in no order.
   const std::vector<CollectiveCall> &collective_calls() const { return collective_calls_; }
 
+  /// Framework operators by name, pass and (if kept) input shapes.
+  const std::map<OperatorKey, OperatorStats> &operators() const { return operators_; }
+  /// Each process's span of each step: from the earliest begin of its
+  /// slices with that `step` argument to their latest end.
+  const std::map<StepKey, ThreadSpan> &steps() const { return steps_; }
+
   /// The memory source's summary instants (category strings "heap/..."),
   /// in no order.
   const std::vector<prof_event> &heap_events() const { return heap_events_; }
@@ -173,6 +208,13 @@ private:
   prof_string_id domain_of(const prof_event &e);
   /// The event's `communicator` argument, 0 if none.
   prof_string_id communicator_of(const prof_event &e);
+  /// The event's `name` argument as an unsigned number, if it has one that
+  /// is an unsigned or non-negative integer.
+  std::optional<uint64_t> unsigned_arg(const prof_event &e, std::string_view name, KeyCache &keys);
+  /// The event's `name` argument if it is a string, else 0.
+  prof_string_id string_arg(const prof_event &e, std::string_view name, KeyCache &keys);
+  /// Adds an operator slice.
+  void add_operator(const prof_event &e);
   /// The process track at or above `track`, 0 if none (cached).
   prof_track_id process_of(prof_track_id track);
 
@@ -184,7 +226,8 @@ private:
   std::map<uint16_t, CounterStats> memcpy_bytes_;
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
-  KeyCache bytes_keys_, domain_keys_, communicator_keys_, sequence_keys_;
+  KeyCache bytes_keys_, domain_keys_, communicator_keys_, sequence_keys_, queued_keys_;
+  KeyCache pass_keys_, self_keys_, shapes_keys_, step_keys_;
   std::map<AnnotationKey, AnnotationStats> annotations_;
   std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
   std::map<CommunicationKey, CommunicationStats> communication_;
@@ -192,6 +235,8 @@ private:
   std::vector<prof_event> heap_events_;
   KeyCache heap_categories_; ///< category ids: whether they read "heap/..."
   std::vector<CollectiveCall> collective_calls_;
+  std::map<OperatorKey, OperatorStats> operators_;
+  std::map<StepKey, ThreadSpan> steps_;
   std::map<prof_track_id, BusyTimeline> timelines_;
   std::map<prof_track_id, BusyTimeline> communication_time_;
   std::map<prof_track_id, BusyTimeline> compute_;

@@ -25,9 +25,16 @@ const ReportInfo *find_report(std::string_view name);
 /// "  NAME  DESCRIPTION" lines, names padded to one width.
 std::string help_reports_text();
 
+/// How the torch-ops report makes its rows (--group-by).
+enum class OperatorGrouping {
+  Name,  ///< by operator name and pass
+  Shapes ///< by operator name, pass and input shapes
+};
+
 struct ReportOptions {
-  uint64_t interval_ns = 100'000'000;    ///< device-utilization windows
-  uint64_t gap_threshold_ns = 1'000'000; ///< device-gaps: shortest gap reported
+  uint64_t interval_ns = 100'000'000;                 ///< device-utilization windows
+  uint64_t gap_threshold_ns = 1'000'000;              ///< device-gaps: shortest gap reported
+  OperatorGrouping group_by = OperatorGrouping::Name; ///< torch-ops rows
 };
 
 /// What the scan must keep for `reports` (names known to find_report).

@@ -51,6 +51,9 @@ struct Section {
   std::string label; ///< "" or what the rows belong to ("GCU 0")
   std::string title; ///< console title, e.g. "======== GCU activities (GCU 0):"
   std::vector<std::vector<Cell>> rows;
+  /// Its own columns when they are not the table's (a report of two kinds
+  /// of rows); empty: the table's.
+  std::vector<Column> columns = {};
 };
 
 struct StatsTable {
@@ -61,17 +64,23 @@ struct StatsTable {
   std::string empty_text;         ///< console line when there are no sections at all
   std::vector<std::string> notes; ///< lines after the table (console), "notes" (JSON), "# " (CSV)
   size_t row_count() const;
+  /// The columns of `section`: its own, or else the table's.
+  const std::vector<Column> &columns_of(const Section &section) const {
+    return section.columns.empty() ? columns : section.columns;
+  }
 };
 
 /// Console text: each section's title, header and rows in the summary's
 /// layout (a section without rows is left out), then the notes.
 std::string render_table(const std::vector<StatsTable> &tables);
-/// CSV (RFC 4180). One report: a header row and its rows. Several: each
+/// CSV (RFC 4180). One report: a header row and its rows; a section with
+/// its own columns after a blank line and its own header row. Several: each
 /// starts with a "# report NAME" line, and a blank line separates them.
 /// Notes follow their rows as "# " lines.
 std::string render_csv(const std::vector<StatsTable> &tables);
 /// JSON: {"NAME": {"rows": [{KEY: value, ...}, ...], "notes": [...]}, ...},
-/// numbers as numbers, in the order of `tables`.
+/// numbers as numbers, in the order of `tables`; each row has the keys of
+/// its section's columns.
 std::string render_json(const std::vector<StatsTable> &tables);
 
 } // namespace prof::stats

@@ -20,7 +20,8 @@ enum class ActivityGroup : uint8_t {
   OsRuntime = 2,    ///< host slices with category "osrt"
   ThreadStates = 3, ///< host slices with category "thread-state" (cpu-perf)
   CpuSchedule = 4,  ///< host slices with category "cpu-schedule": threads on CPU rows
-  Ranges = 5        ///< every other slice
+  Ranges = 5,       ///< every other slice
+  Operators = 6     ///< host slices of the operator category (a framework's operators)
 };
 
 /// Title printed in the Type column on a group's first row.
