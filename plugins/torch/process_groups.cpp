@@ -33,12 +33,13 @@ bool ProcessGroups::knows(const void *address) const {
 
 std::optional<IssuedCollective> ProcessGroups::issue(const void *address,
                                                      std::string_view operation, uint64_t tensor,
-                                                     uint64_t flow, uint64_t issued_ns) {
+                                                     uint64_t flow, uint64_t issued_ns, bool wait) {
   std::lock_guard lock(mutex_);
   const auto found = index_of_.find(address);
   if (found == index_of_.end()) return std::nullopt;
   const IssuedCollective issued{found->second, ++groups_[found->second - 1].issued, flow,
                                 issued_ns};
+  if (!wait) return issued;
   if (waiting_.size() >= kMaxWaiting) waiting_.pop_front();
   waiting_.push_back({std::string(operation), tensor, issued});
   return issued;
@@ -65,6 +66,11 @@ std::optional<IssuedCollective> ProcessGroups::carry_out(std::string_view operat
 GroupFacts ProcessGroups::facts(uint64_t index) const {
   std::lock_guard lock(mutex_);
   return index >= 1 && index <= groups_.size() ? groups_[index - 1].facts : GroupFacts{};
+}
+
+ProcessGroups &process_groups() {
+  static auto *groups = new ProcessGroups;
+  return *groups;
 }
 
 std::string collective_operation(std::string_view name) {

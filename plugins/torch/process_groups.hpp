@@ -47,8 +47,11 @@ public:
   /// A c10d operator `operation` ("all_reduce") called on the group at
   /// `address` with `tensor` (0: none) as its first input. nullopt for a
   /// group never named.
+  /// Counted also while nothing records (`wait` false: no backend call will
+  /// look for it), so that sequences match across ranks whenever they start.
   std::optional<IssuedCollective> issue(const void *address, std::string_view operation,
-                                        uint64_t tensor, uint64_t flow, uint64_t issued_ns = 0);
+                                        uint64_t tensor, uint64_t flow, uint64_t issued_ns = 0,
+                                        bool wait = true);
   /// The backend's call of `operation` on `tensor`: the issued operation it
   /// carries out (the oldest of that operation on that tensor, else the
   /// oldest of that operation), nullopt when none waits.
@@ -76,6 +79,10 @@ private:
   std::map<std::pair<std::string, int>, int> unnamed_; ///< (backend, size) -> groups so named
   std::deque<Waiting> waiting_;
 };
+
+/// The process's groups, which outlive every recorder (never destroyed:
+/// PyTorch may call in at exit).
+ProcessGroups &process_groups();
 
 /// The operation a c10d operator or a backend's collective names, as the
 /// backends name it: "c10d::allreduce_" and "gloo:all_reduce" both give

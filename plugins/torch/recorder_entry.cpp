@@ -1,5 +1,7 @@
 // The torch source's offer to its bridge (recorder_api.h): every call goes
-// to the active recorder, and does nothing while none records.
+// to the active recorder; while none records, only a process group's
+// operations are counted, so that sequences match whenever windows open.
+#include "process_groups.hpp"
 #include "recorder_api.h"
 #include "torch_recorder.hpp"
 
@@ -16,10 +18,14 @@ int wants_shapes() {
 }
 
 void begin(const prof_torch_call *call, prof_torch_open_call *open) {
-  if (TorchRecorder *recorder = active_recorder())
+  if (TorchRecorder *recorder = active_recorder()) {
     recorder->begin(*call, *open);
-  else
-    std::memset(open, 0, sizeof *open);
+    return;
+  }
+  std::memset(open, 0, sizeof *open);
+  // Not recording: a group's operations are counted all the same.
+  if (call->group != nullptr)
+    process_groups().issue(call->group, collective_operation(call->name), 0, 0, 0, false);
 }
 
 void end(prof_torch_open_call *open) {
@@ -27,27 +33,17 @@ void end(prof_torch_open_call *open) {
   if (TorchRecorder *recorder = active_recorder()) recorder->end(*open);
 }
 
-void name_group(const prof_torch_group *group) {
-  if (TorchRecorder *recorder = active_recorder()) recorder->name_group(*group);
-}
+void name_group_entry(const prof_torch_group *group) { name_group(*group); }
 
-int knows_group(const void *group) {
-  const TorchRecorder *recorder = active_recorder();
-  return recorder == nullptr || recorder->knows_group(group);
-}
+int knows_group(const void *group) { return process_groups().knows(group); }
 
 void warn(const char *text) {
   if (TorchRecorder *recorder = active_recorder()) recorder->warn(text);
 }
 
-constexpr prof_torch_recorder_api kApi = {PROF_TORCH_RECORDER_VERSION,
-                                          &recording,
-                                          &wants_shapes,
-                                          &begin,
-                                          &end,
-                                          &name_group,
-                                          &knows_group,
-                                          &warn};
+constexpr prof_torch_recorder_api kApi = {
+    PROF_TORCH_RECORDER_VERSION, &recording,   &wants_shapes, &begin, &end,
+    &name_group_entry,           &knows_group, &warn};
 
 } // namespace
 } // namespace prof::torch

@@ -77,6 +77,7 @@ constexpr uint64_t kEpochShift = 16; ///< 16 bits: which recorder began it
 enum StepMarker : uint64_t { kNoStep = 0, kProfilerStep = 1, kOptimizerStep = 2, kNamedStep = 3 };
 constexpr std::string_view kProfilerStepPrefix = "ProfilerStep#";
 constexpr std::string_view kOptimizerStepPrefix = "Optimizer.step#";
+constexpr std::string_view kZeroGradPrefix = "Optimizer.zero_grad#";
 
 /// A c10d operator's or a backend collective's facts, from begin to end.
 struct CollectiveFacts {
@@ -113,7 +114,7 @@ void set_active_recorder(TorchRecorder *recorder) {
 TorchRecorder::TorchRecorder(const Host &host, RecorderOptions options)
     : host_(host), options_(std::move(options)),
       generation_(g_generation.load(std::memory_order_acquire)), instance_(++g_instances),
-      forward_tables_(std::make_unique<ForwardTables>()) {
+      forward_tables_(std::make_unique<ForwardTables>()), groups_(process_groups()) {
   category_ = host_.intern("torch");
   step_category_ = host_.intern("torch/step");
   step_name_ = host_.intern("step");
@@ -221,6 +222,9 @@ void TorchRecorder::begin(const prof_torch_call &call, prof_torch_open_call &ope
       open.words[kMore] = number_after(name, kProfilerStepPrefix);
     } else if (name.starts_with(kOptimizerStepPrefix)) {
       marker = kOptimizerStep;
+    } else if (name.starts_with(kZeroGradPrefix)) {
+      uint64_t none = 0; // the first step begins at the first zero_grad, if one comes first
+      first_zero_grad_ns_.compare_exchange_strong(none, now, std::memory_order_relaxed);
     }
     open.words[kFlags] |= marker << kStepShift;
   }
@@ -378,7 +382,10 @@ void TorchRecorder::step_range_ended(uint64_t marker, uint64_t number, uint64_t 
     steps_.fetch_add(1);
     emit_step(number, begin, end, track);
   } else if (marker == kOptimizerStep && !profiler_steps_.load(std::memory_order_relaxed)) {
-    const uint64_t from = last_step_end_ != 0 ? last_step_end_ : begin;
+    const uint64_t zero_grad = first_zero_grad_ns_.load(std::memory_order_relaxed);
+    const uint64_t from = last_step_end_ != 0                   ? last_step_end_
+                          : zero_grad != 0 && zero_grad < begin ? zero_grad
+                                                                : begin;
     last_step_end_ = end;
     emit_step(steps_.fetch_add(1) + 1, from, end, track);
   }
@@ -390,13 +397,13 @@ void TorchRecorder::emit_step(uint64_t number, uint64_t begin, uint64_t end, pro
               PROF_CATEGORY_ANNOTATION, args);
 }
 
-void TorchRecorder::name_group(const prof_torch_group &group) {
+void name_group(const prof_torch_group &group) {
   std::vector<int64_t> ranks;
   if (group.ranks != nullptr) ranks.assign(group.ranks, group.ranks + group.rank_count);
   std::optional<std::string_view> name;
   if (group.name != nullptr) name = group.name;
-  groups_.name(group.group, name, group.backend ? group.backend : "unknown", group.rank, group.size,
-               ranks);
+  process_groups().name(group.group, name, group.backend ? group.backend : "unknown", group.rank,
+                        group.size, ranks);
 }
 
 void TorchRecorder::warn(std::string_view text) {

@@ -17,8 +17,8 @@
 //   issued it), and a flow from the operator to it.
 // - Steps: an annotation slice "step" with the argument "step" (event.h):
 //   torch's ProfilerStep#N ranges when the program has them, else from the
-//   end of one optimizer step to the end of the next, or each range named
-//   by the `steps` option.
+//   end of one optimizer step to the end of the next (the first from the
+//   first zero_grad before it), or each range named by the `steps` option.
 #ifndef PROF_PLUGINS_TORCH_TORCH_RECORDER_HPP
 #define PROF_PLUGINS_TORCH_TORCH_RECORDER_HPP
 
@@ -60,8 +60,7 @@ public:
 
   void begin(const prof_torch_call &call, prof_torch_open_call &open);
   void end(prof_torch_open_call &open);
-  void name_group(const prof_torch_group &group);
-  bool knows_group(const void *group) const { return groups_.knows(group); }
+
   bool wants_shapes() const { return options_.shapes; }
   void warn(std::string_view text);
 
@@ -97,18 +96,22 @@ private:
   std::unordered_map<std::string, prof_string_id> names_;
   std::unique_ptr<ForwardTables> forward_tables_;
   std::atomic<uint64_t> next_flow_{1};
-  ProcessGroups groups_;
+  ProcessGroups &groups_; ///< the process's: they outlive recorders
 
   std::mutex steps_mutex_;
   std::atomic<uint64_t> steps_{0};
   std::atomic<bool> profiler_steps_{false}; ///< ProfilerStep#N seen: they are the steps
   uint64_t last_step_end_ = 0;
+  std::atomic<uint64_t> first_zero_grad_ns_{0}; ///< where optimizer step 1 begins, if before it
   std::mutex warned_mutex_;
   std::set<std::string> warned_;
 };
 
 /// The recorder the bridge's calls go to, nullptr when none records.
 TorchRecorder *active_recorder();
+
+/// Names a process group to the process's groups (process_groups()).
+void name_group(const prof_torch_group &group);
 /// Calls go to `recorder` from now on (nullptr: nowhere). A replaced
 /// recorder must stay allocated: a thread may still be inside it.
 void set_active_recorder(TorchRecorder *recorder);

@@ -114,10 +114,13 @@ void describe(const c10::IValue &input, std::string &shapes, std::string &types)
 }
 
 std::unique_ptr<at::ObserverContext> on_begin(const at::RecordFunction &fn) {
-  if (!g_api->recording()) return nullptr;
+  const bool recording = g_api->recording() != 0;
   prof_torch_call call{};
   call.name = fn.name();
   const std::string_view name = call.name;
+  // Not recording: only c10d operators, whose groups count their operations.
+  if (!recording && (fn.scope() != at::RecordScope::FUNCTION || name.substr(0, 6) != "c10d::"))
+    return nullptr;
   switch (fn.scope()) {
   case at::RecordScope::FUNCTION:
     call.kind = PROF_TORCH_OPERATOR;
@@ -136,7 +139,7 @@ std::unique_ptr<at::ObserverContext> on_begin(const at::RecordFunction &fn) {
   TensorSum sum;
   const bool communication = call.kind == PROF_TORCH_COLLECTIVE ||
                              (call.kind == PROF_TORCH_OPERATOR && name.substr(0, 6) == "c10d::");
-  const bool with_shapes = call.kind != PROF_TORCH_USER_RANGE && g_api->wants_shapes();
+  const bool with_shapes = recording && call.kind != PROF_TORCH_USER_RANGE && g_api->wants_shapes();
   if (communication || with_shapes) {
     const auto inputs = fn.inputs();
     if (with_shapes) {
@@ -176,6 +179,7 @@ std::unique_ptr<at::ObserverContext> on_begin(const at::RecordFunction &fn) {
   }
   auto open = std::make_unique<OpenCall>();
   g_api->begin(&call, &open->open);
+  if (!recording) return nullptr;
   return open;
 }
 

@@ -62,6 +62,15 @@ TEST(TorchProcessGroups, ABackendCallTakesTheOperationOnItsTensor) {
   EXPECT_FALSE(groups.carry_out("all_reduce", 100));
 }
 
+TEST(TorchProcessGroups, OperationsIssuedWhileNothingRecordsStillCount) {
+  ProcessGroups groups;
+  groups.name(&kWorld, "0", "gloo", 0, 2, {});
+  groups.issue(&kWorld, "all_reduce", 100, 0, 0, false); // before the window opened
+  EXPECT_FALSE(groups.carry_out("all_reduce", 100));     // nothing waits for a backend
+  EXPECT_EQ(groups.issue(&kWorld, "all_reduce", 100, 0)->sequence, 2u);
+  EXPECT_EQ(groups.carry_out("all_reduce", 100)->sequence, 2u);
+}
+
 TEST(TorchProcessGroups, OperationsAreNamedAsBackendsNameThem) {
   EXPECT_EQ(collective_operation("c10d::allreduce_"), "all_reduce");
   EXPECT_EQ(collective_operation("gloo:all_reduce"), "all_reduce");

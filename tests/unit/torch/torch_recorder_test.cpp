@@ -139,8 +139,8 @@ TEST_F(TorchRecorderTest, ACollectiveCarriesItsGroupAndSequenceFromItsC10dOperat
   start();
   int group = 0;
   const int64_t ranks[] = {0, 1, 2, 3};
-  recorder_->name_group({&group, "0", "gloo", 1, 4, ranks, 4});
-  EXPECT_TRUE(recorder_->knows_group(&group));
+  name_group({&group, "0", "gloo", 1, 4, ranks, 4});
+  EXPECT_TRUE(process_groups().knows(&group));
   for (uint64_t tensor : {0x100u, 0x200u}) {
     prof_torch_call c10d = op("c10d::allreduce_");
     c10d.group = &group;
@@ -208,7 +208,9 @@ TEST_F(TorchRecorderTest, ACollectiveWithoutItsOperatorIsUnmatched) {
 
 TEST_F(TorchRecorderTest, OptimizerStepsEndSteps) {
   start();
+  call(op("aten::uniform_")); // the model is made: no step yet
   for (int i = 0; i < 3; ++i) {
+    call(range("Optimizer.zero_grad#SGD.zero_grad"));
     call(op("aten::mm"));
     call(range("Optimizer.step#SGD.step"));
   }
@@ -220,7 +222,8 @@ TEST_F(TorchRecorderTest, OptimizerStepsEndSteps) {
   EXPECT_EQ(marked[0].args.at("step"), "1");
   EXPECT_EQ(marked[2].args.at("step"), "3");
   EXPECT_EQ(marked[0].category, "torch/step");
-  // Each step runs from the end of the one before it.
+  // The first from the first zero_grad, each other from the end of the one before it.
+  EXPECT_EQ(marked[0].begin, slice("Optimizer.zero_grad#SGD.zero_grad").begin);
   EXPECT_EQ(marked[1].begin, marked[0].begin + marked[0].duration);
   EXPECT_EQ(recorder_->steps(), 3u);
   EXPECT_EQ(slice("Optimizer.step#SGD.step").kind, PROF_CATEGORY_ANNOTATION);
