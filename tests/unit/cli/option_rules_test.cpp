@@ -19,6 +19,7 @@ Args option_args(std::string_view name) {
       {"show-output", "true"},
       {"sample", "process-tree"},
       {"trace", "osrt"},
+      {"pytorch", "autograd-nvtx"},
       {"devices", "0"},
       {"session", "s1"},
       {"session-new", "s2"},
@@ -152,9 +153,9 @@ TEST(OptionRules, ControlOptionsAloneOrWithSession) {
     EXPECT_EQ(error_of({dashed, "--cpu-utilization"}),
               "prof: " + dashed + " can only be used alone or with " + allowed +
                   ", not with --cpu-utilization");
-    EXPECT_EQ(error_of({dashed, "--session-new", "x"}),
-              "prof: " + dashed + " can only be used alone or with " + allowed +
-                  ", not with --session-new");
+    EXPECT_EQ(error_of({dashed, "--session-new", "x"}), "prof: " + dashed +
+                                                            " can only be used alone or with " +
+                                                            allowed + ", not with --session-new");
     EXPECT_EQ(error_of({dashed, "ls"}), "prof: " + dashed + " can only be used alone or with " +
                                             allowed + ", not with an application ('ls')");
   }
@@ -190,7 +191,8 @@ TEST(OptionRules, ACaptureNeedsSomethingToCapture) {
       "prof: a capture needs one of --enable-events, --enable-activities, --import-events, "
       "--import-activities, --metrics, --cpu-profiling-callstack, --cpu-utilization, "
       "--memory-utilization, --memory-profile, --gcu-utilization, --nic-metrics, "
-      "--python-sampling, --python-functions-trace, --pytorch, --plugin, --config, --trace or --sample";
+      "--python-sampling, --python-functions-trace, --pytorch, --plugin, --config, --trace or "
+      "--sample";
   EXPECT_EQ(error_of({"ls"}), message);
   EXPECT_EQ(error_of({"--print-summary", "--export-profile", "r", "ls", "-l"}), message);
   EXPECT_EQ(error_of({"--trace", "none", "ls"}), message);

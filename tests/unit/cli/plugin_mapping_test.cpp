@@ -322,11 +322,10 @@ TEST(PluginMapping, PytorchModesAskForTheTorchSource) {
   ASSERT_NE(find(requests, "python"), nullptr);
   EXPECT_EQ(find(requests, "python")->options,
             (Pairs{{"functions", "pytorch"}, {"sampling", "false"}}));
-  // ... unless --python-functions-trace chose the functions.
-  requests = plugin_requests(parse(
-      {"--python-functions-trace", "mod:f", "--pytorch", "functions-trace", "ls"}));
-  EXPECT_EQ(find(requests, "python")->options,
-            (Pairs{{"functions", "mod:f"}, {"sampling", "false"}}));
+  // ... unless the functions were chosen.
+  requests = plugin_requests(
+      parse({"--plugin", "python functions=mod:f", "--pytorch", "functions-trace", "ls"}));
+  EXPECT_EQ(find(requests, "python")->options, (Pairs{{"functions", "mod:f"}}));
 
   EXPECT_EQ(find(plugin_requests(parse({"--pytorch", "none", "ls"})), "torch"), nullptr);
   EXPECT_THROW(parse({"--pytorch", "autograd", "ls"}), UsageError);

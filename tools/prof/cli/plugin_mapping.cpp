@@ -238,9 +238,9 @@ void add_pytorch(const CommandLine &command, RequestList &list) {
   if (!option || option->value == "none") return;
   PluginRequest &torch = list.request("torch", requester(*option));
   torch.implicit = false;
-  if (torch.when_missing.empty())
-    torch.when_missing = requester(*option) + " needs plugin torch";
-  if (option->value.ends_with("shapes")) RequestList::set(torch, "shapes", "true", false);
+  if (torch.when_missing.empty()) torch.when_missing = requester(*option) + " needs plugin torch";
+  if (option->value.find("shapes") != std::string::npos)
+    RequestList::set(torch, "shapes", "true", false);
   if (!option->value.starts_with("functions-trace")) return;
   const bool sampling = list.find("python") != nullptr;
   PluginRequest &python = list.request("python", requester(*option));
