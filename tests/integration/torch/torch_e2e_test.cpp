@@ -32,6 +32,7 @@ constexpr double kDelaySeconds = 0.4;
 
 struct Slice {
   std::string name;
+  int pid = 0;
   uint32_t track = 0;
   uint64_t begin = 0, duration = 0;
   uint16_t kind = 0;
@@ -76,7 +77,14 @@ Report read_report(const fs::path &path) {
       continue;
     }
     if (e.type != PROF_EVENT_SLICE) continue;
-    Slice s{std::string(reader.string(e.name)), e.track, e.ts, e.duration, e.kind, {}};
+    const report::TrackRecord *track = reader.track(e.track);
+    Slice s{std::string(reader.string(e.name)),
+            track ? track->pid : 0,
+            e.track,
+            e.ts,
+            e.duration,
+            e.kind,
+            {}};
     if (e.args != 0)
       if (const auto args = reader.args().find(static_cast<uint32_t>(e.args)))
         for (const prof_arg &a : *args)
@@ -285,6 +293,28 @@ TEST_F(TorchE2E, PytorchOptionAddsShapesAndModuleRanges) {
   EXPECT_EQ(addmm.front()->args.at("input shapes"), "[[512], [16, 512], [512, 512], [], []]");
   EXPECT_EQ(addmm.front()->args.at("input types"), "[float, float, float, Scalar, Scalar]");
   EXPECT_FALSE(r.named("Linear.forward").empty());
+}
+
+// DataLoader's worker processes (forked) record their operators too.
+TEST_F(TorchE2E, DataLoaderWorkersAreRecordedToo) {
+  const RunResult r = run_process({kProf, "--quiet", "--print-app-log", "-t", "torch", "-o",
+                                   (dir() / "loader").string(), PROF_SYSTEM_PYTHON3,
+                                   (kPrograms / "data_loader.py").string()},
+                                  {}, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out, "batches done\n");
+  std::map<int, int> randn_by_process;
+  const Report report = read_report(dir() / "loader.profrep");
+  for (const Slice *s : report.named("aten::randn"))
+    ++randn_by_process[s->pid];
+  // 64 samples made by two workers, none by the main process.
+  ASSERT_EQ(randn_by_process.size(), 2u);
+  int randn = 0;
+  for (const auto &[pid, calls] : randn_by_process) {
+    EXPECT_GT(calls, 0) << pid;
+    randn += calls;
+  }
+  EXPECT_EQ(randn, 64);
 }
 
 // A program that never imports torch runs as before, and says nothing.
