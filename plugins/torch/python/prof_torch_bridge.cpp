@@ -147,21 +147,26 @@ std::unique_ptr<at::ObserverContext> on_begin(const at::RecordFunction &fn) {
       types = "[";
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
-      const c10::IValue &input = inputs[i];
-      if (communication) {
-        if (call.group == nullptr)
-          if (c10d::ProcessGroup *group = group_of(input)) {
-            name_unknown_group(group);
-            call.group = group;
-          }
-        sum.add(input);
-      }
-      if (with_shapes) {
-        if (i > 0) {
-          shapes += ", ";
-          types += ", ";
+      try {
+        const c10::IValue &input = inputs[i];
+        if (communication) {
+          if (call.group == nullptr)
+            if (c10d::ProcessGroup *group = group_of(input)) {
+              name_unknown_group(group);
+              call.group = group;
+            }
+          sum.add(input);
         }
-        describe(input, shapes, types);
+        if (with_shapes) {
+          if (i > 0) {
+            shapes += ", ";
+            types += ", ";
+          }
+          describe(input, shapes, types);
+        }
+      } catch (const std::exception &) {
+        // A tensor without sizes (nested, some sparse layouts): said as unknown.
+        if (with_shapes) shapes += "[?]";
       }
     }
     if (communication && sum.tensors > 0) {
