@@ -1,5 +1,7 @@
 #include "torch_source.hpp"
 
+#include "running_python.hpp"
+
 #include <prof/python/python_startup.hpp>
 #include <prof/tsc_clock.hpp>
 
@@ -28,10 +30,12 @@ bool TorchSource::start() {
   started_ = true;
   // What the bridge in each Python process reads: its loader, prof_torch.
   setenv("PROF_TORCH_SHAPES", options_.shapes ? "1" : "0", 1);
-  if (const std::string problem = python::run_at_python_startup(
-          reinterpret_cast<const void *>(&set_active_recorder), "prof_torch");
+  const void *anchor = reinterpret_cast<const void *>(&set_active_recorder);
+  if (const std::string problem = python::run_at_python_startup(anchor, "prof_torch");
       !problem.empty())
     host_.log(PROF_LOG_WARN, problem);
+  // Attached to a running interpreter: start prof_torch in it now.
+  start_in_running_python(python::python_site_folder(anchor));
   return true;
 }
 

@@ -16,7 +16,7 @@ import functools
 import os
 import sys
 
-_state = {"installed": False}
+_state = {"installed": False, "started": False}
 
 
 def _warn(text):
@@ -190,7 +190,11 @@ _AFTER_TORCH = _AfterTorch()
 
 
 def start():
-    """prof's sitecustomize calls this at start-up."""
+    """prof's sitecustomize calls this at start-up; the torch source, in the
+    interpreter's main thread, when prof attaches to a running program."""
+    if _state["started"]:
+        return
+    _state["started"] = True
     if "torch" in sys.modules:
         _install()
     else:

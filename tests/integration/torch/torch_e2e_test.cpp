@@ -12,11 +12,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace prof::e2e {
@@ -315,6 +317,34 @@ TEST_F(TorchE2E, DataLoaderWorkersAreRecordedToo) {
     randn += calls;
   }
   EXPECT_EQ(randn, 64);
+}
+
+// prof attached to a program that imported torch long before: the torch
+// source starts in its running interpreter.
+TEST_F(TorchE2E, AttachingToARunningProgramRecordsItsOperators) {
+  const fs::path pid_file = dir() / "pid";
+  auto app = std::async(std::launch::async, [&] {
+    return run_process({"/usr/bin/env", "PROF_MODE=dynamic",
+                        "LD_PRELOAD=" + (kBuildDir / "lib" / "prof" / "libprof-agent.so").string(),
+                        PROF_SYSTEM_PYTHON3, (kPrograms / "waits_for_attach.py").string(),
+                        pid_file.string(), "8"},
+                       {}, std::chrono::seconds(60));
+  });
+  for (int i = 0; i < 200 && !fs::exists(pid_file); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(fs::exists(pid_file)) << app.get().describe();
+  std::string pid;
+  std::ifstream(pid_file) >> pid;
+  std::this_thread::sleep_for(std::chrono::milliseconds(500)); // the agent listens
+  const RunResult attach = run_process(
+      {kProf, "attach", "-t", "torch", "--duration", "1.5", "-o", (dir() / "a").string(), pid});
+  const RunResult program = app.get();
+  ASSERT_EQ(attach.exit_code, 0) << attach.describe();
+  EXPECT_EQ(program.exit_code, 0) << program.describe();
+  EXPECT_EQ(program.out, "done\n");
+  const Report report = read_report(dir() / "a.profrep");
+  EXPECT_GT(report.named("aten::mm").size(), 10u);
+  EXPECT_GT(report.named("aten::tanh").size(), 10u);
 }
 
 // A program that never imports torch runs as before, and says nothing.
