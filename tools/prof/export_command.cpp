@@ -20,6 +20,7 @@ namespace {
 std::string extension_for(const std::string &type) {
   if (type == "perfetto") return ".perfetto-trace";
   if (type == "chrome-json") return ".json";
+  if (type == "kineto") return ".pt.trace.json";
   if (type == "sqlite") return ".sqlite";
   if (type == "folded") return ".folded";
   if (type == "csv") return "-csv/"; // a folder: one CSV per table
@@ -44,7 +45,7 @@ std::string joined(const std::vector<std::string> &names) {
 int run_export(const std::vector<std::string> &args, core::Console &console) {
   po::options_description options("prof export [options] REPORT");
   options.add_options()("type,t", po::value<std::string>()->default_value("perfetto"),
-                        "exporter: perfetto, chrome-json, csv, sqlite, folded, ...")(
+                        "exporter: perfetto, chrome-json, kineto, csv, sqlite, folded, ...")(
       "output,o", po::value<std::string>(), "output file (default: REPORT with the type's extension)")(
       "force-overwrite,f", "replace an existing output file")(
       "plugin-path", po::value<std::vector<std::string>>(), "also load plugins from DIR")(

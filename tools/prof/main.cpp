@@ -13,6 +13,7 @@
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/export_command.hpp"
 #include "tools/prof/import_command.hpp"
+#include "tools/prof/import_trace_command.hpp"
 #include "tools/prof/merge_command.hpp"
 #include "tools/prof/plugin_listing.hpp"
 #include "tools/prof/query_command.hpp"
@@ -84,6 +85,8 @@ int run_own_arguments(const cli::SubcommandSpec &subcommand, const std::vector<s
     return tool::run_stats(args, console);
   case cli::Route::Merge:
     return tool::run_merge(args, console);
+  case cli::Route::Import:
+    return tool::run_trace_import(args, console);
   case cli::Route::Sessions:
     if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
       std::fputs(cli::help_text(subcommand).c_str(), stdout);

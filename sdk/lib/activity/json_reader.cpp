@@ -22,9 +22,18 @@ public:
     return value;
   }
 
+  /// The value at `offset` (after whitespace); `offset` moves past it.
+  JsonValue value_at(std::size_t &offset) {
+    pos_ = offset;
+    skip_space();
+    JsonValue value = parse_value(0);
+    offset = pos_;
+    return value;
+  }
+
 private:
   [[noreturn]] void fail(std::size_t offset, const std::string &message) const {
-    throw JsonSyntaxError(position_of(text_, offset), message);
+    throw JsonSyntaxError(position_of(text_, offset), message, offset);
   }
 
   /// What is at the current position, for messages.
@@ -351,6 +360,10 @@ std::string_view json_type_name(JsonType type) {
 
 JsonValue parse_json(std::string_view text, std::size_t max_depth) {
   return Reader(text, max_depth).document();
+}
+
+JsonValue parse_json_value_at(std::string_view text, std::size_t &offset, std::size_t max_depth) {
+  return Reader(text, max_depth).value_at(offset);
 }
 
 } // namespace prof::activity

@@ -66,6 +66,30 @@ TEST(JsonReader, ErrorsSayLineAndColumn) {
   EXPECT_EQ(error_of("[\n  \"\xc3\xa9\", x]"), "2:8: expected a value, found 'x'");
 }
 
+TEST(JsonReader, ValuesOneAtATimeKeepTheDocumentsOffsets) {
+  const std::string_view text = R"([ {"a": 1}, "x" ,  2.5 ])";
+  std::size_t at = 1;
+  const JsonValue first = parse_json_value_at(text, at);
+  EXPECT_EQ(first.offset, 2u);
+  EXPECT_EQ(first.find("a")->offset, 8u);
+  EXPECT_EQ(at, 10u);
+  at += 1; // ','
+  EXPECT_EQ(parse_json_value_at(text, at).string, "x");
+  EXPECT_EQ(at, 15u);
+  at += 2;
+  EXPECT_EQ(parse_json_value_at(text, at).number, 2.5);
+  // An error carries its byte offset in the whole text.
+  std::size_t cut = 1;
+  try {
+    parse_json_value_at(text.substr(0, 8), cut);
+    ADD_FAILURE() << "a cut value parsed";
+  } catch (const JsonSyntaxError &e) {
+    EXPECT_EQ(e.offset, 8u);
+    EXPECT_EQ(e.position.column, 9u);
+    EXPECT_STREQ(e.what(), "expected a value, found end of input");
+  }
+}
+
 TEST(JsonReader, NestingIsBounded) {
   const std::string ok = std::string(64, '[') + std::string(64, ']');
   EXPECT_EQ(error_of(ok), "");

@@ -17,6 +17,7 @@ enum class Route {
   Export,   ///< prof export: its own arguments
   Stats,    ///< prof stats: its own arguments
   Merge,    ///< prof merge: its own arguments
+  Import,   ///< prof import: its own arguments
   Sessions, ///< prof sessions list
   Status,   ///< prof status: prof's options (--session), no capture rules
 };
@@ -29,7 +30,7 @@ enum class OptionSet {
   Start,   ///< start: --session, -o
   Control, ///< stop, suspend, resume, cancel, shutdown, status: --session
   Plugins, ///< plugins: --plugin-path
-  Own,     ///< export, stats, merge, sessions: their own arguments
+  Own,     ///< export, stats, merge, import, sessions: their own arguments
 };
 
 struct SubcommandSpec {

@@ -115,6 +115,9 @@ public:
     session_.command = command_.c_str();
     session_.target_pid = pid;
   }
+  /// The session exporters see, for a test to set more of it (rank, clock
+  /// anchor, plugins); strings it points to must outlive the export.
+  prof_session_info &session() { return session_; }
   /// Losses the capture had under `cause` (ring full by default).
   void set_dropped(uint64_t dropped, prof_drop_cause cause = PROF_DROP_RING_FULL) {
     dropped_[cause] = dropped;

@@ -1,0 +1,19 @@
+// Reads a PyTorch profiler trace, either form, into an ImportedTrace:
+// Kineto's JSON object ("traceEvents", "distributedInfo",
+// "baseTimeNanoseconds", ...) or the legacy profiler's JSON array of
+// events. The event list is read one event at a time, so a large trace
+// costs its events, not a tree of the whole document.
+#pragma once
+
+#include "tools/prof/imported_trace.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace prof::tool {
+
+/// Reads `text` (a whole trace) into `trace`. Throws TraceImportError:
+/// what was expected, at which byte offset of `text`.
+void read_pytorch_trace(std::string_view text, ImportedTrace &trace);
+
+} // namespace prof::tool
