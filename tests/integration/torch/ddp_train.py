@@ -4,7 +4,9 @@ started with RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT as torchrun would.
     ddp_train.py STEPS [LATE_RANK LATE_STEP DELAY_S]
 
 LATE_RANK waits DELAY_S before the forward pass of step LATE_STEP, so its
-gradient all-reduces of that step come last. Prints "buckets N" (DDP's
+gradient all-reduces of that step come last. With TORCH_PROFILER_TRACES=DIR
+the loop runs inside torch.profiler (started right after a barrier, as its
+users start it on every rank) and each rank writes DIR/rRANK.json. Prints "buckets N" (DDP's
 gradient buckets: those of step 1, and those DDP rebuilt for the later
 steps) and "step K" for each step.
 """
@@ -31,6 +33,14 @@ optimizer = torch.optim.SGD(ddp.parameters(), lr=0.01)
 loss_function = nn.CrossEntropyLoss()
 data = torch.randn(16, 512)
 labels = torch.randint(0, 10, (16,))
+traces = os.environ.get("TORCH_PROFILER_TRACES")
+profiler = None
+if traces:
+    from torch.profiler import ProfilerActivity, profile
+
+    dist.barrier()
+    profiler = profile(activities=[ProfilerActivity.CPU])
+    profiler.__enter__()
 for step in range(1, steps + 1):
     optimizer.zero_grad()
     if rank == late_rank and step == late_step:
@@ -38,7 +48,12 @@ for step in range(1, steps + 1):
     loss = loss_function(ddp(data), labels)
     loss.backward()
     optimizer.step()
+    if profiler is not None:
+        profiler.step()
     print(f"step {step}", flush=True)
+if profiler is not None:
+    profiler.__exit__(None, None, None)
+    profiler.export_chrome_trace(os.path.join(traces, f"r{rank}.json"))
 facts = ddp.logger._get_ddp_logging_data().strs_map
 first, rebuilt = (len(facts.get(key, "").split(", ")) for key in ("bucket_sizes", "rebuilt_bucket_sizes"))
 print(f"buckets {first} {rebuilt}", flush=True)

@@ -98,8 +98,10 @@ Report read_report(const fs::path &path) {
 
 class TorchE2E : public ::testing::Test {
 protected:
-  /// Runs the 4 ranks, each under prof with `options`; their outputs by rank.
-  std::vector<RunResult> run_ranks(const std::vector<std::string> &options, int port) {
+  /// Runs the 4 ranks, each under prof with `options` (without prof when
+  /// `options` is empty; `env` adds variables); their outputs by rank.
+  std::vector<RunResult> run_ranks(const std::vector<std::string> &options, int port,
+                                   const std::vector<std::string> &env = {}) {
     std::vector<std::future<RunResult>> ranks;
     for (int rank = 0; rank < kRanks; ++rank) {
       std::vector<std::string> argv = {"/usr/bin/env",
@@ -107,13 +109,13 @@ protected:
                                        "WORLD_SIZE=" + std::to_string(kRanks),
                                        "MASTER_ADDR=127.0.0.1",
                                        "MASTER_PORT=" + std::to_string(port),
-                                       "OMP_NUM_THREADS=1",
-                                       kProf,
-                                       "--quiet",
-                                       "--print-app-log",
-                                       "-o",
-                                       (dir() / "r%q{RANK}").string()};
-      argv.insert(argv.end(), options.begin(), options.end());
+                                       "OMP_NUM_THREADS=1"};
+      argv.insert(argv.end(), env.begin(), env.end());
+      if (!options.empty()) {
+        argv.insert(argv.end(),
+                    {kProf, "--quiet", "--print-app-log", "-o", (dir() / "r%q{RANK}").string()});
+        argv.insert(argv.end(), options.begin(), options.end());
+      }
       argv.insert(argv.end(), {PROF_SYSTEM_PYTHON3, (kPrograms / "ddp_train.py").string(),
                                std::to_string(kSteps), std::to_string(kLateRank),
                                std::to_string(kLateStep), std::to_string(kDelaySeconds)});
@@ -282,6 +284,36 @@ TEST_F(TorchE2E, DdpRanksGiveOperatorsStepsAndMatchedCollectives) {
       EXPECT_NE(line.find("," + std::to_string(all_reduces) + ","), std::string::npos) << line;
     }
   EXPECT_EQ(rows, kRanks) << collectives.out;
+}
+
+// The same program profiled by torch.profiler instead (the legacy profiler
+// of Debian's torch), its traces imported: the same verdict.
+TEST_F(TorchE2E, ImportedTorchProfilerTracesGiveTheSameStragglerVerdict) {
+  const fs::path traces = dir() / "traces";
+  fs::create_directories(traces);
+  const std::vector<RunResult> ranks =
+      run_ranks({}, 29650, {"TORCH_PROFILER_TRACES=" + traces.string()});
+  for (int rank = 0; rank < kRanks; ++rank)
+    ASSERT_EQ(ranks[rank].exit_code, 0) << "rank " << rank << ": " << ranks[rank].describe();
+  const int rebuilt = buckets(ranks[0].out).second;
+  std::vector<std::string> import = {kProf, "import", "-o", (dir() / "imported").string()};
+  for (int rank = 0; rank < kRanks; ++rank)
+    import.push_back((traces / ("r" + std::to_string(rank) + ".json")).string());
+  const RunResult imported = run_process(import);
+  ASSERT_EQ(imported.exit_code, 0) << imported.describe();
+  const RunResult stragglers = run_process(
+      {kProf, "stats", "--report", "stragglers", "--format", "csv", (dir() / "imported").string()});
+  ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
+  std::vector<LateOperation> held_up;
+  for (const LateOperation &op : late_operations(stragglers.out, "gloo:0"))
+    if (op.milliseconds > 1000 * kDelaySeconds / 2) held_up.push_back(op);
+  // The late step's gradient all-reduces, each with the late rank last.
+  ASSERT_EQ(static_cast<int>(held_up.size()), rebuilt) << stragglers.out;
+  for (const LateOperation &op : held_up) {
+    EXPECT_EQ(op.name, "gloo:all_reduce");
+    EXPECT_NE(op.last.find("(rank " + std::to_string(kLateRank) + ")"), std::string::npos)
+        << op.last;
+  }
 }
 
 // nsys's --pytorch: shapes on operators, and the function trace's module ranges.
