@@ -1,7 +1,5 @@
 #include "process_groups.hpp"
 
-#include <cctype>
-
 namespace prof::torch {
 
 void ProcessGroups::name(const void *address, std::optional<std::string_view> name,
@@ -71,47 +69,6 @@ GroupFacts ProcessGroups::facts(uint64_t index) const {
 ProcessGroups &process_groups() {
   static auto *groups = new ProcessGroups;
   return *groups;
-}
-
-std::string collective_operation(std::string_view name) {
-  if (const size_t colons = name.find("::"); colons != std::string_view::npos) {
-    name.remove_prefix(colons + 2);
-    while (name.starts_with('_'))
-      name.remove_prefix(1);
-    while (name.ends_with('_'))
-      name.remove_suffix(1);
-    if (name.ends_with("_base")) name.remove_suffix(5);
-    if (name.ends_with("_coalesced")) name.remove_suffix(10);
-  } else if (const size_t colon = name.find(':'); colon != std::string_view::npos) {
-    name.remove_prefix(colon + 1);
-  }
-  std::string operation;
-  for (const char c : name) {
-    if (std::isupper(static_cast<unsigned char>(c))) break; // recvAnySource
-    operation += c;
-  }
-  // c10d's operators run the words together: allreduce, allgather, alltoall.
-  if (operation.starts_with("all") && operation.size() > 3 && operation[3] != '_')
-    operation.insert(3, "_");
-  if (operation == "all_toall") operation = "all_to_all";
-  if (operation == "all_gather_into_tensor") operation = "all_gather";
-  if (operation == "reduce_scatter_tensor") operation = "reduce_scatter";
-  if (operation == "recv_any_source") operation = "recv";
-  return operation;
-}
-
-std::string ranks_text(const std::vector<int64_t> &ranks) {
-  std::string text;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-      ++j;
-    if (!text.empty()) text += ',';
-    text += std::to_string(ranks[i]);
-    if (j > i) text += (j == i + 1 ? "," : "-") + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return text;
 }
 
 } // namespace prof::torch

@@ -9,6 +9,8 @@
 #ifndef PROF_PLUGINS_TORCH_PROCESS_GROUPS_HPP
 #define PROF_PLUGINS_TORCH_PROCESS_GROUPS_HPP
 
+#include <prof/collective_names.hpp>
+
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -83,15 +85,6 @@ private:
 /// The process's groups, which outlive every recorder (never destroyed:
 /// PyTorch may call in at exit).
 ProcessGroups &process_groups();
-
-/// The operation a c10d operator or a backend's collective names, as the
-/// backends name it: "c10d::allreduce_" and "gloo:all_reduce" both give
-/// "all_reduce", "c10d::alltoall_base_" "all_to_all", "gloo:recvAnySource" "recv".
-std::string collective_operation(std::string_view name);
-
-/// Global ranks as reports show them: runs of consecutive ranks as "A-B",
-/// joined by ','.
-std::string ranks_text(const std::vector<int64_t> &ranks);
 
 } // namespace prof::torch
 

@@ -1,6 +1,6 @@
 #include "tools/prof/kineto_events.hpp"
 
-#include "tools/prof/collective_names.hpp"
+#include <prof/collective_names.hpp>
 #include "tools/prof/trace_import_error.hpp"
 #include "tools/prof/trace_values.hpp"
 

@@ -1,6 +1,6 @@
 #include "tools/prof/trace_values.hpp"
 
-#include "tools/prof/collective_names.hpp"
+#include <prof/collective_names.hpp>
 
 #include <charconv>
 #include <cmath>
@@ -103,20 +103,6 @@ std::string list_text(const JsonValue &value) {
     return "";
   }
   return "";
-}
-
-std::string ranks_text(const std::vector<int64_t> &ranks) {
-  std::string text;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-      ++j;
-    if (!text.empty()) text += ',';
-    text += std::to_string(ranks[i]);
-    if (j > i) text += (j == i + 1 ? "," : "-") + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return text;
 }
 
 CollectiveFacts collective_facts(std::string_view text, const JsonValue *args) {

@@ -27,10 +27,6 @@ int64_t exact_integer(std::string_view text, const activity::JsonValue &value);
 /// [float, float, Scalar]; a string as it is, a number as an integer.
 std::string list_text(const activity::JsonValue &value);
 
-/// Global ranks as reports show them: runs of consecutive ranks as "A-B",
-/// joined by ','.
-std::string ranks_text(const std::vector<int64_t> &ranks);
-
 /// record_param_comms' facts from its "args" (nullptr: none).
 CollectiveFacts collective_facts(std::string_view text, const activity::JsonValue *args);
 
