@@ -3,7 +3,7 @@
 Each call of a listed function becomes an annotation range on its thread, in
 the python plugin that prof preloads (through _prof_python_ranges). A listed
 function is wrapped when its module has been imported, before the importer
-sees the module, so only listed functions pay; the program's other calls run
+sees the module (prof_after_import), so only listed functions pay; the program's other calls run
 as before.
 
 The list comes from the plugin's option `functions`: entries separated by
@@ -17,6 +17,7 @@ import os
 import sys
 
 import _prof_python_ranges as _ranges
+import prof_after_import
 
 _TRACED = "__prof_traced__"
 
@@ -202,71 +203,13 @@ def _parse(functions):
     return by_module
 
 
-def _run(traces, module):
-    for trace in traces:
-        try:
-            trace(module)
-        except Exception as error:  # never break the program's import
-            _warn(f"Python functions of {module.__name__} are not traced: {error!r}")
-
-
-class _LoaderThenTrace:
-    """The module's own loader; once it has run the module, the listed
-    functions are traced and the module gets its loader back."""
-
-    def __init__(self, loader, traces):
-        self._loader = loader
-        self._traces = traces
-
-    def __getattr__(self, attribute):
-        return getattr(self._loader, attribute)
-
-    def create_module(self, spec):
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module):
-        try:
-            self._loader.exec_module(module)
-        finally:
-            module.__loader__ = self._loader
-            if getattr(module, "__spec__", None) is not None:
-                module.__spec__.loader = self._loader
-        _run(self._traces, sys.modules.get(module.__name__, module))
-
-
-class _TraceOnImport:
-    """First on sys.meta_path: for a module with listed functions, the spec
-    the other finders give, with a loader that traces them after it ran."""
-
-    def __init__(self, by_module):
-        self._by_module = by_module
-
-    def find_spec(self, fullname, path=None, target=None):
-        traces = self._by_module.get(fullname)
-        if traces is None:
-            return None
-        for finder in sys.meta_path:
-            find_spec = getattr(finder, "find_spec", None)
-            if finder is self or find_spec is None:
-                continue
-            spec = find_spec(fullname, path, target)
-            if spec is not None:
-                break
-        else:
-            return None
-        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-            spec.loader = _LoaderThenTrace(spec.loader, traces)
-        return spec
-
-
 def install(functions):
     """Traces the functions the option's text lists: those of modules already
     imported now, the others when their modules are imported."""
-    by_module = _parse(functions)
-    for module_name, traces in by_module.items():
-        if module_name in sys.modules:
-            _run(traces, sys.modules[module_name])
-    sys.meta_path.insert(0, _TraceOnImport(by_module))
+    for module_name, traces in _parse(functions).items():
+        for trace in traces:
+            prof_after_import.after_import(
+                module_name, trace, f"Python functions of {module_name} are not traced")
 
 
 def start():

@@ -16,6 +16,8 @@ import functools
 import os
 import sys
 
+import prof_after_import
+
 _state = {"installed": False, "started": False}
 
 
@@ -139,63 +141,11 @@ def _install():
         _follow_groups(bridge, c10d)
 
 
-class _AfterTorch:
-    """First on sys.meta_path until torch is imported: lets torch's own
-    finder load it, then installs the bridge."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname != "torch":
-            return None
-        for finder in sys.meta_path:
-            find_spec = getattr(finder, "find_spec", None)
-            if finder is self or find_spec is None:
-                continue
-            spec = find_spec(fullname, path, target)
-            if spec is not None:
-                break
-        else:
-            return None
-        loader = spec.loader
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-
-        class _Loader:
-            def __getattr__(self, attribute):
-                return getattr(loader, attribute)
-
-            def create_module(self, spec):
-                return loader.create_module(spec)
-
-            def exec_module(self, module):
-                try:
-                    loader.exec_module(module)
-                finally:
-                    module.__loader__ = loader
-                    if getattr(module, "__spec__", None) is not None:
-                        module.__spec__.loader = loader
-                try:
-                    sys.meta_path.remove(_AFTER_TORCH)
-                except ValueError:
-                    pass
-                try:
-                    _install()
-                except Exception as error:  # never break the program's import
-                    _warn(f"the torch source did not start: {error!r}")
-
-        spec.loader = _Loader()
-        return spec
-
-
-_AFTER_TORCH = _AfterTorch()
-
-
 def start():
     """prof's sitecustomize calls this at start-up; the torch source, in the
     interpreter's main thread, when prof attaches to a running program."""
     if _state["started"]:
         return
     _state["started"] = True
-    if "torch" in sys.modules:
-        _install()
-    else:
-        sys.meta_path.insert(0, _AFTER_TORCH)
+    prof_after_import.after_import("torch", lambda module: _install(),
+                                   "the torch source did not start")
