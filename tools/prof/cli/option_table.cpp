@@ -77,9 +77,9 @@ constexpr OptionSpec kOptions[] = {
      "leave out traced Python calls shorter than NS nanoseconds (asys; default 0: all)"},
     {"pytorch", 0, K::Enum, G::Cpu, "MODE", 0, 0,
      "autograd-nvtx|autograd-shapes-nvtx|functions-trace|functions-trace-shapes|none",
-     "PyTorch from the inside (nsys; plugin torch): operators with autograd flows, steps and "
-     "process-group collectives; -shapes adds operators' input shapes, functions-trace adds "
-     "--python-functions-trace pytorch's module and optimizer ranges"},
+     "PyTorch from the inside (nsys; plugin torch): autograd-nvtx (operators with autograd "
+     "flows, steps, process-group collectives), autograd-shapes-nvtx (and input shapes), "
+     "functions-trace[-shapes] (and --python-functions-trace pytorch's module ranges), none"},
     {"python-backtrace", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in the OS runtime call stacks of Python processes (default true)"},
     // 2.3 print
