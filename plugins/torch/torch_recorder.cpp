@@ -13,6 +13,8 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace prof::torch {
 
@@ -103,6 +105,13 @@ uint64_t number_after(std::string_view text, std::string_view prefix) {
 } // namespace
 
 TorchRecorder *active_recorder() { return g_recorder.load(std::memory_order_acquire); }
+
+TorchRecorder *new_lasting_recorder(const Host &host, RecorderOptions options) {
+  static std::mutex mutex;
+  static auto *lasting = new std::vector<std::unique_ptr<TorchRecorder>>; // never destroyed
+  std::lock_guard lock(mutex);
+  return lasting->emplace_back(std::make_unique<TorchRecorder>(host, std::move(options))).get();
+}
 
 void set_active_recorder(TorchRecorder *recorder) {
   static const bool at_fork = pthread_atfork(nullptr, nullptr, &after_fork_in_child) == 0;

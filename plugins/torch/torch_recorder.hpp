@@ -110,6 +110,10 @@ private:
 /// The recorder the bridge's calls go to, nullptr when none records.
 TorchRecorder *active_recorder();
 
+/// A recorder that lasts as long as the process (a thread may still be in
+/// it after its source stopped), kept where leak checkers see it.
+TorchRecorder *new_lasting_recorder(const Host &host, RecorderOptions options);
+
 /// Names a process group to the process's groups (process_groups()).
 void name_group(const prof_torch_group &group);
 /// Calls go to `recorder` from now on (nullptr: nowhere). A replaced

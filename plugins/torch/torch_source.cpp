@@ -25,7 +25,7 @@ bool TorchSource::configure() {
 bool TorchSource::start() {
   if (started_) return true;
   TscClock::enable(); // every call costs two timestamps
-  if (recorder_ == nullptr) recorder_ = new TorchRecorder(host_, options_);
+  if (recorder_ == nullptr) recorder_ = new_lasting_recorder(host_, options_);
   set_active_recorder(recorder_);
   started_ = true;
   // What the bridge in each Python process reads: its loader, prof_torch.
