@@ -1,6 +1,6 @@
 #include "chrome_json_exporter.hpp"
 
-#include "json_text.hpp"
+#include <prof/json_text.hpp>
 
 #include <filesystem>
 #include <system_error>

@@ -1,6 +1,6 @@
 #include "chrome_track_map.hpp"
 
-#include "json_text.hpp"
+#include <prof/json_text.hpp>
 
 namespace prof::chrome_json {
 

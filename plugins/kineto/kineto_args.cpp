@@ -1,6 +1,6 @@
 #include "kineto_args.hpp"
 
-#include "kineto_json.hpp"
+#include <prof/json_text.hpp>
 
 #include <algorithm>
 #include <cctype>

@@ -1,7 +1,7 @@
 #include "kineto_exporter.hpp"
 
 #include "kineto_args.hpp"
-#include "kineto_json.hpp"
+#include <prof/json_text.hpp>
 
 #include <prof/event.hpp>
 

@@ -1,6 +1,6 @@
 #include "kineto_places.hpp"
 
-#include "kineto_json.hpp"
+#include <prof/json_text.hpp>
 
 #include <prof/launcher_rank.hpp>
 

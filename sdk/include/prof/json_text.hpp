@@ -1,9 +1,13 @@
-// JSON string escaping for anything prof writes as JSON (exporters, prof
-// stats, the device trees): header-only, so a plugin needs nothing else.
+// JSON text for anything prof writes as JSON (exporters, prof stats, the
+// device trees): strings escaped, integers, doubles and trace-event times;
+// header-only, so a plugin needs nothing else.
 #ifndef PROF_JSON_TEXT_HPP
 #define PROF_JSON_TEXT_HPP
 
+#include <charconv>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -89,6 +93,46 @@ inline void append_json_string(std::string &out, std::string_view text) {
     }
   }
   out += '"';
+}
+
+/// Appends an integer.
+inline void append_int(std::string &out, int64_t value) {
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+/// Appends an unsigned integer.
+inline void append_uint(std::string &out, uint64_t value) {
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+/// Appends nanoseconds as microseconds with three decimals ("-1234.567"),
+/// as trace-event JSON (Chrome's, Kineto's) counts time.
+inline void append_microseconds(std::string &out, int64_t ns) {
+  uint64_t magnitude = static_cast<uint64_t>(ns);
+  if (ns < 0) {
+    out += '-';
+    magnitude = 0 - magnitude;
+  }
+  append_uint(out, magnitude / 1000);
+  const auto fraction = static_cast<unsigned>(magnitude % 1000);
+  out += '.';
+  out += static_cast<char>('0' + fraction / 100);
+  out += static_cast<char>('0' + fraction / 10 % 10);
+  out += static_cast<char>('0' + fraction % 10);
+}
+
+/// Appends a finite double in its shortest exact form; false (nothing
+/// appended) for NaN and infinities, which JSON cannot hold.
+inline bool append_double(std::string &out, double value) {
+  if (!std::isfinite(value)) return false;
+  char buffer[32];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+  return true;
 }
 
 } // namespace prof

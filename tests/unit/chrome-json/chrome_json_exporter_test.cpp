@@ -2,7 +2,7 @@
 // parsed by python3's json module (chrome_trace_dump.py) and checked event
 // by event, plus the file handling (refusal, overwrite, temporary file).
 #include "chrome_json_exporter.hpp"
-#include "json_text.hpp"
+#include <prof/json_text.hpp>
 
 #include "tests/support/exporter_test.hpp"
 
