@@ -38,7 +38,7 @@ const std::vector<ReportInfo> kReports = {
      "framework operators (PyTorch's aten::mm, AddmmBackward0) by name, forward and backward "
      "apart, as key_averages() shows them: calls, self and total time; --group-by shapes adds "
      "their input shapes",
-     false},
+     true},
     {"kernels", "device kernels (slices of the kernel category) by name, all devices together",
      false},
     {"memcpy-time", "memory copies and sets on devices, time by name", false},
