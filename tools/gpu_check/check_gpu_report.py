@@ -72,7 +72,7 @@ def main():
                    JOIN strings n ON n.id = t.name_id WHERE n.value = 'GPU utilization'""")[0][0]
     check("GPU utilization samples", True, metrics > 0)
     dropped = q("SELECT value FROM session WHERE key = 'dropped_events'")
-    check("events dropped", "0", dropped[0][0] if dropped else "0")
+    check("events dropped", "0", str(dropped[0][0]) if dropped else "0")  # an INTEGER column
 
     width = max(len(c[0]) for c in checks)
     print(f"gpu-check on {gpu}")
