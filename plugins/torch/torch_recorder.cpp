@@ -23,7 +23,6 @@ namespace prof::torch {
 struct ThreadState {
   static constexpr uint32_t kMaxDepth = 128, kNameSlots = 256;
   uint64_t owner; ///< the recorder's instance number
-  const TorchRecorder *recorder;
   uint32_t generation;
   prof_track_id track;
   int tid;
@@ -159,7 +158,6 @@ ThreadState *TorchRecorder::thread_state() {
   if (state.owner != instance_ || state.generation != generation) {
     std::memset(&state, 0, sizeof state);
     state.owner = instance_;
-    state.recorder = this;
     state.generation = generation;
     state.tid = gettid();
     state.track = declare_calling_thread_track(host_);
@@ -169,9 +167,14 @@ ThreadState *TorchRecorder::thread_state() {
 
 prof_string_id TorchRecorder::intern_text(std::string_view text) {
   std::lock_guard lock(names_mutex_);
-  auto [it, added] = names_.try_emplace(std::string(text), 0);
-  if (added) it->second = host_.intern(text);
-  return it->second;
+  return interned(text).second;
+}
+
+std::pair<const std::string *, prof_string_id> TorchRecorder::interned(std::string_view text) {
+  // Looked up without a copy: a known text (the common case) allocates nothing.
+  auto it = names_.find(text);
+  if (it == names_.end()) it = names_.emplace(std::string(text), host_.intern(text)).first;
+  return {&it->first, it->second};
 }
 
 prof_string_id TorchRecorder::intern_name(ThreadState &state, const char *name) {
@@ -180,10 +183,9 @@ prof_string_id TorchRecorder::intern_name(ThreadState &state, const char *name) 
   if (slot.pointer == name && slot.text != nullptr && std::strcmp(slot.text, name) == 0)
     return slot.id;
   std::lock_guard lock(names_mutex_);
-  auto [it, added] = names_.try_emplace(std::string(name), 0);
-  if (added) it->second = host_.intern(it->first);
-  slot = {name, it->first.c_str(), it->second}; // map nodes never move
-  return it->second;
+  const auto [text, id] = interned(name);
+  slot = {name, text->c_str(), id}; // map nodes never move
+  return id;
 }
 
 void TorchRecorder::begin(const prof_torch_call &call, prof_torch_open_call &open) {

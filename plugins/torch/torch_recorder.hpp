@@ -35,6 +35,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace prof::torch {
 
@@ -72,6 +73,8 @@ private:
   ThreadState *thread_state();
   prof_string_id intern_name(ThreadState &state, const char *name);
   prof_string_id intern_text(std::string_view text);
+  /// The map's entry for `text`, added when new; names_mutex_ held.
+  std::pair<const std::string *, prof_string_id> interned(std::string_view text);
   void forward_operator(const prof_torch_call &call, uint64_t ts, prof_track_id track);
   void backward_node(const prof_torch_call &call, uint64_t ts, prof_track_id track);
   /// A user range that marks a step (StepMarker; `number`: ProfilerStep#N's N) ended.
@@ -93,7 +96,11 @@ private:
   prof_string_id forward_ = 0, backward_ = 0;
 
   std::mutex names_mutex_;
-  std::unordered_map<std::string, prof_string_id> names_;
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, prof_string_id, TextHash, std::equal_to<>> names_;
   std::unique_ptr<ForwardTables> forward_tables_;
   std::atomic<uint64_t> next_flow_{1};
   ProcessGroups &groups_; ///< the process's: they outlive recorders
