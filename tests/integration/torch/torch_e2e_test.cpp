@@ -354,22 +354,25 @@ TEST_F(TorchE2E, DataLoaderWorkersAreRecordedToo) {
 // prof attached to a program that imported torch long before: the torch
 // source starts in its running interpreter.
 TEST_F(TorchE2E, AttachingToARunningProgramRecordsItsOperators) {
-  const fs::path pid_file = dir() / "pid";
+  const fs::path pid_file = dir() / "pid", stop_file = dir() / "stop";
   auto app = std::async(std::launch::async, [&] {
     return run_process({"/usr/bin/env", "PROF_MODE=dynamic",
                         "LD_PRELOAD=" + (kBuildDir / "lib" / "prof" / "libprof-agent.so").string(),
                         PROF_SYSTEM_PYTHON3, (kPrograms / "waits_for_attach.py").string(),
-                        pid_file.string(), "8"},
-                       {}, std::chrono::seconds(60));
+                        pid_file.string(), stop_file.string()},
+                       {}, std::chrono::seconds(150));
   });
-  for (int i = 0; i < 200 && !fs::exists(pid_file); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The program runs until told to stop: however loaded the machine, it is there to attach to.
+  while (!fs::exists(pid_file) &&
+         app.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+  }
   ASSERT_TRUE(fs::exists(pid_file)) << app.get().describe();
   std::string pid;
   std::ifstream(pid_file) >> pid;
   std::this_thread::sleep_for(std::chrono::milliseconds(500)); // the agent listens
   const RunResult attach = run_process(
       {kProf, "attach", "-t", "torch", "--duration", "1.5", "-o", (dir() / "a").string(), pid});
+  std::ofstream(stop_file).put('\n');
   const RunResult program = app.get();
   ASSERT_EQ(attach.exit_code, 0) << attach.describe();
   EXPECT_EQ(program.exit_code, 0) << program.describe();
