@@ -18,6 +18,9 @@ constexpr prof_option_desc kOptions[] = {
     {"ranges", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
      "torch's user ranges (record_function, DDP.forward, Optimizer.step#SGD.step) as annotation "
      "slices"},
+    {"memory", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "the blocks PyTorch's CPU allocator gives and takes back, as memory events and the "
+     "\"Tensor memory\" counter, and the bytes each operator kept (--memory-profile)"},
     {"steps", PROF_OPTION_STRING, "auto", 0, 0, nullptr,
      "what a training step is: auto (torch.profiler's ProfilerStep#N, else from one optimizer "
      "step's end to the next's), none, or the name of the record_function range that is one"},

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #define PROF_TORCH_RECORDER_SYMBOL "prof_torch_recorder"
-#define PROF_TORCH_RECORDER_VERSION 1
+#define PROF_TORCH_RECORDER_VERSION 2
 
 /* What a call is, from RecordFunction's scope and name. */
 enum prof_torch_call_kind {
@@ -73,6 +73,13 @@ typedef struct prof_torch_recorder_api {
   int (*knows_group)(const void *group);
   /* A warning for the user, once per text. */
   void (*warn)(const char *text);
+  /* Whether the allocator's blocks should be reported (version 2). */
+  int (*wants_memory)(void);
+  /* The allocator gave `bytes` at `address` to this thread's caller. */
+  void (*allocated)(const void *address, uint64_t bytes);
+  /* The block at `address` went back to the allocator (one not reported
+   * allocated is ignored). */
+  void (*freed)(const void *address);
 } prof_torch_recorder_api;
 
 typedef const prof_torch_recorder_api *(*prof_torch_recorder_fn)(void);

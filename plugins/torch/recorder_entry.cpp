@@ -3,6 +3,7 @@
 // operations are counted, so that sequences match whenever windows open.
 #include "process_groups.hpp"
 #include "recorder_api.h"
+#include "tensor_blocks.hpp"
 #include "torch_recorder.hpp"
 
 #include <cstring>
@@ -41,9 +42,32 @@ void warn(const char *text) {
   if (TorchRecorder *recorder = active_recorder()) recorder->warn(text);
 }
 
+int wants_memory() {
+  const TorchRecorder *recorder = active_recorder();
+  return recorder != nullptr && recorder->wants_memory();
+}
+
+void allocated(const void *address, uint64_t bytes) {
+  TorchRecorder *recorder = active_recorder();
+  if (recorder == nullptr || !recorder->wants_memory()) return;
+  const auto at = reinterpret_cast<uintptr_t>(address);
+  recorder->memory(at, bytes, false, tensor_blocks().add(at, bytes));
+}
+
+void freed(const void *address) {
+  // Taken from the table whoever records now, so that it never grows stale.
+  const auto at = reinterpret_cast<uintptr_t>(address);
+  const auto bytes = tensor_blocks().take(at);
+  if (!bytes) return;
+  TorchRecorder *recorder = active_recorder();
+  if (recorder != nullptr && recorder->wants_memory())
+    recorder->memory(at, *bytes, true, tensor_blocks().live());
+}
+
 constexpr prof_torch_recorder_api kApi = {
-    PROF_TORCH_RECORDER_VERSION, &recording,   &wants_shapes, &begin, &end,
-    &name_group_entry,           &knows_group, &warn};
+    PROF_TORCH_RECORDER_VERSION, &recording,   &wants_shapes, &begin,     &end,
+    &name_group_entry,           &knows_group, &warn,         &wants_memory, &allocated,
+    &freed};
 
 } // namespace
 } // namespace prof::torch

@@ -29,6 +29,8 @@ struct ThreadState {
   uint32_t depth;          ///< operators open on this thread
   uint32_t backward_depth; ///< of them, backward nodes and their evaluation
   uint64_t child_ns[kMaxDepth];
+  int64_t self_bytes[kMaxDepth];  ///< allocated less freed by the open operator itself
+  int64_t child_bytes[kMaxDepth]; ///< likewise by the operators it called
   struct Name {
     const char *pointer; ///< the name as torch handed it
     const char *text;    ///< our copy, to tell a reused pointer
@@ -143,9 +145,16 @@ TorchRecorder::TorchRecorder(const Host &host, RecorderOptions options)
            host_.intern("group ranks"),
            host_.intern("rank"),
            host_.intern(PROF_STEP_ARG),
-           host_.intern(PROF_COMMUNICATION_ARG_QUEUED)};
+           host_.intern(PROF_COMMUNICATION_ARG_QUEUED),
+           host_.intern(PROF_MEMORY_ARG_ADDRESS),
+           host_.intern(PROF_MEMORY_ARG_MEMORY),
+           host_.intern(PROF_OPERATOR_ARG_ALLOCATED),
+           host_.intern(PROF_OPERATOR_ARG_SELF_ALLOCATED)};
   forward_ = host_.intern("forward");
   backward_ = host_.intern("backward");
+  alloc_ = host_.intern("alloc");
+  free_ = host_.intern("free");
+  host_memory_ = host_.intern("host");
 }
 
 TorchRecorder::~TorchRecorder() = default;
@@ -207,6 +216,7 @@ void TorchRecorder::begin(const prof_torch_call &call, prof_torch_open_call &ope
     if (backward) flags |= kOpensBackward;
     if (state.depth < ThreadState::kMaxDepth) {
       state.child_ns[state.depth] = 0;
+      state.self_bytes[state.depth] = state.child_bytes[state.depth] = 0;
       flags |= kOnStack;
     }
     ++state.depth;
@@ -298,6 +308,7 @@ void TorchRecorder::end(prof_torch_open_call &open) {
   const auto kind = static_cast<uint32_t>(flags & kKindMask);
   const bool operator_kind = kind == PROF_TORCH_OPERATOR || kind == PROF_TORCH_BACKWARD_NODE;
   uint64_t self = duration;
+  int64_t self_bytes = 0, total_bytes = 0;
   // The thread's stack of operators, when this call ends where it began.
   if (ThreadState *here = t_state; operator_kind && here != nullptr &&
                                    static_cast<int>(flags >> 32) == here->tid &&
@@ -308,9 +319,13 @@ void TorchRecorder::end(prof_torch_open_call &open) {
       if ((flags & kOnStack) && state.depth < ThreadState::kMaxDepth) {
         const uint64_t children = state.child_ns[state.depth];
         self = children < duration ? duration - children : 0;
+        self_bytes = state.self_bytes[state.depth];
+        total_bytes = self_bytes + state.child_bytes[state.depth];
       }
-      if (state.depth > 0 && state.depth - 1 < ThreadState::kMaxDepth)
+      if (state.depth > 0 && state.depth - 1 < ThreadState::kMaxDepth) {
         state.child_ns[state.depth - 1] += duration;
+        state.child_bytes[state.depth - 1] += total_bytes;
+      }
       if ((flags & kOpensBackward) && state.backward_depth > 0) --state.backward_depth;
     }
   }
@@ -320,7 +335,7 @@ void TorchRecorder::end(prof_torch_open_call &open) {
   if (kind == PROF_TORCH_COLLECTIVE) {
     end_collective(open, end_ns);
   } else if (operator_kind) {
-    prof_arg args[8];
+    prof_arg args[10];
     uint32_t count = 0;
     args[count++] = arg_string(keys_.pass, flags & kBackward ? backward_ : forward_);
     args[count++] = arg_uint(keys_.self, self);
@@ -339,6 +354,10 @@ void TorchRecorder::end(prof_torch_open_call &open) {
         args[count++] = arg_string(keys_.input_shapes, shapes);
       if (const auto types = static_cast<prof_string_id>(extra >> 32))
         args[count++] = arg_string(keys_.input_types, types);
+    }
+    if (options_.memory) {
+      args[count++] = arg_int(keys_.allocated, total_bytes);
+      args[count++] = arg_int(keys_.self_allocated, self_bytes);
     }
     host_.slice(track, begin, duration, name, category_, 0, PROF_CATEGORY_OPERATOR,
                 std::span<const prof_arg>(args, count));
@@ -382,6 +401,35 @@ void TorchRecorder::end_collective(prof_torch_open_call &open, uint64_t end_ns) 
   }
   host_.slice(track, begin, end_ns > begin ? end_ns - begin : 0, name, category_, 0,
               PROF_CATEGORY_COMMUNICATION, std::span<const prof_arg>(args, count));
+}
+
+void TorchRecorder::memory(uintptr_t address, uint64_t bytes, bool freed, uint64_t live) {
+  ThreadState *found = thread_state();
+  if (found == nullptr || found->track == 0) return;
+  ThreadState &state = *found;
+  const uint64_t now = TscClock::now_ns();
+  if (state.depth > 0 && state.depth - 1 < ThreadState::kMaxDepth)
+    state.self_bytes[state.depth - 1] +=
+        freed ? -static_cast<int64_t>(bytes) : static_cast<int64_t>(bytes);
+  const prof_string_id name = freed ? free_ : alloc_;
+  const prof_arg args[] = {arg_string(keys_.operation, name), arg_uint(keys_.address, address),
+                           arg_uint(keys_.bytes, bytes), arg_string(keys_.memory, host_memory_)};
+  host_.instant(state.track, now, name, category_, PROF_CATEGORY_MEMORY, args);
+  host_.counter(memory_track(), now, static_cast<double>(live));
+}
+
+prof_track_id TorchRecorder::memory_track() {
+  const uint64_t generation = g_generation.load(std::memory_order_acquire);
+  const uint64_t known = memory_track_.load(std::memory_order_acquire);
+  if (known != 0 && known >> 32 == generation) return static_cast<prof_track_id>(known);
+  std::lock_guard lock(memory_track_mutex_); // declared once per process, again after a fork
+  if (const uint64_t now = memory_track_.load(std::memory_order_relaxed);
+      now != 0 && now >> 32 == generation)
+    return static_cast<prof_track_id>(now);
+  const prof_track_id track = host_.track(PROF_TRACK_COUNTER, "Tensor memory",
+                                          declare_process_track(host_), getpid(), 0, -1, "bytes");
+  memory_track_.store(generation << 32 | track, std::memory_order_release);
+  return track;
 }
 
 void TorchRecorder::step_range_ended(uint64_t marker, uint64_t number, uint64_t begin, uint64_t end,

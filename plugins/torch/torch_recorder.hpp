@@ -19,6 +19,11 @@
 //   torch's ProfilerStep#N ranges when the program has them, else from the
 //   end of one optimizer step to the end of the next (the first from the
 //   first zero_grad before it), or each range named by the `steps` option.
+// - Memory, when asked: each block of PyTorch's CPU allocator allocated or
+//   freed, an instant of the memory category on the thread that did it
+//   (memory "host"), the process's "Tensor memory" counter, and on each
+//   operator the bytes it and those it called kept ("allocated", "self
+//   allocated"), as key_averages(profile_memory=True) counts them.
 #ifndef PROF_PLUGINS_TORCH_TORCH_RECORDER_HPP
 #define PROF_PLUGINS_TORCH_TORCH_RECORDER_HPP
 
@@ -44,6 +49,7 @@ struct RecorderOptions {
   bool shapes = false;   ///< their input shapes and types
   bool collectives = true;
   bool ranges = true; ///< user ranges
+  bool memory = false; ///< the allocator's blocks
   /// "auto": ProfilerStep#N, else optimizer steps; "none"; else the name of
   /// the range that is one step.
   std::string steps = "auto";
@@ -63,6 +69,10 @@ public:
   void end(prof_torch_open_call &open);
 
   bool wants_shapes() const { return options_.shapes; }
+  bool wants_memory() const { return options_.memory; }
+  /// The allocator gave (or, `freed`, took back) `bytes` at `address`;
+  /// `live`: the bytes of the blocks it still lends.
+  void memory(uintptr_t address, uint64_t bytes, bool freed, uint64_t live);
   void warn(std::string_view text);
 
   /// Steps recorded so far.
@@ -82,6 +92,8 @@ private:
                         prof_track_id track);
   void emit_step(uint64_t number, uint64_t begin, uint64_t end, prof_track_id track);
   void end_collective(prof_torch_open_call &open, uint64_t end_ns);
+  /// The process's "Tensor memory" counter track (again after a fork).
+  prof_track_id memory_track();
 
   Host host_;
   RecorderOptions options_;
@@ -91,9 +103,12 @@ private:
   struct Keys {
     prof_string_id pass, self, sequence_number, forward_thread, input_shapes, input_types,
         communicator, sequence, operation, bytes, elements, dtype, backend, group_size, group_ranks,
-        rank, step, queued;
+        rank, step, queued, address, memory, allocated, self_allocated;
   } keys_{};
   prof_string_id forward_ = 0, backward_ = 0;
+  prof_string_id alloc_ = 0, free_ = 0, host_memory_ = 0;
+  std::mutex memory_track_mutex_;
+  std::atomic<uint64_t> memory_track_{0}; ///< generation << 32 | track
 
   std::mutex names_mutex_;
   struct TextHash {

@@ -14,6 +14,7 @@ bool TorchSource::configure() {
   options_.shapes = host_.option_bool("shapes", false);
   options_.collectives = host_.option_bool("collectives", true);
   options_.ranges = host_.option_bool("ranges", true);
+  options_.memory = host_.option_bool("memory", false);
   options_.steps = std::string(host_.option("steps").value_or("auto"));
   if (options_.steps.empty()) {
     host_.error("option steps: expected auto, none or the name of the range that is one step");

@@ -3,15 +3,21 @@
 // install() registers a global RecordFunction callback whose start and end
 // hand each call, as plain C structs, to the torch source preloaded into the
 // process (../recorder_api.h); name_group() names a process group to it.
-// Nothing here records: the source decides and emits.
+// Once the source wants memory, a CPU allocator that reports each block
+// around torch's own takes its place. Nothing here records: the source
+// decides and emits.
 #include "recorder_api.h"
 
 #include <ATen/core/ivalue.h>
+#include <c10/core/CPUAllocator.h>
 #include <ATen/record_function.h>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/utils/pybind.h>
 
 #include <dlfcn.h>
+
+#include <atomic>
+#include <mutex>
 
 #include <string>
 #include <string_view>
@@ -23,6 +29,55 @@ const prof_torch_recorder_api *g_api = nullptr;
 struct OpenCall : at::ObserverContext {
   prof_torch_open_call open{};
 };
+
+/// torch's CPU allocator, each block it gives and takes back reported.
+/// Its blocks keep torch's context (the block itself) and are freed by
+/// torch's deleter after the report, so it wraps only an allocator whose
+/// blocks are their own context and which names its deleter.
+class ReportingAllocator final : public c10::Allocator {
+public:
+  static bool can_wrap(c10::Allocator *inner) { return inner && inner->raw_deleter() != nullptr; }
+  explicit ReportingAllocator(c10::Allocator *inner)
+      : inner_(inner), inner_delete_(inner->raw_deleter()) {}
+  c10::DataPtr allocate(size_t bytes) const override {
+    c10::DataPtr block = inner_->allocate(bytes);
+    void *data = block.get();
+    if (data == nullptr || block.get_context() != data || block.get_deleter() != inner_delete_)
+      return block; // not one of the plain blocks: left as it is, unreported
+    const c10::Device device = block.device();
+    block.release_context();
+    g_api->allocated(data, bytes);
+    return {data, data, &report_and_delete, device};
+  }
+  c10::DeleterFnPtr raw_deleter() const override { return &report_and_delete; }
+
+private:
+  static void report_and_delete(void *data) {
+    if (data != nullptr) g_api->freed(data);
+    s_inner_delete(data);
+  }
+  c10::Allocator *inner_;
+  c10::DeleterFnPtr inner_delete_;
+
+public:
+  static inline c10::DeleterFnPtr s_inner_delete = nullptr;
+};
+
+/// Puts the reporting allocator in torch's CPU allocator's place, once.
+void report_cpu_memory() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    c10::Allocator *inner = c10::GetCPUAllocator();
+    if (!ReportingAllocator::can_wrap(inner)) {
+      g_api->warn("this torch's CPU allocator cannot be followed: no tensor memory is recorded");
+      return;
+    }
+    ReportingAllocator::s_inner_delete = inner->raw_deleter();
+    static ReportingAllocator reporting(inner); // lives as long as torch's blocks
+    // The highest priority: no allocator set later with a default one replaces it.
+    c10::SetCPUAllocator(&reporting, 255);
+  });
+}
 
 /// Whether `name` is a backend's collective ("gloo:all_reduce"): a
 /// backend's name, one colon, the operation.
@@ -115,6 +170,11 @@ void describe(const c10::IValue &input, std::string &shapes, std::string &types)
 
 std::unique_ptr<at::ObserverContext> on_begin(const at::RecordFunction &fn) {
   const bool recording = g_api->recording() != 0;
+  static std::atomic<bool> memory_reported{false};
+  if (recording && !memory_reported.load(std::memory_order_relaxed) && g_api->wants_memory()) {
+    report_cpu_memory();
+    memory_reported.store(true, std::memory_order_relaxed);
+  }
   prof_torch_call call{};
   call.name = fn.name();
   const std::string_view name = call.name;

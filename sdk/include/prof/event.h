@@ -122,6 +122,9 @@ typedef enum prof_category {
  *   "input shapes"  string  "[[2, 8], [16, 8], []]": each input's sizes, []
  *                           for one that is no tensor
  *   "input types"   string  "[float, float, Scalar]"
+ *   "allocated"     int     bytes the call and those it called allocated
+ *                           less those they freed (the framework's memory)
+ *   "self allocated" int    the same, less the operators it called
  *
  * Steps (ABI 1.8). A training step is a slice of kind
  * PROF_CATEGORY_ANNOTATION with an unsigned argument "step", its number
@@ -130,6 +133,8 @@ typedef enum prof_category {
 #define PROF_OPERATOR_ARG_SELF "self"
 #define PROF_OPERATOR_ARG_INPUT_SHAPES "input shapes"
 #define PROF_OPERATOR_ARG_INPUT_TYPES "input types"
+#define PROF_OPERATOR_ARG_ALLOCATED "allocated"
+#define PROF_OPERATOR_ARG_SELF_ALLOCATED "self allocated"
 #define PROF_STEP_ARG "step"
 
 /* Collectives. A communication slice with a string argument "communicator"

@@ -2,6 +2,7 @@
 // operator slices with their pass and self time, flows from forward
 // operators to backward nodes, communication slices matched across ranks,
 // and steps.
+#include "tensor_blocks.hpp"
 #include "torch_recorder.hpp"
 
 #include <prof/testing/fake_source_host.hpp>
@@ -259,6 +260,74 @@ TEST_F(TorchRecorderTest, OperatorsOffLeavesRangesAndCollectives) {
   call(range("DistributedDataParallel.forward"));
   EXPECT_TRUE(slices_of(PROF_CATEGORY_OPERATOR).empty());
   EXPECT_EQ(slices_of(PROF_CATEGORY_ANNOTATION).size(), 1u);
+}
+
+} // namespace
+} // namespace prof::torch
+
+namespace prof::torch {
+namespace {
+
+TEST_F(TorchRecorderTest, MemoryIsEachBlockAndWhatEachOperatorKept) {
+  RecorderOptions options;
+  options.memory = true;
+  start(options);
+  uint64_t live = 0;
+  const auto allocate = [&](uintptr_t at, uint64_t bytes) {
+    recorder_->memory(at, bytes, false, live += bytes);
+  };
+  const auto free = [&](uintptr_t at, uint64_t bytes) {
+    recorder_->memory(at, bytes, true, live -= bytes);
+  };
+  // linear keeps its output (64) and frees addmm's scratch (16); t keeps nothing.
+  call(op("aten::linear"), [&] {
+    call(op("aten::t"), [&] {
+      allocate(0x1000, 8);
+      free(0x1000, 8);
+    });
+    call(op("aten::addmm"), [&] {
+      allocate(0x2000, 64);
+      allocate(0x3000, 16);
+    });
+    free(0x3000, 16);
+  });
+  const auto linear = slice("aten::linear"), t = slice("aten::t"), addmm = slice("aten::addmm");
+  EXPECT_EQ(linear.args.at("allocated"), "64");
+  EXPECT_EQ(linear.args.at("self allocated"), "-16");
+  EXPECT_EQ(t.args.at("allocated"), "0");
+  EXPECT_EQ(addmm.args.at("allocated"), "80");
+  EXPECT_EQ(addmm.args.at("self allocated"), "80");
+
+  std::vector<std::string> blocks;
+  for (const auto &i : host_.instants()) {
+    ASSERT_EQ(i.kind, PROF_CATEGORY_MEMORY);
+    EXPECT_EQ(i.args.at("memory"), "host");
+    EXPECT_EQ(i.args.at("operation"), i.name);
+    blocks.push_back(i.name + " " + i.args.at("address") + " " + i.args.at("bytes"));
+  }
+  EXPECT_EQ(blocks, (std::vector<std::string>{"alloc 4096 8", "free 4096 8", "alloc 8192 64",
+                                               "alloc 12288 16", "free 12288 16"}));
+  std::vector<double> counter;
+  for (const auto &c : host_.counters())
+    counter.push_back(c.value);
+  EXPECT_EQ(counter, (std::vector<double>{8, 0, 64, 80, 64}));
+}
+
+TEST_F(TorchRecorderTest, WithoutMemoryOperatorsSayNothingOfIt) {
+  start();
+  call(op("aten::mm"), [&] {});
+  EXPECT_EQ(slice("aten::mm").args.count("allocated"), 0u);
+  EXPECT_FALSE(recorder_->wants_memory());
+}
+
+TEST(TensorBlocks, AFreeRepeatsItsAllocationAndForgetsIt) {
+  TensorBlocks blocks;
+  EXPECT_EQ(blocks.add(0x100, 40), 40u);
+  EXPECT_EQ(blocks.add(0x200, 2), 42u);
+  EXPECT_EQ(blocks.take(0x100), std::optional<uint64_t>(40));
+  EXPECT_EQ(blocks.take(0x100), std::nullopt); // freed twice, or never seen
+  EXPECT_EQ(blocks.live(), 2u);
+  EXPECT_EQ(blocks.add(0x200, 6), 6u); // its address reused: the unseen free forgotten
 }
 
 } // namespace

@@ -62,7 +62,8 @@ constexpr OptionSpec kOptions[] = {
      "CPU sampling scope (asys -s); system-wide needs no application"},
     {"memory-profile", 0, K::Optional, G::Cpu, "[=events]", 0, 0, "events",
      "account every heap allocation of each process: heap in use, peak, leaks, by call site and "
-     "sampled call stack; events: also each allocation and free on the timeline (plugin memory)"},
+     "sampled call stack; events: also each allocation and free on the timeline (plugin memory); "
+     "with -t torch also PyTorch's tensor memory, per operator"},
     {"python-sampling", 0, K::Enum, G::Cpu, "true|false", 0, 0, "true|false",
      "Python frames in CPU samples of Python processes (nsys; default: on with CPU call "
      "stacks)"},

@@ -61,6 +61,7 @@ constexpr OptionMapping kMappings[] = {
     {"backtrace", "cpu-perf", "backtrace", "", R::Modifies},
     {"sample-backtrace-depth", "cpu-perf", "depth", "", R::Modifies},
     {"memory-profile", "memory", "profile", "", R::Enables}, // alone: the plugin's default
+    {"memory-profile", "torch", "memory", "true", R::Modifies},
     {"python-sampling", "python", "sampling", "", R::Enables},
     // The first that is given sets python's rate.
     {"python-sampling-frequency", "python", "frequency", "", R::Modifies},
