@@ -11,9 +11,9 @@ namespace {
 using report::ByteReader;
 using report::ByteWriter;
 
-// "PRS2": with framework operators and steps. Every rank runs the same
-// binary, so a new version of the bytes only needs a new magic.
-constexpr uint32_t kMagic = 0x32535250;
+// "PRS3": with framework operators, their memory, and steps. Every rank
+// runs the same binary, so a new version of the bytes only needs a new magic.
+constexpr uint32_t kMagic = 0x33535250;
 
 void put(ByteWriter &out, const DurationStats &d) {
   out.varint(d.calls);
@@ -192,6 +192,9 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
     out.varint(key.shapes);
     put(out, stats.durations);
     out.varint(stats.self);
+    out.svarint(stats.allocated);
+    out.svarint(stats.self_allocated);
+    out.varint(stats.with_memory);
   }
   out.varint(a.steps_.size());
   for (const auto &[key, span] : a.steps_) {
@@ -301,6 +304,9 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
     OperatorStats stats;
     stats.durations = get_duration(in);
     stats.self = in.varint();
+    stats.allocated = in.svarint();
+    stats.self_allocated = in.svarint();
+    stats.with_memory = in.varint();
     a.operators_[key].merge(stats);
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {

@@ -1,6 +1,7 @@
 #include "operator_report.hpp"
 
 #include <prof/stats/natural_order.hpp>
+#include <prof/stats/value_format.hpp>
 
 #include <algorithm>
 #include <map>
@@ -26,7 +27,6 @@ StatsTable operator_report(const StatsAggregator &aggregator, const ExportHost &
                    {},
                    "======== Operators: none in this report",
                    {}};
-  if (by_shapes) table.columns.push_back({"Input Shapes", "Input Shapes", Align::Left});
   // By resolved texts, so equal names interned apart (merged reports) are one row.
   const auto text_of = [&host](prof_string_id id) {
     return id == 0 ? std::string() : std::string(host.string(id));
@@ -39,7 +39,21 @@ StatsTable operator_report(const StatsAggregator &aggregator, const ExportHost &
             by_shapes ? text_of(key.shapes) : std::string()}]
         .merge(stats);
   }
-  if (by_key.empty()) return table;
+  if (by_key.empty()) {
+    if (by_shapes) table.columns.push_back({"Input Shapes", "Input Shapes", Align::Left});
+    return table;
+  }
+  bool memory = false;
+  for (const auto &[key, stats] : by_key)
+    memory = memory || stats.with_memory > 0;
+  if (memory) {
+    table.columns.push_back({"Mem", "Mem(B)", Align::Right});
+    table.columns.push_back({"Self Mem", "Self Mem(B)", Align::Right});
+  }
+  if (by_shapes) table.columns.push_back({"Input Shapes", "Input Shapes", Align::Left});
+  const auto bytes_cell = [](int64_t bytes) {
+    return Cell::of_real(static_cast<double>(bytes), format_bytes(static_cast<double>(bytes)));
+  };
   std::vector<const std::pair<const Key, OperatorStats> *> rows;
   uint64_t total_self = 0;
   for (const auto &row : by_key) {
@@ -68,6 +82,10 @@ StatsTable operator_report(const StatsAggregator &aggregator, const ExportHost &
                             Cell::of_ns(s.durations.average()),
                             Cell::of_ns(s.durations.min),
                             Cell::of_ns(s.durations.max)};
+    if (memory) {
+      cells.push_back(bytes_cell(s.allocated));
+      cells.push_back(bytes_cell(s.self_allocated));
+    }
     if (by_shapes) cells.push_back(shapes.empty() ? Cell::of_text("-", "") : Cell::of_text(shapes));
     section.rows.push_back(std::move(cells));
   }
@@ -77,6 +95,11 @@ StatsTable operator_report(const StatsAggregator &aggregator, const ExportHost &
       "call without one counts in full); Self(%) of all operators' self time; Total, Avg, Min "
       "and Max of their durations, an operator called inside another counting in both; a call "
       "without a \"pass\" argument is forward");
+  if (memory)
+    table.notes.push_back(
+        "Mem: bytes the calls and the operators they called allocated less those they freed "
+        "(their \"allocated\" argument), as key_averages(profile_memory=True) shows; Self Mem "
+        "the same less the operators they called");
   return table;
 }
 

@@ -28,6 +28,16 @@ std::optional<uint64_t> StatsAggregator::unsigned_arg(const prof_event &e, std::
   return std::nullopt;
 }
 
+std::optional<int64_t> StatsAggregator::signed_arg(const prof_event &e, std::string_view name,
+                                                   KeyCache &keys) {
+  const prof_arg *a = arg_named(e, name, keys);
+  if (a == nullptr) return std::nullopt;
+  if (a->type == PROF_ARG_INT) return a->value.i;
+  if (a->type == PROF_ARG_UINT && a->value.u <= static_cast<uint64_t>(INT64_MAX))
+    return static_cast<int64_t>(a->value.u);
+  return std::nullopt;
+}
+
 prof_string_id StatsAggregator::string_arg(const prof_event &e, std::string_view name,
                                            KeyCache &keys) {
   const prof_arg *a = arg_named(e, name, keys);
@@ -53,6 +63,12 @@ void StatsAggregator::add_operator(const prof_event &e) {
   OperatorStats &stats = operators_[key];
   stats.durations.add(e.duration);
   stats.self += unsigned_arg(e, PROF_OPERATOR_ARG_SELF, self_keys_).value_or(e.duration);
+  if (const auto allocated = signed_arg(e, PROF_OPERATOR_ARG_ALLOCATED, allocated_keys_)) {
+    stats.allocated += *allocated;
+    stats.self_allocated +=
+        signed_arg(e, PROF_OPERATOR_ARG_SELF_ALLOCATED, self_allocated_keys_).value_or(*allocated);
+    ++stats.with_memory;
+  }
 }
 
 prof_track_id StatsAggregator::process_of(prof_track_id track) {

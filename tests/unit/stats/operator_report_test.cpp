@@ -173,6 +173,33 @@ TEST_F(OperatorReport, EmptyReportSaysSo) {
             "Name,Pass,Calls,Self(ns),Self(%),Total(ns),Avg(ns),Min(ns),Max(ns)\n");
 }
 
+// Operators that say the memory they kept: two columns more, summed.
+TEST_F(OperatorReport, MemoryColumnsWhereOperatorsSayWhatTheyKept) {
+  testing::TestReport r;
+  const auto us = [](uint64_t t) { return kOrigin + t * kUs; };
+  const uint32_t main = r.thread(r.process("train", 7), "train", 7);
+  using Memory = testing::TestReport::OpMemory;
+  r.op(main, us(0), 100 * kUs, "aten::linear", "forward", 10 * kUs, "", Memory{1024, -512});
+  r.op(main, us(10), 80 * kUs, "aten::addmm", "forward", 80 * kUs, "", Memory{1536, 1536});
+  r.op(main, us(200), 100 * kUs, "aten::linear", "forward", 10 * kUs, "", Memory{1024, 0});
+  r.op(main, us(400), 30 * kUs, "aten::relu"); // said nothing: counts as nothing kept
+  open(r, 3);
+  const StatsTable table = one("torch-ops");
+  const Lines csv = split(render_csv({table}));
+  ASSERT_GE(csv.size(), 4u);
+  EXPECT_EQ(csv[0], "Name,Pass,Calls,Self(ns),Self(%),Total(ns),Avg(ns),Min(ns),Max(ns),Mem(B),"
+                    "Self Mem(B)");
+  EXPECT_EQ(csv[1], "aten::addmm,forward,1,80000,61.54,80000,80000,80000,80000,1536,1536");
+  EXPECT_EQ(csv[2], "aten::relu,forward,1,30000,23.08,30000,30000,30000,30000,0,0");
+  EXPECT_EQ(csv[3], "aten::linear,forward,2,20000,15.38,200000,100000,100000,100000,2048,-512");
+  const Lines text = split(render_table({table}));
+  ASSERT_GE(text.size(), 5u);
+  EXPECT_NE(text[1].find("     Mem  Self Mem"), std::string::npos) << text[1];
+  EXPECT_NE(text[4].find("2.00KiB  -512.00B"), std::string::npos) << text[4];
+  ASSERT_EQ(table.notes.size(), 2u);
+  EXPECT_EQ(table.notes[1].rfind("Mem: ", 0), 0u);
+}
+
 // Whatever the chunking and the threads, the same table.
 TEST_F(OperatorReport, SameRowsWhateverTheScan) {
   const std::string expected = render_json(run({"torch-ops"}, by_shapes(), 1));

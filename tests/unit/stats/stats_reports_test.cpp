@@ -710,7 +710,9 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
     if (i % 2 == 0) report.memory(gpu, ts + 40 * kUs, "free", 0x10000 + i * 4096, 4096);
     report.op(thread0, ts + 30 * kUs, (i % 7 + 1) * kUs, i % 3 ? "aten::mm" : "MmBackward0",
               i % 3 ? "" : "backward", i % 5 ? static_cast<int64_t>(i % 4) * 100 : -1,
-              "[[" + std::to_string(i % 4) + ", 8]]");
+              "[[" + std::to_string(i % 4) + ", 8]]",
+              testing::TestReport::OpMemory{static_cast<int64_t>(i % 11) * 64 - 256,
+                                            -static_cast<int64_t>(i % 3) * 32});
     report.step(i % 2 ? thread0 : thread1, ts + 5 * kUs, (i % 9 + 1) * kUs, i / 100 + 1);
   }
   report.heap(thread0, kOrigin + kUs, "heap peak", "heap/peak", {{"bytes", 5000}});

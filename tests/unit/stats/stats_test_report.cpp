@@ -102,7 +102,8 @@ void TestReport::annotation(uint32_t track, uint64_t ts, uint64_t duration, cons
 }
 
 void TestReport::op(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
-                    const std::string &pass, int64_t self, const std::string &shapes) {
+                    const std::string &pass, int64_t self, const std::string &shapes,
+                    std::optional<OpMemory> memory) {
   slice(track, ts, duration, name, "torch", PROF_CATEGORY_OPERATOR);
   report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1), {}};
   if (!pass.empty())
@@ -113,6 +114,11 @@ void TestReport::op(uint32_t track, uint64_t ts, uint64_t duration, const std::s
     set.args.push_back(prof::arg_string(string(PROF_OPERATOR_ARG_INPUT_SHAPES), string(shapes)));
     set.args.push_back(
         prof::arg_string(string(PROF_OPERATOR_ARG_INPUT_TYPES), string("[float, float]")));
+  }
+  if (memory) {
+    set.args.push_back(prof::arg_int(string(PROF_OPERATOR_ARG_ALLOCATED), memory->allocated));
+    set.args.push_back(
+        prof::arg_int(string(PROF_OPERATOR_ARG_SELF_ALLOCATED), memory->self_allocated));
   }
   if (set.args.empty()) return;
   args_.push_back(set);

@@ -8,6 +8,7 @@
 #include <prof/event.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,9 +49,13 @@ public:
   /// A framework operator as the torch source records it (event.h,
   /// "Framework operators"): a slice of kind PROF_CATEGORY_OPERATOR, with
   /// its `pass` and `input shapes` arguments when not empty and its `self`
-  /// when not negative.
+  /// when not negative; with `memory`, its `allocated` and `self allocated`.
+  struct OpMemory {
+    int64_t allocated = 0, self_allocated = 0;
+  };
   void op(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
-          const std::string &pass = "", int64_t self = -1, const std::string &shapes = "");
+          const std::string &pass = "", int64_t self = -1, const std::string &shapes = "",
+          std::optional<OpMemory> memory = std::nullopt);
   /// A training step: an annotation slice named `name` with its number as
   /// the `step` argument (unsigned, or with `as_int` signed).
   void step(uint32_t track, uint64_t ts, uint64_t duration, uint64_t number,

@@ -82,13 +82,20 @@ struct OperatorKey {
   prof_string_id shapes = 0; ///< the `input shapes` argument, 0 if none or not kept
   auto operator<=>(const OperatorKey &) const = default;
 };
-/// Calls of one operator: their durations, and their self time.
+/// Calls of one operator: their durations, their self time and, where
+/// they say it, the memory they kept.
 struct OperatorStats {
   DurationStats durations;
   uint64_t self = 0; ///< the sum of their `self` arguments, a duration for a call without one
+  int64_t allocated = 0;      ///< the sum of their `allocated` arguments
+  int64_t self_allocated = 0; ///< of their `self allocated` arguments
+  uint64_t with_memory = 0;   ///< calls that said `allocated`
   void merge(const OperatorStats &other) {
     durations.merge(other.durations);
     self += other.self;
+    allocated += other.allocated;
+    self_allocated += other.self_allocated;
+    with_memory += other.with_memory;
   }
 };
 
@@ -211,6 +218,8 @@ private:
   /// The event's `name` argument as an unsigned number, if it has one that
   /// is an unsigned or non-negative integer.
   std::optional<uint64_t> unsigned_arg(const prof_event &e, std::string_view name, KeyCache &keys);
+  /// A signed or unsigned (at most INT64_MAX) argument's value.
+  std::optional<int64_t> signed_arg(const prof_event &e, std::string_view name, KeyCache &keys);
   /// The event's `name` argument if it is a string, else 0.
   prof_string_id string_arg(const prof_event &e, std::string_view name, KeyCache &keys);
   /// Adds an operator slice.
@@ -227,7 +236,7 @@ private:
   uint64_t device_slices_ = 0;
   uint64_t uncategorized_device_slices_ = 0;
   KeyCache bytes_keys_, domain_keys_, communicator_keys_, sequence_keys_, queued_keys_;
-  KeyCache pass_keys_, self_keys_, shapes_keys_, step_keys_;
+  KeyCache pass_keys_, self_keys_, shapes_keys_, step_keys_, allocated_keys_, self_allocated_keys_;
   std::map<AnnotationKey, AnnotationStats> annotations_;
   std::unordered_map<prof_track_id, ThreadSpan> thread_spans_;
   std::map<CommunicationKey, CommunicationStats> communication_;
