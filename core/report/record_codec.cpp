@@ -47,7 +47,8 @@ void encode_header(const Header &h, uint32_t format_version, std::vector<uint8_t
   w.u64(h.clock_anchor.realtime_ns);
   w.u64(h.clock_anchor.monotonic_ns);
   w.u64(h.session_start_ns);
-  w.string(h.rank); // added after the first release: readers take it when present
+  w.string(h.rank);       // added after the first release: readers take it when present
+  w.string(h.world_size); // added later still, likewise
 }
 
 bool peek_format_version(std::span<const uint8_t> payload, uint32_t &version) {
@@ -83,6 +84,7 @@ bool decode_header(std::span<const uint8_t> payload, Header &h) {
   h.clock_anchor.monotonic_ns = in.u64();
   h.session_start_ns = in.u64();
   if (in.ok() && !in.at_end()) h.rank = in.string();
+  if (in.ok() && !in.at_end()) h.world_size = in.string();
   return in.ok();
 }
 

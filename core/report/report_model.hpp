@@ -40,8 +40,11 @@ struct Header {
   ClockAnchor clock_anchor;
   uint64_t session_start_ns = 0;
   /// The launcher's rank of the profiled process (RANK, OMPI_COMM_WORLD_RANK,
-  /// PMI_RANK or SLURM_PROCID in prof's environment), "" when none.
+  /// PMI_RANK or SLURM_PROCID in its environment), "" when none.
   std::string rank;
+  /// The launcher's world size beside that rank (WORLD_SIZE,
+  /// OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_NTASKS), "" when none.
+  std::string world_size;
   bool operator==(const Header &) const = default;
 };
 

@@ -15,7 +15,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kNoRank = -1;
+constexpr int kNoGroup = -1;
 constexpr int kEveryReport = -2; ///< a track of no process
 
 std::string in_quotes(const std::string &path) { return "'" + path + "'"; }
@@ -23,7 +23,8 @@ std::string in_quotes(const std::string &path) { return "'" + path + "'"; }
 /// Which report each track goes to.
 class TrackGroups {
 public:
-  explicit TrackGroups(const ReportReader &reader) : reader_(reader) {}
+  TrackGroups(const ReportReader &reader, const ProcessGroupOf &group_of)
+      : reader_(reader), group_of_(group_of) {}
 
   int group(uint32_t track) {
     if (auto it = groups_.find(track); it != groups_.end()) return it->second;
@@ -34,8 +35,7 @@ public:
       const TrackRecord *record = reader_.track(at);
       if (record == nullptr) break;
       if (record->kind == PROF_TRACK_PROCESS) {
-        group = rank_in_track_name(record->name);
-        if (group < 0) group = kNoRank;
+        group = std::max(group_of_(*record), kNoGroup);
         break;
       }
       at = record->parent;
@@ -45,6 +45,7 @@ public:
 
 private:
   const ReportReader &reader_;
+  const ProcessGroupOf &group_of_;
   std::map<uint32_t, int> groups_;
 };
 
@@ -59,15 +60,16 @@ struct Output {
 
 } // namespace
 
-std::vector<SplitOutput> split_by_rank(const std::string &input,
-                                       const std::function<std::string(int)> &path_for,
-                                       bool force_overwrite) {
+std::vector<SplitOutput> split_report(const std::string &input, const ProcessGroupOf &group_of,
+                                      const std::function<std::string(int)> &path_for,
+                                      const DescribeGroup &describe, bool keep_rest,
+                                      bool force_overwrite) {
   ReportReader reader;
   if (!reader.open(input))
     throw ReportError(reader.problems().empty() ? "cannot read report " + in_quotes(input)
                                                 : reader.problems().back());
-  TrackGroups groups(reader);
-  std::map<int, Output> outputs; // by rank, kNoRank first
+  TrackGroups groups(reader, group_of);
+  std::map<int, Output> outputs; // by group, kNoGroup first
   std::map<int, std::vector<int32_t>> pids;
   for (const auto &[id, track] : reader.tracks()) {
     if (track.kind != PROF_TRACK_PROCESS) continue;
@@ -75,14 +77,17 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
     pids[group].push_back(track.pid);
     outputs[group];
   }
-  if (outputs.empty() || outputs.rbegin()->first < 0) return {}; // no rank anywhere
-  outputs[kNoRank];
+  if (outputs.empty() || outputs.rbegin()->first < 0) return {}; // no group anywhere
+  const bool drops_of_no_thread =
+      std::any_of(reader.drops().begin(), reader.drops().end(),
+                  [&](const auto &ring_drop) { return ring_drop.first >= kFirstCauseRing; });
+  if (keep_rest || drops_of_no_thread) outputs[kNoGroup];
 
   // Where each report goes: refused before anything is written.
   std::error_code ec;
-  for (auto &[rank, out] : outputs) {
-    out.result.rank = rank;
-    out.result.path = path_for(rank);
+  for (auto &[group, out] : outputs) {
+    out.result.group = group;
+    out.result.path = path_for(group);
     const bool replaces_input = fs::equivalent(out.result.path, input, ec);
     if (!force_overwrite && !replaces_input && fs::exists(fs::symlink_status(out.result.path, ec)))
       throw ReportError("output file " + in_quotes(out.result.path) +
@@ -92,7 +97,7 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
 
   // The argument sets each report's events use.
   const uint32_t args_end = reader.args().last_id() + 1;
-  for (auto &[rank, out] : outputs)
+  for (auto &[group, out] : outputs)
     out.args_used.assign(args_end, false);
   const auto route = [&](const prof_event &e, const auto &each) {
     const int group = groups.group(e.track);
@@ -100,7 +105,7 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
       each(outputs.at(group));
       return;
     }
-    for (auto &[rank, out] : outputs)
+    for (auto &[group, out] : outputs)
       each(out);
   };
   const auto carries_args = [](const prof_event &e) {
@@ -120,17 +125,17 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
     std::vector<ClockDomainRecord> clocks;
     for (const auto &[id, clock] : reader.clock_domains())
       clocks.push_back(clock);
-    for (auto &[rank, out] : outputs) {
+    for (auto &[group, out] : outputs) {
       Header header = reader.header();
-      if (rank >= 0) header.rank = std::to_string(rank);
-      header.pids = pids[rank];
+      header.pids = pids[group];
+      describe(group, header);
       out.writer = std::make_unique<ReportWriter>();
       out.writer->open(out.temp, header, true);
       out.writer->add_strings(1, strings);
       std::vector<TrackRecord> tracks;
       for (const auto &[id, track] : reader.tracks()) {
         const int group = groups.group(id);
-        if (group == rank || group == kEveryReport) tracks.push_back(track);
+        if (group == out.result.group || group == kEveryReport) tracks.push_back(track);
       }
       out.writer->add_tracks(tracks);
       out.writer->add_stacks(stacks);
@@ -152,12 +157,12 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
     for (const auto &[ring, drop] : reader.drops()) {
       auto found = ring < kFirstCauseRing ? thread_groups.find(drop.tid) : thread_groups.end();
       const int group =
-          found != thread_groups.end() && found->second != kEveryReport ? found->second : kNoRank;
-      Output &out = outputs.at(group);
+          found != thread_groups.end() && found->second != kEveryReport ? found->second : kNoGroup;
+      Output &out = outputs.at(outputs.contains(group) ? group : outputs.begin()->first);
       out.writer->add_drops(std::span<const DropRecord>(&drop, 1));
       out.dropped += drop.dropped;
     }
-    for (auto &[rank, out] : outputs) {
+    for (auto &[group, out] : outputs) {
       Footer footer = reader.footer().value_or(Footer{});
       footer.dropped = out.dropped;
       out.result.events = out.writer->events_written();
@@ -165,14 +170,14 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
       out.writer.reset();
     }
   } catch (...) {
-    for (auto &[rank, out] : outputs) {
+    for (auto &[group, out] : outputs) {
       out.writer.reset();
       fs::remove(out.temp, ec);
     }
     throw;
   }
   std::vector<SplitOutput> written;
-  for (auto &[rank, out] : outputs) {
+  for (auto &[group, out] : outputs) {
     fs::rename(out.temp, out.result.path, ec);
     if (ec) {
       for (auto &[other, left] : outputs)
@@ -183,6 +188,17 @@ std::vector<SplitOutput> split_by_rank(const std::string &input,
     written.push_back(out.result);
   }
   return written;
+}
+
+std::vector<SplitOutput> split_by_rank(const std::string &input,
+                                       const std::function<std::string(int)> &path_for,
+                                       bool force_overwrite) {
+  return split_report(
+      input, [](const TrackRecord &process) { return rank_in_track_name(process.name); }, path_for,
+      [](int rank, Header &header) {
+        if (rank >= 0) header.rank = std::to_string(rank);
+      },
+      true, force_overwrite);
 }
 
 } // namespace prof::report

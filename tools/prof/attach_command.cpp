@@ -2,17 +2,22 @@
 
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
+#include "core/session_clock.hpp"
 #include "tools/prof/capture_front_end.hpp"
 #include "tools/prof/capture_plan.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/process_facts.hpp"
+#include "tools/prof/session_control.hpp"
 
 #include <charconv>
 #include <csignal>
-#include <fstream>
-#include <iterator>
+#include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <poll.h>
+#include <regex>
 #include <sys/syscall.h>
+#include <thread>
 #include <unistd.h>
 
 namespace prof::tool {
@@ -40,16 +45,6 @@ std::vector<int> parse_pids(const std::string &option, const std::string &text) 
     at = comma + 1;
   }
   return pids;
-}
-
-std::string process_command(int pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline", std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\0')
-    text.pop_back();
-  for (char &c : text)
-    if (c == '\0') c = ' ';
-  return text;
 }
 
 fs::path dynamic_socket(int pid) {
@@ -105,8 +100,38 @@ void refuse_launch_options(const cli::CommandLine &command) {
                             "that is already running");
 }
 
+// `prof attach --all [--match REGEX]`: the user's processes whose agents
+// wait for prof, less those a prof is attached to already.
+std::vector<int> waiting_pids(const cli::CommandLine &command, core::Console &console) {
+  if (command.has_app())
+    throw cli::UsageError("prof attach --all finds the processes itself: it takes no process ids");
+  std::optional<std::regex> match;
+  if (const std::string *pattern = command.value("match")) try {
+      match.emplace(*pattern, std::regex::ECMAScript);
+    } catch (const std::regex_error &e) {
+      throw cli::UsageError("--match '" + *pattern +
+                            "': expected a regular expression (ECMAScript): " + e.what());
+    }
+  std::vector<int> pids;
+  for (const WaitingProcess &process : waiting_processes()) {
+    if (match && !std::regex_search(process.command, *match)) continue;
+    if (process.attached)
+      console.warning("process " + std::to_string(process.pid) +
+                      " is being profiled by another prof already; left out");
+    else
+      pids.push_back(process.pid);
+  }
+  if (pids.empty())
+    throw cli::UsageError(
+        std::string("prof attach --all: no process of this user is waiting for prof") +
+        (match ? " with a command line matching '" + *command.value("match") + "'" : "") +
+        " (start them with PROF_MODE=dynamic LD_PRELOAD=" + AgentSetup::agent_path() + ")");
+  return pids;
+}
+
 // The processes `prof attach PIDS` or `prof --pid PIDS` names.
-std::vector<int> target_pids(const cli::CommandLine &command) {
+std::vector<int> target_pids(const cli::CommandLine &command, core::Console &console) {
+  if (command.has("all")) return waiting_pids(command, console);
   std::string pid_text;
   if (command.subcommand == "attach") {
     if (command.app.size() != 1 || command.has("pid"))
@@ -143,23 +168,60 @@ void check_attachable(const std::vector<SelectedPlugin> &process_sources,
                           "--enable-activities) to a process started with PROF_MODE=dynamic");
 }
 
-// Asks each process's agent to join the capture; the pids that did.
+// Asks each process's agent to join the capture, all at once; the pids that
+// did. Several: says how far apart their agents started.
 std::vector<int> join_agents(const std::vector<int> &pids, const AgentSetup *agent,
                              core::Console &console) {
+  if (!agent) return {};
+  struct Answer {
+    std::string problem, note;
+    uint64_t asked_ns = 0, answered_ns = 0;
+  };
+  std::vector<Answer> answers(pids.size());
+  {
+    std::vector<std::jthread> askers;
+    for (size_t i = 0; i < pids.size(); ++i)
+      askers.emplace_back([&, i] {
+        answers[i].asked_ns = core::session_now_ns();
+        answers[i].problem =
+            ask_agent(pids[i], control::Command::Start, agent->region_name(), &answers[i].note);
+        answers[i].answered_ns = core::session_now_ns();
+      });
+  }
   std::vector<int> joined;
-  for (int pid : pids) {
-    if (!agent) break;
-    std::string note;
-    if (const std::string problem =
-            ask_agent(pid, control::Command::Start, agent->region_name(), &note);
-        !problem.empty()) {
-      console.warning("process " + std::to_string(pid) + " did not take the capture: " + problem);
+  uint64_t first_asked = UINT64_MAX, first_answer = UINT64_MAX, last_answer = 0;
+  for (size_t i = 0; i < pids.size(); ++i) {
+    const Answer &a = answers[i];
+    if (!a.problem.empty()) {
+      console.warning("process " + std::to_string(pids[i]) +
+                      " did not take the capture: " + a.problem);
       continue;
     }
-    if (note != "attached") console.warning("process " + std::to_string(pid) + ": " + note);
-    joined.push_back(pid);
+    if (a.note != "attached") console.warning("process " + std::to_string(pids[i]) + ": " + a.note);
+    joined.push_back(pids[i]);
+    first_asked = std::min(first_asked, a.asked_ns);
+    first_answer = std::min(first_answer, a.answered_ns);
+    last_answer = std::max(last_answer, a.answered_ns);
+  }
+  if (joined.size() > 1) {
+    char figures[160];
+    std::snprintf(figures, sizeof figures,
+                  "%zu agents joined within %.1f ms of each other (%.1f ms after prof asked)",
+                  joined.size(), static_cast<double>(last_answer - first_answer) / 1e6,
+                  static_cast<double>(last_answer - first_asked) / 1e6);
+    console.line(figures);
   }
   return joined;
+}
+
+// What each process's report takes from it: pid, rank, environment.
+std::vector<ProcessFacts> facts_of(const std::vector<int> &pids) {
+  std::vector<ProcessFacts> facts;
+  for (int pid : pids) {
+    std::optional<ProcessFacts> read = read_process_facts(pid);
+    facts.push_back(read ? std::move(*read) : ProcessFacts{pid, process_command(pid), {}, "", ""});
+  }
+  return facts;
 }
 
 // While it lives, SIGINT and SIGTERM end the wait for the processes (prof
@@ -195,7 +257,7 @@ int run_attach(const RunContext &context) {
   core::CapturePlan plan = capture_plan(command);
   plan.attached = true;
   plan.kill_signal = 0;
-  const std::vector<int> pids = target_pids(command);
+  const std::vector<int> pids = target_pids(command, console);
   CaptureFrontEnd capture(context, plan);
   check_attachable(capture.process_sources(), pids, plan);
   const std::string display = process_command(pids.front());
@@ -203,7 +265,8 @@ int run_attach(const RunContext &context) {
   capture.start({command.value_or("session-new", "attach-" + std::to_string(pids.front())),
                  pids,
                  {display},
-                 display},
+                 display,
+                 facts_of(pids)},
                 [fd = capture.detach_fd()](int) { signal_detach(fd); });
   const std::vector<int> joined = join_agents(pids, capture.agent(), console);
   std::string listed;

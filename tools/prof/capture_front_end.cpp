@@ -2,6 +2,7 @@
 
 #include "core/report/report_split.hpp"
 
+#include "core/input_error.hpp"
 #include "core/output_name.hpp"
 #include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <map>
 
 namespace prof::tool {
 namespace {
@@ -83,8 +85,15 @@ report::Header report_header(const CaptureTarget &target, const PluginSelection 
   if (const char *skew = std::getenv("PROF_TEST_REALTIME_SKEW_NS"))
     header.clock_anchor.realtime_ns += static_cast<uint64_t>(std::strtoll(skew, nullptr, 10));
   header.session_start_ns = info.start_ns;
+  if (!target.attached.empty()) {
+    // The processes' launcher told them their rank; one report of several has none.
+    if (target.attached.size() == 1) header.rank = target.attached.front().rank;
+    header.world_size = target.attached.front().world_size;
+    return header;
+  }
   // prof runs under the launcher (mpirun, torchrun, srun), which tells it its rank.
   if (const char *variable = launcher_rank_variable()) header.rank = std::getenv(variable);
+  if (const char *size = launcher_world_size()) header.world_size = size;
   return header;
 }
 
@@ -127,7 +136,13 @@ CaptureFrontEnd::start(const CaptureTarget &target,
   // when they open.
   std::string report = report_pattern_;
   name_facts_ = {target.pids.front(), host, std::time(nullptr)};
-  if (!plan_.windowed()) split_variable_ = core::rank_variable_to_split(report);
+  attached_reports_ = per_process_reports(target, force);
+  if (!attached_reports_.empty()) {
+    attached_ = target.attached;
+    report = attached_reports_.front(); // the whole, until it is split at the end
+  }
+  if (!plan_.windowed() && attached_reports_.empty())
+    split_variable_ = core::rank_variable_to_split(report);
   if (!split_variable_.empty()) name_facts_.variables[split_variable_] = ""; // the launcher's part
   if (!plan_.windowed() && core::has_output_macros(report)) {
     report = core::expand_output_name(report, name_facts_, ".profrep");
@@ -187,7 +202,84 @@ bool CaptureFrontEnd::finish(int exit_code, int exit_signal) {
   progress.update(0.6);
   bool ok = runner_.finish(exit_code, exit_signal, [&progress] { progress.finish(); });
   if (ok && !split_variable_.empty()) ok = split_per_rank();
+  if (ok && !attached_reports_.empty()) ok = split_per_process();
   dump_.write(runner_.reports());
+  return ok;
+}
+
+std::vector<std::string> CaptureFrontEnd::per_process_reports(const CaptureTarget &target,
+                                                              bool force) const {
+  const bool names_each = report_pattern_.find("%p") != std::string::npos ||
+                          report_pattern_.find("%q{") != std::string::npos;
+  if (target.attached.size() < 2 || !names_each) return {};
+  std::vector<std::string> paths;
+  std::map<std::string, int> taken;
+  for (const ProcessFacts &process : target.attached) {
+    core::OutputNameFacts facts = name_facts_;
+    facts.pid = process.pid;
+    facts.variables.insert(process.environment.begin(), process.environment.end());
+    std::string path;
+    try {
+      path = core::expand_output_name(report_pattern_, facts, ".profrep");
+    } catch (const core::InputError &e) {
+      throw cli::UsageError(std::string(e.what()) + " in process " + std::to_string(process.pid));
+    }
+    if (!fs::path(path).has_extension()) path += ".profrep";
+    if (const auto [at, fresh] = taken.emplace(path, process.pid); !fresh)
+      throw cli::UsageError("-o '" + report_pattern_ + "': processes " +
+                            std::to_string(at->second) + " and " + std::to_string(process.pid) +
+                            " would both write " + path +
+                            "; name each with %p or a variable that differs (%q{RANK})");
+    check_report_path(path, force);
+    paths.push_back(path);
+  }
+  return paths;
+}
+
+bool CaptureFrontEnd::split_per_process() {
+  const std::vector<std::string> written = runner_.reports().opened();
+  const auto group_of = [this](const report::TrackRecord &process) {
+    // A process the attached ones started goes with its ancestor.
+    for (int pid = process.pid, depth = 0; pid > 1 && depth < 64; pid = parent_pid(pid), ++depth)
+      for (size_t i = 0; i < attached_.size(); ++i)
+        if (attached_[i].pid == pid) return static_cast<int>(i);
+    return -1;
+  };
+  const auto describe = [this](int group, report::Header &header) {
+    if (group < 0) return;
+    const ProcessFacts &process = attached_[static_cast<size_t>(group)];
+    header.rank = process.rank;
+    header.world_size = process.world_size;
+    header.command_display = process.command;
+    header.argv = {process.command};
+  };
+  bool ok = true;
+  for (size_t window = 0; window < written.size(); ++window) {
+    // Window N's reports take -N before the extension, as the windows' own names do.
+    const auto path_for = [&](int group) {
+      const fs::path whole = group < 0 ? fs::path(written[window])
+                                       : fs::path(attached_reports_[static_cast<size_t>(group)]);
+      const std::string suffix = group < 0    ? ".other-processes"
+                                 : window > 0 ? "-" + std::to_string(window + 1)
+                                              : "";
+      return fs::path(whole).replace_extension().string() + suffix + whole.extension().string();
+    };
+    try {
+      for (const report::SplitOutput &out :
+           report::split_report(written[window], group_of, path_for, describe, false,
+                                command_.has("force-overwrite")))
+        console_.line("Generated: " + fs::absolute(out.path).string() +
+                      (out.group < 0 ? " (processes not attached to)"
+                                     : " (process " + std::to_string(attached_[out.group].pid) +
+                                           (attached_[out.group].rank.empty()
+                                                ? ""
+                                                : ", rank " + attached_[out.group].rank) +
+                                           ")"));
+    } catch (const std::exception &e) {
+      console_.warning("cannot split " + written[window] + " per process: " + e.what());
+      ok = false;
+    }
+  }
   return ok;
 }
 
@@ -205,7 +297,7 @@ bool CaptureFrontEnd::split_per_rank() {
          report::split_by_rank(written.front(), path_for, command_.has("force-overwrite")))
       console_.line(
           "Generated: " + fs::absolute(out.path).string() +
-          (out.rank < 0 ? " (the launcher)" : " (rank " + std::to_string(out.rank) + ")"));
+          (out.group < 0 ? " (the launcher)" : " (rank " + std::to_string(out.group) + ")"));
   } catch (const std::exception &e) {
     console_.warning("cannot split the report per rank: " + std::string(e.what()));
     return false;

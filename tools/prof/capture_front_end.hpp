@@ -13,6 +13,7 @@
 #include "tools/prof/capture_parts.hpp"
 #include "tools/prof/debug_dump.hpp"
 #include "tools/prof/plugin_selection.hpp"
+#include "tools/prof/process_facts.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/session_control.hpp"
 
@@ -29,6 +30,10 @@ struct CaptureTarget {
   std::vector<int> pids;         ///< the first is the session's
   std::vector<std::string> argv; ///< the command, for the report header
   std::string display;           ///< the command as shown
+  /// Processes prof attached to, as /proc shows them: their rank goes in
+  /// the report, and with several of them and a name holding %p or %q{NAME}
+  /// each gets a report of its own, named from its pid and environment.
+  std::vector<ProcessFacts> attached = {};
 };
 
 class CaptureFrontEnd {
@@ -70,6 +75,11 @@ private:
   /// Splits the capture's report into one report per launcher rank; false
   /// (with a line) when it could not.
   bool split_per_rank();
+  /// The report of each attached process, checked; empty when they share one.
+  std::vector<std::string> per_process_reports(const CaptureTarget &target, bool force) const;
+  /// Splits each window's report into one per attached process; false
+  /// (with a line) when it could not.
+  bool split_per_process();
 
   const cli::CommandLine &command_;
   core::Console &console_;
@@ -80,6 +90,9 @@ private:
   /// Set when prof runs around a launcher and the report's name takes its
   /// rank (`-o r%q{RANK} mpirun ...`): the report is split per rank at the end.
   std::string split_variable_;
+  /// With several processes attached to and per_process_reports: theirs.
+  std::vector<ProcessFacts> attached_;
+  std::vector<std::string> attached_reports_;
   core::OutputNameFacts name_facts_;
   const DebugDump dump_; // --debug-dump: its folder is checked before anything starts
   std::unique_ptr<AgentSetup> agent_;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <map>
@@ -205,6 +206,18 @@ int run_session_list(core::Console &) {
   for (auto &s : sessions)
     print_row([&](const char *field) { return s[field]; });
   return kExitOk;
+}
+
+std::vector<WaitingProcess> waiting_processes() {
+  std::vector<WaitingProcess> waiting;
+  for (LiveSession &s : live_sessions()) {
+    if (!s.socket.filename().string().starts_with("dynamic-")) continue;
+    const int pid = std::atoi(s.fields["pid"].c_str());
+    if (pid > 0) waiting.push_back({pid, s.fields["command"], s.fields["state"] == "attached"});
+  }
+  std::sort(waiting.begin(), waiting.end(),
+            [](const WaitingProcess &a, const WaitingProcess &b) { return a.pid < b.pid; });
+  return waiting;
 }
 
 namespace {

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace prof::tool {
 
@@ -54,6 +55,16 @@ int run_session_command(control::Command command, const std::string &session,
 /// Prints the user's sessions (removing sockets of sessions that are gone);
 /// returns the exit code.
 int run_session_list(core::Console &console);
+
+/// A process started with PROF_MODE=dynamic, as its agent answered.
+struct WaitingProcess {
+  int pid = 0;
+  std::string command;
+  bool attached = false; ///< a prof is attached to it now
+};
+
+/// The user's processes whose agents answer on the session folder, by pid.
+std::vector<WaitingProcess> waiting_processes();
 
 /// prof status (asys): the state of each running session, or of the one
 /// named by `session` (its name or id; exit 2 when there is none such).

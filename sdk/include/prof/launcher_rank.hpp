@@ -4,6 +4,7 @@
 #define PROF_LAUNCHER_RANK_HPP
 
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -13,11 +14,24 @@ namespace prof {
 inline constexpr const char *kLauncherRankVariables[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK",
                                                          "SLURM_PROCID"};
 
+/// The world size each of kLauncherRankVariables goes with, in that order.
+inline constexpr const char *kLauncherWorldSizeVariables[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE",
+                                                              "PMI_SIZE", "SLURM_NTASKS"};
+
 /// The first of kLauncherRankVariables set (and not empty) in this
 /// process's environment, nullptr when none is.
 inline const char *launcher_rank_variable() {
   for (const char *variable : kLauncherRankVariables)
     if (const char *rank = std::getenv(variable); rank != nullptr && *rank != '\0') return variable;
+  return nullptr;
+}
+
+/// The world size the launcher set beside launcher_rank_variable()'s rank
+/// (WORLD_SIZE beside RANK, ...), nullptr when none.
+inline const char *launcher_world_size() {
+  for (size_t i = 0; i < std::size(kLauncherRankVariables); ++i)
+    if (const char *rank = std::getenv(kLauncherRankVariables[i]); rank != nullptr && *rank != '\0')
+      return std::getenv(kLauncherWorldSizeVariables[i]);
   return nullptr;
 }
 

@@ -3,6 +3,7 @@
 // attach, and the application's environment. prof runs in the background
 // with a session folder of the test's own; times are CLOCK_MONOTONIC, the
 // session clock, so the test can bracket each command.
+#include "tests/support/background_process.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -41,77 +42,6 @@ uint64_t now_ns() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
-
-/// A program running in the background: output to files, stdin from a pipe.
-class Background {
-public:
-  Background(const std::vector<std::string> &argv, const fs::path &dir,
-             const std::vector<std::string> &environment = {}) {
-    int input[2];
-    if (pipe(input) != 0) return;
-    const std::string out = (dir / "bg.out").string(), err = (dir / "bg.err").string();
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(input[0], STDIN_FILENO);
-      close(input[1]);
-      const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      dup2(o, STDOUT_FILENO);
-      dup2(e, STDERR_FILENO);
-      if (chdir(dir.c_str()) != 0) _exit(126);
-      for (const auto &entry : environment)
-        putenv(const_cast<char *>(entry.c_str()));
-      std::vector<char *> args;
-      for (const auto &a : argv)
-        args.push_back(const_cast<char *>(a.c_str()));
-      args.push_back(nullptr);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(input[0]);
-    input_ = input[1];
-    out_ = out;
-    err_ = err;
-  }
-  ~Background() {
-    if (input_ >= 0) close(input_);
-    if (pid_ > 0 && !waited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  int pid() const { return pid_; }
-  void type(const std::string &line) { (void)!write(input_, line.data(), line.size()); }
-  /// Exit code (128 + signal when killed), -1 past the timeout.
-  int wait(std::chrono::milliseconds timeout = 60s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    int status = 0;
-    while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) return -1;
-      std::this_thread::sleep_for(10ms);
-    }
-    waited_ = true;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  std::string output() const { return read_file(out_) + read_file(err_); }
-
-private:
-  static std::string read_file(const std::string &path) {
-    std::string text;
-    if (FILE *f = std::fopen(path.c_str(), "r")) {
-      char buffer[4096];
-      size_t n;
-      while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
-        text.append(buffer, n);
-      std::fclose(f);
-    }
-    return text;
-  }
-  int pid_ = -1;
-  int input_ = -1;
-  bool waited_ = false;
-  std::string out_, err_;
-};
 
 struct Window {
   uint64_t start = 0, end = 0;

@@ -78,7 +78,9 @@ TEST_F(CliEdges, VersionAndHelpStandAlone) {
 TEST_F(CliEdges, EachSubcommandHelpListsItsOwnOptions) {
   const RunResult attach = prof({"attach", "--help"});
   ASSERT_EQ(attach.exit_code, 0) << attach.describe();
-  EXPECT_THAT(attach.out, StartsWith("Usage: prof attach [options] PID[,PID...]\n"));
+  EXPECT_THAT(attach.out,
+              StartsWith("Usage: prof attach [options] PID[,PID...] | --all [--match REGEX]\n"));
+  EXPECT_THAT(attach.out, HasSubstr("--match REGEX"));
   EXPECT_THAT(attach.out, HasSubstr("--trace ITEMS"));
   EXPECT_THAT(attach.out, HasSubstr("[application scope]"));
   EXPECT_THAT(attach.out, HasSubstr("[system scope]"));
@@ -96,6 +98,8 @@ TEST_F(CliEdges, EachSubcommandHelpListsItsOwnOptions) {
   EXPECT_EQ(stats.exit_code, 0) << stats.describe();
   EXPECT_THAT(stats.out, HasSubstr("--report"));
 
+  const RunResult launch = prof({"launch", "--help"});
+  EXPECT_THAT(launch.out, Not(HasSubstr("--all"))) << "only attach finds processes";
   const RunResult refused = prof({"stop", "--cpu-utilization"});
   EXPECT_EQ(refused.exit_code, 2) << refused.describe();
   EXPECT_EQ(refused.err, "prof: 'prof stop' takes no --cpu-utilization (see prof stop --help)\n");

@@ -34,15 +34,20 @@ TEST(RecordCodec, HeaderRoundTripsAndKeepsItsVersion) {
   uint32_t version = 0;
   ASSERT_TRUE(peek_format_version(payload, version));
   EXPECT_EQ(version, kFormatVersion);
-  // The rank came after the first release: a header that ends before it is
-  // a whole header of that release. Every other prefix is cut.
-  const size_t before_rank = payload.size() - 1 - expected.rank.size();
-  Header without_rank;
+  // The rank came after the first release, the world size after it: a
+  // header that ends before either is a whole header of that release. Every
+  // other prefix is cut.
+  const size_t before_world = payload.size() - 1 - expected.world_size.size();
+  const size_t before_rank = before_world - 1 - expected.rank.size();
+  Header without_rank, without_world;
   ASSERT_TRUE(decode_header(std::span(payload).first(before_rank), without_rank));
   EXPECT_EQ(without_rank.rank, "");
   EXPECT_EQ(without_rank.session_start_ns, expected.session_start_ns);
+  ASSERT_TRUE(decode_header(std::span(payload).first(before_world), without_world));
+  EXPECT_EQ(without_world.rank, expected.rank);
+  EXPECT_EQ(without_world.world_size, "");
   for (size_t cut = 0; cut < payload.size(); ++cut) {
-    if (cut == before_rank) continue;
+    if (cut == before_rank || cut == before_world) continue;
     Header h;
     EXPECT_FALSE(decode_header(std::span(payload).first(cut), h)) << "cut at " << cut;
   }

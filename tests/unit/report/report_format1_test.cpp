@@ -50,6 +50,7 @@ TEST(ReportFormat1, EveryRecordAndEventStillReads) {
   EXPECT_TRUE(reader.problems().empty());
   Header expected = sample_header();
   expected.format_version = 1;
+  expected.world_size = ""; // written by later releases only
   EXPECT_EQ(reader.header(), expected);
   EXPECT_EQ(reader.strings(), (std::vector<std::string>{"", "matmul", "kernel", "sync", "main"}));
   ASSERT_EQ(reader.tracks().size(), 3u);

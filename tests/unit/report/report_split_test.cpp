@@ -97,10 +97,10 @@ TEST(ReportSplit, EachRankGetsItsProcessesAndTheLauncherTheRest) {
       },
       false);
   ASSERT_EQ(outputs.size(), 3u);
-  EXPECT_EQ(outputs[0].rank, -1);
+  EXPECT_EQ(outputs[0].group, -1);
   EXPECT_EQ(outputs[0].path, input); // the launcher's part replaces the whole
-  EXPECT_EQ(outputs[1].rank, 0);
-  EXPECT_EQ(outputs[2].rank, 1);
+  EXPECT_EQ(outputs[1].group, 0);
+  EXPECT_EQ(outputs[2].group, 1);
 
   const Read launcher = read(input);
   EXPECT_EQ(launcher.tracks, (std::set<std::string>{"mpirun", "CPU 0"}));
@@ -122,6 +122,31 @@ TEST(ReportSplit, EachRankGetsItsProcessesAndTheLauncherTheRest) {
   EXPECT_EQ(rank1.args, (std::set<uint32_t>{2}));
   EXPECT_EQ(rank1.dropped, 3u);
   EXPECT_EQ(rank1.header.rank, "1");
+}
+
+// Attached processes: a report per process, none for the rest when every
+// process has one, each header as the caller describes it.
+TEST(ReportSplit, ByProcessWritesOneReportPerProcessAndNoRest) {
+  ScratchDir dir("prof-split");
+  const std::string input = dir.file("all.profrep");
+  write_launcher_report(input);
+  const auto outputs = split_report(
+      input, [](const TrackRecord &process) { return process.pid - 10; },
+      [&](int group) { return dir.file("p" + std::to_string(group) + ".profrep"); },
+      [](int group, Header &header) { header.world_size = std::to_string(group + 5); }, false,
+      false);
+  ASSERT_EQ(outputs.size(), 3u);
+  EXPECT_EQ(outputs[0].group, 0);
+  EXPECT_TRUE(std::filesystem::exists(input)) << "the input stays when nothing replaces it";
+  const Read first = read(dir.file("p0.profrep"));
+  EXPECT_EQ(first.tracks, (std::set<std::string>{"mpirun", "CPU 0"}));
+  EXPECT_EQ(first.dropped, 1u);
+  EXPECT_EQ(first.header.world_size, "5");
+  EXPECT_EQ(first.header.pids, (std::vector<int32_t>{10}));
+  const Read third = read(dir.file("p2.profrep"));
+  EXPECT_EQ(third.events.size(), 2u);
+  EXPECT_EQ(third.header.pids, (std::vector<int32_t>{12}));
+  EXPECT_EQ(third.header.world_size, "7");
 }
 
 TEST(ReportSplit, NoRankWritesNothingAndAnExistingReportIsKept) {

@@ -48,6 +48,7 @@ Header sample_header() {
   h.clock_anchor = {1'700'000'000'123'456'789ull, 987'654'321ull};
   h.session_start_ns = 987'000'000ull;
   h.rank = "3";
+  h.world_size = "8";
   return h;
 }
 

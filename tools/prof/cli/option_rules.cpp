@@ -188,11 +188,22 @@ void check_control(const CommandLine &command) {
 
 bool selects_something(const CommandLine &command);
 
+// `prof attach --all [--match REGEX]`: the processes are found, not named.
+void check_attach_all(const CommandLine &command) {
+  if (command.has("match") && !command.has("all"))
+    throw UsageError(shown(command, "match") + " chooses among the processes --all finds: add "
+                                               "--all");
+  if (command.has("all") && command.subcommand != "attach")
+    throw UsageError(shown(command, "all") + " attaches to every waiting process: use it as "
+                                             "prof attach --all");
+}
+
 void check_without_app(const CommandLine &command) {
-  if (command.has("pid")) { // attach: it checks what it can attach
+  if (command.has("pid") || command.has("all")) { // attach: it checks what it can attach
+    const std::string_view option = command.has("pid") ? "pid" : "all";
     if (!selects_something(command))
-      throw UsageError(shown(command, "pid") + " needs something to capture (e.g. --trace osrt, "
-                                               "--sample system-wide, --enable-activities)");
+      throw UsageError(shown(command, option) + " needs something to capture (e.g. --trace osrt, "
+                                                "--sample system-wide, --enable-activities)");
     return;
   }
   for (const auto &option : command.options)
@@ -250,6 +261,7 @@ void check_option_rules(const CommandLine &command) {
   check_watermark(command);
   check_alone(command);
   check_control(command);
+  check_attach_all(command);
   if (command.has_app())
     check_with_app(command);
   else {

@@ -14,7 +14,7 @@ constexpr SubcommandSpec kSubcommands[] = {
     {"launch", "[options] application [application-arguments]",
      "launch an application with collection off until prof start", "profile-from-start=off",
      Route::Options, O::Launch},
-    {"attach", "[options] PID[,PID...]",
+    {"attach", "[options] PID[,PID...] | --all [--match REGEX]",
      "capture running processes until Ctrl-C or --duration; they run on", "", Route::Options,
      O::Attach},
     {"start", "[-o NAME] [--session NAME]", "start collecting in a session", "start",
@@ -49,6 +49,9 @@ constexpr SubcommandSpec kSubcommands[] = {
 /// What only a launched application has.
 constexpr std::string_view kLaunchOnly[] = {
     "env-var", "inherit-environment", "show-output", "print-app-log", "wait", "kill"};
+
+/// What only `prof attach` takes.
+constexpr std::string_view kAttachOnly[] = {"all", "match"};
 
 /// Options that act on sessions, saved captures or the installation, not on a capture.
 constexpr std::string_view kNotCapture[] = {"session",
@@ -86,9 +89,10 @@ bool takes(OptionSet set, std::string_view option) {
   if (contains(kEverywhere, option)) return true;
   switch (set) {
   case O::Capture:
-    return !contains(kNotCapture, option);
+    return !contains(kNotCapture, option) && !contains(kAttachOnly, option);
   case O::Launch:
-    return !contains(kNotCapture, option) && option != "profile-from-start";
+    return !contains(kNotCapture, option) && !contains(kAttachOnly, option) &&
+           option != "profile-from-start";
   case O::Attach:
     return !contains(kNotCapture, option) && !contains(kLaunchOnly, option);
   case O::Start:

@@ -1,0 +1,149 @@
+// `prof attach --all`: every process of this user whose agent waits for prof
+// (PROF_MODE=dynamic), chosen with --match, captured at once, each into a
+// report of its own named from its environment, with its rank and world size.
+#include "tests/support/background_process.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include "core/report/report_reader.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <memory>
+#include <thread>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+const fs::path kBuildDir = PROF_BUILD_DIR;
+const std::string kProf = (kBuildDir / "bin" / "prof").string();
+const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
+const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
+const std::string kAgent = (kBuildDir / "lib" / "prof" / "libprof-agent.so").string();
+
+class AttachAll : public ::testing::Test {
+protected:
+  void SetUp() override { runtime_ = "XDG_RUNTIME_DIR=" + dir_.string(); }
+  RunResult prof(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"/usr/bin/env", runtime_, kProf});
+    return run_process(args, dir_, 120s);
+  }
+  /// A process waiting for prof, its agent listening; `environment` added.
+  Background &waiting(const std::vector<std::string> &argv, std::vector<std::string> environment) {
+    environment.insert(environment.end(), {"PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent, runtime_});
+    const std::string name = "app" + std::to_string(apps_.size());
+    apps_.push_back(std::make_unique<Background>(argv, dir_, environment, name));
+    const fs::path socket =
+        dir_ / "prof" / ("dynamic-" + std::to_string(apps_.back()->pid()) + ".sock");
+    for (int i = 0; i < 500 && !fs::exists(socket); ++i)
+      std::this_thread::sleep_for(10ms);
+    EXPECT_TRUE(fs::exists(socket)) << apps_.back()->output();
+    return *apps_.back();
+  }
+  prof::testing::ScratchDir scratch_{"prof-attach-all",
+                                     prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
+  std::string runtime_;
+  std::vector<std::unique_ptr<Background>> apps_;
+};
+
+size_t device_slices(const report::ReportReader &reader) {
+  size_t slices = 0;
+  for (const prof_event &e : reader.read_all_events()) {
+    const report::TrackRecord *track = reader.track(e.track);
+    slices += e.type == PROF_EVENT_SLICE && track && track->kind != PROF_TRACK_THREAD;
+  }
+  return slices;
+}
+
+TEST_F(AttachAll, EachMatchingProcessGetsItsReportNamedAndRankedFromItsEnvironment) {
+  std::vector<Background *> ranks;
+  for (int rank = 0; rank < 3; ++rank)
+    ranks.push_back(&waiting({kTrain, "--steps", "400", "--quiet"},
+                             {"RANK=" + std::to_string(rank), "WORLD_SIZE=3"}));
+  Background &other = waiting({kWorkload, "--seconds", "60"}, {});
+
+  const RunResult r = prof({"attach", "--all", "--match", "gcu-train", "--enable-activities",
+                            "*/general/operator", "--duration", "1", "-o", "r%q{RANK}"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("3 agents joined within"));
+  for (int rank = 0; rank < 3; ++rank) {
+    const fs::path path = dir_ / ("r" + std::to_string(rank) + ".profrep");
+    EXPECT_THAT(r.out, HasSubstr("Generated: " + path.string() + " (process " +
+                                 std::to_string(ranks[rank]->pid()) + ", rank " +
+                                 std::to_string(rank) + ")"));
+    report::ReportReader reader;
+    ASSERT_TRUE(reader.open(path.string())) << r.describe();
+    EXPECT_EQ(reader.header().rank, std::to_string(rank));
+    EXPECT_EQ(reader.header().world_size, "3");
+    EXPECT_EQ(reader.header().pids, std::vector<int32_t>{ranks[rank]->pid()});
+    EXPECT_GT(device_slices(reader), 0u) << path;
+    for (const auto &[id, track] : reader.tracks())
+      if (track.kind == PROF_TRACK_PROCESS) EXPECT_EQ(track.pid, ranks[rank]->pid()) << track.name;
+    EXPECT_EQ(kill(ranks[rank]->pid(), 0), 0) << "detaching leaves each process running";
+  }
+  size_t reports = 0;
+  for (const auto &entry : fs::directory_iterator(dir_))
+    reports += entry.path().extension() == ".profrep";
+  EXPECT_EQ(reports, 3u) << "one per process, the whole gone";
+
+  // The one --match left out still waits, and can be attached to alone.
+  const RunResult listed = prof({"sessions", "list"});
+  EXPECT_THAT(listed.out, HasSubstr("attachable"));
+  EXPECT_EQ(kill(other.pid(), 0), 0);
+}
+
+TEST_F(AttachAll, ProcessesThatWouldShareAReportOrNoneAtAllAreUsageErrors) {
+  waiting({kTrain, "--steps", "400", "--quiet"}, {"RANK=0"});
+  waiting({kTrain, "--steps", "400", "--quiet"}, {"RANK=0"});
+  const RunResult shared = prof({"attach", "--all", "--enable-activities", "*/general/operator",
+                                 "--duration", "1", "-o", "r%q{RANK}"});
+  EXPECT_EQ(shared.exit_code, 2) << shared.describe();
+  EXPECT_THAT(shared.err, HasSubstr("would both write"));
+  const RunResult unset = prof({"attach", "--all", "--enable-activities", "*/general/operator",
+                                "-o", "r%q{NOT_SET_ANYWHERE}"});
+  EXPECT_EQ(unset.exit_code, 2) << unset.describe();
+  EXPECT_THAT(unset.err, HasSubstr("NOT_SET_ANYWHERE"));
+  const RunResult none = prof({"attach", "--all", "--match", "^nothing-runs-this$",
+                               "--enable-activities", "*/general/operator"});
+  EXPECT_EQ(none.exit_code, 2) << none.describe();
+  EXPECT_EQ(none.err, "prof: prof attach --all: no process of this user is waiting for prof with "
+                      "a command line matching '^nothing-runs-this$' (start them with "
+                      "PROF_MODE=dynamic LD_PRELOAD=" +
+                          kAgent + ")\n");
+  const RunResult regex =
+      prof({"attach", "--all", "--match", "(", "--enable-activities", "*/general/operator"});
+  EXPECT_EQ(regex.exit_code, 2) << regex.describe();
+  EXPECT_THAT(regex.err, HasSubstr("--match '(': expected a regular expression"));
+  const RunResult alone = prof({"attach", "--match", "x", "--cpu-utilization", "1"});
+  EXPECT_EQ(alone.exit_code, 2) << alone.describe();
+  const RunResult launch = prof({"--all", "--cpu-utilization", kWorkload});
+  EXPECT_EQ(launch.exit_code, 2) << launch.describe();
+  size_t reports = 0;
+  for (const auto &entry : fs::directory_iterator(dir_))
+    reports += entry.path().extension() == ".profrep";
+  EXPECT_EQ(reports, 0u) << "nothing half-written";
+}
+
+// Without a per-process name the processes share one report, as a list of
+// pids does.
+TEST_F(AttachAll, OneNameGivesOneReportOfThemAll) {
+  const Background &a = waiting({kTrain, "--steps", "400", "--quiet"}, {"RANK=0"});
+  const Background &b = waiting({kTrain, "--steps", "400", "--quiet"}, {"RANK=1"});
+  const RunResult r = prof({"attach", "--all", "--enable-activities", "*/general/operator",
+                            "--duration", "0.5", "-o", "both"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "both.profrep").string()));
+  EXPECT_THAT(reader.header().pids, ::testing::UnorderedElementsAre(a.pid(), b.pid()));
+  EXPECT_EQ(reader.header().rank, "") << "several processes: no one rank";
+}
+
+} // namespace
+} // namespace prof::e2e

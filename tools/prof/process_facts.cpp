@@ -1,0 +1,68 @@
+#include "tools/prof/process_facts.hpp"
+
+#include <prof/launcher_rank.hpp>
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace prof::tool {
+namespace {
+
+std::optional<std::string> read_proc(int pid, const char *file) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/" + file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return text;
+}
+
+std::string joined(std::string text) {
+  while (!text.empty() && text.back() == '\0')
+    text.pop_back();
+  for (char &c : text)
+    if (c == '\0') c = ' ';
+  return text;
+}
+
+} // namespace
+
+std::string process_command(int pid) { return joined(read_proc(pid, "cmdline").value_or("")); }
+
+int parent_pid(int pid) {
+  const std::string stat = read_proc(pid, "stat").value_or("");
+  // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(close + 1));
+  std::string state;
+  int parent = 0;
+  fields >> state >> parent;
+  return fields ? parent : 0;
+}
+
+std::optional<ProcessFacts> read_process_facts(int pid) {
+  const std::optional<std::string> environ = read_proc(pid, "environ");
+  if (!environ) return std::nullopt;
+  ProcessFacts facts{pid, process_command(pid), {}, "", ""};
+  size_t at = 0;
+  while (at < environ->size()) {
+    const size_t end = std::min(environ->find('\0', at), environ->size());
+    const std::string entry = environ->substr(at, end - at);
+    if (const size_t equals = entry.find('='); equals != std::string::npos && equals > 0)
+      facts.environment.emplace(entry.substr(0, equals), entry.substr(equals + 1));
+    at = end + 1;
+  }
+  for (size_t i = 0; i < std::size(kLauncherRankVariables); ++i) {
+    const auto rank = facts.environment.find(kLauncherRankVariables[i]);
+    if (rank == facts.environment.end() || rank->second.empty()) continue;
+    facts.rank = rank->second;
+    if (const auto size = facts.environment.find(kLauncherWorldSizeVariables[i]);
+        size != facts.environment.end())
+      facts.world_size = size->second;
+    break;
+  }
+  return facts;
+}
+
+} // namespace prof::tool
