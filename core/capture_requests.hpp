@@ -12,10 +12,15 @@
 
 namespace prof::core {
 
+/// prof's own request kind beside prof_capture_request_kind: an agent that
+/// joins a capture following steps says how many steps its process has
+/// ended (the name, in decimal).
+constexpr uint32_t kCaptureStepPosition = 16;
+
 struct CaptureRequest {
   uint32_t kind = 0; ///< prof_capture_request_kind
   int32_t pid = 0;
-  uint64_t ts = 0;   ///< session clock
+  uint64_t ts = 0; ///< session clock
   std::string name;
   std::string domain;
 };

@@ -4,6 +4,7 @@
 
 #include <prof/profiler_api.h>
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 
@@ -14,7 +15,7 @@ CaptureController::CaptureController(const CapturePlan &plan, const core::Catalo
                                      core::CaptureWindows::OpenOutput open, core::Console &console,
                                      EndApplication end_application, Progress progress)
     : plan_(plan), console_(console), end_application_(std::move(end_application)),
-      progress_(std::move(progress)),
+      progress_(std::move(progress)), steps_(plan.at_step, plan.step_count, plan.step_processes),
       windows_(catalog, std::move(shared), std::move(open),
                [this](uint32_t index, const std::string &path, const std::string &error) {
                  window_finished(index, path, error);
@@ -25,6 +26,10 @@ void CaptureController::add_requests(core::ShmHeader &header) {
   switch (plan_.range) {
   case CaptureRange::ProfilerApi:
     core::want_capture_requests(header, 1u << PROF_CAPTURE_START | 1u << PROF_CAPTURE_STOP, "", "");
+    break;
+  case CaptureRange::Steps:
+    core::want_capture_requests(header, 1u << PROF_CAPTURE_STEP | 1u << kCaptureStepPosition, "",
+                                "");
     break;
   case CaptureRange::Annotation:
     core::want_capture_requests(header,
@@ -190,11 +195,54 @@ void CaptureController::take_requests() {
       if (plan_.range == CaptureRange::ProfilerApi) {
         if (request.kind == PROF_CAPTURE_START) range_begins(request.ts);
         if (request.kind == PROF_CAPTURE_STOP) range_ends(request.ts);
+      } else if (plan_.range == CaptureRange::Steps) {
+        take_step_request(request);
       } else if (plan_.range == CaptureRange::Annotation && matches_annotation(request)) {
         if (request.kind == PROF_CAPTURE_RANGE_BEGIN) range_begins(request.ts);
         if (request.kind == PROF_CAPTURE_RANGE_END) range_ends(request.ts);
       }
     }
+}
+
+void CaptureController::take_step_request(const core::CaptureRequest &request) {
+  uint64_t steps = 0;
+  const char *end = request.name.data() + request.name.size();
+  if (auto [at, ec] = std::from_chars(request.name.data(), end, steps);
+      ec != std::errc() || at != end)
+    return;
+  if (request.kind == kCaptureStepPosition) {
+    steps_.position(request.pid, steps);
+    if (steps_.late().contains(request.pid))
+      console_.warning("process " + std::to_string(request.pid) + " joined in step " +
+                       std::to_string(steps + 1) + ", past --at-step " +
+                       std::to_string(steps_.first_step()) + ": its steps are not captured");
+    return;
+  }
+  if (request.kind != PROF_CAPTURE_STEP || steps == 0) return;
+  const bool open = windows_.collecting();
+  switch (steps_.boundary(request.pid, steps, request.ts)) {
+  case StepAlignment::Action::Open:
+    range_begins(request.ts);
+    break;
+  case StepAlignment::Action::Close:
+    if (open)
+      console_.line("step " + std::to_string(steps_.last_step()) + " ended in every process");
+    range_ends(request.ts);
+    break;
+  case StepAlignment::Action::None:
+    break;
+  }
+}
+
+// Without --at-step, S is picked once every joining process told its step,
+// or 3 s after launch with those that did.
+void CaptureController::pick_steps(uint64_t now) {
+  if (plan_.range != CaptureRange::Steps || steps_.first_step() != 0) return;
+  const bool given = plan_.at_step != 0;
+  if (!steps_.pick(now >= launch_ns_ + 3'000'000'000ull)) return;
+  if (given) return;
+  console_.line("capturing steps " + std::to_string(steps_.first_step()) + " to " +
+                std::to_string(steps_.last_step()) + " (" + steps_.positions_text() + ")");
 }
 
 void CaptureController::before_drain() {
@@ -207,6 +255,7 @@ void CaptureController::before_drain() {
   for (Pending &p : commands)
     p.answer.set_value(apply(p.command, p.argument, now));
   take_requests();
+  pick_steps(now);
   const auto delay = static_cast<uint64_t>(plan_.delay.count());
   if (!delay_done_ && delay > 0 && now >= launch_ns_ + delay) {
     delay_done_ = true;

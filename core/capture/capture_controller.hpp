@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/capture/capture_plan.hpp"
+#include "core/capture/step_alignment.hpp"
 #include "core/capture_requests.hpp"
 #include "core/capture_windows.hpp"
 #include "core/console.hpp"
@@ -70,6 +71,9 @@ public:
   uint32_t windows_started() const { return started_.load(); }
   /// Whether a window's report could not be written (said on the console).
   bool report_failed() const { return report_failed_.load(); }
+  /// With --capture-steps, when each process began and ended its steps;
+  /// read once the drain has stopped.
+  const StepAlignment &steps() const { return steps_; }
   /// Whether a start came (from any trigger) since launch.
   bool ever_started() const { return started_.load() > 0; }
 
@@ -84,6 +88,8 @@ private:
   void range_begins(uint64_t ts);
   void range_ends(uint64_t ts);
   bool matches_annotation(const core::CaptureRequest &request) const;
+  void take_step_request(const core::CaptureRequest &request);
+  void pick_steps(uint64_t now);
   void window_finished(uint32_t index, const std::string &path, const std::string &error);
   void publish_state();
   void update_sources(uint64_t now);
@@ -99,6 +105,7 @@ private:
   bool duration_done_ = false;
   uint64_t window_start_ns_ = 0;
   uint32_t ranges_ = 0;
+  StepAlignment steps_;
   bool ranges_done_ = false;
   bool shutdown_pending_ = false;
   bool ending_ = false;             ///< a shutdown came: windows finish with the capture

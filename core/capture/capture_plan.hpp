@@ -10,7 +10,7 @@
 
 namespace prof::core {
 
-enum class CaptureRange { None, ProfilerApi, Annotation };
+enum class CaptureRange { None, ProfilerApi, Annotation, Steps };
 enum class RangeEnd { Stop, StopShutdown, Repeat, RepeatShutdown };
 
 struct CapturePlan {
@@ -21,6 +21,9 @@ struct CapturePlan {
   CaptureRange range = CaptureRange::None;
   std::string annotation_name;   ///< --annotation-capture NAME[@DOMAIN]
   std::string annotation_domain; ///< "" the default domain, "*" any
+  uint32_t step_count = 0;       ///< --capture-steps K: the window holds K steps
+  uint64_t at_step = 0;          ///< --at-step S: the first of them; 0: prof picks
+  uint32_t step_processes = 0;   ///< processes that join (attach), 0: launched
   RangeEnd range_end = RangeEnd::StopShutdown;
   uint32_t range_limit = 0; ///< repeat:N; 0 without limit
   uint32_t rotation = 0;    ///< --trace-rotation: reports kept

@@ -56,6 +56,7 @@ struct Output {
   std::unique_ptr<ReportWriter> writer;
   std::vector<bool> args_used;
   uint64_t dropped = 0;
+  TimeSpan span;
 };
 
 } // namespace
@@ -63,7 +64,7 @@ struct Output {
 std::vector<SplitOutput> split_report(const std::string &input, const ProcessGroupOf &group_of,
                                       const std::function<std::string(int)> &path_for,
                                       const DescribeGroup &describe, bool keep_rest,
-                                      bool force_overwrite) {
+                                      bool force_overwrite, const GroupSpans &spans) {
   ReportReader reader;
   if (!reader.open(input))
     throw ReportError(reader.problems().empty() ? "cannot read report " + in_quotes(input)
@@ -87,6 +88,7 @@ std::vector<SplitOutput> split_report(const std::string &input, const ProcessGro
   std::error_code ec;
   for (auto &[group, out] : outputs) {
     out.result.group = group;
+    if (const auto span = spans.find(group); span != spans.end()) out.span = span->second;
     out.result.path = path_for(group);
     const bool replaces_input = fs::equivalent(out.result.path, input, ec);
     if (!force_overwrite && !replaces_input && fs::exists(fs::symlink_status(out.result.path, ec)))
@@ -100,13 +102,16 @@ std::vector<SplitOutput> split_report(const std::string &input, const ProcessGro
   for (auto &[group, out] : outputs)
     out.args_used.assign(args_end, false);
   const auto route = [&](const prof_event &e, const auto &each) {
+    const auto in_span = [&e](const Output &out) {
+      return e.ts >= out.span.begin && e.ts < out.span.end;
+    };
     const int group = groups.group(e.track);
     if (group != kEveryReport) {
-      each(outputs.at(group));
+      if (Output &out = outputs.at(group); in_span(out)) each(out);
       return;
     }
     for (auto &[group, out] : outputs)
-      each(out);
+      if (in_span(out)) each(out);
   };
   const auto carries_args = [](const prof_event &e) {
     return (e.type == PROF_EVENT_SLICE || e.type == PROF_EVENT_INSTANT) && e.args != 0;
@@ -128,6 +133,7 @@ std::vector<SplitOutput> split_report(const std::string &input, const ProcessGro
     for (auto &[group, out] : outputs) {
       Header header = reader.header();
       header.pids = pids[group];
+      header.session_start_ns = std::max(header.session_start_ns, out.span.begin);
       describe(group, header);
       out.writer = std::make_unique<ReportWriter>();
       out.writer->open(out.temp, header, true);
@@ -165,6 +171,7 @@ std::vector<SplitOutput> split_report(const std::string &input, const ProcessGro
     for (auto &[group, out] : outputs) {
       Footer footer = reader.footer().value_or(Footer{});
       footer.dropped = out.dropped;
+      if (out.span.end < footer.end_ns) footer.end_ns = out.span.end;
       out.result.events = out.writer->events_written();
       out.writer->finish(footer);
       out.writer.reset();

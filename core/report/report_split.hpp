@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ using ProcessGroupOf = std::function<int(const TrackRecord &process)>;
 /// Fills the header of group's report (a copy of the input's, its pids set).
 using DescribeGroup = std::function<void(int group, Header &header)>;
 
+/// The time a group's report keeps: events with begin <= ts < end.
+struct TimeSpan {
+  uint64_t begin = 0;
+  uint64_t end = UINT64_MAX;
+};
+/// By group; a group not listed keeps everything.
+using GroupSpans = std::map<int, TimeSpan>;
+
 /// Writes one report per group of processes found in `input`: each process
 /// track, its threads and everything under them, and the drops of its
 /// threads' rings go to path_for(group_of(process)); processes of no group
@@ -33,7 +42,9 @@ using DescribeGroup = std::function<void(int group, Header &header)>;
 /// drops with no track go to the first report when there is no such one). Tracks of no
 /// process (CPUs, devices, counters of the machine) go to every report.
 /// Strings, stacks and clock domains are copied whole, argument sets as the
-/// events use them.
+/// events use them. A group with a span in `spans` keeps only the events of
+/// that time (its own and those of tracks of no process), and its report's
+/// start and end become the span's.
 ///
 /// Returns nothing, and writes nothing, when no process has a group. Each
 /// report is written under a temporary name and renamed once whole; an
@@ -42,7 +53,7 @@ using DescribeGroup = std::function<void(int group, Header &header)>;
 std::vector<SplitOutput> split_report(const std::string &input, const ProcessGroupOf &group_of,
                                       const std::function<std::string(int)> &path_for,
                                       const DescribeGroup &describe, bool keep_rest,
-                                      bool force_overwrite);
+                                      bool force_overwrite, const GroupSpans &spans = {});
 
 /// split_report by launcher rank: a process whose track name ends with its
 /// rank (" (rank 3)", as the agent names a launcher's ranks) goes to

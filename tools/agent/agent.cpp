@@ -9,6 +9,7 @@
 #include "tools/agent/agent_host.hpp"
 #include "tools/agent/agent_state.hpp"
 #include "tools/agent/dynamic_listener.hpp"
+#include "tools/agent/step_marks.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <prof/launcher_rank.hpp>
 #include <prof/profiler_api.h>
+#include <prof/python/python_startup.hpp>
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -122,7 +124,20 @@ void stop_plugins() {
   }
 }
 
+// `import prof` (prof.step()) in the application's Python programs: the
+// plugins' python-site, lib/prof/plugins/python-site beside this agent.
+void offer_import_prof() {
+  Dl_info self{};
+  if (dladdr(reinterpret_cast<const void *>(&offer_import_prof), &self) == 0 || !self.dli_fname)
+    return;
+  const std::string agent = self.dli_fname;
+  const std::string folder = agent.substr(0, agent.rfind('/') + 1) + "plugins/python-site";
+  if (access((folder + "/prof.py").c_str(), R_OK) == 0) prof::python::offer_python_site(folder);
+}
+
 __attribute__((constructor)) void agent_start() {
+  steps_begin_now();
+  offer_import_prof();
   const char *name = std::getenv("PROF_AGENT_SHM");
   if (name && *name) {
     std::string error;
@@ -166,6 +181,7 @@ bool attach_region(const char *name, std::string *error) {
   // A state of an earlier attach stays allocated: a thread may still hold it.
   g_state = state.release();
   declare_image_tracks();
+  post_step_position(*g_state);
   static bool fork_handler = false;
   if (!fork_handler) pthread_atfork(nullptr, nullptr, &at_fork_child);
   fork_handler = true;
@@ -220,6 +236,12 @@ void agent_emit_group(const prof_event *records, uint32_t count) {
 // (prof/profiler_api.h).
 extern "C" __attribute__((visibility("default"))) int
 prof_agent_capture_request(int kind, const char *name, const char *domain) {
+  if (kind == PROF_CAPTURE_STEP) {
+    // Counted while the agent waits for prof too: attached later, prof
+    // knows which step each process is in.
+    prof::agent::mark_step();
+    return prof::agent::agent_state() ? 0 : -1;
+  }
   prof::agent::AgentState *state = prof::agent::agent_state();
   if (!state || kind < PROF_CAPTURE_START || kind > PROF_CAPTURE_RANGE_END) return -1;
   // Taken: prof reads it, or does not wait for it.

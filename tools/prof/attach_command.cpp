@@ -154,18 +154,21 @@ void check_attachable(const std::vector<SelectedPlugin> &process_sources,
       throw cli::UsageError(source.plugin->name +
                             " replaces functions of the application and can only be used when "
                             "prof launches it; it cannot attach");
+  // The agent carries the application's capture requests and step marks too.
+  std::string needs_agent;
   if (!process_sources.empty())
+    needs_agent = process_sources.front().plugin->name + " runs inside the application";
+  else if (plan.range == CaptureRange::Steps)
+    needs_agent = "--capture-steps follows the steps the application marks through its agent";
+  else if (plan.range != CaptureRange::None)
+    needs_agent = "--capture-range follows the application's requests through its agent";
+  if (!needs_agent.empty())
     for (int pid : pids)
       if (const std::string problem = ask_agent(pid, control::Command::Status, "");
           !problem.empty())
         throw cli::UsageError(
-            process_sources.front().plugin->name + " runs inside the application, and process " +
-            std::to_string(pid) + " has no prof agent waiting (" + problem +
-            "): start it with PROF_MODE=dynamic LD_PRELOAD=" + AgentSetup::agent_path());
-  if (plan.range != CaptureRange::None && process_sources.empty())
-    throw cli::UsageError("--capture-range: the application's capture requests reach prof through "
-                          "its agent; attach with a source that runs inside it (e.g. "
-                          "--enable-activities) to a process started with PROF_MODE=dynamic");
+            needs_agent + ", and process " + std::to_string(pid) + " has no prof agent waiting (" +
+            problem + "): start it with PROF_MODE=dynamic LD_PRELOAD=" + AgentSetup::agent_path());
 }
 
 // Asks each process's agent to join the capture, all at once; the pids that
@@ -258,6 +261,7 @@ int run_attach(const RunContext &context) {
   plan.attached = true;
   plan.kill_signal = 0;
   const std::vector<int> pids = target_pids(command, console);
+  plan.step_processes = static_cast<uint32_t>(pids.size()); // each tells its step on joining
   CaptureFrontEnd capture(context, plan);
   check_attachable(capture.process_sources(), pids, plan);
   const std::string display = process_command(pids.front());

@@ -253,6 +253,11 @@ bool CaptureFrontEnd::split_per_process() {
     header.command_display = process.command;
     header.argv = {process.command};
   };
+  // --capture-steps: each report holds its process's steps, not the others'.
+  report::GroupSpans spans;
+  for (const auto &[pid, span] : runner_.controller().steps().spans())
+    for (size_t i = 0; i < attached_.size(); ++i)
+      if (attached_[i].pid == pid) spans[static_cast<int>(i)] = {span.begin, span.end};
   bool ok = true;
   for (size_t window = 0; window < written.size(); ++window) {
     // Window N's reports take -N before the extension, as the windows' own names do.
@@ -267,7 +272,7 @@ bool CaptureFrontEnd::split_per_process() {
     try {
       for (const report::SplitOutput &out :
            report::split_report(written[window], group_of, path_for, describe, false,
-                                command_.has("force-overwrite")))
+                                command_.has("force-overwrite"), spans))
         console_.line("Generated: " + fs::absolute(out.path).string() +
                       (out.group < 0 ? " (processes not attached to)"
                                      : " (process " + std::to_string(attached_[out.group].pid) +

@@ -95,28 +95,42 @@ CapturePlan capture_plan(const cli::CommandLine &command) {
   } else if (plan.range == CaptureRange::Annotation) {
     throw cli::UsageError("--capture-range annotation needs --annotation-capture NAME[@DOMAIN]");
   }
+  if (command.has("capture-steps")) {
+    if (plan.range != CaptureRange::None)
+      throw cli::UsageError("--capture-steps cannot be used with --capture-range: the steps open "
+                            "and close the window");
+    plan.range = CaptureRange::Steps;
+    plan.step_count = static_cast<uint32_t>(command.int_or("capture-steps", 1));
+    plan.at_step = static_cast<uint64_t>(command.int_or("at-step", 0));
+  } else if (command.has("at-step")) {
+    throw cli::UsageError("--at-step needs --capture-steps K: it names the first of K steps");
+  }
   if (const std::string *end = command.value("capture-range-end")) {
     if (plan.range == CaptureRange::None)
-      throw cli::UsageError("--capture-range-end needs --capture-range profiler-api or annotation");
+      throw cli::UsageError("--capture-range-end needs --capture-range profiler-api or annotation, "
+                            "or --capture-steps");
     parse_range_end(*end, plan);
   }
   if (command.has("trace-rotation")) {
     plan.rotation = static_cast<uint32_t>(command.int_or("trace-rotation", 1));
     if (plan.duration.count() == 0) throw cli::UsageError("--trace-rotation needs --duration");
     if (plan.range != CaptureRange::None)
-      throw cli::UsageError("--trace-rotation cannot be used with --capture-range");
+      throw cli::UsageError("--trace-rotation cannot be used with --capture-range or "
+                            "--capture-steps");
   }
   if (plan.range != CaptureRange::None && !plan.from_start)
-    throw cli::UsageError("--capture-range and --profile-from-start off cannot be used together: "
-                          "a capture range already starts with collection off");
+    throw cli::UsageError(
+        std::string(plan.range == CaptureRange::Steps ? "--capture-steps" : "--capture-range") +
+        " and --profile-from-start off cannot be used together: a capture "
+        "range already starts with collection off");
   plan.interactive = command.value_or("dynamic", "off") == "on";
   if (command.has("dynamic-timeout")) {
     if (!plan.interactive) throw cli::UsageError("--dynamic-timeout needs --dynamic on");
     plan.prompt_timeout = std::chrono::seconds(command.int_or("dynamic-timeout", 1800));
   }
   if (plan.interactive && (plan.range != CaptureRange::None || plan.delay.count() > 0))
-    throw cli::UsageError("--dynamic on cannot be used with --capture-range or --delay: "
-                          "collection starts at the prompt");
+    throw cli::UsageError("--dynamic on cannot be used with --capture-range, --capture-steps or "
+                          "--delay: collection starts at the prompt");
   return plan;
 }
 

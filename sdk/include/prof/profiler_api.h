@@ -21,7 +21,8 @@ typedef enum prof_capture_request_kind {
   PROF_CAPTURE_START = 1,       ///< prof_start(): a capture range begins
   PROF_CAPTURE_STOP = 2,        ///< prof_stop(): it ends
   PROF_CAPTURE_RANGE_BEGIN = 3, ///< an annotation range NAME@DOMAIN begins
-  PROF_CAPTURE_RANGE_END = 4    ///< an annotation range NAME@DOMAIN ends
+  PROF_CAPTURE_RANGE_END = 4,   ///< an annotation range NAME@DOMAIN ends
+  PROF_CAPTURE_STEP = 5         ///< prof_step(): a step ends, the next begins
 } prof_capture_request_kind;
 
 /// The agent's entry: 0 when prof took the request, -1 when this process is
@@ -62,6 +63,18 @@ static inline int prof_start(void) {
 static inline int prof_stop(void) {
   prof_capture_request_fn request = prof_capture_request_function();
   return request && request(PROF_CAPTURE_STOP, (const char *)0, (const char *)0) == 0;
+}
+
+/// Marks the end of a training step and the start of the next (call it once
+/// per iteration, as torch.profiler's step()): step N is the time from the
+/// (N-1)th call to the Nth, step 1 beginning at the process's start. The
+/// agent counts steps even while it waits for prof to attach, so `prof
+/// attach --capture-steps K` can open every process's window at the same
+/// step; each step is a range on the calling thread's track. Returns as
+/// prof_start() does.
+static inline int prof_step(void) {
+  prof_capture_request_fn request = prof_capture_request_function();
+  return request && request(PROF_CAPTURE_STEP, (const char *)0, (const char *)0) == 0;
 }
 
 /// For annotation libraries (an NVTX injection, a framework's own ranges):

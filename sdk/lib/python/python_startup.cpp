@@ -37,9 +37,17 @@ std::string run_at_python_startup(const void *anchor, std::string_view module) {
   const std::string folder = python_site_folder(anchor);
   if (folder.empty()) return "cannot find the plugin's own file; Python programs are not followed";
   // Every process of the tree preloads the plugins: the first put it there.
+  // First, ahead of a place the agent may have offered it last (import prof).
   const std::string_view path = variable("PYTHONPATH");
-  if (!lists(path, folder, ':')) {
-    const std::string joined = path.empty() ? folder : folder + ":" + std::string(path);
+  if (!path.starts_with(folder + ":") && path != folder) {
+    std::string joined = folder;
+    for (std::string_view rest = path; !rest.empty();) {
+      const size_t end = rest.find(':');
+      const std::string_view entry = rest.substr(0, end);
+      if (entry != folder) joined += ":" + std::string(entry);
+      if (end == std::string_view::npos) break;
+      rest.remove_prefix(end + 1);
+    }
     setenv("PYTHONPATH", joined.c_str(), 1);
   }
   const std::string_view startup = variable("PROF_PYTHON_STARTUP");
@@ -49,6 +57,13 @@ std::string run_at_python_startup(const void *anchor, std::string_view module) {
     setenv("PROF_PYTHON_STARTUP", joined.c_str(), 1);
   }
   return "";
+}
+
+void offer_python_site(const std::string &folder) {
+  const std::string_view path = variable("PYTHONPATH");
+  if (lists(path, folder, ':')) return;
+  const std::string joined = path.empty() ? folder : std::string(path) + ":" + folder;
+  setenv("PYTHONPATH", joined.c_str(), 1);
 }
 
 } // namespace prof::python

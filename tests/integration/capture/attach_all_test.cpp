@@ -3,6 +3,7 @@
 // report of its own named from its environment, with its rank and world size.
 #include "tests/support/background_process.hpp"
 #include "tests/support/process_runner.hpp"
+#include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
@@ -12,6 +13,7 @@
 
 #include <csignal>
 #include <memory>
+#include <regex>
 #include <thread>
 
 namespace prof::e2e {
@@ -129,6 +131,47 @@ TEST_F(AttachAll, ProcessesThatWouldShareAReportOrNoneAtAllAreUsageErrors) {
   for (const auto &entry : fs::directory_iterator(dir_))
     reports += entry.path().extension() == ".profrep";
   EXPECT_EQ(reports, 0u) << "nothing half-written";
+}
+
+// --capture-steps: processes at different steps (gcu-train-step marks each
+// with prof_step()) each give a report of the same steps, the next that
+// every one of them begins, and run on.
+TEST_F(AttachAll, CaptureStepsGivesEveryProcessTheSameSteps) {
+  std::vector<Background *> ranks;
+  for (int rank = 0; rank < 3; ++rank) {
+    ranks.push_back(
+        &waiting({kTrain, "--steps", "100000", "--quiet"}, {"RANK=" + std::to_string(rank)}));
+    std::this_thread::sleep_for(400ms); // each a few steps behind the one before
+  }
+  const RunResult r = prof({"attach", "--all", "--match", "gcu-train", "--capture-steps", "3",
+                            "--enable-activities", "*/general/operator", "-o", "s%q{RANK}"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  std::smatch picked;
+  const std::regex capturing(
+      R"(capturing steps (\d+) to (\d+) \(3 processes in steps (\d+) to (\d+)\))");
+  ASSERT_TRUE(std::regex_search(r.out, picked, capturing)) << r.out;
+  const uint64_t first = std::stoull(picked[1]), behind = std::stoull(picked[3]),
+                 ahead = std::stoull(picked[4]);
+  EXPECT_EQ(std::stoull(picked[2]), first + 2);
+  EXPECT_LT(behind, ahead) << "the processes were at different steps";
+  EXPECT_EQ(first, ahead + 1) << "the next step the furthest process begins";
+  EXPECT_THAT(r.out, HasSubstr("step " + std::to_string(first + 2) + " ended in every process"));
+  for (int rank = 0; rank < 3; ++rank) {
+    const fs::path path = dir_ / ("s" + std::to_string(rank) + ".profrep");
+    report::ReportReader reader;
+    ASSERT_TRUE(reader.open(path.string())) << r.describe();
+    EXPECT_EQ(prof::testing::steps_in(reader), (std::set<uint64_t>{first, first + 1, first + 2}))
+        << path << "\n"
+        << r.out;
+    EXPECT_GT(device_slices(reader), 0u) << path;
+    // Its own steps' time, not the others': the report starts and ends with them.
+    ASSERT_TRUE(reader.footer().has_value());
+    for (const prof_event &e : reader.read_all_events()) {
+      EXPECT_GE(e.ts, reader.header().session_start_ns);
+      EXPECT_LT(e.ts, reader.footer()->end_ns);
+    }
+    EXPECT_EQ(kill(ranks[rank]->pid(), 0), 0) << "the processes run on";
+  }
 }
 
 // Without a per-process name the processes share one report, as a list of

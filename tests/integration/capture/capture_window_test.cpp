@@ -5,6 +5,7 @@
 // session clock, so the test can bracket each command.
 #include "tests/support/background_process.hpp"
 #include "tests/support/process_runner.hpp"
+#include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
@@ -315,6 +316,58 @@ TEST_F(CaptureWindows, ProfilerApiRangeStopsTheApplicationAtItsEndByDefault) {
   EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.describe();
   EXPECT_LT(r.seconds, 60);
   EXPECT_EQ(reports(), std::vector<std::string>{"one.profrep"});
+}
+
+// --capture-steps K --at-step S: the window holds exactly steps S to S+K-1
+// (gcu-train-step ends each with prof_step()); with --capture-range-end stop
+// the application runs to its end.
+TEST_F(CaptureWindows, CaptureStepsAtAStepHoldsExactlyThoseSteps) {
+  const RunResult r =
+      prof({"--capture-steps", "2", "--at-step", "3", "--capture-range-end", "stop",
+            "--enable-activities", "*/general/operator", "-o", "st", kTrain, "--steps", "6"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("step 6: loss"));
+  EXPECT_THAT(r.out, HasSubstr("step 4 ended in every process"));
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "st.profrep").string())) << r.describe();
+  EXPECT_EQ(prof::testing::steps_in(reader), (std::set<uint64_t>{3, 4}));
+  size_t operators = 0;
+  for (const prof_event &e : reader.read_all_events())
+    operators += e.type == PROF_EVENT_SLICE && e.kind != PROF_CATEGORY_ANNOTATION;
+  EXPECT_GT(operators, 10u);
+}
+
+// Python programs mark steps with prof.step(): importable under prof with
+// nothing set up, and doing nothing without prof.
+TEST_F(CaptureWindows, PythonProgramsMarkStepsWithProfStep) {
+  const std::string program = "import prof, time\n"
+                              "for _ in range(5):\n"
+                              "    time.sleep(0.05)\n"
+                              "    print(prof.step())\n";
+  const RunResult r = prof({"--capture-steps", "2", "--capture-range-end", "stop",
+                            "--cpu-utilization", "-o", "py", "/usr/bin/python3", "-c", program});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  size_t marked = 0;
+  for (const std::string &line : split_lines(r.out))
+    marked += line == "True";
+  EXPECT_EQ(marked, 5u) << r.out;
+  // Step 2 unless a loaded machine let the program mark steps before prof looked.
+  const size_t at = r.out.find("capturing steps ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const uint64_t first = std::stoull(r.out.substr(at + 16));
+  EXPECT_GE(first, 2u);
+  EXPECT_LE(first, 4u);
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "py.profrep").string())) << r.describe();
+  EXPECT_EQ(prof::testing::steps_in(reader), (std::set<uint64_t>{first, first + 1})) << r.out;
+
+  const RunResult alone = run_process(
+      {"/usr/bin/env",
+       "PYTHONPATH=" + (kBuildDir / "lib" / "prof" / "plugins" / "python-site").string(),
+       "/usr/bin/python3", "-c", program},
+      dir_);
+  ASSERT_EQ(alone.exit_code, 0) << alone.describe();
+  EXPECT_EQ(alone.out, "False\nFalse\nFalse\nFalse\nFalse\n");
 }
 
 TEST_F(CaptureWindows, TraceRotationKeepsTheNewestReports) {

@@ -38,6 +38,8 @@ Args option_args(std::string_view name) {
       {"backtrace", "dwarf"},
       {"sample-backtrace-depth", "16"},
       {"osrt-threshold", "500"},
+      {"capture-steps", "2"},
+      {"at-step", "3"},
       {"osrt-backtrace-threshold", "100000"},
       {"osrt-backtrace-depth", "8"},
       {"nic-metrics", "true"},

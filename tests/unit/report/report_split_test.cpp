@@ -149,6 +149,31 @@ TEST(ReportSplit, ByProcessWritesOneReportPerProcessAndNoRest) {
   EXPECT_EQ(third.header.world_size, "7");
 }
 
+// --capture-steps: each process's report holds its own steps' time, the
+// machine's tracks of that time too, and ends with it.
+TEST(ReportSplit, AGroupWithASpanKeepsOnlyItsTime) {
+  ScratchDir dir("prof-split");
+  const std::string input = dir.file("all.profrep");
+  write_launcher_report(input);
+  const auto outputs = split_report(
+      input, [](const TrackRecord &process) { return process.pid - 11; },
+      [&](int group) { return dir.file("p" + std::to_string(group) + ".profrep"); },
+      [](int, Header &) {}, false, false, GroupSpans{{0, {115, 150}}, {1, {100, 125}}});
+  ASSERT_EQ(outputs.size(), 3u) << "mpirun's drops make a report of the rest";
+  const Read first = read(dir.file("p0.profrep"));
+  // Its slice at 110 is before its span; the counter (130) and its slice at 140 are in it.
+  ASSERT_EQ(first.events.size(), 2u);
+  EXPECT_EQ(first.events[0].ts, 130u);
+  EXPECT_EQ(first.events[1].ts, 140u);
+  const Read second = read(dir.file("p1.profrep"));
+  ASSERT_EQ(second.events.size(), 1u) << "the counter at 130 is after its span";
+  EXPECT_EQ(second.events[0].ts, 120u);
+  ReportReader reader;
+  ASSERT_TRUE(reader.open(dir.file("p1.profrep")));
+  ASSERT_TRUE(reader.footer().has_value());
+  EXPECT_EQ(reader.footer()->end_ns, 125u);
+}
+
 TEST(ReportSplit, NoRankWritesNothingAndAnExistingReportIsKept) {
   ScratchDir dir("prof-split");
   const std::string whole = dir.file("whole.profrep");

@@ -79,7 +79,28 @@ TEST(CapturePlan, RotationNeedsADurationAndNoRange) {
   EXPECT_EQ(plan_of({"-d", "1", "--trace-rotation", "3"}).rotation, 3u);
   EXPECT_EQ(error_of({"--trace-rotation", "3"}), "--trace-rotation needs --duration");
   EXPECT_EQ(error_of({"-d", "1", "--trace-rotation", "3", "-c", "profiler-api"}),
-            "--trace-rotation cannot be used with --capture-range");
+            "--trace-rotation cannot be used with --capture-range or --capture-steps");
+}
+
+TEST(CapturePlan, CaptureStepsAtAStep) {
+  CapturePlan plan = plan_of({"--capture-steps", "3"});
+  EXPECT_EQ(plan.range, CaptureRange::Steps);
+  EXPECT_EQ(plan.step_count, 3u);
+  EXPECT_EQ(plan.at_step, 0u) << "prof picks";
+  EXPECT_FALSE(plan.collects_at_launch());
+  plan = plan_of({"--capture-steps", "2", "--at-step", "40", "--capture-range-end", "stop"});
+  EXPECT_EQ(plan.at_step, 40u);
+  EXPECT_EQ(plan.range_end, RangeEnd::Stop);
+  EXPECT_EQ(error_of({"--at-step", "4"}),
+            "--at-step needs --capture-steps K: it names the first of K steps");
+  EXPECT_EQ(error_of({"--capture-steps", "2", "-c", "profiler-api"}),
+            "--capture-steps cannot be used with --capture-range: the steps open and close the "
+            "window");
+  EXPECT_EQ(error_of({"--capture-steps", "2", "--profile-from-start", "off"}).substr(0, 60),
+            "--capture-steps and --profile-from-start off cannot be used ");
+  EXPECT_NE(error_of({"--capture-steps", "0"}), "no error");
+  EXPECT_NE(error_of({"--capture-steps", "2", "--at-step", "0"}), "no error");
+  EXPECT_NE(error_of({"--capture-steps", "x"}), "no error");
 }
 
 TEST(CapturePlan, InteractiveMode) {

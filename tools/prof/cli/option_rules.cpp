@@ -53,8 +53,9 @@ constexpr std::string_view kCaptureOnly[] = {
     "show-output", "trace", "sampling-frequency", "sample-period", "backtrace",
     "sample-backtrace-depth", "osrt-threshold", "osrt-backtrace-threshold", "osrt-backtrace-depth",
     "nic-metrics", "nic-device-include", "nic-metrics-frequency", "capture-range",
-    "annotation-capture", "capture-range-end", "trace-rotation", "env-var", "inherit-environment",
-    "wait", "delay", "gpu-metrics-frequency", "cuda-memory-usage", "cuda-graph-trace"};
+    "annotation-capture", "capture-range-end", "capture-steps", "at-step", "trace-rotation",
+    "env-var", "inherit-environment", "wait", "delay", "gpu-metrics-frequency", "cuda-memory-usage",
+    "cuda-graph-trace"};
 
 constexpr std::string_view kSelectors[] = {"enable-events",
                                            "enable-activities",

@@ -1,7 +1,8 @@
 // gcu-train-step: training steps of a small convolutional network on gcusim
 // devices, with kernels named as topsprof shows a framework's.
 //   gcu-train-step [--steps N] [--devices N] [--profile-step N] [--quiet]
-// --profile-step N wraps step N in gcuProfilerStart/gcuProfilerStop.
+// --profile-step N wraps step N in gcuProfilerStart/gcuProfilerStop; each
+// step ends with prof_step().
 // Network: conv 3->16, batch norm, bias+relu, conv 16->32, batch norm,
 // bias+relu, fully connected to 10 classes, softmax cross-entropy; plain SGD.
 // Each device trains its own replica on its own batch, on its own stream.
@@ -9,6 +10,8 @@
 // from the first step to the last, 2 on bad usage or a runtime error.
 #include "gcusim/gcu_runtime.h"
 #include "train_step_kernels.hpp"
+
+#include <prof/profiler_api.h>
 
 #include <cmath>
 #include <cstdint>
@@ -271,6 +274,7 @@ int main(int argc, char **argv) {
     last = sum / static_cast<float>(devices);
     if (step == 0) first = last;
     if (!quiet && !failed) std::printf("step %d: loss %.6f\n", step + 1, last);
+    prof_step(); // what prof --capture-steps counts; nothing without prof
   }
   replicas.clear();
   if (failed) return 2;

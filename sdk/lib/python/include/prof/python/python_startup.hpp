@@ -22,6 +22,11 @@ std::string python_site_folder(const void *anchor);
 /// PROF_PYTHON_STARTUP, each once. Returns "" or why not.
 std::string run_at_python_startup(const void *anchor, std::string_view module);
 
+/// Makes the modules in `folder` (python-site: prof's Python API, `import
+/// prof`) importable in Python programs this process starts, without
+/// starting any: puts it last on PYTHONPATH, behind the program's own, once.
+void offer_python_site(const std::string &folder);
+
 } // namespace prof::python
 
 #endif
