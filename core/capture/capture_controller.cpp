@@ -245,11 +245,18 @@ void CaptureController::pick_steps(uint64_t now) {
                 std::to_string(steps_.last_step()) + " (" + steps_.positions_text() + ")");
 }
 
+void CaptureController::steps_joined(size_t processes) {
+  std::lock_guard lock(mutex_);
+  step_processes_joined_ = processes;
+}
+
 void CaptureController::before_drain() {
   std::deque<Pending> commands;
   {
     std::lock_guard lock(mutex_);
     commands.swap(pending_);
+    if (step_processes_joined_) steps_.expect(*step_processes_joined_);
+    step_processes_joined_.reset();
   }
   const uint64_t now = core::session_now_ns();
   for (Pending &p : commands)

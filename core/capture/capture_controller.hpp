@@ -19,6 +19,7 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,9 @@ public:
   /// events of a drained batch (prof_stop, then more work) ends the window
   /// before they are routed, however late the drain came.
   void before_deliver() override { take_requests(); }
+  /// From any thread: with --capture-steps, only `processes` joined (the
+  /// others asked refused), so S is picked without waiting for the rest.
+  void steps_joined(size_t processes);
   /// The drain has stopped: commands get an error from now on.
   void close();
 
@@ -115,6 +119,7 @@ private:
 
   mutable std::mutex mutex_;
   std::deque<Pending> pending_;
+  std::optional<size_t> step_processes_joined_;
   bool closed_ = false;
   std::string state_ = "waiting";
   std::string output_;

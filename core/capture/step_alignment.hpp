@@ -23,6 +23,8 @@ public:
   /// positions (0 when prof launched them and they start at step 1).
   StepAlignment(uint64_t at_step, uint64_t count, size_t expected);
 
+  /// Only `expected` processes will tell their positions (some asked did not join).
+  void expect(size_t expected) { expected_ = expected; }
   /// Process `pid` joined having ended `steps` steps.
   void position(int pid, uint64_t steps);
   /// Process `pid` ended step `number` at `ts`: whether the window opens or closes.

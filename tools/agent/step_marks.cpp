@@ -41,15 +41,20 @@ void emit_step(const AgentState &state, uint64_t number, uint64_t begin, uint64_
   const prof_track_id track = thread_track(host, &state);
   if (track == 0) return;
   static const AgentState *interned_for = nullptr;
-  static prof_string_id name = 0, category = 0, key = 0;
+  static prof_string_id interned_name = 0, interned_category = 0, interned_key = 0;
+  prof_string_id name = 0, category = 0, key = 0;
   {
+    // Copied under the lock: a re-attach may intern them again meanwhile.
     std::lock_guard lock(g_step_mutex);
     if (interned_for != &state) {
-      name = host.intern("step");
-      category = host.intern("prof/step");
-      key = host.intern(PROF_STEP_ARG);
+      interned_name = host.intern("step");
+      interned_category = host.intern("prof/step");
+      interned_key = host.intern(PROF_STEP_ARG);
       interned_for = &state;
     }
+    name = interned_name;
+    category = interned_category;
+    key = interned_key;
   }
   const prof_arg args[] = {arg_uint(key, number)};
   host.slice(track, begin, end > begin ? end - begin : 0, name, category, 0,

@@ -266,13 +266,16 @@ int run_attach(const RunContext &context) {
   check_attachable(capture.process_sources(), pids, plan);
   const std::string display = process_command(pids.front());
   // The processes were not started by prof: the end of --duration detaches.
-  capture.start({command.value_or("session-new", "attach-" + std::to_string(pids.front())),
-                 pids,
-                 {display},
-                 display,
-                 facts_of(pids)},
-                [fd = capture.detach_fd()](int) { signal_detach(fd); });
+  core::CaptureController &controller =
+      capture.start({command.value_or("session-new", "attach-" + std::to_string(pids.front())),
+                     pids,
+                     {display},
+                     display,
+                     facts_of(pids)},
+                    [fd = capture.detach_fd()](int) { signal_detach(fd); });
   const std::vector<int> joined = join_agents(pids, capture.agent(), console);
+  // Those that refused never tell their step: S is picked without them.
+  if (plan.range == core::CaptureRange::Steps) controller.steps_joined(joined.size());
   std::string listed;
   for (int pid : pids)
     listed += (listed.empty() ? "" : ",") + std::to_string(pid);

@@ -2,6 +2,7 @@
 // (PROF_MODE=dynamic), chosen with --match, captured at once, each into a
 // report of its own named from its environment, with its rank and world size.
 #include "tests/support/background_process.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -22,12 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
-
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
-const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
-const std::string kAgent = (kBuildDir / "lib" / "prof" / "libprof-agent.so").string();
 
 class AttachAll : public ::testing::Test {
 protected:

@@ -95,5 +95,15 @@ TEST(StepAlignment, PickingCanBeForcedWithTheProcessesThatTold) {
   EXPECT_EQ(steps.first_step(), 12u);
 }
 
+TEST(StepAlignment, AProcessThatNeverJoinedIsNotWaitedFor) {
+  StepAlignment steps(0, 1, 3);
+  steps.position(1, 10);
+  steps.position(2, 12);
+  EXPECT_FALSE(steps.pick(false)) << "3 were asked";
+  steps.expect(2); // the third refused to join
+  ASSERT_TRUE(steps.pick(false));
+  EXPECT_EQ(steps.first_step(), 14u);
+}
+
 } // namespace
 } // namespace prof::core
