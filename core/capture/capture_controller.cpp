@@ -124,6 +124,10 @@ std::string CaptureController::apply(control::Command command, const std::string
     break;
   case control::Command::Stop:
     result = windows_.stop(now);
+    if (result.ok && plan_.stop_ends_capture) {
+      shutdown_pending_ = true;
+      result.text += "; the capture ends";
+    }
     break;
   case control::Command::Suspend:
     result = windows_.suspend(now);

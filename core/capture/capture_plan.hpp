@@ -25,10 +25,11 @@ struct CapturePlan {
   uint64_t at_step = 0;          ///< --at-step S: the first of them; 0: prof picks
   uint32_t step_processes = 0;   ///< processes that join (attach), 0: launched
   RangeEnd range_end = RangeEnd::StopShutdown;
-  uint32_t range_limit = 0; ///< repeat:N; 0 without limit
-  uint32_t rotation = 0;    ///< --trace-rotation: reports kept
-  bool interactive = false; ///< --dynamic on: the (prof) prompt
-  bool attached = false;    ///< prof attach: the end of --duration detaches
+  uint32_t range_limit = 0;       ///< repeat:N; 0 without limit
+  uint32_t rotation = 0;          ///< --trace-rotation: reports kept
+  bool interactive = false;       ///< --dynamic on: the (prof) prompt
+  bool attached = false;          ///< prof attach: the end of --duration detaches
+  bool stop_ends_capture = false; ///< prof start --all: `prof stop` ends it all
   std::chrono::seconds prompt_timeout{1800};
 
   /// Whether a window opens at launch.

@@ -26,7 +26,8 @@ AgentSetup::AgentSetup(const std::vector<SelectedPlugin> &process_sources)
   if (!std::filesystem::exists(agent, ec))
     throw std::runtime_error("the in-process agent is not installed (expected " + agent + ")");
   std::string preload = agent;
-  for (const SelectedPlugin &source : sources_) preload += ":" + source.plugin->path.string();
+  for (const SelectedPlugin &source : sources_)
+    preload += ":" + source.plugin->path.string();
   if (const char *existing = std::getenv("LD_PRELOAD"); existing && *existing)
     preload += std::string(":") + existing;
   environment_ = {"LD_PRELOAD=" + preload, "PROF_AGENT_SHM=" + name_};
@@ -41,7 +42,8 @@ core::ShmRegion &AgentSetup::create_region(const core::EventBusConfig &buffers,
   config.host = session.hostname;
   for (const SelectedPlugin &source : sources_) {
     core::AgentPlugin plugin{source.plugin->name, source.plugin->path.string(), {}};
-    for (const auto &[key, value] : source.options.set_values()) plugin.options.emplace_back(key, value);
+    for (const auto &[key, value] : source.options.set_values())
+      plugin.options.emplace_back(key, value);
     config.plugins.push_back(std::move(plugin));
   }
   core::ShmRegionConfig region;

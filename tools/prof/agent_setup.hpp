@@ -23,7 +23,8 @@ public:
   const std::vector<std::string> &environment() const { return environment_; }
   /// Creates the region, with the session facts the agent hands its plugins.
   /// Throws std::runtime_error.
-  core::ShmRegion &create_region(const core::EventBusConfig &buffers, const prof_session_info &session);
+  core::ShmRegion &create_region(const core::EventBusConfig &buffers,
+                                 const prof_session_info &session);
   /// Removes the region's name; mapped memory goes with the last process.
   ~AgentSetup();
 

@@ -58,13 +58,15 @@ std::string AppLauncher::display(const std::vector<std::string> &argv) {
   std::string text;
   for (const auto &arg : argv) {
     if (!text.empty()) text += ' ';
-    const bool plain = !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?()[]{}<>|&;!#~") == std::string::npos;
+    const bool plain =
+        !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?()[]{}<>|&;!#~") == std::string::npos;
     if (plain) {
       text += arg;
       continue;
     }
     text += '\'';
-    for (char c : arg) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (char c : arg)
+      text += c == '\'' ? std::string("'\\''") : std::string(1, c);
     text += '\'';
   }
   return text;
@@ -73,8 +75,7 @@ std::string AppLauncher::display(const std::vector<std::string> &argv) {
 namespace {
 // The environment the application gets: prof's, with `overrides` replacing
 // or adding entries. Built before fork: the child may only exec.
-std::vector<std::string> environment_with(const std::vector<std::string> &overrides,
-                                          bool inherit) {
+std::vector<std::string> environment_with(const std::vector<std::string> &overrides, bool inherit) {
   std::vector<std::string> result;
   for (char **entry = environ; inherit && *entry; ++entry) {
     const std::string text = *entry;
@@ -123,8 +124,8 @@ bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
   close(exec_error[1]);
   if (plan->null_fd >= 0) close(plan->null_fd);
   if (pid < 0) {
-    error_ = "cannot start '" + (argv.empty() ? std::string() : argv[0]) +
-             "': " + std::strerror(err);
+    error_ =
+        "cannot start '" + (argv.empty() ? std::string() : argv[0]) + "': " + std::strerror(err);
     if (stack != MAP_FAILED) munmap(stack, kChildStackBytes);
     close(gate[1]);
     close(exec_error[0]);
@@ -178,7 +179,7 @@ AppExit AppLauncher::wait_all(WaitOptions options) {
   forward.sa_handler = forward_signal;
   sigemptyset(&forward.sa_mask);
   forward.sa_flags = SA_RESTART;
-  struct sigaction old_term, old_hup, old_int, old_child, ignore {}, child {};
+  struct sigaction old_term, old_hup, old_int, old_child, ignore{}, child{};
   sigaction(SIGTERM, &forward, &old_term);
   sigaction(SIGHUP, &forward, &old_hup);
   // Ctrl-C reaches the application through the terminal's process group;
@@ -203,8 +204,10 @@ AppExit AppLauncher::wait_all(WaitOptions options) {
     if (done < 0) break; // ECHILD: the whole tree has ended
     if (done > 0) {
       if (done != pid_) continue;
-      if (WIFEXITED(status)) result = {WEXITSTATUS(status), 0};
-      else if (WIFSIGNALED(status)) result = {128 + WTERMSIG(status), WTERMSIG(status)};
+      if (WIFEXITED(status))
+        result = {WEXITSTATUS(status), 0};
+      else if (WIFSIGNALED(status))
+        result = {128 + WTERMSIG(status), WTERMSIG(status)};
       forward_to = 0;
       primary_ended = true;
       continue;

@@ -12,8 +12,8 @@ struct HeldChildPlan;
 
 /// How the application ended.
 struct AppExit {
-  int code = 0;   ///< exit code, or 128+signal when killed
-  int signal = 0; ///< signal that killed it, 0 if it exited
+  int code = 0;         ///< exit code, or 128+signal when killed
+  int signal = 0;       ///< signal that killed it, 0 if it exited
   bool running = false; ///< prof stopped waiting while it still ran
 };
 
@@ -53,8 +53,8 @@ public:
 
 private:
   int pid_ = 0;
-  int gate_fd_ = -1;      ///< write end: closing it lets the child go on
-  int exec_error_fd_ = -1;///< read end: carries errno when exec fails
+  int gate_fd_ = -1;       ///< write end: closing it lets the child go on
+  int exec_error_fd_ = -1; ///< read end: carries errno when exec fails
   std::string program_;
   std::string error_;
   static constexpr size_t kChildStackBytes = 64 * 1024;

@@ -3,6 +3,7 @@
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
 #include "core/session_clock.hpp"
+#include "tools/prof/background_session.hpp"
 #include "tools/prof/capture_front_end.hpp"
 #include "tools/prof/capture_plan.hpp"
 #include "tools/prof/cli/usage_error.hpp"
@@ -262,16 +263,29 @@ int run_attach(const RunContext &context) {
   plan.kill_signal = 0;
   const std::vector<int> pids = target_pids(command, console);
   plan.step_processes = static_cast<uint32_t>(pids.size()); // each tells its step on joining
+  // prof start --all: a capture nothing bounds goes on in the background
+  // until prof stop; one that ends by itself (steps, --duration) stays in
+  // the foreground, for a job launcher to wait on.
+  const bool start_all = command.has("start");
+  if (start_all && plan.interactive)
+    throw cli::UsageError("--dynamic on: prof start --all has no (prof) prompt; use prof attach "
+                          "--all --dynamic on");
+  const bool background =
+      start_all && plan.duration.count() == 0 && plan.range != core::CaptureRange::Steps;
+  const std::string session =
+      command.value_or("session-new", "attach-" + std::to_string(pids.front()));
+  BackgroundSession in_background;
+  if (background) {
+    plan.stop_ends_capture = true;
+    if (const std::optional<int> exit_code = in_background.fork_capture()) return *exit_code;
+  }
+  const fs::path log = background ? control::control_folder() / (session + ".log") : fs::path();
   CaptureFrontEnd capture(context, plan);
   check_attachable(capture.process_sources(), pids, plan);
   const std::string display = process_command(pids.front());
   // The processes were not started by prof: the end of --duration detaches.
   core::CaptureController &controller =
-      capture.start({command.value_or("session-new", "attach-" + std::to_string(pids.front())),
-                     pids,
-                     {display},
-                     display,
-                     facts_of(pids)},
+      capture.start({session, pids, {display}, display, facts_of(pids), log.string()},
                     [fd = capture.detach_fd()](int) { signal_detach(fd); });
   const std::vector<int> joined = join_agents(pids, capture.agent(), console);
   // Those that refused never tell their step: S is picked without them.
@@ -280,6 +294,11 @@ int run_attach(const RunContext &context) {
   for (int pid : pids)
     listed += (listed.empty() ? "" : ",") + std::to_string(pid);
   console.line("PROF is attached to process " + listed + ", command: " + display);
+  if (background) {
+    console.line("session " + session + " collects in the background; 'prof stop --session " +
+                 session + "' ends it and writes the reports (its console: " + log.string() + ")");
+    in_background.ready(log);
+  }
   capture.wait([&] {
     const InterruptDetaches interrupt(capture.detach_fd());
     wait_for_end(pids, capture.detach_fd());

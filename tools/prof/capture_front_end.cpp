@@ -155,7 +155,7 @@ CaptureFrontEnd::start(const CaptureTarget &target,
                                    named            ? fs::absolute(report).string()
                                    : report.empty() ? "-"
                                                     : report,
-                                   ""},
+                                   "", target.log},
                                   console_);
   runner_.identify({target.session, target.pids.front(), target.display, host});
   // The session socket closes first when the capture stops: its thread may be

@@ -34,6 +34,8 @@ struct CaptureTarget {
   /// the report, and with several of them and a name holding %p or %q{NAME}
   /// each gets a report of its own, named from its pid and environment.
   std::vector<ProcessFacts> attached = {};
+  /// prof start --all in the background: where its console goes.
+  std::string log = {};
 };
 
 class CaptureFrontEnd {

@@ -5,8 +5,8 @@
 
 #include <boost/program_options.hpp>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -37,7 +37,8 @@ std::vector<std::string> file_exporters(const core::PluginRegistry &registry) {
 
 std::string joined(const std::vector<std::string> &names) {
   std::string text;
-  for (const auto &n : names) text += (text.empty() ? "" : ", ") + n;
+  for (const auto &n : names)
+    text += (text.empty() ? "" : ", ") + n;
   return text.empty() ? "none installed" : text;
 }
 } // namespace
@@ -46,8 +47,9 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
   po::options_description options("prof export [options] REPORT");
   options.add_options()("type,t", po::value<std::string>()->default_value("perfetto"),
                         "exporter: perfetto, chrome-json, kineto, csv, sqlite, folded, ...")(
-      "output,o", po::value<std::string>(), "output file (default: REPORT with the type's extension)")(
-      "force-overwrite,f", "replace an existing output file")(
+      "output,o", po::value<std::string>(),
+      "output file (default: REPORT with the type's extension)")("force-overwrite,f",
+                                                                 "replace an existing output file")(
       "plugin-path", po::value<std::vector<std::string>>(), "also load plugins from DIR")(
       "help,h", "this help")("report", po::value<std::vector<std::string>>(), "the .profrep");
   po::positional_options_description positional;
@@ -78,10 +80,10 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
   const auto types = file_exporters(registry);
   if (std::find(types.begin(), types.end(), type) == types.end())
     throw cli::UsageError("export: unknown type '" + type + "' (types: " + joined(types) + ")");
-  const std::string output = values.count("output")
-                                 ? values["output"].as<std::string>()
-                                 : std::filesystem::path(report).replace_extension().string() +
-                                       extension_for(type);
+  const std::string output =
+      values.count("output")
+          ? values["output"].as<std::string>()
+          : std::filesystem::path(report).replace_extension().string() + extension_for(type);
 
   std::vector<std::pair<std::string, std::string>> plugin_options{{"path", output}};
   if (type == "csv") plugin_options.emplace_back("mode", "tables"); // for pandas users

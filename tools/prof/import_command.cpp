@@ -25,8 +25,8 @@ struct TemporaryReport {
 
 int run_import(const RunContext &context) {
   // --import-rawdata names the same native report.
-  std::string path = context.command.value_or(
-      "import-profile", context.command.value_or("import-rawdata", ""));
+  std::string path =
+      context.command.value_or("import-profile", context.command.value_or("import-rawdata", ""));
   // A folder holds the reports of several processes or ranks: they are read
   // as one, merged on their realtime anchors.
   TemporaryReport merged;

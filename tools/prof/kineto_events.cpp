@@ -1,8 +1,8 @@
 #include "tools/prof/kineto_events.hpp"
 
-#include <prof/collective_names.hpp>
 #include "tools/prof/trace_import_error.hpp"
 #include "tools/prof/trace_values.hpp"
+#include <prof/collective_names.hpp>
 
 #include <prof/event.hpp>
 

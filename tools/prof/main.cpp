@@ -165,11 +165,13 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
     return tool::kExitOk;
   }
   if (command.has("session-list")) return tool::run_session_list(console);
+  // prof start --all attaches to every waiting process.
+  if (command.subcommand == "attach" || command.has("pid") || command.has("all"))
+    return tool::run_attach(context);
   for (const auto &[option, control] : kControlCommands)
     if (command.has(option))
       return tool::run_session_command(control, command.value_or("session", ""),
                                        command.value_or("output", ""));
-  if (command.subcommand == "attach" || command.has("pid")) return tool::run_attach(context);
   if (command.has("visual-profiler-merge-from")) return tool::run_visual_profiler_merge(context);
   if (command.has("reset")) {
     std::printf("prof keeps no state between runs: nothing to reset\n");

@@ -40,19 +40,26 @@ constexpr SkippedPlugin kSkipped[] = {
 
 const char *type_name(prof_option_type type) {
   switch (type) {
-  case PROF_OPTION_BOOL: return "bool";
-  case PROF_OPTION_INT: return "int";
-  case PROF_OPTION_DOUBLE: return "number";
-  case PROF_OPTION_STRING: return "string";
-  case PROF_OPTION_ENUM: return "enum";
+  case PROF_OPTION_BOOL:
+    return "bool";
+  case PROF_OPTION_INT:
+    return "int";
+  case PROF_OPTION_DOUBLE:
+    return "number";
+  case PROF_OPTION_STRING:
+    return "string";
+  case PROF_OPTION_ENUM:
+    return "enum";
   }
   return "?";
 }
 
 std::string number(double value, prof_option_type type) {
   char text[64];
-  if (type == PROF_OPTION_INT) std::snprintf(text, sizeof text, "%.0f", value);
-  else std::snprintf(text, sizeof text, "%g", value);
+  if (type == PROF_OPTION_INT)
+    std::snprintf(text, sizeof text, "%.0f", value);
+  else
+    std::snprintf(text, sizeof text, "%g", value);
   return text;
 }
 } // namespace
@@ -82,11 +89,13 @@ std::string plugin_list_text(const core::PluginRegistry &registry) {
   }
   if (!registry.refusals().empty()) {
     out += "\nRefused:\n";
-    for (const auto &r : registry.refusals()) out += "  " + r.message() + "\n";
+    for (const auto &r : registry.refusals())
+      out += "  " + r.message() + "\n";
   }
   if (!registry.warnings().empty()) {
     out += "\nWarnings:\n";
-    for (const auto &w : registry.warnings()) out += "  " + w + "\n";
+    for (const auto &w : registry.warnings())
+      out += "  " + w + "\n";
   }
   return out;
 }
@@ -100,8 +109,10 @@ std::string plugin_help_text(const core::PluginInfo &plugin) {
   std::vector<std::vector<std::string>> rows{{"OPTION", "TYPE", "DEFAULT", "ALLOWED", "HELP"}};
   for (const auto &o : plugin.options) {
     std::string allowed = "any";
-    if (o.type == PROF_OPTION_ENUM && o.choices) allowed = o.choices;
-    else if (o.type == PROF_OPTION_BOOL) allowed = "true,false";
+    if (o.type == PROF_OPTION_ENUM && o.choices)
+      allowed = o.choices;
+    else if (o.type == PROF_OPTION_BOOL)
+      allowed = "true,false";
     else if ((o.type == PROF_OPTION_INT || o.type == PROF_OPTION_DOUBLE) && o.min <= o.max)
       allowed = number(o.min, o.type) + ".." + number(o.max, o.type);
     rows.push_back({o.name, type_name(o.type), o.default_value ? o.default_value : "-", allowed,

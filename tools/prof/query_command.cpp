@@ -12,10 +12,8 @@ namespace prof::tool {
 
 namespace {
 constexpr std::pair<const char *, const char *> kQueries[] = {
-    {"query-activities", "activities"},
-    {"query-events", "events"},
-    {"query-trace", "trace"},
-    {"export-activities", "export-activities"},
+    {"query-activities", "activities"}, {"query-events", "events"},
+    {"query-trace", "trace"},           {"export-activities", "export-activities"},
     {"export-events", "export-events"},
 };
 } // namespace

@@ -5,12 +5,19 @@
 #include "tools/prof/run_context.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <poll.h>
 #include <random>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace prof::tool {
@@ -88,7 +95,9 @@ std::string SessionControl::answer(const control::Request &request) const {
          {"windows", std::to_string(controller ? controller->windows_started() : 0)},
          {"started", facts_.started},
          {"command", facts_.command},
-         {"output", output.empty() ? facts_.output : output}});
+         {"output", output.empty() ? facts_.output : output},
+         {"prof_pid", std::to_string(getpid())},
+         {"log", facts_.log}});
   }
   if (!controller) return "error the session is not ready for commands yet; try again";
   return controller->command(request.command, request.argument);
@@ -122,6 +131,29 @@ std::vector<LiveSession> live_sessions() {
   std::sort(sessions.begin(), sessions.end(),
             [](auto &a, auto &b) { return a.fields["started"] < b.fields["started"]; });
   return sessions;
+}
+
+// Waits for a background session's prof to end, then prints what it wrote
+// to its console from `offset` on; exit 1 when it did not end in 10 minutes.
+int wait_for_background_end(int prof_pid, const std::string &log, uintmax_t offset) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(10);
+  const int pidfd = prof_pid > 0 ? static_cast<int>(syscall(SYS_pidfd_open, prof_pid, 0)) : -1;
+  bool ended = prof_pid <= 0 || (kill(prof_pid, 0) != 0 && errno == ESRCH);
+  while (!ended && std::chrono::steady_clock::now() < give_up) {
+    pollfd fd{pidfd, POLLIN, 0};
+    if (pidfd >= 0)
+      poll(&fd, 1, 1000);
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(50)); // an old kernel
+    ended = kill(prof_pid, 0) != 0 && errno == ESRCH;
+  }
+  if (pidfd >= 0) close(pidfd);
+  std::ifstream in(log, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(offset));
+  std::fputs(std::string(std::istreambuf_iterator<char>(in), {}).c_str(), stdout);
+  if (ended) return kExitOk;
+  print_error("the session is still writing its reports after 10 minutes; its console: " + log);
+  return kExitFailure;
 }
 
 } // namespace
@@ -158,6 +190,14 @@ int run_session_command(control::Command command, const std::string &session,
                      : ": no session is named '" + session + "' (sessions: " + names + ")"));
     return kExitUsage;
   }
+  // A background session (prof start --all) ends with stop and shutdown:
+  // its console from then on (the reports it wrote) is printed here.
+  const auto log = chosen->fields.find("log");
+  const bool ends_background =
+      (command == control::Command::Stop || command == control::Command::Shutdown) &&
+      log != chosen->fields.end() && !log->second.empty();
+  std::error_code size_ec;
+  const uintmax_t log_from = ends_background ? fs::file_size(log->second, size_ec) : 0;
   std::string answer;
   try {
     answer = control::send_request(chosen->socket, {command, argument}, std::chrono::seconds(10));
@@ -166,6 +206,9 @@ int run_session_command(control::Command command, const std::string &session,
     return kExitFailure;
   }
   if (answer.rfind("ok", 0) == 0) {
+    if (ends_background) // the answer is in its console too
+      return wait_for_background_end(std::atoi(chosen->fields.at("prof_pid").c_str()), log->second,
+                                     size_ec ? 0 : log_from);
     std::printf("%s\n", answer.size() > 3 ? answer.substr(3).c_str() : "done");
     return kExitOk;
   }

@@ -18,11 +18,12 @@ namespace prof::tool {
 /// What a capture tells about itself.
 struct SessionFacts {
   std::string name;
-  std::string id;      ///< unique per session: "pid-random"
-  int pid = 0;         ///< the profiled application's
-  std::string command; ///< the application's command line
-  std::string output;  ///< the report being written, "-" when none
-  std::string started; ///< local time, ISO 8601
+  std::string id;       ///< unique per session: "pid-random"
+  int pid = 0;          ///< the profiled application's
+  std::string command;  ///< the application's command line
+  std::string output;   ///< the report being written, "-" when none
+  std::string started;  ///< local time, ISO 8601
+  std::string log = {}; ///< where a background session's console goes; "" in a terminal
 };
 
 /// A capture's control socket: answers `status` itself and hands start,

@@ -1,9 +1,9 @@
 // add_collectives (trace_passes.hpp): the collectives of an imported trace
 // in the torch source's shape, so the collectives and stragglers reports
 // match them across ranks.
-#include <prof/collective_names.hpp>
 #include "tools/prof/trace_passes.hpp"
 #include "tools/prof/trace_values.hpp"
+#include <prof/collective_names.hpp>
 
 #include <prof/event.hpp>
 

@@ -130,7 +130,8 @@ TEST_F(AttachAll, ProcessesThatWouldShareAReportOrNoneAtAllAreUsageErrors) {
 
 // --capture-steps: processes at different steps (gcu-train-step marks each
 // with prof_step()) each give a report of the same steps, the next that
-// every one of them begins, and run on.
+// every one of them begins, and run on. prof start --all does the same,
+// in the foreground as the steps bound it.
 TEST_F(AttachAll, CaptureStepsGivesEveryProcessTheSameSteps) {
   std::vector<Background *> ranks;
   for (int rank = 0; rank < 3; ++rank) {
@@ -138,35 +139,105 @@ TEST_F(AttachAll, CaptureStepsGivesEveryProcessTheSameSteps) {
         &waiting({kTrain, "--steps", "100000", "--quiet"}, {"RANK=" + std::to_string(rank)}));
     std::this_thread::sleep_for(400ms); // each a few steps behind the one before
   }
-  const RunResult r = prof({"attach", "--all", "--match", "gcu-train", "--capture-steps", "3",
-                            "--enable-activities", "*/general/operator", "-o", "s%q{RANK}"});
-  ASSERT_EQ(r.exit_code, 0) << r.describe();
-  std::smatch picked;
-  const std::regex capturing(
-      R"(capturing steps (\d+) to (\d+) \(3 processes in steps (\d+) to (\d+)\))");
-  ASSERT_TRUE(std::regex_search(r.out, picked, capturing)) << r.out;
-  const uint64_t first = std::stoull(picked[1]), behind = std::stoull(picked[3]),
-                 ahead = std::stoull(picked[4]);
-  EXPECT_EQ(std::stoull(picked[2]), first + 2);
-  EXPECT_LT(behind, ahead) << "the processes were at different steps";
-  EXPECT_EQ(first, ahead + 1) << "the next step the furthest process begins";
-  EXPECT_THAT(r.out, HasSubstr("step " + std::to_string(first + 2) + " ended in every process"));
-  for (int rank = 0; rank < 3; ++rank) {
-    const fs::path path = dir_ / ("s" + std::to_string(rank) + ".profrep");
-    report::ReportReader reader;
-    ASSERT_TRUE(reader.open(path.string())) << r.describe();
-    EXPECT_EQ(prof::testing::steps_in(reader), (std::set<uint64_t>{first, first + 1, first + 2}))
-        << path << "\n"
-        << r.out;
-    EXPECT_GT(device_slices(reader), 0u) << path;
-    // Its own steps' time, not the others': the report starts and ends with them.
-    ASSERT_TRUE(reader.footer().has_value());
-    for (const prof_event &e : reader.read_all_events()) {
-      EXPECT_GE(e.ts, reader.header().session_start_ns);
-      EXPECT_LT(e.ts, reader.footer()->end_ns);
+  for (const std::string subcommand : {"attach", "start"}) {
+    SCOPED_TRACE(subcommand);
+    const RunResult r =
+        prof({subcommand, "--all", "--match", "gcu-train", "--capture-steps", "3",
+              "--enable-activities", "*/general/operator", "-o", subcommand + "%q{RANK}"});
+    ASSERT_EQ(r.exit_code, 0) << r.describe();
+    std::smatch picked;
+    const std::regex capturing(
+        R"(capturing steps (\d+) to (\d+) \(3 processes in steps (\d+) to (\d+)\))");
+    ASSERT_TRUE(std::regex_search(r.out, picked, capturing)) << r.out;
+    const uint64_t first = std::stoull(picked[1]), behind = std::stoull(picked[3]),
+                   ahead = std::stoull(picked[4]);
+    EXPECT_EQ(std::stoull(picked[2]), first + 2);
+    EXPECT_LT(behind, ahead) << "the processes were at different steps";
+    EXPECT_EQ(first, ahead + 1) << "the next step the furthest process begins";
+    EXPECT_THAT(r.out, HasSubstr("step " + std::to_string(first + 2) + " ended in every process"));
+    for (int rank = 0; rank < 3; ++rank) {
+      const fs::path path = dir_ / (subcommand + std::to_string(rank) + ".profrep");
+      report::ReportReader reader;
+      ASSERT_TRUE(reader.open(path.string())) << r.describe();
+      EXPECT_EQ(prof::testing::steps_in(reader), (std::set<uint64_t>{first, first + 1, first + 2}))
+          << path << "\n"
+          << r.out;
+      EXPECT_GT(device_slices(reader), 0u) << path;
+      // Its own steps' time, not the others': the report starts and ends with them.
+      ASSERT_TRUE(reader.footer().has_value());
+      for (const prof_event &e : reader.read_all_events()) {
+        EXPECT_GE(e.ts, reader.header().session_start_ns);
+        EXPECT_LT(e.ts, reader.footer()->end_ns);
+      }
+      EXPECT_EQ(kill(ranks[rank]->pid(), 0), 0) << "the processes run on";
     }
+  }
+}
+
+// prof start --all without a bound returns once every agent collects; the
+// capture goes on in the background until prof stop, which prints the
+// reports it wrote, one per process.
+TEST_F(AttachAll, StartAllCollectsInTheBackgroundUntilStop) {
+  std::vector<Background *> ranks;
+  for (int rank = 0; rank < 2; ++rank)
+    ranks.push_back(&waiting({kTrain, "--steps", "400", "--quiet"},
+                             {"RANK=" + std::to_string(rank), "WORLD_SIZE=2"}));
+  const RunResult started = prof({"start", "--all", "--enable-activities", "*/general/operator",
+                                  "--session-new", "job", "-o", "bg%q{RANK}"});
+  ASSERT_EQ(started.exit_code, 0) << started.describe();
+  EXPECT_THAT(started.out, HasSubstr("2 agents joined within"));
+  EXPECT_THAT(started.out, HasSubstr("session job collects in the background; 'prof stop "
+                                     "--session job' ends it and writes the reports"));
+  const RunResult listed = prof({"sessions", "list"});
+  EXPECT_THAT(listed.out, ::testing::ContainsRegex("job .* running")) << listed.out;
+  std::this_thread::sleep_for(500ms);
+
+  const RunResult stopped = prof({"stop", "--session", "job"});
+  ASSERT_EQ(stopped.exit_code, 0) << stopped.describe();
+  EXPECT_THAT(stopped.out, HasSubstr("the capture ends"));
+  for (int rank = 0; rank < 2; ++rank) {
+    const fs::path path = dir_ / ("bg" + std::to_string(rank) + ".profrep");
+    EXPECT_THAT(stopped.out, HasSubstr("Generated: " + path.string() + " (process " +
+                                       std::to_string(ranks[rank]->pid()) + ", rank " +
+                                       std::to_string(rank) + ")"));
+    report::ReportReader reader;
+    ASSERT_TRUE(reader.open(path.string())) << stopped.describe();
+    ASSERT_TRUE(reader.footer().has_value()) << "complete once prof stop returns";
+    EXPECT_EQ(reader.header().world_size, "2");
+    EXPECT_GT(device_slices(reader), 0u) << path;
+    EXPECT_FALSE(prof::testing::steps_in(reader).empty()) << path;
     EXPECT_EQ(kill(ranks[rank]->pid(), 0), 0) << "the processes run on";
   }
+  const RunResult after = prof({"sessions", "list"});
+  EXPECT_THAT(after.out, ::testing::Not(HasSubstr("job "))) << "the session ended";
+  // Detached, the agents wait again: a second capture can take them.
+  const RunResult again = prof({"attach", "--all", "--enable-activities", "*/general/operator",
+                                "--duration", "0.3", "-o", "again%q{RANK}"});
+  EXPECT_EQ(again.exit_code, 0) << again.describe();
+  EXPECT_TRUE(fs::exists(dir_ / "again1.profrep"));
+}
+
+// What prof start --all cannot take is exit 2, before or after it forks,
+// and leaves neither report nor session behind.
+TEST_F(AttachAll, StartAllRefusesBadInputWithExitTwo) {
+  const Background &app = waiting({kTrain, "--steps", "400", "--quiet"}, {"RANK=0"});
+  const std::vector<std::vector<std::string>> bad = {
+      {"start", "--trace", "osrt"},
+      {"start", "--all", "--session", "x", "--enable-activities", "*/general/operator"},
+      {"start", "--all", "--dynamic", "on", "--enable-activities", "*/general/operator"},
+      {"start", "--all", "--kill", "--enable-activities", "*/general/operator"},
+      {"start", "--all", "--enable-activities", "*/general/operator", "-o", "x%q{NOT_SET_HERE}"},
+  };
+  for (const auto &args : bad) {
+    const RunResult r = prof(args);
+    EXPECT_EQ(r.exit_code, 2) << r.describe();
+    EXPECT_EQ(split_lines(r.err).size(), 1u) << r.describe();
+  }
+  for (const auto &entry : fs::directory_iterator(dir_))
+    EXPECT_NE(entry.path().extension(), ".profrep") << entry.path();
+  const RunResult listed = prof({"sessions", "list"});
+  EXPECT_THAT(listed.out, HasSubstr("attachable")) << "the process still waits, unattached";
+  EXPECT_EQ(kill(app.pid(), 0), 0);
 }
 
 // Without a per-process name the processes share one report, as a list of

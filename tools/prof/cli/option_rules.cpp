@@ -179,6 +179,13 @@ void check_control(const CommandLine &command) {
                          " cannot be used together");
     // `prof start -o NAME` names the report of the window it starts.
     const bool start = option.name == "start";
+    if (start && command.has("all")) { // a capture of its own, checked as attach's
+      if (command.has("session"))
+        throw UsageError(shown(command, "session") +
+                         " names a session to act on; prof start --all starts one: name it "
+                         "with --session-new");
+      continue;
+    }
     const std::string other = first_other(
         command, option.name, start ? Names{"session", "output"} : Names{"session"}, false);
     if (!other.empty())
@@ -194,9 +201,9 @@ void check_attach_all(const CommandLine &command) {
   if (command.has("match") && !command.has("all"))
     throw UsageError(shown(command, "match") + " chooses among the processes --all finds: add "
                                                "--all");
-  if (command.has("all") && command.subcommand != "attach")
+  if (command.has("all") && command.subcommand != "attach" && !command.has("start"))
     throw UsageError(shown(command, "all") + " attaches to every waiting process: use it as "
-                                             "prof attach --all");
+                                             "prof attach --all or prof start --all");
 }
 
 void check_without_app(const CommandLine &command) {

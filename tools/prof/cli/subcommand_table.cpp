@@ -17,8 +17,9 @@ constexpr SubcommandSpec kSubcommands[] = {
     {"attach", "[options] PID[,PID...] | --all [--match REGEX]",
      "capture running processes until Ctrl-C or --duration; they run on", "", Route::Options,
      O::Attach},
-    {"start", "[-o NAME] [--session NAME]", "start collecting in a session", "start",
-     Route::Options, O::Start},
+    {"start", "[-o NAME] [--session NAME] | --all [--match REGEX] [options]",
+     "start collecting in a session, or in every waiting process (--all; prof stop ends it)",
+     "start", Route::Options, O::Start},
     {"stop", "[--session NAME]", "stop collecting in a session and write its report", "stop",
      Route::Options, O::Control},
     {"suspend", "[--session NAME]", "pause collecting in a session", "suspend", Route::Options,
@@ -95,8 +96,8 @@ bool takes(OptionSet set, std::string_view option) {
            option != "profile-from-start";
   case O::Attach:
     return !contains(kNotCapture, option) && !contains(kLaunchOnly, option);
-  case O::Start:
-    return option == "session" || option == "output";
+  case O::Start: // with --all, what prof attach takes
+    return option == "session" || takes(O::Attach, option);
   case O::Control:
     return option == "session";
   case O::Plugins:
