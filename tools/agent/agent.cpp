@@ -10,6 +10,7 @@
 #include "tools/agent/agent_state.hpp"
 #include "tools/agent/dynamic_listener.hpp"
 #include "tools/agent/step_marks.hpp"
+#include "tools/agent/trigger_watch.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -149,10 +150,16 @@ __attribute__((constructor)) void agent_start() {
     pthread_atfork(nullptr, nullptr, &forget_dynamic_listener);
     std::string error;
     if (!start_dynamic_listener(&error)) say(error + "; prof cannot attach to this process");
+    // PROF_TRIGGER_DIR: capture requests in a (shared) folder start prof.
+    if (const char *dir = std::getenv("PROF_TRIGGER_DIR"); dir && *dir) {
+      pthread_atfork(nullptr, nullptr, &forget_trigger_watch);
+      if (!start_trigger_watch(dir, &error)) say(error + "; capture requests are not watched");
+    }
   }
 }
 
 __attribute__((destructor)) void agent_stop() {
+  stop_trigger_watch();
   stop_dynamic_listener();
   stop_plugins();
 }

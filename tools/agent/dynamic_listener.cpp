@@ -3,6 +3,7 @@
 #include "core/control/control_folder.hpp"
 #include "core/control/control_server.hpp"
 #include "tools/agent/agent_state.hpp"
+#include "tools/agent/trigger_watch.hpp"
 
 #include <fstream>
 #include <iterator>
@@ -43,7 +44,8 @@ std::string answer(const control::Request &request) {
     return "ok detached";
   case control::Command::Status:
     return "ok name=dynamic-" + std::to_string(getpid()) + "\tpid=" + std::to_string(getpid()) +
-           "\tstate=" + (g_attached ? "attached" : "attachable") + "\tcommand=" + command_line();
+           "\tstate=" + (g_attached ? "attached" : "attachable") + "\tcommand=" + command_line() +
+           trigger_watch_fields();
   default:
     return "error this process takes start REGION, stop and status";
   }

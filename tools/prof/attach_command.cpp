@@ -113,9 +113,17 @@ std::vector<int> waiting_pids(const cli::CommandLine &command, core::Console &co
       throw cli::UsageError("--match '" + *pattern +
                             "': expected a regular expression (ECMAScript): " + e.what());
     }
+  // --trigger-dir: those watching that folder (they report it canonical).
+  std::string trigger_dir;
+  if (const std::string *dir = command.value("trigger-dir")) {
+    std::error_code ec;
+    trigger_dir = fs::canonical(*dir, ec).string();
+    if (ec) throw cli::UsageError("--trigger-dir '" + *dir + "': expected an existing folder");
+  }
   std::vector<int> pids;
   for (const WaitingProcess &process : waiting_processes()) {
     if (match && !std::regex_search(process.command, *match)) continue;
+    if (!trigger_dir.empty() && process.trigger_dir != trigger_dir) continue;
     if (process.attached)
       console.warning("process " + std::to_string(process.pid) +
                       " is being profiled by another prof already; left out");
@@ -126,6 +134,7 @@ std::vector<int> waiting_pids(const cli::CommandLine &command, core::Console &co
     throw cli::UsageError(
         std::string("prof attach --all: no process of this user is waiting for prof") +
         (match ? " with a command line matching '" + *command.value("match") + "'" : "") +
+        (trigger_dir.empty() ? "" : " watching " + trigger_dir) +
         " (start them with PROF_MODE=dynamic LD_PRELOAD=" + AgentSetup::agent_path() + ")");
   return pids;
 }

@@ -19,6 +19,7 @@
 #include "tools/prof/query_command.hpp"
 #include "tools/prof/session_control.hpp"
 #include "tools/prof/stats_command.hpp"
+#include "tools/prof/trigger_command.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -165,6 +166,7 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
     return tool::kExitOk;
   }
   if (command.has("session-list")) return tool::run_session_list(console);
+  if (command.subcommand == "trigger") return tool::run_trigger(context);
   // prof start --all attaches to every waiting process.
   if (command.subcommand == "attach" || command.has("pid") || command.has("all"))
     return tool::run_attach(context);

@@ -256,7 +256,9 @@ std::vector<WaitingProcess> waiting_processes() {
   for (LiveSession &s : live_sessions()) {
     if (!s.socket.filename().string().starts_with("dynamic-")) continue;
     const int pid = std::atoi(s.fields["pid"].c_str());
-    if (pid > 0) waiting.push_back({pid, s.fields["command"], s.fields["state"] == "attached"});
+    if (pid > 0)
+      waiting.push_back(
+          {pid, s.fields["command"], s.fields["state"] == "attached", s.fields["trigger_dir"]});
   }
   std::sort(waiting.begin(), waiting.end(),
             [](const WaitingProcess &a, const WaitingProcess &b) { return a.pid < b.pid; });

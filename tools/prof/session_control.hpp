@@ -61,7 +61,8 @@ int run_session_list(core::Console &console);
 struct WaitingProcess {
   int pid = 0;
   std::string command;
-  bool attached = false; ///< a prof is attached to it now
+  bool attached = false;   ///< a prof is attached to it now
+  std::string trigger_dir; ///< the folder it watches for capture requests, "" when none
 };
 
 /// The user's processes whose agents answer on the session folder, by pid.

@@ -198,6 +198,10 @@ bool selects_something(const CommandLine &command);
 
 // `prof attach --all [--match REGEX]`: the processes are found, not named.
 void check_attach_all(const CommandLine &command) {
+  if (command.has("trigger-dir") && !command.has("all") && command.subcommand != "trigger")
+    throw UsageError(shown(command, "trigger-dir") +
+                     " chooses among the processes --all finds: add --all (or write a request "
+                     "with prof trigger)");
   if (command.has("match") && !command.has("all"))
     throw UsageError(shown(command, "match") + " chooses among the processes --all finds: add "
                                                "--all");
@@ -207,11 +211,14 @@ void check_attach_all(const CommandLine &command) {
 }
 
 void check_without_app(const CommandLine &command) {
-  if (command.has("pid") || command.has("all")) { // attach: it checks what it can attach
-    const std::string_view option = command.has("pid") ? "pid" : "all";
+  // attach (and a request carried out as prof attach --all): it checks what it can attach
+  if (command.has("pid") || command.has("all") || command.subcommand == "trigger") {
+    const std::string who = command.subcommand == "trigger" ? "prof trigger"
+                            : command.has("pid")            ? shown(command, "pid")
+                                                            : shown(command, "all");
     if (!selects_something(command))
-      throw UsageError(shown(command, option) + " needs something to capture (e.g. --trace osrt, "
-                                                "--sample system-wide, --enable-activities)");
+      throw UsageError(who + " needs something to capture (e.g. --trace osrt, --sample "
+                             "system-wide, --enable-activities)");
     return;
   }
   for (const auto &option : command.options)

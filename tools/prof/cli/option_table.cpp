@@ -171,6 +171,9 @@ constexpr OptionSpec kOptions[] = {
      "prof attach: every process of this user waiting for prof (PROF_MODE=dynamic)"},
     {"match", 0, K::Text, G::Control, "REGEX", 0, 0, "",
      "with --all: only the processes whose command line matches REGEX"},
+    {"trigger-dir", 0, K::Text, G::Control, "DIR", 0, 0, "",
+     "with --all: only the processes watching DIR (PROF_TRIGGER_DIR); prof trigger: where the "
+     "request goes"},
     {"env-var", 'e', K::Text, G::Control, "KEY=VAL,...", 0, 0, "",
      "set environment variables for the application (asys -e)"},
     {"inherit-environment", 'n', K::Enum, G::Control, "true|false", 0, 0, "true|false",

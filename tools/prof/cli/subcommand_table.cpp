@@ -20,6 +20,10 @@ constexpr SubcommandSpec kSubcommands[] = {
     {"start", "[-o NAME] [--session NAME] | --all [--match REGEX] [options]",
      "start collecting in a session, or in every waiting process (--all; prof stop ends it)",
      "start", Route::Options, O::Start},
+    {"trigger",
+     "--trigger-dir DIR (--capture-steps K [--at-step S] | --duration SECONDS) [options] -o NAME",
+     "ask every process watching DIR, on every host sharing it, for a capture", "", Route::Options,
+     O::Trigger},
     {"stop", "[--session NAME]", "stop collecting in a session and write its report", "stop",
      Route::Options, O::Control},
     {"suspend", "[--session NAME]", "pause collecting in a session", "suspend", Route::Options,
@@ -52,7 +56,7 @@ constexpr std::string_view kLaunchOnly[] = {
     "env-var", "inherit-environment", "show-output", "print-app-log", "wait", "kill"};
 
 /// What only `prof attach` takes.
-constexpr std::string_view kAttachOnly[] = {"all", "match"};
+constexpr std::string_view kAttachOnly[] = {"all", "match", "trigger-dir"};
 
 /// Options that act on sessions, saved captures or the installation, not on a capture.
 constexpr std::string_view kNotCapture[] = {"session",
@@ -98,6 +102,9 @@ bool takes(OptionSet set, std::string_view option) {
     return !contains(kNotCapture, option) && !contains(kLaunchOnly, option);
   case O::Start: // with --all, what prof attach takes
     return option == "session" || takes(O::Attach, option);
+  case O::Trigger:
+    return option != "all" && option != "match" && option != "session-new" &&
+           takes(O::Attach, option);
   case O::Control:
     return option == "session";
   case O::Plugins:

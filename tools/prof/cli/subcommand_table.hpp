@@ -27,7 +27,8 @@ enum class OptionSet {
   Capture, ///< profile: every capture, print and output option
   Launch,  ///< launch: as profile, collection starts off
   Attach,  ///< attach: profile's, less what sets up a launched application
-  Start,   ///< start: --session, -o
+  Start,   ///< start: --session, -o; with --all, attach's
+  Trigger, ///< trigger: attach's and --trigger-dir, less --all and --match
   Control, ///< stop, suspend, resume, cancel, shutdown, status: --session
   Plugins, ///< plugins: --plugin-path
   Own,     ///< export, stats, merge, import, sessions: their own arguments
