@@ -20,6 +20,23 @@ bool valid_id(std::string_view id) {
   return true;
 }
 
+// Whether `text` is well-formed UTF-8 (the reader passes raw bytes through)
+// without control characters (a NUL would cut an argument short).
+bool utf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20) return false;
+    if (byte < 0x80) {
+      ++i;
+      continue;
+    }
+    const size_t length = json_detail::utf8_length(text, i);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 // A whole number from 1 to 1e9.
 std::optional<uint64_t> count_of(const JsonValue &value) {
   if (value.type != JsonType::Number || value.number < 1 || value.number > 1e9 ||
@@ -94,13 +111,13 @@ std::optional<TriggerRequest> parse_trigger_request(std::string_view text, std::
       if (value.type != JsonType::Array || value.array.size() > 256)
         return fail("\"options\": expected an array of at most 256 strings");
       for (const JsonValue &option : value.array) {
-        if (option.type != JsonType::String || option.string.empty())
-          return fail("\"options\": expected an array of strings");
+        if (option.type != JsonType::String || option.string.empty() || !utf8(option.string))
+          return fail("\"options\": expected an array of strings (UTF-8, no control characters)");
         request.options.push_back(option.string);
       }
     } else if (key == "output") {
-      if (value.type != JsonType::String || value.string.empty())
-        return fail("\"output\": expected the report's name");
+      if (value.type != JsonType::String || value.string.empty() || !utf8(value.string))
+        return fail("\"output\": expected the report's name (UTF-8, no control characters)");
       request.output = value.string;
       has_output = true;
     } else {

@@ -37,8 +37,7 @@ TEST(TriggerRequest, ADurationIsABoundToo) {
   const auto parsed =
       parse_trigger_request(R"({"id":"a","duration_s":2.5,"options":[],"output":"x"})", &error);
   ASSERT_TRUE(parsed) << error;
-  EXPECT_EQ(trigger_arguments(*parsed),
-            (std::vector<std::string>{"--duration", "2.5", "-o", "x"}));
+  EXPECT_EQ(trigger_arguments(*parsed), (std::vector<std::string>{"--duration", "2.5", "-o", "x"}));
 }
 
 TEST(TriggerRequest, MalformedRequestsSayWhatWasExpected) {
@@ -61,6 +60,9 @@ TEST(TriggerRequest, MalformedRequestsSayWhatWasExpected) {
       {R"({"id":"a","output":"x","capture_steps":1,"kill":true})", "unknown key \"kill\""},
       {R"({"id":"a","output":"x","capture_steps":1,"id":"b"})", "line 1"},
       {std::string(kTriggerRequestMaxBytes + 1, ' '), "at most"},
+      {"{\"id\":\"a\",\"capture_steps\":1,\"output\":\"r\xff\"}", "\"output\": expected"},
+      {R"({"id":"a","capture_steps":1,"output":"r\u0000x"})", "\"output\": expected"},
+      {R"({"id":"a","capture_steps":1,"output":"r","options":["\n"]})", "\"options\": expected"},
   };
   for (const auto &[text, expected] : cases) {
     std::string error;
