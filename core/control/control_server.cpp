@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace prof::control {
@@ -96,7 +97,10 @@ ControlServer::ControlServer(std::filesystem::path socket_path, Handler handler)
     unlink(path_.c_str());
     throw failure("cannot create the wake-up event of", path_);
   }
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "prof-control"); // as top and /proc show it
+    run();
+  });
 }
 
 ControlServer::~ControlServer() {
