@@ -30,6 +30,11 @@ public:
   virtual void discard() = 0;
   /// What the user is told the window produced (a path), "" when nothing.
   virtual std::string description() const = 0;
+  /// Writes what the window holds so far as a report of its own and goes
+  /// on (a flight recorder); "" with `path` set, or why not.
+  virtual std::string dump(const Catalog &, const CaptureEnd &, std::string * /*path*/) {
+    return "this capture keeps no flight recorder (start it with --flight-recorder SIZE)";
+  }
 };
 
 /// What a window is opened with.
@@ -66,6 +71,8 @@ public:
   WindowResult suspend(uint64_t at_ns);
   WindowResult resume(uint64_t at_ns);
   WindowResult cancel(uint64_t at_ns);
+  /// Has the current window write what it holds (WindowOutput::dump).
+  WindowResult dump(const CaptureEnd &end);
 
   /// Finishes stopped windows whose grace period has passed; `end` is what
   /// their reports record (drops so far, no exit status yet).

@@ -4,7 +4,9 @@
 
 #include <prof/profiler_api.h>
 
+#include <cerrno>
 #include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -36,8 +38,9 @@ void CaptureController::add_requests(core::ShmHeader &header) {
                                 1u << PROF_CAPTURE_RANGE_BEGIN | 1u << PROF_CAPTURE_RANGE_END,
                                 plan_.annotation_name, plan_.annotation_domain);
     break;
-  case CaptureRange::None:
-    core::want_capture_requests(header, 0, "", "");
+  case CaptureRange::None: // --hang-timeout watches the steps
+    core::want_capture_requests(header, plan_.hang_timeout_ns ? 1u << PROF_CAPTURE_STEP : 0, "",
+                                "");
     break;
   }
 }
@@ -147,6 +150,9 @@ std::string CaptureController::apply(control::Command command, const std::string
   case control::Command::Status:
     result = {true, state_};
     break;
+  case control::Command::Dump:
+    result = windows_.dump(progress_());
+    break;
   }
   if (result.ok) console_.line(result.text);
   return (result.ok ? "ok " : "error ") + result.text;
@@ -196,6 +202,7 @@ void CaptureController::range_ends(uint64_t ts) {
 void CaptureController::take_requests() {
   for (core::CaptureRequestReader &reader : requests_)
     for (const core::CaptureRequest &request : reader.take()) {
+      if (request.kind == PROF_CAPTURE_STEP && plan_.hang_timeout_ns) step_heard(request);
       if (plan_.range == CaptureRange::ProfilerApi) {
         if (request.kind == PROF_CAPTURE_START) range_begins(request.ts);
         if (request.kind == PROF_CAPTURE_STOP) range_ends(request.ts);
@@ -254,6 +261,28 @@ void CaptureController::steps_joined(size_t processes) {
   step_processes_joined_ = processes;
 }
 
+void CaptureController::step_heard(const core::CaptureRequest &request) {
+  uint64_t number = 0;
+  std::from_chars(request.name.data(), request.name.data() + request.name.size(), number);
+  LastStep &last = last_steps_[request.pid];
+  last = {number, request.ts, false};
+}
+
+// --hang-timeout: a process that marked steps and made none for that long
+// has its flight recorder written, once until it steps again.
+void CaptureController::watch_hangs(uint64_t now) {
+  for (auto &[pid, last] : last_steps_) {
+    if (last.dumped || now < last.ts + plan_.hang_timeout_ns) continue;
+    last.dumped = true;
+    if (kill(pid, 0) != 0 && errno == ESRCH) continue; // it ended
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(now - last.ts) / 1e9);
+    const WindowResult dumped = windows_.dump(progress_());
+    console_.line("process " + std::to_string(pid) + " made no step for " + seconds +
+                  " s (its last: step " + std::to_string(last.number) + "): " + dumped.text);
+  }
+}
+
 void CaptureController::before_drain() {
   std::deque<Pending> commands;
   {
@@ -267,6 +296,7 @@ void CaptureController::before_drain() {
     p.answer.set_value(apply(p.command, p.argument, now));
   take_requests();
   pick_steps(now);
+  if (plan_.hang_timeout_ns) watch_hangs(now);
   const auto delay = static_cast<uint64_t>(plan_.delay.count());
   if (!delay_done_ && delay > 0 && now >= launch_ns_ + delay) {
     delay_done_ = true;

@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <future>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -94,6 +95,8 @@ private:
   bool matches_annotation(const core::CaptureRequest &request) const;
   void take_step_request(const core::CaptureRequest &request);
   void pick_steps(uint64_t now);
+  void step_heard(const core::CaptureRequest &request);
+  void watch_hangs(uint64_t now);
   void window_finished(uint32_t index, const std::string &path, const std::string &error);
   void publish_state();
   void update_sources(uint64_t now);
@@ -110,6 +113,11 @@ private:
   uint64_t window_start_ns_ = 0;
   uint32_t ranges_ = 0;
   StepAlignment steps_;
+  struct LastStep {
+    uint64_t number = 0, ts = 0;
+    bool dumped = false;
+  };
+  std::map<int, LastStep> last_steps_; ///< --hang-timeout: each process's latest step
   bool ranges_done_ = false;
   bool shutdown_pending_ = false;
   bool ending_ = false;             ///< a shutdown came: windows finish with the capture

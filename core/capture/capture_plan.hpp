@@ -30,6 +30,10 @@ struct CapturePlan {
   bool interactive = false;       ///< --dynamic on: the (prof) prompt
   bool attached = false;          ///< prof attach: the end of --duration detaches
   bool stop_ends_capture = false; ///< prof start --all: `prof stop` ends it all
+  uint64_t flight_bytes =
+      0;                  ///< --flight-recorder SIZE: the latest SIZE of events, written on dumps
+  uint64_t flight_ns = 0; ///< --flight-recorder SECONDS: the latest SECONDS of them
+  uint64_t hang_timeout_ns = 0; ///< --hang-timeout: dump when a process made no step that long
   std::chrono::seconds prompt_timeout{1800};
 
   /// Whether a window opens at launch.

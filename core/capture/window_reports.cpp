@@ -83,6 +83,24 @@ std::string WindowReports::path_for(const WindowFacts &facts) const {
 
 std::unique_ptr<WindowOutput> WindowReports::open(const WindowFacts &facts,
                                                   std::string *error) const {
+  if (flight_.on()) {
+    if (pattern_.empty() && facts.output_name.empty()) {
+      *error = "--flight-recorder writes its dumps as reports: give -o NAME";
+      return nullptr;
+    }
+    return std::make_unique<FlightRecorderOutput>(
+        flight_, [this, facts](uint32_t dump, uint64_t start_ns, std::string *dump_error) {
+          WindowFacts at_dump = facts;
+          at_dump.index = dump;
+          at_dump.start_ns = start_ns;
+          return open_report(at_dump, dump_error);
+        });
+  }
+  return open_report(facts, error);
+}
+
+std::unique_ptr<WindowOutput> WindowReports::open_report(const WindowFacts &facts,
+                                                         std::string *error) const {
   try {
     const std::string path = path_for(facts);
     if (path.empty()) return std::make_unique<NoOutput>();

@@ -3,6 +3,7 @@
 // named it), each expanded with the output-name macros when it opens.
 #pragma once
 
+#include "core/capture/flight_recorder.hpp"
 #include "core/capture_windows.hpp"
 #include "core/report/report_model.hpp"
 
@@ -20,6 +21,8 @@ public:
   WindowReports(std::string pattern, bool force_overwrite, report::Header header, int pid,
                 std::string host);
 
+  /// Windows keep only their latest events within `bound`, written on dumps.
+  void keep_latest(FlightBound bound) { flight_ = bound; }
   /// CaptureWindows::OpenOutput.
   std::unique_ptr<WindowOutput> open(const WindowFacts &facts, std::string *error) const;
 
@@ -34,6 +37,9 @@ public:
   std::vector<std::string> opened() const;
 
 private:
+  std::unique_ptr<WindowOutput> open_report(const WindowFacts &facts, std::string *error) const;
+
+  FlightBound flight_;
   std::string pattern_;
   bool force_;
   report::Header header_;

@@ -5,7 +5,7 @@
 namespace prof::control {
 namespace {
 
-constexpr std::array<std::pair<Command, std::string_view>, 7> kCommands = {{
+constexpr std::array<std::pair<Command, std::string_view>, 8> kCommands = {{
     {Command::Start, "start"},
     {Command::Stop, "stop"},
     {Command::Suspend, "suspend"},
@@ -13,6 +13,7 @@ constexpr std::array<std::pair<Command, std::string_view>, 7> kCommands = {{
     {Command::Cancel, "cancel"},
     {Command::Status, "status"},
     {Command::Shutdown, "shutdown"},
+    {Command::Dump, "dump"},
 }};
 
 } // namespace

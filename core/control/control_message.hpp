@@ -15,7 +15,7 @@ namespace prof::control {
 
 inline constexpr size_t kMaxFrame = 4096;
 
-enum class Command { Start, Stop, Suspend, Resume, Cancel, Status, Shutdown };
+enum class Command { Start, Stop, Suspend, Resume, Cancel, Status, Shutdown, Dump };
 
 struct Request {
   Command command;

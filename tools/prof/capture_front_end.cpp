@@ -121,7 +121,9 @@ CaptureFrontEnd::~CaptureFrontEnd() = default;
 
 AgentSetup *CaptureFrontEnd::agent() {
   // The agent also carries the application's prof_start()/prof_stop().
-  if (!agent_ && (!process_sources_.empty() || plan_.range != core::CaptureRange::None))
+  // The agent carries capture requests and steps (--hang-timeout watches them).
+  if (!agent_ && (!process_sources_.empty() || plan_.range != core::CaptureRange::None ||
+                  plan_.hang_timeout_ns != 0))
     agent_ = std::make_unique<AgentSetup>(process_sources_);
   return agent_.get();
 }
@@ -175,11 +177,15 @@ CaptureFrontEnd::start(const CaptureTarget &target,
   if (plan_.windowed() && report_pattern_.empty())
     console_.line("no report will be written (give -o NAME, or name each window with "
                   "'prof start -o NAME'); exporters see every window");
+  auto reports = std::make_unique<core::WindowReports>(report, force, std::move(header),
+                                                       target.pids.front(), host);
+  if (plan_.flight_bytes || plan_.flight_ns) {
+    if (report.empty())
+      throw cli::UsageError("--flight-recorder writes its dumps as reports: give -o NAME");
+    reports->keep_latest({plan_.flight_bytes, plan_.flight_ns});
+  }
   core::CaptureController &controller =
-      runner_.control(plan_,
-                      std::make_unique<core::WindowReports>(report, force, std::move(header),
-                                                            target.pids.front(), host),
-                      std::move(end_application));
+      runner_.control(plan_, std::move(reports), std::move(end_application));
   if (control_) control_->set_controller(&controller);
   if (error = runner_.start(); !error.empty()) throw std::runtime_error(error);
   return controller;

@@ -40,6 +40,31 @@ void parse_range_end(const std::string &text, CapturePlan &plan) {
   if (colon != std::string::npos) plan.range_limit = parse_count(text, count, expected);
 }
 
+// --flight-recorder 64M (bytes: K, M, G, binary) or 30 (seconds).
+void parse_flight_bound(const std::string &text, core::CapturePlan &plan) {
+  const std::string expected = "--flight-recorder '" + text +
+                               "': expected a size (e.g. 64M, 512K, 1G: 64K to 64G) or seconds "
+                               "(e.g. 30)";
+  double number = 0;
+  const char *end_of_text = text.data() + text.size();
+  auto [end, ec] = std::from_chars(text.data(), end_of_text, number);
+  if (text.empty() || ec != std::errc() || !(number > 0)) throw cli::UsageError(expected);
+  const std::string unit(end, end_of_text);
+  if (unit.empty() || unit == "s") {
+    if (number > 86400) throw cli::UsageError(expected);
+    plan.flight_ns = static_cast<uint64_t>(number * 1e9);
+    return;
+  }
+  const double scale = unit == "K" || unit == "k"   ? 1024.0
+                       : unit == "M" || unit == "m" ? 1024.0 * 1024
+                       : unit == "G" || unit == "g" ? 1024.0 * 1024 * 1024
+                                                    : 0;
+  const double bytes = number * scale;
+  if (scale == 0 || bytes < 64 * 1024.0 || bytes > 64.0 * 1024 * 1024 * 1024)
+    throw cli::UsageError(expected);
+  plan.flight_bytes = static_cast<uint64_t>(bytes);
+}
+
 } // namespace
 
 std::chrono::nanoseconds parse_seconds(const std::string &option, const std::string &text) {
@@ -123,6 +148,23 @@ CapturePlan capture_plan(const cli::CommandLine &command) {
         std::string(plan.range == CaptureRange::Steps ? "--capture-steps" : "--capture-range") +
         " and --profile-from-start off cannot be used together: a capture "
         "range already starts with collection off");
+  if (const std::string *flight = command.value("flight-recorder")) {
+    parse_flight_bound(*flight, plan);
+    for (const char *option : {"capture-range", "capture-steps", "duration", "delay", "dynamic"})
+      if (command.has(option))
+        throw cli::UsageError(std::string("--flight-recorder cannot be used with --") + option +
+                              ": it keeps the latest events of the whole run");
+    if (!plan.from_start)
+      throw cli::UsageError("--flight-recorder and --profile-from-start off cannot be used "
+                            "together: it keeps the latest events of the whole run");
+  }
+  if (const std::string *hang = command.value("hang-timeout")) {
+    if (plan.flight_bytes == 0 && plan.flight_ns == 0)
+      throw cli::UsageError("--hang-timeout needs --flight-recorder: a hang writes what it holds");
+    plan.hang_timeout_ns = static_cast<uint64_t>(parse_seconds("hang-timeout", *hang).count());
+    if (plan.hang_timeout_ns == 0)
+      throw cli::UsageError("--hang-timeout '" + *hang + "': expected more than 0 seconds");
+  }
   plan.interactive = command.value_or("dynamic", "off") == "on";
   if (command.has("dynamic-timeout")) {
     if (!plan.interactive) throw cli::UsageError("--dynamic-timeout needs --dynamic on");

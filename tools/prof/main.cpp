@@ -35,7 +35,8 @@ namespace {
 const std::pair<const char *, control::Command> kControlCommands[] = {
     {"start", control::Command::Start},     {"stop", control::Command::Stop},
     {"suspend", control::Command::Suspend}, {"resume", control::Command::Resume},
-    {"cancel", control::Command::Cancel},   {"shutdown", control::Command::Shutdown}};
+    {"cancel", control::Command::Cancel},   {"shutdown", control::Command::Shutdown},
+    {"dump", control::Command::Dump}};
 
 core::PluginRegistry load_plugins(const cli::CommandLine &command) {
   std::vector<std::filesystem::path> extra(command.plugin_paths.begin(),

@@ -1,5 +1,6 @@
 // Collection windows keep exactly the events of their intervals, whatever
 // order they arrive in; each window has its own output; cancel discards.
+#include "core/capture/flight_recorder.hpp"
 #include "core/capture_windows.hpp"
 
 #include <gtest/gtest.h>
@@ -180,6 +181,104 @@ TEST_F(CaptureWindowsTest, GraceIsOverOnlyWhenEveryStoppedWindowsGraceHasPassed)
   EXPECT_FALSE(graced.grace_over(now));
   EXPECT_TRUE(graced.grace_over(now + std::chrono::seconds(2)));
   EXPECT_FALSE(kept.finished) << "asking finishes nothing";
+}
+
+// The flight recorder (--flight-recorder): the latest events within a
+// bound, written only on a dump or an abnormal end.
+
+std::vector<prof_event> instants(std::vector<uint64_t> stamps) {
+  std::vector<prof_event> events(stamps.size());
+  for (size_t i = 0; i < stamps.size(); ++i) {
+    events[i].type = PROF_EVENT_INSTANT;
+    events[i].ts = stamps[i];
+  }
+  return events;
+}
+
+TEST(EventRing, KeepsTheLatestBytes) {
+  EventRing ring({10 * sizeof(prof_event), 0});
+  std::vector<uint64_t> stamps;
+  for (uint64_t ts = 0; ts < 25; ++ts)
+    stamps.push_back(ts);
+  const auto events = instants(stamps);
+  ring.add(events.data(), 12);
+  ring.add(events.data() + 12, 13);
+  ASSERT_EQ(ring.events().size(), 10u);
+  EXPECT_EQ(ring.events().front().ts, 15u);
+  EXPECT_EQ(ring.events().back().ts, 24u);
+  EXPECT_EQ(ring.forgotten(), 15u);
+  EXPECT_EQ(ring.bytes(), 10 * sizeof(prof_event));
+}
+
+TEST(EventRing, KeepsTheLatestSeconds) {
+  EventRing ring({0, 100});
+  std::vector<uint64_t> stamps;
+  for (uint64_t ts = 0; ts <= 1000; ts += 10)
+    stamps.push_back(ts);
+  const auto events = instants(stamps);
+  ring.add(events.data(), events.size());
+  EXPECT_EQ(ring.events().front().ts, 900u);
+  EXPECT_EQ(ring.events().size(), 11u);
+}
+
+TEST(FlightRecorderOutput, DumpsWriteTheLatestEventsInOrderAndCollectionGoesOn) {
+  Catalog catalog;
+  std::map<uint32_t, Recorded> dumps;
+  std::map<uint32_t, uint64_t> starts;
+  FlightRecorderOutput recorder(
+      {4 * sizeof(prof_event), 0},
+      [&](uint32_t dump, uint64_t start_ns, std::string *) -> std::unique_ptr<WindowOutput> {
+        starts[dump] = start_ns;
+        return std::make_unique<RecordingOutput>(dumps[dump]);
+      });
+  const auto first = instants({1, 2, 3, 5, 4, 6});
+  recorder.sink().consume(first.data(), first.size());
+  std::string path;
+  ASSERT_EQ(recorder.dump(catalog, CaptureEnd{10}, &path), "");
+  EXPECT_EQ(path, "recorded");
+  EXPECT_EQ(dumps[1].ts, (std::vector<uint64_t>{3, 4, 5, 6}));
+  EXPECT_EQ(starts[1], 3u);
+  EXPECT_TRUE(dumps[1].finished);
+
+  const auto second = instants({7, 8});
+  recorder.sink().consume(second.data(), second.size());
+  ASSERT_EQ(recorder.dump(catalog, CaptureEnd{20}, &path), "");
+  // The latest to arrive (5 came before 4), written in time order.
+  EXPECT_EQ(dumps[2].ts, (std::vector<uint64_t>{4, 6, 7, 8}));
+
+  EXPECT_EQ(recorder.finish(catalog, CaptureEnd{30}), "");
+  EXPECT_EQ(dumps.size(), 2u) << "a normal end writes nothing";
+  EXPECT_EQ(recorder.description(), "") << "nothing new to announce";
+}
+
+TEST(FlightRecorderOutput, AnAbnormalEndWritesWhatItHolds) {
+  Catalog catalog;
+  std::map<uint32_t, Recorded> dumps;
+  for (const auto &[code, signal] : {std::pair{3, 0}, std::pair{0, 11}}) {
+    dumps.clear();
+    FlightRecorderOutput recorder({64 * sizeof(prof_event), 0},
+                                  [&](uint32_t dump, uint64_t, std::string *) {
+                                    return std::make_unique<RecordingOutput>(dumps[dump]);
+                                  });
+    const auto events = instants({1, 2});
+    recorder.sink().consume(events.data(), events.size());
+    CaptureEnd end{5};
+    end.exit_code = code;
+    end.exit_signal = signal;
+    EXPECT_EQ(recorder.finish(catalog, end), "");
+    ASSERT_EQ(dumps.size(), 1u) << code << " " << signal;
+    EXPECT_EQ(dumps[1].ts.size(), 2u);
+    EXPECT_EQ(recorder.description(), "recorded");
+  }
+}
+
+TEST_F(CaptureWindowsTest, DumpingAnOrdinaryWindowSaysThereIsNoFlightRecorder) {
+  EXPECT_FALSE(windows_.dump(CaptureEnd{}).ok) << "nothing is being collected";
+  windows_.start(0);
+  const WindowResult result = windows_.dump(CaptureEnd{});
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.text,
+            "this capture keeps no flight recorder (start it with --flight-recorder SIZE)");
 }
 
 } // namespace

@@ -37,8 +37,8 @@ constexpr std::string_view kStandalone[] = {
     "query-trace",   "plugin-list",       "help",         "version",
     "reset",         "session-list"};
 
-constexpr std::string_view kControl[] = {"start",  "stop",   "suspend",
-                                         "resume", "cancel", "shutdown"};
+constexpr std::string_view kControl[] = {"start",  "stop",     "suspend", "resume",
+                                         "cancel", "shutdown", "dump"};
 
 constexpr std::string_view kModifiers[] = {"quiet", "log-file", "debug", "debug-dump",
                                            "force-overwrite"};

@@ -1,0 +1,72 @@
+// The flight recorder (--flight-recorder SIZE|SECONDS): a window that keeps
+// only the latest events in prof's memory, within a bound of bytes or of
+// time, and writes them as a report only when asked (prof dump, a hang) or
+// when the application ends abnormally (a signal, a non-zero exit).
+#pragma once
+
+#include "core/capture_windows.hpp"
+#include "core/report/report_model.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+
+namespace prof::core {
+
+/// How much a flight recorder keeps: the latest `bytes` of events, or
+/// those of the latest `ns` nanoseconds (one of the two is set).
+struct FlightBound {
+  uint64_t bytes = 0;
+  uint64_t ns = 0;
+  bool on() const { return bytes != 0 || ns != 0; }
+};
+
+/// The latest events within a bound, oldest first.
+class EventRing {
+public:
+  explicit EventRing(FlightBound bound) : bound_(bound) {}
+  void add(const prof_event *events, size_t count);
+  const std::deque<prof_event> &events() const { return events_; }
+  /// Bytes the kept events take.
+  uint64_t bytes() const { return events_.size() * sizeof(prof_event); }
+  /// Events let go to stay within the bound.
+  uint64_t forgotten() const { return forgotten_; }
+
+private:
+  FlightBound bound_;
+  std::deque<prof_event> events_;
+  uint64_t newest_ns_ = 0;
+  uint64_t forgotten_ = 0;
+};
+
+/// A flight recorder window's output. `open_report` opens dump N's report
+/// (a regular window output) starting at the oldest kept event.
+class FlightRecorderOutput final : public WindowOutput {
+public:
+  using OpenReport = std::function<std::unique_ptr<WindowOutput>(uint32_t dump, uint64_t start_ns,
+                                                                 std::string *error)>;
+  FlightRecorderOutput(FlightBound bound, OpenReport open_report);
+
+  EventSink &sink() override { return ring_sink_; }
+  /// Writes a report of what it holds only when the application ended
+  /// abnormally; "" or the error.
+  std::string finish(const Catalog &catalog, const CaptureEnd &end) override;
+  void discard() override {}
+  std::string description() const override { return written_; }
+  std::string dump(const Catalog &catalog, const CaptureEnd &end, std::string *path) override;
+
+private:
+  class RingSink final : public EventSink {
+  public:
+    explicit RingSink(FlightBound bound) : ring(bound) {}
+    void consume(const prof_event *events, size_t count) override { ring.add(events, count); }
+    EventRing ring;
+  };
+  RingSink ring_sink_;
+  OpenReport open_report_;
+  uint32_t dumps_ = 0;
+  std::string written_; ///< the latest dump's report
+};
+
+} // namespace prof::core

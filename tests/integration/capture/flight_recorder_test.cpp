@@ -1,0 +1,161 @@
+// The flight recorder: prof keeps only the latest events of a run in its
+// memory and writes them when asked (prof dump), when a process stops
+// making steps (--hang-timeout) or when the application ends abnormally;
+// a run that ends well writes nothing.
+#include "tests/support/background_process.hpp"
+#include "tests/support/build_paths.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/report_steps.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include "core/report/report_reader.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <thread>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+class FlightRecorder : public ::testing::Test {
+protected:
+  void SetUp() override {
+    runtime_ = "XDG_RUNTIME_DIR=" + dir_.string();
+    fs::create_directories(dir_ / "work");
+  }
+  std::vector<std::string> prof_args(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"/usr/bin/env", runtime_, kProf});
+    return args;
+  }
+  RunResult prof(std::vector<std::string> args) const {
+    return run_process(prof_args(std::move(args)), dir_ / "work", 120s);
+  }
+  size_t reports() const {
+    size_t count = 0;
+    for (const auto &entry : fs::directory_iterator(dir_ / "work"))
+      count += entry.path().extension() == ".profrep";
+    return count;
+  }
+
+  prof::testing::ScratchDir scratch_{"prof-flight", prof::testing::ScratchDir::Keep::on_failure};
+  const fs::path dir_{scratch_.path()};
+  std::string runtime_;
+};
+
+TEST_F(FlightRecorder, DumpWritesOnlyTheLatestEventsAndCollectionGoesOn) {
+  Background capture(
+      prof_args({"--session-new", "fr", "--flight-recorder", "64K", "--enable-activities",
+                 "*/general/operator", "-o", "fl", kTrain, "--steps", "400", "--quiet"}),
+      dir_ / "work");
+  const fs::path socket = dir_ / "prof" / "fr.sock";
+  for (int i = 0; i < 500 && !fs::exists(socket); ++i)
+    std::this_thread::sleep_for(10ms);
+  std::this_thread::sleep_for(4s); // more steps than 64 KiB of events hold
+  const RunResult first = prof({"dump", "--session", "fr"});
+  ASSERT_EQ(first.exit_code, 0) << first.describe() << capture.output();
+  const fs::path path = dir_ / "work" / "fl.profrep";
+  EXPECT_EQ(first.out, "flight recorder dumped to " + path.string() + "\n");
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open(path.string()));
+  ASSERT_TRUE(reader.footer().has_value());
+  const std::vector<prof_event> events = reader.read_all_events();
+  EXPECT_GT(events.size(), 100u);
+  EXPECT_LE(events.size(), 64 * 1024 / sizeof(prof_event)) << "within the bound";
+  const std::set<uint64_t> steps = prof::testing::steps_in(reader);
+  ASSERT_FALSE(steps.empty());
+  EXPECT_GT(*steps.begin(), 1u) << "the first steps were let go";
+
+  std::this_thread::sleep_for(500ms);
+  const RunResult second = prof({"dump", "--session", "fr"});
+  ASSERT_EQ(second.exit_code, 0) << second.describe();
+  report::ReportReader later;
+  ASSERT_TRUE(later.open((dir_ / "work" / "fl-2.profrep").string())) << second.out;
+  EXPECT_GT(*prof::testing::steps_in(later).rbegin(), *steps.rbegin()) << "collection went on";
+
+  // Shutting down ends the application with SIGTERM: an abnormal end, written too.
+  EXPECT_EQ(prof({"shutdown", "--session", "fr"}).exit_code, 0);
+  capture.wait();
+  EXPECT_TRUE(fs::exists(dir_ / "work" / "fl-3.profrep")) << capture.output();
+}
+
+TEST_F(FlightRecorder, AnAbnormalEndWritesWhatItHoldsAndANormalOneNothing) {
+  const RunResult failed = prof({"--flight-recorder", "1", "--cpu-utilization", "-o", "ab",
+                                 kWorkload, "--seconds", "1.5", "--exit-code", "3"});
+  EXPECT_EQ(failed.exit_code, 3) << failed.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "work" / "ab.profrep").string())) << failed.describe();
+  ASSERT_TRUE(reader.footer().has_value());
+  const std::vector<prof_event> events = reader.read_all_events();
+  ASSERT_FALSE(events.empty());
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const prof_event &e : events) {
+    first = std::min(first, e.ts);
+    last = std::max(last, e.ts);
+  }
+  EXPECT_LE(last - first, 1'100'000'000u) << "the latest second of the run";
+
+  const RunResult fine = prof(
+      {"--flight-recorder", "1", "--cpu-utilization", "-o", "ok", kWorkload, "--seconds", "0.5"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.describe();
+  EXPECT_FALSE(fs::exists(dir_ / "work" / "ok.profrep"));
+  EXPECT_THAT(fine.out, ::testing::Not(HasSubstr("Generated")));
+}
+
+// A program that marks steps with prof.step() and stops: its flight
+// recorder is written once the steps stop for --hang-timeout, while it runs.
+TEST_F(FlightRecorder, AProcessThatStopsSteppingIsDumpedOnce) {
+  std::ofstream(dir_ / "work" / "stalls.py") << "import prof, time\n"
+                                                "for _ in range(20):\n"
+                                                "    time.sleep(0.02)\n"
+                                                "    prof.step()\n"
+                                                "time.sleep(3)\n"
+                                                "for _ in range(3):\n"
+                                                "    prof.step()\n";
+  const RunResult r = prof({"--flight-recorder", "8M", "--hang-timeout", "1", "--cpu-utilization",
+                            "-o", "hang", "/usr/bin/python3", "stalls.py"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  std::smatch said;
+  ASSERT_TRUE(std::regex_search(
+      r.out, said,
+      std::regex(R"(process \d+ made no step for ([0-9.]+) s \(its last: step 20\): flight )"
+                 R"(recorder dumped to (\S+))")))
+      << r.out;
+  EXPECT_GE(std::stod(said[1]), 1.0);
+  EXPECT_LT(std::stod(said[1]), 2.9) << "while the process still waited";
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open(said[2].str()));
+  const std::set<uint64_t> steps = prof::testing::steps_in(reader);
+  ASSERT_FALSE(steps.empty());
+  EXPECT_EQ(*steps.rbegin(), 20u) << "the dump holds the last step before the stall";
+  EXPECT_EQ(reports(), 1u) << "once, and nothing at the normal end";
+}
+
+TEST_F(FlightRecorder, BadBoundsAndCombinationsAreExitTwo) {
+  for (const std::vector<std::string> &args : std::vector<std::vector<std::string>>{
+           {"--flight-recorder", "32K", "--cpu-utilization", "-o", "x", kWorkload},
+           {"--flight-recorder", "10X", "--cpu-utilization", "-o", "x", kWorkload},
+           {"--flight-recorder", "0", "--cpu-utilization", "-o", "x", kWorkload},
+           {"--flight-recorder", "64M", "--duration", "1", "--cpu-utilization", "-o", "x",
+            kWorkload},
+           {"--flight-recorder", "64M", "--cpu-utilization", kWorkload},
+           {"--hang-timeout", "5", "--cpu-utilization", "-o", "x", kWorkload},
+           {"--flight-recorder", "64M", "--hang-timeout", "0", "--cpu-utilization", "-o", "x",
+            kWorkload},
+           {"dump", "--session", "none"},
+       }) {
+    const RunResult r = prof(args);
+    EXPECT_EQ(r.exit_code, 2) << r.describe();
+    EXPECT_EQ(split_lines(r.err).size(), 1u) << r.describe();
+  }
+  EXPECT_EQ(reports(), 0u);
+}
+
+} // namespace
+} // namespace prof::e2e
