@@ -68,12 +68,11 @@ WindowResult CaptureWindows::resume(uint64_t at_ns) {
   return {true, "collection window " + std::to_string(current_->facts.index) + " resumed"};
 }
 
-WindowResult CaptureWindows::dump(const CaptureEnd &end) {
+WindowResult CaptureWindows::dump(const CaptureEnd &end, std::string *path) {
   if (!current_) return {false, "nothing is being collected"};
-  std::string path;
-  const std::string error = current_->output->dump(catalog_, end, &path);
+  const std::string error = current_->output->dump(catalog_, end, path);
   if (!error.empty()) return {false, error};
-  return {true, "flight recorder dumped to " + path};
+  return {true, "flight recorder dumped to " + *path};
 }
 
 WindowResult CaptureWindows::cancel(uint64_t) {

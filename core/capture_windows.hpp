@@ -71,8 +71,8 @@ public:
   WindowResult suspend(uint64_t at_ns);
   WindowResult resume(uint64_t at_ns);
   WindowResult cancel(uint64_t at_ns);
-  /// Has the current window write what it holds (WindowOutput::dump).
-  WindowResult dump(const CaptureEnd &end);
+  /// Has the current window write what it holds (WindowOutput::dump) to `path`.
+  WindowResult dump(const CaptureEnd &end, std::string *path);
 
   /// Finishes stopped windows whose grace period has passed; `end` is what
   /// their reports record (drops so far, no exit status yet).

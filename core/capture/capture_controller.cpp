@@ -116,6 +116,7 @@ void CaptureController::publish_state() {
 std::string CaptureController::apply(control::Command command, const std::string &argument,
                                      uint64_t now) {
   core::WindowResult result;
+  std::string dumped;
   switch (command) {
   case control::Command::Start:
     result = windows_.start(now, argument);
@@ -151,10 +152,11 @@ std::string CaptureController::apply(control::Command command, const std::string
     result = {true, state_};
     break;
   case control::Command::Dump:
-    result = windows_.dump(progress_());
+    result = windows_.dump(progress_(), &dumped);
     break;
   }
   if (result.ok) console_.line(result.text);
+  if (result.ok && !dumped.empty() && dumped_) dumped_(dumped);
   return (result.ok ? "ok " : "error ") + result.text;
 }
 
@@ -277,9 +279,11 @@ void CaptureController::watch_hangs(uint64_t now) {
     if (kill(pid, 0) != 0 && errno == ESRCH) continue; // it ended
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(now - last.ts) / 1e9);
-    const WindowResult dumped = windows_.dump(progress_());
+    std::string path;
+    const WindowResult dumped = windows_.dump(progress_(), &path);
     console_.line("process " + std::to_string(pid) + " made no step for " + seconds +
                   " s (its last: step " + std::to_string(last.number) + "): " + dumped.text);
+    if (dumped.ok && dumped_) dumped_(path);
   }
 }
 

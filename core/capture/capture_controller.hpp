@@ -47,6 +47,9 @@ public:
   /// rest, and told again before a window opens. Not with --capture-range:
   /// the application opens its windows at times prof learns only later.
   void on_sources_needed(SourcesNeeded switch_sources);
+  /// Told the path of each flight recorder dump once it is written, on the
+  /// drain thread (prof splits it per process).
+  void on_dump(std::function<void(const std::string &path)> dumped) { dumped_ = std::move(dumped); }
   /// Reads the application's capture requests too.
   void add_requests(core::ShmHeader &header);
   /// Call once, with the session clock at launch, before the drain starts.
@@ -123,6 +126,7 @@ private:
   bool ending_ = false;             ///< a shutdown came: windows finish with the capture
   std::deque<std::string> rotated_; ///< finished reports, oldest first
   SourcesNeeded switch_sources_;
+  std::function<void(const std::string &)> dumped_;
   bool sources_needed_ = true; ///< the sources run from their start
 
   mutable std::mutex mutex_;

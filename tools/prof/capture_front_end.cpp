@@ -186,6 +186,12 @@ CaptureFrontEnd::start(const CaptureTarget &target,
   }
   core::CaptureController &controller =
       runner_.control(plan_, std::move(reports), std::move(end_application));
+  // Flight recorder dumps of several processes split as they are written.
+  if (!attached_reports_.empty())
+    controller.on_dump([this, dumps = size_t{0}](const std::string &path) mutable {
+      split_already_.insert(path);
+      split_per_process(path, dumps++);
+    });
   if (control_) control_->set_controller(&controller);
   if (error = runner_.start(); !error.empty()) throw std::runtime_error(error);
   return controller;
@@ -244,6 +250,14 @@ std::vector<std::string> CaptureFrontEnd::per_process_reports(const CaptureTarge
 
 bool CaptureFrontEnd::split_per_process() {
   const std::vector<std::string> written = runner_.reports().opened();
+  bool ok = true;
+  for (size_t window = 0; window < written.size(); ++window)
+    if (!split_already_.contains(written[window]))
+      ok = split_per_process(written[window], window) && ok;
+  return ok;
+}
+
+bool CaptureFrontEnd::split_per_process(const std::string &written, size_t window) {
   const auto group_of = [this](const report::TrackRecord &process) {
     // A process the attached ones started goes with its ancestor.
     for (int pid = process.pid, depth = 0; pid > 1 && depth < 64; pid = parent_pid(pid), ++depth)
@@ -264,34 +278,30 @@ bool CaptureFrontEnd::split_per_process() {
   for (const auto &[pid, span] : runner_.controller().steps().spans())
     for (size_t i = 0; i < attached_.size(); ++i)
       if (attached_[i].pid == pid) spans[static_cast<int>(i)] = {span.begin, span.end};
-  bool ok = true;
-  for (size_t window = 0; window < written.size(); ++window) {
-    // Window N's reports take -N before the extension, as the windows' own names do.
-    const auto path_for = [&](int group) {
-      const fs::path whole = group < 0 ? fs::path(written[window])
-                                       : fs::path(attached_reports_[static_cast<size_t>(group)]);
-      const std::string suffix = group < 0    ? ".other-processes"
-                                 : window > 0 ? "-" + std::to_string(window + 1)
-                                              : "";
-      return fs::path(whole).replace_extension().string() + suffix + whole.extension().string();
-    };
-    try {
-      for (const report::SplitOutput &out :
-           report::split_report(written[window], group_of, path_for, describe, false,
-                                command_.has("force-overwrite"), spans))
-        console_.line("Generated: " + fs::absolute(out.path).string() +
-                      (out.group < 0 ? " (processes not attached to)"
-                                     : " (process " + std::to_string(attached_[out.group].pid) +
-                                           (attached_[out.group].rank.empty()
-                                                ? ""
-                                                : ", rank " + attached_[out.group].rank) +
-                                           ")"));
-    } catch (const std::exception &e) {
-      console_.warning("cannot split " + written[window] + " per process: " + e.what());
-      ok = false;
-    }
+  // Window (or dump) N's reports take -N before the extension, as their own names do.
+  const auto path_for = [&](int group) {
+    const fs::path whole =
+        group < 0 ? fs::path(written) : fs::path(attached_reports_[static_cast<size_t>(group)]);
+    const std::string suffix = group < 0    ? ".other-processes"
+                               : window > 0 ? "-" + std::to_string(window + 1)
+                                            : "";
+    return fs::path(whole).replace_extension().string() + suffix + whole.extension().string();
+  };
+  try {
+    for (const report::SplitOutput &out : report::split_report(
+             written, group_of, path_for, describe, false, command_.has("force-overwrite"), spans))
+      console_.line("Generated: " + fs::absolute(out.path).string() +
+                    (out.group < 0 ? " (processes not attached to)"
+                                   : " (process " + std::to_string(attached_[out.group].pid) +
+                                         (attached_[out.group].rank.empty()
+                                              ? ""
+                                              : ", rank " + attached_[out.group].rank) +
+                                         ")"));
+  } catch (const std::exception &e) {
+    console_.warning("cannot split " + written + " per process: " + e.what());
+    return false;
   }
-  return ok;
+  return true;
 }
 
 bool CaptureFrontEnd::split_per_rank() {

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,8 @@ private:
   /// Splits each window's report into one per attached process; false
   /// (with a line) when it could not.
   bool split_per_process();
+  /// Splits report `written`, window or dump `window` (from 0), per attached process.
+  bool split_per_process(const std::string &written, size_t window);
 
   const cli::CommandLine &command_;
   core::Console &console_;
@@ -95,6 +98,8 @@ private:
   /// With several processes attached to and per_process_reports: theirs.
   std::vector<ProcessFacts> attached_;
   std::vector<std::string> attached_reports_;
+  /// Flight recorder dumps split as they were written, not again at the end.
+  std::set<std::string> split_already_;
   core::OutputNameFacts name_facts_;
   const DebugDump dump_; // --debug-dump: its folder is checked before anything starts
   std::unique_ptr<AgentSetup> agent_;

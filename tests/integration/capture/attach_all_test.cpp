@@ -6,6 +6,7 @@
 #include "tests/support/process_runner.hpp"
 #include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/waiting_process.hpp"
 
 #include "core/report/report_reader.hpp"
 
@@ -33,14 +34,8 @@ protected:
   }
   /// A process waiting for prof, its agent listening; `environment` added.
   Background &waiting(const std::vector<std::string> &argv, std::vector<std::string> environment) {
-    environment.insert(environment.end(), {"PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent, runtime_});
-    const std::string name = "app" + std::to_string(apps_.size());
-    apps_.push_back(std::make_unique<Background>(argv, dir_, environment, name));
-    const fs::path socket =
-        dir_ / "prof" / ("dynamic-" + std::to_string(apps_.back()->pid()) + ".sock");
-    for (int i = 0; i < 500 && !fs::exists(socket); ++i)
-      std::this_thread::sleep_for(10ms);
-    EXPECT_TRUE(fs::exists(socket)) << apps_.back()->output();
+    environment.push_back(runtime_);
+    apps_.push_back(start_waiting(argv, dir_, environment, "app" + std::to_string(apps_.size())));
     return *apps_.back();
   }
   prof::testing::ScratchDir scratch_{"prof-attach-all",

@@ -57,7 +57,8 @@ std::string host_name() {
 
 std::vector<std::string> files_in(const fs::path &folder) {
   std::vector<std::string> names;
-  for (const auto &entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename());
+  for (const auto &entry : fs::directory_iterator(folder))
+    names.push_back(entry.path().filename());
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -150,11 +151,11 @@ protected:
 
 TEST_F(CaptureE2E, CaptureWritesCountersToScreenAndReport) {
   const fs::path report_path = path("R.profrep");
-  const std::vector<std::string> app = {kWorkload, "--threads", "2",         "--seconds",
+  const std::vector<std::string> app = {kWorkload, "--threads",  "2", "--seconds",
                                         "0.6",     "--alloc-mb", "64"};
-  std::vector<std::string> args = {"--cpu-utilization", "--memory-utilization",
-                                   "--utilization-frequency", "50", "--export-profile",
-                                   report_path.string()};
+  std::vector<std::string> args = {"--cpu-utilization",       "--memory-utilization",
+                                   "--utilization-frequency", "50",
+                                   "--export-profile",        report_path.string()};
   args.insert(args.end(), app.begin(), app.end());
   const RunResult r = prof(args);
   ASSERT_EQ(r.exit_code, 0) << r.describe();
@@ -163,8 +164,9 @@ TEST_F(CaptureE2E, CaptureWritesCountersToScreenAndReport) {
   const int pid = profiled_pid(r.out);
   ASSERT_GT(pid, 0) << r.describe();
   const std::string prefix = "==" + std::to_string(pid) + "== ";
-  EXPECT_THAT(r.out, HasSubstr(prefix + "PROF is profiling process " + std::to_string(pid) +
-                               ", command: " + kWorkload + " --threads 2 --seconds 0.6 --alloc-mb 64\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr(prefix + "PROF is profiling process " + std::to_string(pid) +
+                        ", command: " + kWorkload + " --threads 2 --seconds 0.6 --alloc-mb 64\n"));
   EXPECT_THAT(r.out, HasSubstr("workload done: threads=2 seconds=0.6\n"));
   EXPECT_THAT(r.out, HasSubstr("process profile data ["));
   EXPECT_THAT(r.out, HasSubstr(prefix + "======== Counters:\n"));
@@ -211,14 +213,17 @@ TEST_F(CaptureE2E, CaptureWritesCountersToScreenAndReport) {
   // Every counter on screen has a track in the report.
   for (size_t i = 1; i < rows.size(); ++i) {
     bool found = false;
-    for (const auto &[name, unit] : counter_units) found = found || rows[i].ends_with("  " + name);
+    for (const auto &[name, unit] : counter_units)
+      found = found || rows[i].ends_with("  " + name);
     EXPECT_TRUE(found) << "screen row without a report track: " << rows[i];
   }
 
   const std::vector<prof_event> events = reader.read_all_events();
   EXPECT_EQ(events.size(), reader.event_count());
-  const size_t counters = static_cast<size_t>(std::count_if(
-      events.begin(), events.end(), [](const prof_event &e) { return e.type == PROF_EVENT_COUNTER; }));
+  const size_t counters =
+      static_cast<size_t>(std::count_if(events.begin(), events.end(), [](const prof_event &e) {
+        return e.type == PROF_EVENT_COUNTER;
+      }));
   EXPECT_GE(counters, 20u);
   // 50 Hz for 0.6 s: some 30 samples of the process tree's RSS. The capture
   // lasts longer than the workload's 0.6 s (start and exit, more on a loaded
@@ -249,9 +254,10 @@ TEST_F(CaptureE2E, CaptureWritesCountersToScreenAndReport) {
 
 TEST_F(CaptureE2E, ImportPrintsTheSameCountersAsTheCapture) {
   const fs::path report_path = path("R.profrep");
-  const RunResult live = prof({"--cpu-utilization", "--memory-utilization", "--utilization-frequency",
-                               "50", "--export-profile", report_path.string(), kWorkload,
-                               "--seconds", "0.3", "--alloc-mb", "16"});
+  const RunResult live =
+      prof({"--cpu-utilization", "--memory-utilization", "--utilization-frequency", "50",
+            "--export-profile", report_path.string(), kWorkload, "--seconds", "0.3", "--alloc-mb",
+            "16"});
   ASSERT_EQ(live.exit_code, 0) << live.describe();
   const int pid = profiled_pid(live.out);
 
@@ -272,13 +278,13 @@ TEST_F(CaptureE2E, ImportPrintsTheSameCountersAsTheCapture) {
 }
 
 TEST_F(CaptureE2E, OutputNamesTakeMacros) {
-  const RunResult live = prof({"--cpu-utilization", "-o", path("run-%p-%i").string(), kWorkload,
-                               "--seconds", "0.1"});
+  const RunResult live =
+      prof({"--cpu-utilization", "-o", path("run-%p-%i").string(), kWorkload, "--seconds", "0.1"});
   ASSERT_EQ(live.exit_code, 0) << live.describe();
   const int pid = profiled_pid(live.out);
   EXPECT_TRUE(fs::exists(path("run-" + std::to_string(pid) + "-1.profrep"))) << live.describe();
-  const RunResult bad = prof({"--cpu-utilization", "-o", path("run-%z").string(), kWorkload,
-                              "--print", "APP-RAN"});
+  const RunResult bad =
+      prof({"--cpu-utilization", "-o", path("run-%z").string(), kWorkload, "--print", "APP-RAN"});
   EXPECT_EQ(bad.exit_code, 2) << bad.describe();
   EXPECT_THAT(bad.err, HasSubstr("unknown macro '%z'"));
   EXPECT_THAT(bad.out, Not(HasSubstr("APP-RAN"))) << "the application never ran";
@@ -287,8 +293,8 @@ TEST_F(CaptureE2E, OutputNamesTakeMacros) {
 TEST_F(CaptureE2E, RawDataIsTheNativeReport) {
   // topsprof's --export-rawdata / --import-rawdata: the collected data as
   // prof keeps it, the .profrep.
-  const RunResult live = prof({"--cpu-utilization", "--export-rawdata", path("raw.profrep").string(),
-                               kWorkload, "--seconds", "0.2"});
+  const RunResult live = prof({"--cpu-utilization", "--export-rawdata",
+                               path("raw.profrep").string(), kWorkload, "--seconds", "0.2"});
   ASSERT_EQ(live.exit_code, 0) << live.describe();
   prof::report::ReportReader reader;
   ASSERT_TRUE(reader.open(path("raw.profrep").string()));
@@ -316,7 +322,8 @@ TEST_F(CaptureE2E, ImportOfAFolderReadsItsReportsAsOne) {
 // The application's end.
 
 TEST_F(CaptureE2E, ExitCodeIsPropagated) {
-  const RunResult r = prof({"--cpu-utilization", kWorkload, "--seconds", "0.1", "--exit-code", "7"});
+  const RunResult r =
+      prof({"--cpu-utilization", kWorkload, "--seconds", "0.1", "--exit-code", "7"});
   EXPECT_EQ(r.exit_code, 7) << r.describe();
   const int pid = profiled_pid(r.out);
   EXPECT_THAT(r.out, HasSubstr("==" + std::to_string(pid) + "== application exited with code 7\n"))
@@ -326,8 +333,8 @@ TEST_F(CaptureE2E, ExitCodeIsPropagated) {
 
 TEST_F(CaptureE2E, KilledApplicationIsReportedAndItsEventsKept) {
   const fs::path report_path = path("K.profrep");
-  const RunResult r = prof({"--cpu-utilization", "--export-profile", report_path.string(), kWorkload,
-                            "--seconds", "0.3", "--signal", "9"});
+  const RunResult r = prof({"--cpu-utilization", "--export-profile", report_path.string(),
+                            kWorkload, "--seconds", "0.3", "--signal", "9"});
   EXPECT_EQ(r.exit_code, 137) << r.describe();
   EXPECT_EQ(r.signal, 0) << "prof itself exits, the application was killed";
   EXPECT_THAT(r.out, HasSubstr("application was killed by signal 9")) << r.describe();
@@ -346,8 +353,8 @@ TEST_F(CaptureE2E, KilledApplicationIsReportedAndItsEventsKept) {
 
 TEST_F(CaptureE2E, WaitsForOrphanedDescendants) {
   const fs::path marker = path("orphan.marker");
-  const RunResult r = prof({"--cpu-utilization", kWorkload, "--seconds", "0.1", "--orphan-ms", "400",
-                            "--marker", marker.string()});
+  const RunResult r = prof({"--cpu-utilization", kWorkload, "--seconds", "0.1", "--orphan-ms",
+                            "400", "--marker", marker.string()});
   EXPECT_EQ(r.exit_code, 0) << r.describe();
   // Checked right after prof returned: the orphan has finished by then.
   EXPECT_TRUE(fs::exists(marker)) << "prof returned before the orphan ended\n" << r.describe();
@@ -432,9 +439,9 @@ TEST_F(CaptureE2E, ExistingOutputNeedsForceOverwrite) {
   EXPECT_THAT(refused.out, Not(HasSubstr("APP-RAN"))) << "the application ran";
   EXPECT_EQ(read_text(report_path), "precious");
 
-  const RunResult forced = prof({"--cpu-utilization", "--force-overwrite", "--export-profile",
-                                 report_path.string(), kWorkload, "--seconds", "0.1", "--print",
-                                 "APP-RAN"});
+  const RunResult forced =
+      prof({"--cpu-utilization", "--force-overwrite", "--export-profile", report_path.string(),
+            kWorkload, "--seconds", "0.1", "--print", "APP-RAN"});
   EXPECT_EQ(forced.exit_code, 0) << forced.describe();
   EXPECT_THAT(forced.out, HasSubstr("APP-RAN\n"));
   report::ReportReader reader;
@@ -459,7 +466,8 @@ class CaptureE2EBadInput : public CaptureE2E, public ::testing::WithParamInterfa
 TEST_P(CaptureE2EBadInput, ExitsTwoWithOneLineAndWritesNothing) {
   const BadInput &input = GetParam();
   write_text(path("notes.txt"), "just some text, not a report\n");
-  write_text(path("bad.yaml"), "options:\n  cpu-utilization: true\n  utilization-frequency: lots\n");
+  write_text(path("bad.yaml"),
+             "options:\n  cpu-utilization: true\n  utilization-frequency: lots\n");
   const std::vector<std::string> before = files_in(dir_);
   std::vector<std::string> args;
   for (std::string arg : input.args) {
@@ -487,26 +495,33 @@ std::vector<std::string> with_out(std::vector<std::string> args) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, CaptureE2EBadInput,
     ::testing::Values(
-        BadInput{"UnknownOption", with_out({"--cpu-utilization", "--no-such-option", "@W", "--print", "APP-RAN"}),
+        BadInput{"UnknownOption",
+                 with_out({"--cpu-utilization", "--no-such-option", "@W", "--print", "APP-RAN"}),
                  "--no-such-option"},
         BadInput{"FrequencyOutOfRange",
-                 with_out({"--cpu-utilization", "--utilization-frequency", "500", "@W", "--print", "APP-RAN"}),
+                 with_out({"--cpu-utilization", "--utilization-frequency", "500", "@W", "--print",
+                           "APP-RAN"}),
                  "500"},
-        BadInput{"MissingApplication", with_out({"--cpu-utilization", "@D/no-such-app"}), "no-such-app"},
+        BadInput{"MissingApplication", with_out({"--cpu-utilization", "@D/no-such-app"}),
+                 "no-such-app"},
         BadInput{"ApplicationNotInPath", with_out({"--cpu-utilization", "prof-no-such-app-xyz"}),
                  "prof-no-such-app-xyz"},
         BadInput{"ConflictingOptions",
                  with_out({"--print-summary", "--print-gcu-summary", "@W", "--print", "APP-RAN"}),
                  "--print-gcu-summary"},
-        BadInput{"ProfileWithError", with_out({"--config", "@D/bad.yaml", "@W", "--print", "APP-RAN"}),
+        BadInput{"ProfileWithError",
+                 with_out({"--config", "@D/bad.yaml", "@W", "--print", "APP-RAN"}),
                  "bad.yaml:3:26:"},
-        BadInput{"MissingConfig", with_out({"--config", "@D/none.yaml", "@W", "--print", "APP-RAN"}),
-                 "none.yaml"},
-        BadInput{"UnknownPlugin", with_out({"--plugin", "nosuch", "@W", "--print", "APP-RAN"}), "nosuch"},
+        BadInput{"MissingConfig",
+                 with_out({"--config", "@D/none.yaml", "@W", "--print", "APP-RAN"}), "none.yaml"},
+        BadInput{"UnknownPlugin", with_out({"--plugin", "nosuch", "@W", "--print", "APP-RAN"}),
+                 "nosuch"},
         BadInput{"BadPluginOption",
-                 with_out({"--plugin", "cpu-util frequency=5000", "@W", "--print", "APP-RAN"}), "frequency"},
+                 with_out({"--plugin", "cpu-util frequency=5000", "@W", "--print", "APP-RAN"}),
+                 "frequency"},
         BadInput{"ImportNotAReport", {"--import-profile", "@D/notes.txt"}, "notes.txt"},
-        BadInput{"ImportMissingFile", {"--import-profile", "@D/missing.profrep"}, "missing.profrep"},
+        BadInput{
+            "ImportMissingFile", {"--import-profile", "@D/missing.profrep"}, "missing.profrep"},
         BadInput{"ImportFolder", {"--import-profile", "@D/"}, "folder"},
         BadInput{"NothingToDo", {"--cpu-utilization"}, "application"},
         BadInput{"DelayNotSeconds",
@@ -527,15 +542,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"AnnotationWithoutName",
                  with_out({"-c", "annotation", "--cpu-utilization", "@W", "--print", "APP-RAN"}),
                  "--capture-range annotation needs --annotation-capture"},
-        BadInput{"RotationWithoutDuration",
-                 with_out({"--trace-rotation", "3", "--cpu-utilization", "@W", "--print", "APP-RAN"}),
-                 "--trace-rotation needs --duration"},
+        BadInput{
+            "RotationWithoutDuration",
+            with_out({"--trace-rotation", "3", "--cpu-utilization", "@W", "--print", "APP-RAN"}),
+            "--trace-rotation needs --duration"},
         BadInput{"EnvironmentEntryWithoutValue",
                  with_out({"-e", "A=1,JUNK", "--cpu-utilization", "@W", "--print", "APP-RAN"}),
                  "--env-var 'JUNK': expected KEY=VALUE"},
-        BadInput{"MergeFolderWithoutReports",
-                 {"--visual-profiler-merge-from", "@D/", "--visual-profiler-merge-to", "@D/m.trace"},
-                 "holds no .profrep reports"}),
+        BadInput{
+            "MergeFolderWithoutReports",
+            {"--visual-profiler-merge-from", "@D/", "--visual-profiler-merge-to", "@D/m.trace"},
+            "holds no .profrep reports"}),
     [](const ::testing::TestParamInfo<BadInput> &info) { return std::string(info.param.name); });
 
 TEST_F(CaptureE2E, ConflictMessageNamesBothOptions) {
@@ -651,8 +668,8 @@ TEST_F(CaptureE2E, ShippedHostOverviewProfile) {
   const RunResult r = prof({"--config", config.string(), "--export-profile", report_path.string(),
                             kWorkload, "--seconds", "0.3"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
-  EXPECT_THAT(r.out, HasSubstr("======== Counters:"));          // the summary
-  EXPECT_THAT(r.out, HasSubstr("======== Profiling result"));    // the trace
+  EXPECT_THAT(r.out, HasSubstr("======== Counters:"));        // the summary
+  EXPECT_THAT(r.out, HasSubstr("======== Profiling result")); // the trace
   EXPECT_NE(counter_row(counter_rows(r.out), "System memory used"), "") << r.describe();
   report::ReportReader reader;
   ASSERT_TRUE(reader.open(report_path.string()));
@@ -694,7 +711,8 @@ TEST_F(CaptureE2E, PluginListShowsEveryPlugin) {
       EXPECT_THAT(w.back(), HasSubstr("libprof-" + name + ".so")) << line;
     }
     EXPECT_TRUE(found) << name << "\n" << r.describe();
-    EXPECT_TRUE(std::regex_search(r.out, std::regex("\n  " + name + " +[A-Z].*\\(prof project\\)\n")))
+    EXPECT_TRUE(
+        std::regex_search(r.out, std::regex("\n  " + name + " +[A-Z].*\\(prof project\\)\n")))
         << "description of " << name;
   }
   const RunResult sub = prof({"plugins"});
@@ -728,8 +746,9 @@ TEST_F(CaptureE2E, ProfileSubcommand) {
 
 TEST_F(CaptureE2E, PluginOptionOnTheCommandLine) {
   const fs::path report_path = path("O.profrep");
-  const RunResult r = prof({"--plugin", "cpu-util frequency=20 memory=false", "--export-profile",
-                            report_path.string(), kWorkload, "--seconds", "0.3", "--alloc-mb", "8"});
+  const RunResult r =
+      prof({"--plugin", "cpu-util frequency=20 memory=false", "--export-profile",
+            report_path.string(), kWorkload, "--seconds", "0.3", "--alloc-mb", "8"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   report::ReportReader reader;
   ASSERT_TRUE(reader.open(report_path.string()));
@@ -753,9 +772,11 @@ TEST_F(CaptureE2E, WorkloadRejectsBadArguments) {
     const RunResult r = run_process(argv, dir_);
     EXPECT_EQ(r.exit_code, 2) << r.describe();
     EXPECT_EQ(r.out, "");
-    EXPECT_THAT(r.err, AllOf(::testing::StartsWith("prof-workload: "), HasSubstr(args[0]))) << r.describe();
+    EXPECT_THAT(r.err, AllOf(::testing::StartsWith("prof-workload: "), HasSubstr(args[0])))
+        << r.describe();
   }
-  const RunResult ok = run_process({kWorkload, "--threads", "0", "--seconds", "0", "--print", "x y"});
+  const RunResult ok =
+      run_process({kWorkload, "--threads", "0", "--seconds", "0", "--print", "x y"});
   EXPECT_EQ(ok.exit_code, 0) << ok.describe();
   EXPECT_EQ(ok.out, "x y\nworkload done: threads=0 seconds=0\n");
 }

@@ -33,8 +33,9 @@ TEST(ExportCommand, RefusesBadInput) {
   EXPECT_EQ(bad_option.err.rfind("prof: export: ", 0), 0u) << bad_option.err;
 
   std::ofstream(dir / "not-a-report.profrep") << "hello";
-  auto not_report = run_process({kProf, "export", "--type", "perfetto", "-o",
-                                 (dir / "out.trace").string(), (dir / "not-a-report.profrep").string()});
+  auto not_report =
+      run_process({kProf, "export", "--type", "perfetto", "-o", (dir / "out.trace").string(),
+                   (dir / "not-a-report.profrep").string()});
   EXPECT_EQ(not_report.exit_code, 2) << not_report.describe();
   EXPECT_FALSE(fs::exists(dir / "out.trace"));
   fs::remove_all(dir);
@@ -58,7 +59,8 @@ TEST(ExportCommand, AMalformedEventsChunkIsLeftOutAndNamed) {
       writer.add_raw_chunk(static_cast<uint16_t>(prof::report::ChunkType::events), 0, malformed);
     }
     for (int i = 0; i < 100; ++i) {
-      const prof_event e{PROF_EVENT_COUNTER, 0, 0, 1, 0, 0, uint64_t(chunk * 1000 + i), 0, 0, 1.0 * i};
+      const prof_event e{PROF_EVENT_COUNTER,         0, 0, 1,      0, 0,
+                         uint64_t(chunk * 1000 + i), 0, 0, 1.0 * i};
       writer.add_events(&e, 1);
     }
     writer.flush();
@@ -71,7 +73,8 @@ TEST(ExportCommand, AMalformedEventsChunkIsLeftOutAndNamed) {
       << r.describe();
   std::ifstream counters(dir / "r-csv" / "counters.csv");
   size_t lines = 0;
-  for (std::string line; std::getline(counters, line);) ++lines;
+  for (std::string line; std::getline(counters, line);)
+    ++lines;
   EXPECT_EQ(lines, 1u + 300u) << "a header and every good event";
   fs::remove_all(dir);
 }

@@ -7,12 +7,14 @@
 #include "tests/support/process_runner.hpp"
 #include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/waiting_process.hpp"
 
 #include "core/report/report_reader.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <fstream>
 #include <regex>
 #include <thread>
@@ -135,6 +137,41 @@ TEST_F(FlightRecorder, AProcessThatStopsSteppingIsDumpedOnce) {
   ASSERT_FALSE(steps.empty());
   EXPECT_EQ(*steps.rbegin(), 20u) << "the dump holds the last step before the stall";
   EXPECT_EQ(reports(), 1u) << "once, and nothing at the normal end";
+}
+
+// Attached to several processes, a dump is one report per process as soon
+// as it is written; a process that stops (SIGSTOP) is the one named.
+TEST_F(FlightRecorder, AttachedProcessesAreDumpedOneReportEachWhenOneStops) {
+  std::vector<std::unique_ptr<Background>> ranks;
+  for (int rank = 0; rank < 2; ++rank)
+    ranks.push_back(start_waiting({kTrain, "--steps", "100000", "--quiet"}, dir_ / "work",
+                                  {runtime_, "RANK=" + std::to_string(rank), "WORLD_SIZE=2"},
+                                  "rank" + std::to_string(rank)));
+  Background capture(
+      prof_args({"attach", "--all", "--flight-recorder", "1M", "--hang-timeout", "1.5",
+                 "--enable-activities", "*/general/operator", "-o", "r%q{RANK}"}),
+      dir_ / "work", {}, "prof");
+  std::this_thread::sleep_for(1500ms);
+  ASSERT_EQ(kill(ranks[1]->pid(), SIGSTOP), 0);
+  const fs::path dumped = dir_ / "work" / "r1.profrep";
+  for (int i = 0; i < 100 && !fs::exists(dumped); ++i)
+    std::this_thread::sleep_for(100ms);
+  kill(ranks[1]->pid(), SIGCONT);
+  ASSERT_TRUE(fs::exists(dumped)) << capture.output();
+  EXPECT_THAT(capture.output(),
+              ::testing::ContainsRegex("process " + std::to_string(ranks[1]->pid()) +
+                                       " made no step for [0-9.]+ s"));
+  for (int rank = 0; rank < 2; ++rank) {
+    report::ReportReader reader;
+    ASSERT_TRUE(reader.open((dir_ / "work" / ("r" + std::to_string(rank) + ".profrep")).string()));
+    EXPECT_EQ(reader.header().rank, std::to_string(rank));
+    EXPECT_EQ(reader.header().pids, std::vector<int32_t>{ranks[rank]->pid()});
+    EXPECT_FALSE(prof::testing::steps_in(reader).empty());
+  }
+  kill(capture.pid(), SIGINT); // detaches; the processes run on
+  EXPECT_EQ(capture.wait(), 0) << capture.output();
+  for (const auto &rank : ranks)
+    EXPECT_EQ(kill(rank->pid(), 0), 0);
 }
 
 TEST_F(FlightRecorder, BadBoundsAndCombinationsAreExitTwo) {

@@ -7,6 +7,7 @@
 #include "tests/support/process_runner.hpp"
 #include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/waiting_process.hpp"
 
 #include "core/report/report_reader.hpp"
 
@@ -39,17 +40,10 @@ protected:
   }
   /// A process waiting for prof; `watching`: with PROF_TRIGGER_DIR.
   Background &waiting(int rank, bool watching) {
-    std::vector<std::string> environment{"PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent, runtime_,
-                                         "RANK=" + std::to_string(rank)};
+    std::vector<std::string> environment{runtime_, "RANK=" + std::to_string(rank)};
     if (watching) environment.push_back("PROF_TRIGGER_DIR=" + requests_.string());
-    apps_.push_back(std::make_unique<Background>(
-        std::vector<std::string>{kTrain, "--steps", "100000", "--quiet"}, dir_, environment,
-        "app" + std::to_string(apps_.size())));
-    const fs::path socket =
-        dir_ / "prof" / ("dynamic-" + std::to_string(apps_.back()->pid()) + ".sock");
-    for (int i = 0; i < 500 && !fs::exists(socket); ++i)
-      std::this_thread::sleep_for(10ms);
-    EXPECT_TRUE(fs::exists(socket)) << apps_.back()->output();
+    apps_.push_back(start_waiting({kTrain, "--steps", "100000", "--quiet"}, dir_, environment,
+                                  "app" + std::to_string(apps_.size())));
     return *apps_.back();
   }
   static std::string read_text(const fs::path &path) {

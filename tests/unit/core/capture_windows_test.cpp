@@ -273,9 +273,10 @@ TEST(FlightRecorderOutput, AnAbnormalEndWritesWhatItHolds) {
 }
 
 TEST_F(CaptureWindowsTest, DumpingAnOrdinaryWindowSaysThereIsNoFlightRecorder) {
-  EXPECT_FALSE(windows_.dump(CaptureEnd{}).ok) << "nothing is being collected";
+  std::string path;
+  EXPECT_FALSE(windows_.dump(CaptureEnd{}, &path).ok) << "nothing is being collected";
   windows_.start(0);
-  const WindowResult result = windows_.dump(CaptureEnd{});
+  const WindowResult result = windows_.dump(CaptureEnd{}, &path);
   EXPECT_FALSE(result.ok);
   EXPECT_EQ(result.text,
             "this capture keeps no flight recorder (start it with --flight-recorder SIZE)");
