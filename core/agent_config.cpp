@@ -54,8 +54,10 @@ std::vector<std::string_view> words(std::string_view line) {
 
 std::string AgentConfig::encode() const {
   std::string out(kFirstLine);
-  out += "\nsession " + escape(session) + "\ntarget " + std::to_string(target_pid) +
-         "\ncommand " + escape(command) + "\nhost " + escape(host) + "\n";
+  out += "\nsession " + escape(session) + "\ntarget " + std::to_string(target_pid) + "\ncommand " +
+         escape(command) + "\nhost " + escape(host) + "\n";
+  if (!step_marker_name.empty())
+    out += "step_marker " + escape(step_marker_name) + " " + escape(step_marker_domain) + "\n";
   for (const AgentPlugin &p : plugins) {
     out += "plugin " + escape(p.name) + " " + escape(p.path) + "\n";
     for (const auto &[key, value] : p.options)
@@ -88,11 +90,19 @@ std::optional<AgentConfig> AgentConfig::decode(std::string_view text, std::strin
       return std::nullopt;
     };
     if (w.size() == 2 && unescape(w[1], a)) {
-      if (w[0] == "session") config.session = a;
-      else if (w[0] == "command") config.command = a;
-      else if (w[0] == "host") config.host = a;
-      else if (w[0] == "target") config.target_pid = std::atoi(a.c_str());
-      else return bad();
+      if (w[0] == "session")
+        config.session = a;
+      else if (w[0] == "command")
+        config.command = a;
+      else if (w[0] == "host")
+        config.host = a;
+      else if (w[0] == "target")
+        config.target_pid = std::atoi(a.c_str());
+      else
+        return bad();
+    } else if (w.size() == 3 && w[0] == "step_marker" && unescape(w[1], a) && unescape(w[2], b)) {
+      config.step_marker_name = a;
+      config.step_marker_domain = b;
     } else if (w.size() == 3 && w[0] == "plugin" && unescape(w[1], a) && unescape(w[2], b)) {
       config.plugins.push_back({a, b, {}});
     } else if (w.size() == 4 && w[0] == "option" && unescape(w[1], a) && unescape(w[2], b) &&

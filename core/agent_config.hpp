@@ -13,7 +13,7 @@ namespace prof::core {
 
 struct AgentPlugin {
   std::string name;
-  std::string path; ///< the .so prof found (and preloads)
+  std::string path;                                         ///< the .so prof found (and preloads)
   std::vector<std::pair<std::string, std::string>> options; ///< validated values
 };
 
@@ -23,6 +23,8 @@ struct AgentConfig {
   std::string command;
   std::string host;
   std::vector<AgentPlugin> plugins;
+  std::string step_marker_name;   ///< --step-marker: annotation ranges whose end is a step
+  std::string step_marker_domain; ///< "" the default domain, "*" any
 
   std::string encode() const;
   /// nullopt with `error` set for text that is not a config of this version.

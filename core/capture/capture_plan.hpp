@@ -33,7 +33,10 @@ struct CapturePlan {
   uint64_t flight_bytes =
       0;                  ///< --flight-recorder SIZE: the latest SIZE of events, written on dumps
   uint64_t flight_ns = 0; ///< --flight-recorder SECONDS: the latest SECONDS of them
-  uint64_t hang_timeout_ns = 0; ///< --hang-timeout: dump when a process made no step that long
+  uint64_t hang_timeout_ns = 0;
+  std::string step_marker_name;   ///< --step-marker NAME[@DOMAIN]: annotation ranges ending steps
+  std::string step_marker_domain; ///< "" the default domain, "*" any ///< --hang-timeout: dump when
+                                  ///< a process made no step that long
   std::chrono::seconds prompt_timeout{1800};
 
   /// Whether a window opens at launch.

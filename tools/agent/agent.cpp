@@ -251,6 +251,11 @@ prof_agent_capture_request(int kind, const char *name, const char *domain) {
   }
   prof::agent::AgentState *state = prof::agent::agent_state();
   if (!state || kind < PROF_CAPTURE_START || kind > PROF_CAPTURE_RANGE_END) return -1;
+  // --step-marker NAME: the range's end is a step's.
+  if (kind == PROF_CAPTURE_RANGE_END && name && !state->config.step_marker_name.empty() &&
+      prof::core::range_matches(name, domain ? domain : "", state->config.step_marker_name,
+                                state->config.step_marker_domain))
+    prof::agent::mark_step();
   // Taken: prof reads it, or does not wait for it.
   if (!prof::core::capture_request_wanted(*state->region.header(), static_cast<uint32_t>(kind),
                                           name, domain))

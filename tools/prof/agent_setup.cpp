@@ -40,6 +40,8 @@ core::ShmRegion &AgentSetup::create_region(const core::EventBusConfig &buffers,
   config.target_pid = session.target_pid;
   config.command = session.command;
   config.host = session.hostname;
+  config.step_marker_name = step_marker_name_;
+  config.step_marker_domain = step_marker_domain_;
   for (const SelectedPlugin &source : sources_) {
     core::AgentPlugin plugin{source.plugin->name, source.plugin->path.string(), {}};
     for (const auto &[key, value] : source.options.set_values())

@@ -19,6 +19,11 @@ public:
   /// std::runtime_error when the agent library is not installed.
   explicit AgentSetup(const std::vector<SelectedPlugin> &process_sources);
 
+  /// --step-marker: the annotation range whose ends the agent counts as steps.
+  void mark_steps_with(std::string name, std::string domain) {
+    step_marker_name_ = std::move(name);
+    step_marker_domain_ = std::move(domain);
+  }
   /// "LD_PRELOAD=...", "PROF_AGENT_SHM=..." for AppLauncher::spawn.
   const std::vector<std::string> &environment() const { return environment_; }
   /// Creates the region, with the session facts the agent hands its plugins.
@@ -49,6 +54,7 @@ public:
   static std::string agent_path();
 
 private:
+  std::string step_marker_name_, step_marker_domain_;
   std::vector<SelectedPlugin> sources_;
   std::string name_;
   std::vector<std::string> environment_;

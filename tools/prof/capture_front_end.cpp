@@ -123,8 +123,10 @@ AgentSetup *CaptureFrontEnd::agent() {
   // The agent also carries the application's prof_start()/prof_stop().
   // The agent carries capture requests and steps (--hang-timeout watches them).
   if (!agent_ && (!process_sources_.empty() || plan_.range != core::CaptureRange::None ||
-                  plan_.hang_timeout_ns != 0))
+                  plan_.hang_timeout_ns != 0 || !plan_.step_marker_name.empty())) {
     agent_ = std::make_unique<AgentSetup>(process_sources_);
+    agent_->mark_steps_with(plan_.step_marker_name, plan_.step_marker_domain);
+  }
   return agent_.get();
 }
 

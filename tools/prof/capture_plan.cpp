@@ -120,6 +120,14 @@ CapturePlan capture_plan(const cli::CommandLine &command) {
   } else if (plan.range == CaptureRange::Annotation) {
     throw cli::UsageError("--capture-range annotation needs --annotation-capture NAME[@DOMAIN]");
   }
+  if (const std::string *marker = command.value("step-marker")) {
+    const size_t at = marker->rfind('@');
+    plan.step_marker_name = marker->substr(0, at);
+    plan.step_marker_domain = at == std::string::npos ? "" : marker->substr(at + 1);
+    if (plan.step_marker_name.empty() ||
+        (at != std::string::npos && plan.step_marker_domain.empty()))
+      throw cli::UsageError("--step-marker '" + *marker + "': expected NAME or NAME@DOMAIN");
+  }
   if (command.has("capture-steps")) {
     if (plan.range != CaptureRange::None)
       throw cli::UsageError("--capture-steps cannot be used with --capture-range: the steps open "

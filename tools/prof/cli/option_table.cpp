@@ -164,6 +164,9 @@ constexpr OptionSpec kOptions[] = {
     {"flight-recorder", 0, K::Text, G::Control, "SIZE|SECONDS", 0, 0, "",
      "keep only the latest events in memory (e.g. 64M, or 30 for seconds); reports are written "
      "by prof dump, --hang-timeout or an abnormal end"},
+    {"step-marker", 0, K::Text, G::Control, "NAME[@DOMAIN]", 0, 0, "",
+     "each end of the annotation range NAME (NVTX, prof_capture_range_end) ends a step, as "
+     "prof_step() does"},
     {"hang-timeout", 0, K::Text, G::Control, "SECONDS", 0, 0, "",
      "with --flight-recorder: dump when a process marked steps and made none for SECONDS"},
     {"trace-rotation", 0, K::Int, G::Control, "N", 1, 100000, "",
