@@ -1,6 +1,7 @@
 #include "tools/agent/trigger_watch.hpp"
 
 #include "core/control/control_folder.hpp"
+#include "core/control/local_time.hpp"
 #include "core/control/trigger_request.hpp"
 
 #include <atomic>
@@ -44,21 +45,12 @@ struct Watch {
 
 std::atomic<Watch *> g_watch{nullptr};
 
-std::string local_time() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &local);
-  return text;
-}
-
 void log_line(const std::string &text) {
   try {
     const fs::path folder = control::control_folder();
     control::ensure_private_folder(folder);
     std::ofstream out(folder / ("trigger-" + std::to_string(getpid()) + ".log"), std::ios::app);
-    out << local_time() << ' ' << text << '\n';
+    out << control::local_time_now() << ' ' << text << '\n';
   } catch (const std::exception &) {
   } // no session folder: nowhere to say it
 }

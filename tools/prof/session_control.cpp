@@ -2,6 +2,7 @@
 
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
+#include "core/control/local_time.hpp"
 #include "tools/prof/run_context.hpp"
 
 #include <algorithm>
@@ -26,15 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char *kFields[] = {"name",    "id",      "pid",     "state",
                                    "windows", "started", "command", "output"};
-
-std::string local_time_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &local);
-  return text;
-}
 
 // "ok key=value\tkey=value..." (values hold no tab or newline).
 std::string encode_fields(const std::vector<std::pair<std::string, std::string>> &fields) {
@@ -75,7 +67,7 @@ SessionControl::SessionControl(SessionFacts facts) : facts_(std::move(facts)) {
     std::snprintf(id, sizeof id, "%d-%04x", facts_.pid, random() & 0xffff);
     facts_.id = id;
   }
-  if (facts_.started.empty()) facts_.started = local_time_now();
+  if (facts_.started.empty()) facts_.started = control::local_time_now();
   server_ = std::make_unique<control::ControlServer>(
       folder / (facts_.name + ".sock"),
       [this](const control::Request &request) { return answer(request); });
