@@ -252,7 +252,9 @@ TEST_F(TorchE2E, DdpRanksGiveOperatorsStepsAndMatchedCollectives) {
   ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
   std::vector<LateOperation> held_up;
   for (const LateOperation &op : late_operations(stragglers.out, "gloo:0"))
-    if (op.milliseconds > 1000 * kDelaySeconds / 2) held_up.push_back(op);
+    // A rank that slept kDelaySeconds is at least that late; noise on a
+    // loaded (or sanitized) machine reached three quarters of it.
+    if (op.milliseconds > 1000 * kDelaySeconds * 0.9) held_up.push_back(op);
   ASSERT_EQ(static_cast<int>(held_up.size()), rebuilt) << stragglers.out;
   std::set<uint64_t> late_sequences;
   for (const LateOperation &op : held_up) {
@@ -307,7 +309,9 @@ TEST_F(TorchE2E, ImportedTorchProfilerTracesGiveTheSameStragglerVerdict) {
   ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
   std::vector<LateOperation> held_up;
   for (const LateOperation &op : late_operations(stragglers.out, "gloo:0"))
-    if (op.milliseconds > 1000 * kDelaySeconds / 2) held_up.push_back(op);
+    // A rank that slept kDelaySeconds is at least that late; noise on a
+    // loaded (or sanitized) machine reached three quarters of it.
+    if (op.milliseconds > 1000 * kDelaySeconds * 0.9) held_up.push_back(op);
   // The late step's gradient all-reduces, each with the late rank last.
   ASSERT_EQ(static_cast<int>(held_up.size()), rebuilt) << stragglers.out;
   for (const LateOperation &op : held_up) {
