@@ -58,6 +58,7 @@ std::string AgentConfig::encode() const {
          escape(command) + "\nhost " + escape(host) + "\n";
   if (!step_marker_name.empty())
     out += "step_marker " + escape(step_marker_name) + " " + escape(step_marker_domain) + "\n";
+  if (answers_dumps) out += "answers_dumps\n";
   for (const AgentPlugin &p : plugins) {
     out += "plugin " + escape(p.name) + " " + escape(p.path) + "\n";
     for (const auto &[key, value] : p.options)
@@ -89,7 +90,9 @@ std::optional<AgentConfig> AgentConfig::decode(std::string_view text, std::strin
       *error = "agent configuration line " + std::to_string(line_no) + " is malformed";
       return std::nullopt;
     };
-    if (w.size() == 2 && unescape(w[1], a)) {
+    if (w.size() == 1 && w[0] == "answers_dumps") {
+      config.answers_dumps = true;
+    } else if (w.size() == 2 && unescape(w[1], a)) {
       if (w[0] == "session")
         config.session = a;
       else if (w[0] == "command")

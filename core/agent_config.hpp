@@ -25,6 +25,9 @@ struct AgentConfig {
   std::vector<AgentPlugin> plugins;
   std::string step_marker_name;   ///< --step-marker: annotation ranges whose end is a step
   std::string step_marker_domain; ///< "" the default domain, "*" any
+  /// --flight-recorder: the agent answers prof's dumps with its plugins'
+  /// unfinished slices (ShmHeader::unfinished_asked).
+  bool answers_dumps = false;
 
   std::string encode() const;
   /// nullopt with `error` set for text that is not a config of this version.

@@ -17,6 +17,14 @@ constexpr uint32_t kMinimumDescriptorSize = offsetof(prof_plugin_descriptor, ven
 /// malformed option table.
 std::string check_descriptor(const prof_plugin_descriptor *d);
 
+/// The source's emit_unfinished (ABI 1.9), or nullptr when it has none or
+/// was built before it.
+inline prof_status (*unfinished_emitter(const prof_source_vtable &vtable))(void *, uint64_t) {
+  if (vtable.struct_size < offsetof(prof_source_vtable, emit_unfinished) + sizeof(void *))
+    return nullptr;
+  return vtable.emit_unfinished;
+}
+
 /// Empty when the option table entry is well formed, else why not.
 std::string check_option_desc(const prof_option_desc &option);
 

@@ -18,7 +18,7 @@
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 7;
+constexpr uint32_t kShmVersion = 8;
 constexpr uint32_t kCaptureRequestSlots = 64;
 constexpr uint32_t kRequestNameBytes = 96;
 constexpr uint32_t kRequestDomainBytes = 32;
@@ -30,16 +30,16 @@ struct CaptureRequestSlot {
   std::atomic<uint64_t> sequence; ///< index + 1 once the slot is written
   uint32_t kind;                  ///< prof_capture_request_kind
   int32_t pid;
-  uint64_t ts;                    ///< session clock
-  char name[kRequestNameBytes];   ///< NUL-terminated, cut to fit
+  uint64_t ts;                  ///< session clock
+  char name[kRequestNameBytes]; ///< NUL-terminated, cut to fit
   char domain[kRequestDomainBytes];
 };
 
 struct ShmHeader {
   uint64_t magic;
   uint32_t version;
-  int32_t prof_pid;          ///< the prof that drains; the agent stops when it is gone
-  uint32_t ring_count;       ///< rings the region can hold
+  int32_t prof_pid;                  ///< the prof that drains; the agent stops when it is gone
+  uint32_t ring_count;               ///< rings the region can hold
   std::atomic<uint32_t> rings_ready; ///< rings [0, rings_ready) are backed and formatted
   /// Taken (0 = free, else the owner's thread id) to reserve the next ring:
   /// by a thread of the application that found every ring taken, or by
@@ -49,8 +49,8 @@ struct ShmHeader {
   /// Set when a ring could not be reserved (the mount is full): threads
   /// stop trying, so that each of their emits stays cheap.
   std::atomic<uint32_t> rings_full;
-  uint64_t ring_capacity;    ///< events per ring
-  uint64_t ring_stride;      ///< bytes from one ring to the next
+  uint64_t ring_capacity; ///< events per ring
+  uint64_t ring_stride;   ///< bytes from one ring to the next
   uint64_t watermark_events;
   uint64_t config_offset, config_bytes;
   uint64_t catalog_offset, catalog_bytes;
@@ -67,8 +67,8 @@ struct ShmHeader {
   /// the lock, so that no page it touches can fail (SIGBUS) on a full mount.
   std::atomic<uint64_t> catalog_reserved;
   uint32_t next_string, next_track, next_stack, next_clock; ///< under the lock
-  std::atomic<uint64_t> catalog_overflow; ///< definitions refused: log full
-  std::atomic<uint64_t> no_ring_drops;    ///< emits that found every ring taken
+  std::atomic<uint64_t> catalog_overflow;                   ///< definitions refused: log full
+  std::atomic<uint64_t> no_ring_drops;                      ///< emits that found every ring taken
   /// Records the application's plugins lost, by prof_drop_cause (device
   /// buffer full, kernel lost): counted through prof_host_api::count_dropped.
   std::atomic<uint64_t> plugin_drops[PROF_DROP_CAUSE_COUNT];
@@ -82,6 +82,11 @@ struct ShmHeader {
   std::atomic<uint32_t> wanted_requests;
   char wanted_range_name[kRequestNameBytes];
   char wanted_range_domain[kRequestDomainBytes];
+  /// Flight recorder dumps: prof bumps `unfinished_asked` (a shared futex)
+  /// and each process's agent answers by emitting its plugins' unfinished
+  /// slices, then setting `unfinished_told` to the number it answered.
+  std::atomic<uint32_t> unfinished_asked;
+  std::atomic<uint32_t> unfinished_told;
   RingSlot slots[kMaxShmRings];
 };
 

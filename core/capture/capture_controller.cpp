@@ -17,14 +17,16 @@ CaptureController::CaptureController(const CapturePlan &plan, const core::Catalo
                                      core::CaptureWindows::OpenOutput open, core::Console &console,
                                      EndApplication end_application, Progress progress)
     : plan_(plan), console_(console), end_application_(std::move(end_application)),
-      progress_(std::move(progress)), steps_(plan.at_step, plan.step_count, plan.step_processes),
+      progress_(std::move(progress)),
       windows_(catalog, std::move(shared), std::move(open),
                [this](uint32_t index, const std::string &path, const std::string &error) {
                  window_finished(index, path, error);
-               }) {}
+               }),
+      steps_(plan.at_step, plan.step_count, plan.step_processes) {}
 
 void CaptureController::add_requests(core::ShmHeader &header) {
   requests_.emplace_back(header);
+  if (plan_.flight_bytes != 0 || plan_.flight_ns != 0) unfinished_.add(header);
   switch (plan_.range) {
   case CaptureRange::ProfilerApi:
     core::want_capture_requests(header, 1u << PROF_CAPTURE_START | 1u << PROF_CAPTURE_STOP, "", "");
@@ -95,6 +97,9 @@ void CaptureController::close() {
   }
   for (Pending &p : left)
     p.answer.set_value("error the capture is ending");
+  for (std::promise<std::string> &answer : dump_.answers)
+    answer.set_value("error the capture ended before the dump was written");
+  dump_ = {};
 }
 
 std::string CaptureController::state() const {
@@ -116,7 +121,6 @@ void CaptureController::publish_state() {
 std::string CaptureController::apply(control::Command command, const std::string &argument,
                                      uint64_t now) {
   core::WindowResult result;
-  std::string dumped;
   switch (command) {
   case control::Command::Start:
     result = windows_.start(now, argument);
@@ -151,12 +155,10 @@ std::string CaptureController::apply(control::Command command, const std::string
   case control::Command::Status:
     result = {true, state_};
     break;
-  case control::Command::Dump:
-    result = windows_.dump(progress_(), &dumped);
+  case control::Command::Dump: // answered by write_dump()
     break;
   }
   if (result.ok) console_.line(result.text);
-  if (result.ok && !dumped.empty() && dumped_) dumped_(dumped);
   return (result.ok ? "ok " : "error ") + result.text;
 }
 
@@ -279,12 +281,27 @@ void CaptureController::watch_hangs(uint64_t now) {
     if (kill(pid, 0) != 0 && errno == ESRCH) continue; // it ended
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(now - last.ts) / 1e9);
-    std::string path;
-    const WindowResult dumped = windows_.dump(progress_(), &path);
-    console_.line("process " + std::to_string(pid) + " made no step for " + seconds +
-                  " s (its last: step " + std::to_string(last.number) + "): " + dumped.text);
-    if (dumped.ok && dumped_) dumped_(path);
+    dump_.hangs.push_back("process " + std::to_string(pid) + " made no step for " + seconds +
+                          " s (its last: step " + std::to_string(last.number) + ")");
+    ask_for_dump(now);
   }
+}
+
+void CaptureController::ask_for_dump(uint64_t now) {
+  if (!unfinished_.ask(now)) write_dump();
+}
+
+// One dump for every request that came while the agents were asked.
+void CaptureController::write_dump() {
+  std::string path;
+  const WindowResult result = windows_.dump(progress_(), &path);
+  if (dump_.hangs.empty() && result.ok) console_.line(result.text);
+  for (const std::string &hang : dump_.hangs)
+    console_.line(hang + ": " + result.text);
+  for (std::promise<std::string> &answer : dump_.answers)
+    answer.set_value((result.ok ? "ok " : "error ") + result.text);
+  dump_ = {};
+  if (result.ok && !path.empty() && dumped_) dumped_(path);
 }
 
 void CaptureController::before_drain() {
@@ -296,11 +313,18 @@ void CaptureController::before_drain() {
     step_processes_joined_.reset();
   }
   const uint64_t now = core::session_now_ns();
-  for (Pending &p : commands)
-    p.answer.set_value(apply(p.command, p.argument, now));
+  for (Pending &p : commands) {
+    if (p.command != control::Command::Dump) {
+      p.answer.set_value(apply(p.command, p.argument, now));
+      continue;
+    }
+    dump_.answers.push_back(std::move(p.answer));
+    ask_for_dump(now);
+  }
   take_requests();
   pick_steps(now);
   if (plan_.hang_timeout_ns) watch_hangs(now);
+  if (unfinished_.ready(now)) write_dump();
   const auto delay = static_cast<uint64_t>(plan_.delay.count());
   if (!delay_done_ && delay > 0 && now >= launch_ns_ + delay) {
     delay_done_ = true;

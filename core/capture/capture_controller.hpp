@@ -8,6 +8,7 @@
 
 #include "core/capture/capture_plan.hpp"
 #include "core/capture/step_alignment.hpp"
+#include "core/capture/unfinished_ask.hpp"
 #include "core/capture_requests.hpp"
 #include "core/capture_windows.hpp"
 #include "core/console.hpp"
@@ -50,7 +51,8 @@ public:
   /// Told the path of each flight recorder dump once it is written, on the
   /// drain thread (prof splits it per process).
   void on_dump(std::function<void(const std::string &path)> dumped) { dumped_ = std::move(dumped); }
-  /// Reads the application's capture requests too.
+  /// Reads the application's capture requests too; with a flight recorder,
+  /// its agents are asked for their unfinished slices at each dump.
   void add_requests(core::ShmHeader &header);
   /// Call once, with the session clock at launch, before the drain starts.
   void launched(uint64_t at_ns);
@@ -100,6 +102,8 @@ private:
   void pick_steps(uint64_t now);
   void step_heard(const core::CaptureRequest &request);
   void watch_hangs(uint64_t now);
+  void ask_for_dump(uint64_t now);
+  void write_dump();
   void window_finished(uint32_t index, const std::string &path, const std::string &error);
   void publish_state();
   void update_sources(uint64_t now);
@@ -121,6 +125,12 @@ private:
     bool dumped = false;
   };
   std::map<int, LastStep> last_steps_; ///< --hang-timeout: each process's latest step
+  /// A dump asked for (prof dump, a hang), written once the agents answered.
+  struct PendingDump {
+    std::vector<std::promise<std::string>> answers; ///< of `prof dump` commands
+    std::vector<std::string> hangs;                 ///< console lines of hangs, before the path
+  } dump_;
+  UnfinishedAsk unfinished_;
   bool ranges_done_ = false;
   bool shutdown_pending_ = false;
   bool ending_ = false;             ///< a shutdown came: windows finish with the capture

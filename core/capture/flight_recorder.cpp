@@ -22,6 +22,18 @@ void EventRing::add(const prof_event *events, size_t count) {
   }
 }
 
+void FlightRecorderOutput::RingSink::consume(const prof_event *events, size_t count) {
+  size_t run = 0; // events of the ring not yet added
+  for (size_t i = 0; i < count; ++i) {
+    if (events[i].type != PROF_EVENT_SLICE || (events[i].flags & PROF_SLICE_UNFINISHED) == 0)
+      continue;
+    ring.add(events + run, i - run);
+    unfinished.push_back(events[i]);
+    run = i + 1;
+  }
+  ring.add(events + run, count - run);
+}
+
 FlightRecorderOutput::FlightRecorderOutput(FlightBound bound, OpenReport open_report)
     : ring_sink_(bound), open_report_(std::move(open_report)) {}
 
@@ -29,6 +41,8 @@ std::string FlightRecorderOutput::dump(const Catalog &catalog, const CaptureEnd 
                                        std::string *path) {
   const auto &kept = ring_sink_.ring.events();
   std::vector<prof_event> events(kept.begin(), kept.end());
+  events.insert(events.end(), ring_sink_.unfinished.begin(), ring_sink_.unfinished.end());
+  ring_sink_.unfinished.clear(); // what was open then is not open at the next dump
   std::stable_sort(events.begin(), events.end(),
                    [](const prof_event &a, const prof_event &b) { return a.ts < b.ts; });
   const uint64_t start = events.empty() ? end.end_ns : events.front().ts;

@@ -1,7 +1,9 @@
 // The flight recorder (--flight-recorder SIZE|SECONDS): a window that keeps
 // only the latest events in prof's memory, within a bound of bytes or of
 // time, and writes them as a report only when asked (prof dump, a hang) or
-// when the application ends abnormally (a signal, a non-zero exit).
+// when the application ends abnormally (a signal, a non-zero exit). The
+// unfinished slices the agents emit for a dump (PROF_SLICE_UNFINISHED) are
+// kept apart, outside the bound, and written with that dump only.
 #pragma once
 
 #include "core/capture_windows.hpp"
@@ -11,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace prof::core {
 
@@ -60,8 +63,9 @@ private:
   class RingSink final : public EventSink {
   public:
     explicit RingSink(FlightBound bound) : ring(bound) {}
-    void consume(const prof_event *events, size_t count) override { ring.add(events, count); }
+    void consume(const prof_event *events, size_t count) override;
     EventRing ring;
+    std::vector<prof_event> unfinished; ///< for the next dump
   };
   RingSink ring_sink_;
   OpenReport open_report_;

@@ -44,7 +44,7 @@ uint32_t zigzag32(uint32_t delta) {
 uint32_t unzigzag32(uint32_t v) { return (v >> 1) ^ (0u - (v & 1u)); }
 
 bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEventColumnCount> col,
-                    size_t known, std::vector<prof_event> &out) {
+                    size_t known, uint64_t layout, std::vector<prof_event> &out) {
   const bool has_args = known > kArgs;
   // Kept per thread: each holds a decoded column, room that is then reused.
   thread_local BytePlaneReader kinds, args, ts_deltas, durations;
@@ -100,7 +100,12 @@ bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEvent
     if (fields & kHasValue) e.value = values.f64();
     if (fields & kHasCounterId) e.id = counter_ids.varint();
     if (fields & kHasKind) {
-      const uint64_t kind = kinds.next();
+      uint64_t kind = kinds.next();
+      if (layout >= 3 && e.type == PROF_EVENT_SLICE) { // its flags above the kind
+        if (kind >> 24 != 0) return false;
+        e.flags = static_cast<uint8_t>(kind >> 16);
+        kind &= UINT16_MAX;
+      }
       if (kind > UINT16_MAX) return false;
       e.kind = static_cast<uint16_t>(kind);
     }
@@ -197,7 +202,8 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
       values += 8;
     }
     if (fields & kHasCounterId) counter_ids = put_varint(counter_ids, e.id);
-    if (fields & kHasKind) *kinds++ = e.kind;
+    if (fields & kHasKind)
+      *kinds++ = e.kind | (e.type == PROF_EVENT_SLICE ? uint64_t{e.flags} << 16 : 0);
     if (fields & kHasArgs) *args++ = e.args;
   }
 
@@ -291,7 +297,7 @@ bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_eve
   if (layout == 1) {
     fewest = layout1::kFirstColumnCount;
     most = layout1::kColumnCount;
-  } else if (layout == kEventLayout) {
+  } else if (layout == 2 || layout == kEventLayout) {
     fewest = kEventColumnCountBeforeArgs;
     most = kEventColumnCount;
   } else {
@@ -314,7 +320,7 @@ bool decode_event_columns(std::span<const uint8_t> payload, std::vector<prof_eve
   // count by the payload size.
   if (count != lengths[0]) return false;
   if (layout == 1) return layout1::decode(count, std::span(col).first(known), out);
-  return decode_layout2(count, start, col, known, out);
+  return decode_layout2(count, start, col, known, layout, out);
 }
 
 } // namespace prof::report

@@ -1,7 +1,8 @@
 // Columnar encoding of prof_event batches: the EVENTS payload. This is its
-// second layout; readers still read the first (event_columns_layout1.hpp).
+// third layout; readers still read the first (event_columns_layout1.hpp)
+// and the second (the third but for the flags of slices, below).
 //
-//   varint count | 0 | varint layout (2) | varint start | varint column count
+//   varint count | 0 | varint layout (3) | varint start | varint column count
 //   | varint byte length of each column | columns
 //
 // (The first layout has its column count, never 0, where this one has 0.)
@@ -22,7 +23,8 @@
 //   flags     u8                                       (flows)
 //   value     8 raw bytes of the double, NaN bits kept (counters)
 //   counter id varint of the id as is                   (counters)
-//   kind      byte planes of the well-known category    (slices, instants)
+//   kind      byte planes of the well-known category    (slices, instants);
+//             a slice's flags (PROF_SLICE_UNFINISHED) above it, << 16 (layout 3)
 //   args      byte planes of the argument set id        (slices, instants)
 // (byte planes cost one byte per payload when every value is 0)
 // The last two came with plugin ABI 1.5; a payload of twelve columns, written
@@ -50,7 +52,7 @@ inline constexpr size_t kEventColumnCount = 14;
 /// Columns of a layout-2 payload written before plugin ABI 1.5.
 inline constexpr size_t kEventColumnCountBeforeArgs = 12;
 /// The layout number this encoder writes.
-inline constexpr uint64_t kEventLayout = 2;
+inline constexpr uint64_t kEventLayout = 3;
 
 /// Encodes events into reused column buffers; no allocation after construction.
 class EventColumnEncoder {

@@ -41,6 +41,11 @@ namespace {
 __thread ThreadState t_state __attribute__((tls_model("initial-exec")));
 std::atomic<MpiRecorder *> g_recorder{nullptr};
 
+uint32_t next_recorder_id() {
+  static std::atomic<uint32_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 void after_fork_in_child() {
   reset_recording_guard_after_fork();
   g_generation.fetch_add(1, std::memory_order_acq_rel);
@@ -66,7 +71,8 @@ bool install_recorder(MpiRecorder *recorder) {
   return true;
 }
 
-MpiRecorder::MpiRecorder(const Host &host, bool clock_sync) : host_(host), clock_sync_(clock_sync) {
+MpiRecorder::MpiRecorder(const Host &host, bool clock_sync)
+    : host_(host), id_(next_recorder_id()), clock_sync_(clock_sync) {
   for (size_t i = 0; i < kMpiFunctionCount; ++i)
     names_[i] = host_.intern(kMpiFunctionNames[i]);
   category_ = host_.intern("mpi");
@@ -141,12 +147,20 @@ const MpiRecorder::CommInfo &MpiRecorder::comm_info(ThreadState &state, MPI_Comm
   return info;
 }
 
-void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts) {
+uint64_t begin_call(MpiFunction function, uint64_t begin, const CallFacts *facts) {
+  const RecordingMark mark;
+  MpiRecorder *recorder = g_recorder.load(std::memory_order_relaxed);
+  return recorder ? recorder->begin(function, begin, facts) : 0;
+}
+
+void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts,
+                 uint64_t sequence) {
+  open_call_ends();
   // Mark first, then look: install_recorder(nullptr) clears the pointer
   // first, then waits for the marks, so a recorder seen here outlives this call.
   const RecordingMark mark;
   if (MpiRecorder *recorder = g_recorder.load(std::memory_order_relaxed))
-    recorder->record(function, begin, end, facts);
+    recorder->record(function, begin, end, facts, sequence);
 }
 
 void sync_clock_with_rank_zero() {
@@ -165,8 +179,33 @@ void MpiRecorder::record_clock_offset(const ClockOffset &offset) {
                 category_, PROF_CATEGORY_OTHER, args);
 }
 
-void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end,
-                         const CallFacts &facts) {
+uint64_t MpiRecorder::begin(MpiFunction function, uint64_t begin, const CallFacts *facts) {
+  ThreadState &state = thread_state();
+  OpenCall call{begin, thread_track(state), static_cast<uint32_t>(function), 0, 0, id_};
+  if (call.track == 0) return 0;
+  if (facts && facts->has_comm) {
+    call.comm = comm_info(state, facts->comm).name;
+    if (facts->collective) call.sequence = next_sequence(state, call.comm);
+  }
+  open_call_begins(call);
+  return call.sequence;
+}
+
+void MpiRecorder::emit_unfinished(uint64_t now) const {
+  for_each_open_call([&](const OpenCall &call) {
+    if (call.recorder != id_ || call.function >= kMpiFunctionCount) return;
+    prof_arg args[2];
+    uint32_t count = 0;
+    if (call.comm != 0) args[count++] = arg_string(comm_, call.comm);
+    if (call.sequence != 0) args[count++] = arg_uint(sequence_, call.sequence);
+    host_.slice(call.track, call.begin, now > call.begin ? now - call.begin : 0,
+                names_[call.function], category_, 0, PROF_CATEGORY_COMMUNICATION,
+                std::span<const prof_arg>(args, count));
+  });
+}
+
+void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts,
+                         uint64_t sequence) {
   ThreadState &state = thread_state();
   const prof_track_id track = thread_track(state);
   if (track == 0) return;
@@ -180,7 +219,8 @@ void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end,
   if (facts.has_comm) {
     const prof_string_id comm = comm_info(state, facts.comm).name;
     args[count++] = arg_string(comm_, comm);
-    if (facts.collective) args[count++] = arg_uint(sequence_, next_sequence(state, comm));
+    if (facts.collective)
+      args[count++] = arg_uint(sequence_, sequence ? sequence : next_sequence(state, comm));
   }
   host_.slice(track, begin, end > begin ? end - begin : 0, names_[static_cast<size_t>(function)],
               category_, 0, PROF_CATEGORY_COMMUNICATION, std::span<const prof_arg>(args, count));

@@ -50,8 +50,17 @@ public:
   /// An instant "clock offset to rank 0" on the process's track, with
   /// `offset_ns` (rank 0's clock minus this one's) and `error_ns`.
   void record_clock_offset(const ClockOffset &offset);
-  /// Records a call that ran from `begin` to `end` (session clock).
-  void record(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts);
+  /// A call begins on this thread: a dump shows it unfinished until it is
+  /// recorded. A collective's `facts`, known before the call, give it its
+  /// sequence, returned (else 0).
+  uint64_t begin(MpiFunction function, uint64_t begin, const CallFacts *facts);
+  /// Records a call that ran from `begin` to `end` (session clock), with
+  /// the `sequence` begin() gave it (0: a collective takes the next one).
+  void record(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts,
+              uint64_t sequence);
+  /// Each call a thread is inside, as a slice ending at `now`, with its
+  /// communicator and sequence (prof_source_vtable::emit_unfinished).
+  void emit_unfinished(uint64_t now) const;
 
   /// A communicator as a thread last looked it up.
   struct CommInfo { // plain data: it lives in static TLS
@@ -68,6 +77,7 @@ private:
   uint64_t next_sequence(ThreadState &state, prof_string_id comm);
 
   Host host_;
+  const uint32_t id_; ///< tells this recorder's open calls from an earlier one's
   bool clock_sync_ = false;
   std::array<prof_string_id, kMpiFunctionCount> names_{};
   prof_string_id category_ = 0;
@@ -77,8 +87,18 @@ private:
 
 /// The recorder of the started instance, if any: what the interposers use.
 MpiRecorder *active_recorder();
-/// Records a call with the active recorder, if one is still there.
-void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts);
+/// With the active recorder, if any: a call begins (MpiRecorder::begin).
+uint64_t begin_call(MpiFunction function, uint64_t begin, const CallFacts *facts);
+/// Records a call with the active recorder, if one is still there; the
+/// thread is inside no call any more.
+void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts,
+                 uint64_t sequence);
+/// Whether a call's facts are known before it runs: a collective's.
+constexpr bool facts_known_before(MpiFunction f) {
+  return (f >= MpiFunction::Barrier && f <= MpiFunction::Ialltoall) ||
+         f == MpiFunction::Comm_split || f == MpiFunction::Comm_dup ||
+         f == MpiFunction::Comm_create;
+}
 /// With the active recorder's clock-sync on: measures this rank's clock
 /// against rank 0's (collective over MPI_COMM_WORLD) and records it.
 void sync_clock_with_rank_zero();

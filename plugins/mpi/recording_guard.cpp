@@ -22,7 +22,9 @@ __thread RecordingSlot *t_slot __attribute__((tls_model("initial-exec")));
 // Gives the thread's slot back when it exits (registered on its first claim).
 struct SlotRelease {
   ~SlotRelease() {
-    if (t_slot != nullptr) t_slot->owned.store(0, std::memory_order_release);
+    if (t_slot == nullptr) return;
+    t_slot->call_begin.store(0, std::memory_order_relaxed);
+    t_slot->owned.store(0, std::memory_order_release);
     t_slot = nullptr;
   }
 };
@@ -32,6 +34,19 @@ long membarrier(int command) { return syscall(SYS_membarrier, command, 0, 0); }
 void pause_briefly() {
   timespec pause{0, 20000};
   nanosleep(&pause, nullptr);
+}
+
+RecordingSlot *own_slot() noexcept {
+  if (t_slot != nullptr) return t_slot;
+  for (size_t i = 0; i < kSlots; ++i) {
+    uint32_t free = 0;
+    if (slots()[i].owned.compare_exchange_strong(free, 1, std::memory_order_acq_rel)) {
+      thread_local SlotRelease release; // its destructor runs at the thread's exit
+      (void)release;
+      return t_slot = &slots()[i];
+    }
+  }
+  return nullptr;
 }
 
 } // namespace
@@ -44,18 +59,30 @@ void prepare_recording_guard() {
     g_fast.store(true, std::memory_order_release);
 }
 
+RecordingSlot *recording_slots(size_t *count) noexcept {
+  *count = kSlots;
+  return slots();
+}
+
+void open_call_begins(const OpenCall &call) noexcept {
+  RecordingSlot *slot = own_slot();
+  if (slot == nullptr) return;
+  slot->call_begin.store(0, std::memory_order_relaxed); // a reader between the stores sees none
+  std::atomic_thread_fence(std::memory_order_release);
+  slot->call_track.store(call.track, std::memory_order_relaxed);
+  slot->call_function.store(call.function, std::memory_order_relaxed);
+  slot->call_comm.store(call.comm, std::memory_order_relaxed);
+  slot->call_sequence.store(call.sequence, std::memory_order_relaxed);
+  slot->call_recorder.store(call.recorder, std::memory_order_relaxed);
+  slot->call_begin.store(call.begin, std::memory_order_release);
+}
+
+void open_call_ends() noexcept {
+  if (t_slot != nullptr) t_slot->call_begin.store(0, std::memory_order_release);
+}
+
 RecordingSlot *RecordingMark::claim() noexcept {
-  if (t_slot != nullptr) return t_slot;
-  if (!g_fast.load(std::memory_order_acquire)) return nullptr;
-  for (size_t i = 0; i < kSlots; ++i) {
-    uint32_t free = 0;
-    if (slots()[i].owned.compare_exchange_strong(free, 1, std::memory_order_acq_rel)) {
-      thread_local SlotRelease release; // its destructor runs at the thread's exit
-      (void)release;
-      return t_slot = &slots()[i];
-    }
-  }
-  return nullptr;
+  return g_fast.load(std::memory_order_acquire) ? own_slot() : nullptr;
 }
 
 RecordingMark::RecordingMark() noexcept : slot_(claim()) {
@@ -91,8 +118,10 @@ void wait_for_recordings() {
 
 void reset_recording_guard_after_fork() {
   g_counted.store(0, std::memory_order_relaxed);
-  for (size_t i = 0; i < kSlots; ++i)
+  for (size_t i = 0; i < kSlots; ++i) {
     slots()[i].busy.store(0, std::memory_order_relaxed);
+    slots()[i].call_begin.store(0, std::memory_order_relaxed);
+  }
 }
 
 } // namespace prof::mpi

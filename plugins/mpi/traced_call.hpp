@@ -55,9 +55,14 @@ inline int traced(MpiFunction function, Call &&call, Facts &&facts) {
   if (t_depth > 0 || active_recorder() == nullptr) return call();
   ++t_depth;
   const uint64_t begin = clock_ns();
+  // A collective's facts are its arguments: known now, they show in dumps.
+  CallFacts known;
+  const bool early = facts_known_before(function);
+  if (early) known = facts();
+  const uint64_t sequence = begin_call(function, begin, early ? &known : nullptr);
   const int result = call();
   const uint64_t end = clock_ns();
-  record_call(function, begin, end, facts());
+  record_call(function, begin, end, early ? known : facts(), sequence);
   --t_depth;
   return result;
 }

@@ -11,6 +11,7 @@
 #include "tools/agent/dynamic_listener.hpp"
 #include "tools/agent/step_marks.hpp"
 #include "tools/agent/trigger_watch.hpp"
+#include "tools/agent/unfinished_answers.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <fstream>
+#include <mutex>
 #include <prof/launcher_rank.hpp>
 #include <prof/profiler_api.h>
 #include <prof/python/python_startup.hpp>
@@ -33,6 +35,9 @@ namespace {
 AgentState *g_state = nullptr;
 core::ShmCatalogWriter *g_catalog_left_by_fork = nullptr; // see at_fork_child
 std::vector<PluginHost *> g_plugins;
+// Held while the plugins change or stop, and while they answer a dump (on
+// the agent's own thread): never by the application's threads.
+std::mutex g_plugins_mutex;
 
 void say(const std::string &text) {
   std::fprintf(stderr, "prof-agent[%d]: %s\n", static_cast<int>(getpid()), text.c_str());
@@ -114,15 +119,25 @@ void at_fork_child() {
   g_catalog_left_by_fork = g_state->catalog.release();
   g_state->catalog = std::make_unique<core::ShmCatalogWriter>(g_state->region);
   forget_dynamic_listener();
+  // Taken by the thread answering a dump when the process was copied: that
+  // thread is not in the child.
+  new (&g_plugins_mutex) std::mutex;
 }
 
 void stop_plugins() {
+  std::lock_guard lock(g_plugins_mutex);
   // Stopped in reverse order; the region stays mapped so late emits are harmless.
   for (auto it = g_plugins.rbegin(); it != g_plugins.rend(); ++it) {
     const prof_source_vtable &vtable = *(*it)->descriptor->source;
     vtable.stop((*it)->instance);
     if (vtable.flush) vtable.flush((*it)->instance);
   }
+}
+
+// A flight recorder dump: what each thread is inside now.
+void answer_dump(uint64_t now) {
+  std::lock_guard lock(g_plugins_mutex);
+  emit_unfinished_slices(g_plugins, now);
 }
 
 // `import prof` (prof.step()) in the application's Python programs: the
@@ -192,9 +207,17 @@ bool attach_region(const char *name, std::string *error) {
   static bool fork_handler = false;
   if (!fork_handler) pthread_atfork(nullptr, nullptr, &at_fork_child);
   fork_handler = true;
-  g_plugins.clear();
-  for (const core::AgentPlugin &plugin : g_state->config.plugins)
-    if (PluginHost *host = start_plugin(plugin)) g_plugins.push_back(host);
+  {
+    std::lock_guard lock(g_plugins_mutex);
+    g_plugins.clear();
+    for (const core::AgentPlugin &plugin : g_state->config.plugins)
+      if (PluginHost *host = start_plugin(plugin)) g_plugins.push_back(host);
+  }
+  if (g_state->config.answers_dumps) {
+    std::string thread_error;
+    if (!start_unfinished_answers(*g_state, &answer_dump, &thread_error))
+      say(thread_error + "; dumps will not show what this process is inside");
+  }
   if (g_plugins.size() != g_state->config.plugins.size()) {
     *error = std::to_string(g_state->config.plugins.size() - g_plugins.size()) +
              " plugins did not start (see the application's stderr)";
@@ -205,10 +228,14 @@ bool attach_region(const char *name, std::string *error) {
 }
 
 void detach_region() {
+  if (g_state) stop_unfinished_answers(*g_state);
   stop_plugins();
-  for (PluginHost *host : g_plugins)
-    host->descriptor->source->destroy(host->instance);
-  g_plugins.clear();
+  {
+    std::lock_guard lock(g_plugins_mutex);
+    for (PluginHost *host : g_plugins)
+      host->descriptor->source->destroy(host->instance);
+    g_plugins.clear();
+  }
   if (g_state) g_state->orphaned.store(true); // emits stop here; prof drains what came
 }
 

@@ -1,5 +1,6 @@
 #include "tools/agent/agent_host.hpp"
 
+#include "core/descriptor_check.hpp"
 #include "core/host_emitters.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <ctime>
 #include <unistd.h>
+#include <vector>
 
 namespace prof::agent {
 
@@ -44,11 +46,23 @@ prof_stack_id intern_stack(void *, const prof_string_id *frames, uint32_t count)
   auto *c = catalog();
   return c && (frames || count == 0) ? c->intern_stack({frames, count}) : 0;
 }
+// Set on the thread answering a dump while plugins emit unfinished slices.
+thread_local bool t_unfinished = false;
+
 // Where the emit functions put records: the calling thread's shared ring.
 struct SharedRings {
-  static void emit(void *, const prof_event &event) { agent_emit(event); }
+  static void emit(void *, const prof_event &event) {
+    if (!t_unfinished || event.type != PROF_EVENT_SLICE) return agent_emit(event);
+    prof_event marked = event;
+    marked.flags = PROF_SLICE_UNFINISHED;
+    agent_emit(marked);
+  }
   static void emit_group(void *, const prof_event *records, uint32_t count) {
-    agent_emit_group(records, count);
+    if (!t_unfinished || count == 0 || records[0].type != PROF_EVENT_SLICE)
+      return agent_emit_group(records, count);
+    std::vector<prof_event> marked(records, records + count); // the event, then its arguments
+    marked[0].flags = PROF_SLICE_UNFINISHED;
+    agent_emit_group(marked.data(), count);
   }
 };
 prof_clock_id register_clock_domain(void *, const char *name, double frequency_hz) {
@@ -101,5 +115,13 @@ constexpr prof_host_api kApi = [] {
 } // namespace
 
 const prof_host_api &agent_host_api() { return kApi; }
+
+void emit_unfinished_slices(const std::vector<PluginHost *> &plugins, uint64_t now) {
+  t_unfinished = true;
+  for (PluginHost *plugin : plugins)
+    if (auto emit = core::unfinished_emitter(*plugin->descriptor->source))
+      emit(plugin->instance, now);
+  t_unfinished = false;
+}
 
 } // namespace prof::agent

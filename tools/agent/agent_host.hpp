@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace prof::agent {
 
@@ -25,5 +26,9 @@ struct PluginHost {
 
 /// The function table; `host` is a PluginHost.
 const prof_host_api &agent_host_api();
+
+/// Has each of `plugins` that can emit its slices unfinished at `now`
+/// (prof_source_vtable::emit_unfinished), marked PROF_SLICE_UNFINISHED.
+void emit_unfinished_slices(const std::vector<PluginHost *> &plugins, uint64_t now);
 
 } // namespace prof::agent

@@ -23,6 +23,8 @@ struct AgentState {
   prof_session_info session{};
   /// Set when prof is found gone: emits stop at once.
   std::atomic<bool> orphaned{false};
+  /// Set when prof detaches: the thread answering dumps ends.
+  std::atomic<bool> answers_stop{false};
 };
 
 /// Maps prof's region `name`, reads the capture's config and starts its

@@ -1,5 +1,7 @@
 #include "tools/agent/trigger_watch.hpp"
 
+#include "tools/agent/quiet_thread.hpp"
+
 #include "core/control/control_folder.hpp"
 #include "core/control/local_time.hpp"
 #include "core/control/trigger_request.hpp"
@@ -213,7 +215,6 @@ void reap(Watch &watch) {
 }
 
 void run(Watch *watch) {
-  pthread_setname_np(pthread_self(), "prof-trigger");
   try {
     scan(*watch, false); // requests older than this process are not for it
     while (!watch->stop.load()) {
@@ -239,18 +240,11 @@ bool start_trigger_watch(const char *dir, std::string *error) {
   auto *watch = new Watch;
   watch->dir = folder.string();
   g_watch.store(watch);
-  // The application's signals go to its own threads, not to this one.
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  try {
-    std::thread(run, watch).detach();
-  } catch (const std::exception &e) {
-    *error = std::string("cannot watch PROF_TRIGGER_DIR: ") + e.what();
-    g_watch.store(nullptr);
-  }
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  return g_watch.load() != nullptr;
+  if (start_quiet_thread(
+          "prof-trigger", [watch] { run(watch); }, error))
+    return true;
+  g_watch.store(nullptr);
+  return false;
 }
 
 void stop_trigger_watch() {

@@ -24,6 +24,8 @@ public:
     step_marker_name_ = std::move(name);
     step_marker_domain_ = std::move(domain);
   }
+  /// --flight-recorder: each process answers dumps with its unfinished slices.
+  void answer_dumps() { answers_dumps_ = true; }
   /// "LD_PRELOAD=...", "PROF_AGENT_SHM=..." for AppLauncher::spawn.
   const std::vector<std::string> &environment() const { return environment_; }
   /// Creates the region, with the session facts the agent hands its plugins.
@@ -55,6 +57,7 @@ public:
 
 private:
   std::string step_marker_name_, step_marker_domain_;
+  bool answers_dumps_ = false;
   std::vector<SelectedPlugin> sources_;
   std::string name_;
   std::vector<std::string> environment_;

@@ -120,12 +120,13 @@ CaptureFrontEnd::CaptureFrontEnd(const RunContext &context, const core::CaptureP
 CaptureFrontEnd::~CaptureFrontEnd() = default;
 
 AgentSetup *CaptureFrontEnd::agent() {
-  // The agent also carries the application's prof_start()/prof_stop().
-  // The agent carries capture requests and steps (--hang-timeout watches them).
+  // The agent carries the application's prof_start()/prof_stop(), its
+  // steps (--hang-timeout watches them) and its unfinished slices at dumps.
   if (!agent_ && (!process_sources_.empty() || plan_.range != core::CaptureRange::None ||
                   plan_.hang_timeout_ns != 0 || !plan_.step_marker_name.empty())) {
     agent_ = std::make_unique<AgentSetup>(process_sources_);
     agent_->mark_steps_with(plan_.step_marker_name, plan_.step_marker_domain);
+    if (plan_.flight_bytes != 0 || plan_.flight_ns != 0) agent_->answer_dumps();
   }
   return agent_.get();
 }

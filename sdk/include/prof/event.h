@@ -42,15 +42,15 @@ typedef enum prof_track_kind {
 
 /// Description of a track, handed to prof_host_api::declare_track.
 typedef struct prof_track_desc {
-  uint32_t struct_size;    ///< sizeof(prof_track_desc) as the plugin was built
-  prof_track_kind kind;    ///< what the track is
-  prof_track_id parent;    ///< enclosing track, 0 for a top-level one
-  const char *name;        ///< display name, never NULL
-  int32_t pid;             ///< process id for process/thread tracks, else 0
-  int32_t tid;             ///< thread id for thread tracks, else 0
-  int32_t index;           ///< device/cluster/engine/cpu index, else -1
-  const char *unit;        ///< unit of a counter track ("%", "bytes", ...), else NULL
-  prof_clock_id clock;     ///< clock domain of the timestamps emitted on it
+  uint32_t struct_size; ///< sizeof(prof_track_desc) as the plugin was built
+  prof_track_kind kind; ///< what the track is
+  prof_track_id parent; ///< enclosing track, 0 for a top-level one
+  const char *name;     ///< display name, never NULL
+  int32_t pid;          ///< process id for process/thread tracks, else 0
+  int32_t tid;          ///< thread id for thread tracks, else 0
+  int32_t index;        ///< device/cluster/engine/cpu index, else -1
+  const char *unit;     ///< unit of a counter track ("%", "bytes", ...), else NULL
+  prof_clock_id clock;  ///< clock domain of the timestamps emitted on it
 } prof_track_desc;
 
 /// Kind of an event record.
@@ -68,6 +68,10 @@ typedef enum prof_flow_phase {
   PROF_FLOW_STEP = 1,  ///< an intermediate step
   PROF_FLOW_END = 2    ///< where it ends (the device work)
 } prof_flow_phase;
+
+/// prof_event::flags of a slice (ABI 1.9): it had begun and not ended when
+/// prof asked (a flight recorder's dump); its end is that moment.
+#define PROF_SLICE_UNFINISHED 1u
 
 /// What a slice or instant is, in terms generic code may rely on (ABI 1.5).
 /// A source tags its events with one; the event's `category` string keeps the
@@ -174,15 +178,15 @@ typedef struct prof_arg {
 /// One event, 48 bytes. Timestamps are in the track's clock domain when
 /// emitted and in session nanoseconds when an exporter sees them.
 typedef struct prof_event {
-  uint8_t type;           ///< prof_event_type
-  uint8_t flags;          ///< prof_flow_phase for flows, else 0
-  uint16_t kind;          ///< prof_category of a slice or instant (ABI 1.5; was reserved, 0)
-  prof_track_id track;    ///< where the event lives
-  prof_string_id name;    ///< what it is called
+  uint8_t type;        ///< prof_event_type
+  uint8_t flags;       ///< prof_flow_phase for flows, PROF_SLICE_UNFINISHED or 0 for slices, else 0
+  uint16_t kind;       ///< prof_category of a slice or instant (ABI 1.5; was reserved, 0)
+  prof_track_id track; ///< where the event lives
+  prof_string_id name; ///< what it is called
   prof_string_id category; ///< its display category ("api", "Operator", ...), may be 0
-  uint64_t ts;            ///< begin (slice) or time (others)
-  uint64_t duration;      ///< slice length in the same unit as ts, else 0
-  uint64_t id;            ///< correlation id (slice, counter), flow id (flow), stack id (sample)
+  uint64_t ts;             ///< begin (slice) or time (others)
+  uint64_t duration;       ///< slice length in the same unit as ts, else 0
+  uint64_t id;             ///< correlation id (slice, counter), flow id (flow), stack id (sample)
   union {
     double value;  ///< counter value, else 0
     uint64_t args; ///< slices and instants: their prof_args_id, 0 for none (ABI 1.5)

@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.8.
+/* prof plugin ABI, version 1.9.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -27,8 +27,9 @@ extern "C" {
 /// emit_instant_args, prof_export_api::args), 1.6 drops by cause
 /// (prof_host_api::count_dropped, prof_export_api::dropped_by_cause), 1.7
 /// call stacks as arguments (PROF_ARG_STACK), 1.8 framework operators
-/// (PROF_CATEGORY_OPERATOR) and steps (PROF_STEP_ARG).
-#define PROF_ABI_MINOR 8
+/// (PROF_CATEGORY_OPERATOR) and steps (PROF_STEP_ARG), 1.9 unfinished slices
+/// (prof_source_vtable::emit_unfinished, PROF_SLICE_UNFINISHED).
+#define PROF_ABI_MINOR 9
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
@@ -106,12 +107,12 @@ typedef struct prof_session_info {
   uint64_t monotonic_anchor_ns; ///< the session clock at that moment
   uint64_t start_ns;            ///< when the session started, on the session clock
   /* ABI 1.4: check struct_size before reading. */
-  const int32_t *pids;  ///< every profiled process, pid_count of them (NULL when none)
+  const int32_t *pids; ///< every profiled process, pid_count of them (NULL when none)
   uint32_t pid_count;
   /// The capture's plugins with their options, one per line:
   /// "name version key=value key=value"; NULL or "" when unknown.
   const char *plugins;
-  const char *rank;     ///< the launcher's rank (RANK, SLURM_PROCID, ...); NULL or "" when none
+  const char *rank; ///< the launcher's rank (RANK, SLURM_PROCID, ...); NULL or "" when none
 } prof_session_info;
 
 /// Services the host offers a source plugin. Every function takes `host`,
@@ -192,8 +193,8 @@ typedef struct prof_source_vtable {
   void (*destroy)(void *instance);
   /// Prints the answer to a query ("activities", "events", ...) with `print`.
   /// Returns PROF_ERROR for a query the plugin does not know. May be NULL.
-  prof_status (*query)(void *instance, const char *what,
-                       void (*print)(void *ctx, const char *line), void *ctx);
+  prof_status (*query)(void *instance, const char *what, void (*print)(void *ctx, const char *line),
+                       void *ctx);
   /// Reads and checks options (via get_option) before start.
   prof_status (*configure)(void *instance);
   prof_status (*start)(void *instance);
@@ -202,6 +203,13 @@ typedef struct prof_source_vtable {
   prof_status (*resume)(void *instance);
   /// Emits whatever the plugin still buffers; called after stop.
   prof_status (*flush)(void *instance);
+  /// Emits, with the usual emit functions, each slice that has begun and not
+  /// ended (a call some thread is inside) as a slice from its begin to `now`
+  /// (session clock); the host marks them PROF_SLICE_UNFINISHED. Called when
+  /// a flight recorder is dumped, on a thread of the host's while the
+  /// application's threads run on: it must not wait for them. May be NULL
+  /// (ABI 1.9).
+  prof_status (*emit_unfinished)(void *instance, uint64_t now);
 } prof_source_vtable;
 
 /// What the host offers an exporter. Lookups are valid for every id that
@@ -247,12 +255,12 @@ typedef struct prof_exporter_vtable {
 
 /// What prof_plugin_entry returns. Static storage; never freed.
 typedef struct prof_plugin_descriptor {
-  uint32_t struct_size;   ///< sizeof(prof_plugin_descriptor) as built
-  uint16_t abi_major;     ///< PROF_ABI_MAJOR as built
-  uint16_t abi_minor;     ///< PROF_ABI_MINOR as built
-  const char *name;       ///< unique plugin name, e.g. "cpu-util"
-  const char *version;    ///< plugin version, e.g. "1.0.0"
-  const char *description;///< one line
+  uint32_t struct_size;    ///< sizeof(prof_plugin_descriptor) as built
+  uint16_t abi_major;      ///< PROF_ABI_MAJOR as built
+  uint16_t abi_minor;      ///< PROF_ABI_MINOR as built
+  const char *name;        ///< unique plugin name, e.g. "cpu-util"
+  const char *version;     ///< plugin version, e.g. "1.0.0"
+  const char *description; ///< one line
   prof_plugin_kind kind;
   prof_plugin_scope scope;
   const prof_option_desc *options; ///< option table, may be NULL when count is 0
@@ -260,9 +268,9 @@ typedef struct prof_plugin_descriptor {
   const prof_source_vtable *source;     ///< set for PROF_KIND_SOURCE
   const prof_exporter_vtable *exporter; ///< set for PROF_KIND_EXPORTER
   /* ABI 1.1 */
-  const char *vendor;     ///< who ships the plugin, e.g. "prof project"
+  const char *vendor; ///< who ships the plugin, e.g. "prof project"
   /* ABI 1.4: check struct_size before reading. */
-  uint32_t flags;         ///< PROF_PLUGIN_* bits
+  uint32_t flags; ///< PROF_PLUGIN_* bits
 } prof_plugin_descriptor;
 
 /// The plugin replaces functions by symbol (it must be preloaded when the

@@ -143,7 +143,9 @@ using QueryPrinter = void (*)(void *ctx, const char *line);
 /// member functions configure/start/stop/suspend/resume/flush returning bool
 /// (false after logging the reason). A T that also has
 /// `bool query(std::string_view what, QueryPrinter print, void *ctx)` answers
-/// queries (--query-activities). Exceptions never cross the boundary.
+/// queries (--query-activities); one with `bool emit_unfinished(uint64_t now)`
+/// emits its unfinished slices at flight recorder dumps. Exceptions never
+/// cross the boundary.
 template <class T> struct SourceAdapter {
   static void *create(const prof_host_api *api, void *host) noexcept {
     try {
@@ -174,16 +176,37 @@ template <class T> struct SourceAdapter {
   }
   static constexpr auto query_function() {
     using Fn = prof_status (*)(void *, const char *, QueryPrinter, void *);
-    if constexpr (requires(T &t, QueryPrinter p) { t.query(std::string_view(), p, nullptr); })
+    if constexpr (requires(T & t, QueryPrinter p) { t.query(std::string_view(), p, nullptr); })
       return static_cast<Fn>(&query);
     else
       return static_cast<Fn>(nullptr);
   }
+  static prof_status emit_unfinished(void *self, uint64_t now) noexcept {
+    try {
+      return static_cast<T *>(self)->emit_unfinished(now) ? PROF_OK : PROF_ERROR;
+    } catch (...) {
+      return PROF_ERROR;
+    }
+  }
+  static constexpr auto emit_unfinished_function() {
+    using Fn = prof_status (*)(void *, uint64_t);
+    if constexpr (requires(T & t) { t.emit_unfinished(uint64_t{}); })
+      return static_cast<Fn>(&emit_unfinished);
+    else
+      return static_cast<Fn>(nullptr);
+  }
   static constexpr prof_source_vtable vtable() {
-    return prof_source_vtable{
-        sizeof(prof_source_vtable), &create,          &destroy,        query_function(),
-        &call<&T::configure>,       &call<&T::start>, &call<&T::stop>, &call<&T::suspend>,
-        &call<&T::resume>,          &call<&T::flush>};
+    return prof_source_vtable{sizeof(prof_source_vtable),
+                              &create,
+                              &destroy,
+                              query_function(),
+                              &call<&T::configure>,
+                              &call<&T::start>,
+                              &call<&T::stop>,
+                              &call<&T::suspend>,
+                              &call<&T::resume>,
+                              &call<&T::flush>,
+                              emit_unfinished_function()};
   }
 };
 
@@ -309,16 +332,26 @@ template <class T> struct ExporterAdapter {
 /// kind this header does not know.
 inline const char *track_kind_name(prof_track_kind kind) {
   switch (kind) {
-  case PROF_TRACK_PROCESS: return "process";
-  case PROF_TRACK_THREAD: return "thread";
-  case PROF_TRACK_DEVICE: return "device";
-  case PROF_TRACK_CLUSTER: return "cluster";
-  case PROF_TRACK_ENGINE: return "engine";
-  case PROF_TRACK_COUNTER: return "counter";
-  case PROF_TRACK_NETWORK: return "network";
-  case PROF_TRACK_COMM: return "comm";
-  case PROF_TRACK_CPU: return "cpu";
-  case PROF_TRACK_CUSTOM: break;
+  case PROF_TRACK_PROCESS:
+    return "process";
+  case PROF_TRACK_THREAD:
+    return "thread";
+  case PROF_TRACK_DEVICE:
+    return "device";
+  case PROF_TRACK_CLUSTER:
+    return "cluster";
+  case PROF_TRACK_ENGINE:
+    return "engine";
+  case PROF_TRACK_COUNTER:
+    return "counter";
+  case PROF_TRACK_NETWORK:
+    return "network";
+  case PROF_TRACK_COMM:
+    return "comm";
+  case PROF_TRACK_CPU:
+    return "cpu";
+  case PROF_TRACK_CUSTOM:
+    break;
   }
   return "custom";
 }
@@ -381,10 +414,12 @@ constexpr prof_plugin_descriptor source_descriptor(const char *name, const char 
 /// other plugins of the same vendor.
 template <size_t A, size_t B>
 constexpr std::array<prof_option_desc, A + B> join_options(const prof_option_desc (&own)[A],
-                                                          const prof_option_desc (&shared)[B]) {
+                                                           const prof_option_desc (&shared)[B]) {
   std::array<prof_option_desc, A + B> table{};
-  for (size_t i = 0; i < A; ++i) table[i] = own[i];
-  for (size_t i = 0; i < B; ++i) table[A + i] = shared[i];
+  for (size_t i = 0; i < A; ++i)
+    table[i] = own[i];
+  for (size_t i = 0; i < B; ++i)
+    table[A + i] = shared[i];
   return table;
 }
 

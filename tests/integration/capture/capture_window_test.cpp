@@ -332,6 +332,40 @@ TEST_F(CaptureWindows, CaptureStepsAtAStepHoldsExactlyThoseSteps) {
   EXPECT_GT(operators, 10u);
 }
 
+// --step-marker NAME[@DOMAIN]: each end of that annotation range ends a
+// step. prof-workload's 4 ranges of 0.4 s, 0.4 s apart, end at 0.8, 1.6, 2.4
+// and 3.2 s: step 2 is [0.8, 1.6).
+TEST_F(CaptureWindows, StepMarkerRangesEndTheStepsThatWindowsFollow) {
+  const RunResult r =
+      prof({"--step-marker", "iter@train", "--capture-steps", "1", "--at-step", "2",
+            "--capture-range-end", "stop", "--cpu-utilization", "-o", "sm", kWorkload, "--ranges",
+            "4", "--seconds", "3.2", "--range-name", "iter@train"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_THAT(r.out, HasSubstr("step 2 ended in every process"));
+  EXPECT_EQ(reports(), std::vector<std::string>{"sm.profrep"});
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "sm.profrep").string())) << r.describe();
+  EXPECT_EQ(prof::testing::steps_in(reader), (std::set<uint64_t>{2}));
+  const Window w = read_window(dir_ / "sm.profrep");
+  EXPECT_NEAR(static_cast<double>(w.end - w.start) / 1e9, 0.8, 0.2);
+
+  // The same name in another domain marks no step: no window opens.
+  const RunResult other =
+      prof({"--step-marker", "iter@other", "--capture-steps", "1", "--at-step", "2",
+            "--capture-range-end", "stop", "--cpu-utilization", "-o", "none", kWorkload, "--ranges",
+            "3", "--seconds", "1.2", "--range-name", "iter@train"});
+  ASSERT_EQ(other.exit_code, 0) << other.describe();
+  EXPECT_FALSE(fs::exists(dir_ / "none.profrep"));
+
+  for (const char *bad : {"@train", "iter@", ""}) {
+    const RunResult refused = prof({"--step-marker", bad, "--capture-steps", "1",
+                                    "--cpu-utilization", "-o", "bad", kWorkload});
+    EXPECT_EQ(refused.exit_code, 2) << bad << refused.describe();
+    EXPECT_THAT(refused.err, HasSubstr("--step-marker")) << bad;
+    EXPECT_FALSE(fs::exists(dir_ / "bad.profrep"));
+  }
+}
+
 // Python programs mark steps with prof.step(): importable under prof with
 // nothing set up, and doing nothing without prof.
 TEST_F(CaptureWindows, PythonProgramsMarkStepsWithProfStep) {

@@ -2,6 +2,7 @@
 // on a program built against MPI, then each rank's report read back: every
 // call with its bytes, peer or root, tag and communicator.
 #include "core/report/report_reader.hpp"
+#include "tests/support/background_process.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -10,11 +11,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace prof::e2e {
@@ -25,6 +29,7 @@ const fs::path kBuildDir = PROF_BUILD_DIR;
 const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kProgram = (kBuildDir / "tests" / "mpi-exchange").string();
 const std::string kStraggler = (kBuildDir / "tests" / "mpi-straggler").string();
+const std::string kHang = (kBuildDir / "tests" / "mpi-hang").string();
 const std::string kMpirun = PROF_MPIRUN;
 
 struct Call {
@@ -530,6 +535,64 @@ TEST_F(MpiE2E, APythonProgramThroughMpi4py) {
     EXPECT_EQ(allreduces[0].args.at("bytes"), "256");
     EXPECT_EQ(allreduces[0].args.at("communicator"), "MPI_COMM_WORLD");
     EXPECT_EQ(named(calls, "MPI_Barrier").size(), 1u) << "rank " << rank;
+  }
+}
+
+// The flight recorder's dump of a hung job shows what each rank is inside:
+// rank 1 stops before an all-reduce the others wait in. Their dumps hold
+// that all-reduce unfinished (PROF_SLICE_UNFINISHED), with the sequence
+// after rank 1's last, and rank 1's none.
+TEST_F(MpiE2E, ADumpOfAHungJobShowsTheAllReduceTheOthersWaitIn) {
+  const fs::path stall = dir_ / "stall";
+  std::vector<std::string> command = {
+      kProf, "--session-new",      "hung", "--trace", "mpi", "--flight-recorder", "1M",
+      "-o",  (dir_ / "h").string()};
+  for (const std::string &a : mpirun(4))
+    command.push_back(a);
+  command.insert(command.end(), {kHang, stall.string()});
+  const std::string runtime = "XDG_RUNTIME_DIR=" + dir_.string();
+  Background job(command, dir_, {runtime}, "job");
+  std::this_thread::sleep_for(std::chrono::seconds(3)); // the ranks make all-reduces
+  std::ofstream(stall).put('\n');
+  for (int i = 0; i < 100 && job.output().find("rank 1 stalls") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const RunResult dumped =
+      run_process({"/usr/bin/env", runtime, kProf, "dump", "--session", "hung"}, dir_,
+                  std::chrono::seconds(30));
+  // The application is stopped: the stalled rank need not end its minute.
+  run_process({"/usr/bin/env", runtime, kProf, "shutdown", "--session", "hung"}, dir_,
+              std::chrono::seconds(30));
+  job.wait();
+  ASSERT_EQ(dumped.exit_code, 0) << dumped.describe() << job.output();
+
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "h.profrep").string())) << job.output();
+  std::map<int, uint64_t> completed; // per process: its last finished all-reduce
+  std::map<int, std::vector<uint64_t>> waiting;
+  for (const prof_event &e : reader.read_all_events()) {
+    if (e.type != PROF_EVENT_SLICE || reader.string(e.name) != "MPI_Allreduce") continue;
+    uint64_t sequence = 0;
+    if (auto set = reader.args().find(static_cast<uint32_t>(e.args)))
+      for (const prof_arg &arg : *set)
+        if (reader.string(arg.key) == "sequence") sequence = arg.value.u;
+    const int pid = reader.track(e.track)->pid;
+    if (e.flags & PROF_SLICE_UNFINISHED)
+      waiting[pid].push_back(sequence);
+    else
+      completed[pid] = std::max(completed[pid], sequence);
+  }
+  ASSERT_EQ(completed.size(), 4u) << "every rank's all-reduces";
+  ASSERT_EQ(waiting.size(), 3u) << "every rank but the one that stopped";
+  uint64_t last = UINT64_MAX;
+  for (const auto &[pid, done] : completed) {
+    if (waiting.contains(pid)) continue;
+    last = done; // the stopped rank's
+  }
+  ASSERT_NE(last, UINT64_MAX);
+  for (const auto &[pid, sequences] : waiting) {
+    EXPECT_EQ(sequences, std::vector<uint64_t>{last + 1}) << "process " << pid;
+    EXPECT_EQ(completed[pid], last) << "process " << pid;
   }
 }
 

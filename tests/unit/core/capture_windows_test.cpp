@@ -251,6 +251,26 @@ TEST(FlightRecorderOutput, DumpsWriteTheLatestEventsInOrderAndCollectionGoesOn) 
   EXPECT_EQ(recorder.description(), "") << "nothing new to announce";
 }
 
+// Unfinished slices (what threads were inside when a dump was asked) stay
+// outside the bound and go with the next dump only.
+TEST(FlightRecorderOutput, UnfinishedSlicesGoWithTheNextDumpOnly) {
+  Catalog catalog;
+  std::map<uint32_t, Recorded> dumps;
+  FlightRecorderOutput recorder({2 * sizeof(prof_event), 0},
+                                [&](uint32_t dump, uint64_t, std::string *) {
+                                  return std::make_unique<RecordingOutput>(dumps[dump]);
+                                });
+  auto events = instants({1, 2, 3, 4});
+  events[1].type = PROF_EVENT_SLICE;
+  events[1].flags = PROF_SLICE_UNFINISHED; // begun at 2, open at the dump
+  recorder.sink().consume(events.data(), events.size());
+  std::string path;
+  ASSERT_EQ(recorder.dump(catalog, CaptureEnd{10}, &path), "");
+  EXPECT_EQ(dumps[1].ts, (std::vector<uint64_t>{2, 3, 4})) << "the bound's two, and the open one";
+  ASSERT_EQ(recorder.dump(catalog, CaptureEnd{20}, &path), "");
+  EXPECT_EQ(dumps[2].ts, (std::vector<uint64_t>{3, 4})) << "open then, not now";
+}
+
 TEST(FlightRecorderOutput, AnAbnormalEndWritesWhatItHolds) {
   Catalog catalog;
   std::map<uint32_t, Recorded> dumps;

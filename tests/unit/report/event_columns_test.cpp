@@ -225,6 +225,17 @@ TEST(EventColumns, APayloadWrittenBeforeArgumentsReadsWithout) {
   EXPECT_EQ(decoded[0].id, 77u);
 }
 
+TEST(EventColumns, SlicesKeepTheirUnfinishedFlagFromLayoutThreeOn) {
+  prof_event done = slice(1, 100, 50, 2, 3, 7);
+  prof_event open = slice(1, 120, 80, 2, 3, 8);
+  open.flags = PROF_SLICE_UNFINISHED;
+  const std::vector<prof_event> decoded = round_trip({done, open});
+  ASSERT_EQ(decoded.size(), 2u);
+  EXPECT_EQ(decoded[0].flags, 0u);
+  EXPECT_EQ(decoded[1].flags, PROF_SLICE_UNFINISHED);
+  EXPECT_EQ(decoded[1].duration, 80u);
+}
+
 TEST(EventColumns, EmptyBatchAndClearRestartDeltas) {
   EXPECT_TRUE(round_trip({}).empty());
   EventColumnEncoder encoder(4);

@@ -12,6 +12,9 @@ TEST(AgentConfig, RoundTripsEveryFieldWhateverItHolds) {
   config.host = "node-7";
   config.plugins.push_back({"osrt", "/opt/prof/lib/libprof-osrt.so", {{"threshold", "500"}, {"x", ""}}});
   config.plugins.push_back({"other", "/p a/t.so", {}});
+  config.step_marker_name = "train step";
+  config.step_marker_domain = "*";
+  config.answers_dumps = true;
   std::string error;
   auto back = AgentConfig::decode(config.encode(), &error);
   ASSERT_TRUE(back) << error;
@@ -22,6 +25,10 @@ TEST(AgentConfig, RoundTripsEveryFieldWhateverItHolds) {
   ASSERT_EQ(back->plugins.size(), 2u);
   EXPECT_EQ(back->plugins[0].options, config.plugins[0].options);
   EXPECT_EQ(back->plugins[1].path, "/p a/t.so");
+  EXPECT_EQ(back->step_marker_name, "train step");
+  EXPECT_EQ(back->step_marker_domain, "*");
+  EXPECT_TRUE(back->answers_dumps);
+  EXPECT_FALSE(AgentConfig::decode(AgentConfig{}.encode(), &error)->answers_dumps);
 }
 
 TEST(AgentConfig, RefusesWhatItDoesNotUnderstand) {

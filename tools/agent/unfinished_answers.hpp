@@ -1,0 +1,23 @@
+// Flight recorder dumps (--flight-recorder): a thread of the agent's sleeps
+// on the region's unfinished_asked word and, each time prof bumps it, has
+// the plugins emit their unfinished slices, then tells prof it answered.
+// Between dumps it costs the application nothing: no wake-up, no write.
+#pragma once
+
+#include "tools/agent/agent_state.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace prof::agent {
+
+/// Answers prof's dumps for `state`'s region with `answer(now)` until
+/// stop_unfinished_answers(state). False with `error` set when no thread
+/// could be made.
+bool start_unfinished_answers(AgentState &state, std::function<void(uint64_t now)> answer,
+                              std::string *error);
+/// The thread ends at its next wake-up, now; `state` must stay allocated.
+void stop_unfinished_answers(AgentState &state);
+
+} // namespace prof::agent
