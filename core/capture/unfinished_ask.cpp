@@ -1,8 +1,8 @@
 #include "core/capture/unfinished_ask.hpp"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
+#include "core/shared_futex.hpp"
+
+#include <climits>
 
 namespace prof::core {
 
@@ -13,8 +13,7 @@ bool UnfinishedAsk::ask(uint64_t now) {
   for (ShmHeader *header : headers_) {
     asked_.push_back(header->unfinished_asked.fetch_add(1, std::memory_order_acq_rel) + 1);
     // Every process of the region sleeps on the word: wake them all.
-    syscall(SYS_futex, reinterpret_cast<uint32_t *>(&header->unfinished_asked), FUTEX_WAKE,
-            INT32_MAX, nullptr, nullptr, 0);
+    shared_futex_wake(header->unfinished_asked, INT_MAX);
   }
   asked_at_ = now;
   asking_ = true;

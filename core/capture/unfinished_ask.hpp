@@ -18,8 +18,6 @@ public:
   void add(ShmHeader &header) { headers_.push_back(&header); }
   /// Asks every region; false when there is none (the dump is written at once).
   bool ask(uint64_t now);
-  /// Whether a dump is waiting for answers.
-  bool asking() const { return asking_; }
   /// Before each drain while asking: whether the dump is written now.
   bool ready(uint64_t now);
 

@@ -1,29 +1,18 @@
 #include "tools/agent/unfinished_answers.hpp"
 
 #include "core/session_clock.hpp"
+#include "core/shared_futex.hpp"
 #include "tools/agent/quiet_thread.hpp"
-
-#include <ctime>
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 namespace prof::agent {
 namespace {
-
-// The word lies in memory shared with prof: a shared (not private) futex.
-// A wait ends every 10 s too: a stop that came just before it began is seen.
-void futex(std::atomic<uint32_t> &word, int op, uint32_t value) {
-  const timespec ten_seconds{10, 0};
-  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), op, value,
-          op == FUTEX_WAIT ? &ten_seconds : nullptr, nullptr, 0);
-}
 
 void answer_dumps(AgentState *state, const std::function<void(uint64_t)> &answer) {
   core::ShmHeader &header = *state->region.header();
   uint32_t seen = header.unfinished_asked.load(std::memory_order_acquire);
   while (true) {
-    futex(header.unfinished_asked, FUTEX_WAIT, seen); // at once when it moved already
+    // Every 10 s too: a stop that came just before the wait began is seen.
+    core::shared_futex_wait(header.unfinished_asked, seen, {10, 0});
     if (state->answers_stop.load() || state->orphaned.load()) return;
     const uint32_t asked = header.unfinished_asked.load(std::memory_order_acquire);
     if (asked == seen) continue;
@@ -44,7 +33,7 @@ bool start_unfinished_answers(AgentState &state, std::function<void(uint64_t now
 
 void stop_unfinished_answers(AgentState &state) {
   state.answers_stop.store(true);
-  futex(state.region.header()->unfinished_asked, FUTEX_WAKE, 1);
+  core::shared_futex_wake(state.region.header()->unfinished_asked, 1);
 }
 
 } // namespace prof::agent
