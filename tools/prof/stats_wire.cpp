@@ -166,8 +166,18 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
     out.varint(call.process);
     out.varint(call.name);
     out.varint(call.begin);
+    out.varint(call.end);
+    out.u8(call.unfinished ? 1 : 0);
   }
   put_raw(out, a.heap_events_);
+  put_raw(out, a.open_slices_);
+  out.varint(a.latest_samples_.size());
+  for (const auto &[track, sample] : a.latest_samples_) {
+    out.varint(track);
+    out.varint(sample.ts);
+    out.varint(sample.stack);
+    out.varint(sample.process);
+  }
   put(out, a.timelines_);
   put(out, a.communication_time_);
   put(out, a.compute_);
@@ -275,9 +285,21 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
     call.process = in.varint32();
     call.name = in.varint32();
     call.begin = in.varint();
+    call.end = in.varint();
+    call.unfinished = in.u8() != 0;
     a.collective_calls_.push_back(call);
   }
   get_raw(in, a.heap_events_);
+  get_raw(in, a.open_slices_);
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const prof_track_id track = in.varint32();
+    LatestSample sample;
+    sample.ts = in.varint();
+    sample.stack = in.varint32();
+    sample.process = in.varint32();
+    LatestSample &latest = a.latest_samples_[track];
+    if (latest.stack == 0 || sample.ts >= latest.ts) latest = sample;
+  }
   const uint64_t join_gap = a.scope_.timeline_join_gap;
   get_into(in, a.timelines_, [join_gap] { return BusyTimeline(join_gap); });
   get_into(in, a.communication_time_, [] { return BusyTimeline(); });

@@ -2,6 +2,7 @@
 
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/natural_order.hpp>
+#include <prof/stats/process_label.hpp>
 #include <prof/stats/time_format.hpp>
 #include <prof/stats/value_format.hpp>
 
@@ -18,15 +19,6 @@ std::string hex(uint64_t address) {
   return text;
 }
 
-/// "main (4242)": the name and thread id of the track a call was made on.
-std::string thread_text(const ExportHost &host, prof_track_id track) {
-  const prof_track_desc *desc = host.track(track);
-  if (desc == nullptr) return "track " + std::to_string(track);
-  std::string text = desc->name != nullptr && desc->name[0] != '\0' ? desc->name : "thread";
-  if (desc->tid != 0) text += " (" + std::to_string(desc->tid) + ")";
-  return text;
-}
-
 Cell text_or_dash(std::string text) {
   return text.empty() ? Cell::of_text("-", "") : Cell::of_text(std::move(text));
 }
@@ -40,7 +32,7 @@ std::vector<Cell> block_row(const char *what, const MemoryBlock &block, uint64_t
           Cell::of_count(block.bytes),
           text_or_dash(block.memory != 0 ? std::string(host.string(block.memory)) : ""),
           text_or_dash(call != nullptr ? std::string(host.string(call->name)) : ""),
-          text_or_dash(call != nullptr ? thread_text(host, call->track) : "")};
+          text_or_dash(call != nullptr ? thread_label(host, call->track) : "")};
 }
 
 std::string count_text(uint64_t n, const char *one, const char *many) {

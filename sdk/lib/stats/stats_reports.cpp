@@ -1,6 +1,7 @@
 #include <prof/stats/stats_reports.hpp>
 
 #include "device_memory_report.hpp"
+#include "hang_report.hpp"
 #include "heap_report.hpp"
 #include "operator_report.hpp"
 #include "step_report.hpp"
@@ -69,6 +70,11 @@ const std::vector<ReportInfo> kReports = {
     {"idle",
      "per device: idle time within its busy span, split into communication (its process in "
      "communication calls), launch gaps (under 10 us) and host (the device waited for work)",
+     false},
+    {"hang",
+     "over flight-recorder dumps: per communicator, the last operation each rank entered and "
+     "completed and the ranks the others wait for; the slices open at the dumps and each "
+     "thread's latest CPU sample",
      false},
     {"steps",
      "training steps (annotation ranges with a \"step\" argument) on each rank (process): each "
@@ -741,6 +747,7 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
     if (name == "memory") scope.heap = true;
     if (name == "collectives") scope.communication = true;
     if (name == "stragglers") scope.collectives = true;
+    if (name == "hang") scope.collectives = scope.open_work = true;
     if (name == "overlap" || name == "idle") scope.overlap = true;
     if (name == "torch-ops") {
       scope.operators = true;
@@ -785,6 +792,7 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   if (name == "idle") return idle_report(aggregator, host);
   if (name == "torch-ops") return operator_report(aggregator, host, options);
   if (name == "steps") return step_report(aggregator, host);
+  if (name == "hang") return hang_report(aggregator, host);
   return StatsTable{std::string(name), "", {}, {}, "", {}};
 }
 

@@ -162,6 +162,96 @@ TEST_F(StatsReports, StragglersMatchCollectivesAcrossRanksBySequence) {
   EXPECT_TRUE(one("stragglers").sections.empty());
 }
 
+// Four ranks' dumps: three wait in all-reduce #50, rank 1 never entered it
+// and is inside a Python function; a communicator all ranks finished with
+// holds nobody up.
+TEST_F(StatsReports, HangNamesTheRankOthersWaitForAndWhatItIsInside) {
+  testing::TestReport report;
+  const std::string world = "MPI_COMM_WORLD";
+  const uint64_t dump = kOrigin + 60'000 * kUs;
+  std::vector<uint32_t> mains;
+  for (int rank = 0; rank < 4; ++rank) {
+    const uint32_t process = report.process("app [rank " + std::to_string(rank) + "]", 100 + rank);
+    mains.push_back(report.thread(process, "main", 100 + rank));
+    for (uint64_t sequence = 1; sequence < 50; ++sequence)
+      report.communication(mains.back(), kOrigin + sequence * 100 * kUs, 50 * kUs, "MPI_Allreduce",
+                           world, 8, sequence);
+    report.communication(mains.back(), kOrigin + 6000 * kUs, 10 * kUs, "MPI_Barrier", "sub", -1, 1);
+  }
+  for (const int rank : {0, 2, 3}) {
+    const uint64_t begin = kOrigin + (5000 + static_cast<uint64_t>(rank)) * kUs;
+    report.communication(mains[static_cast<size_t>(rank)], begin, dump - begin, "MPI_Allreduce",
+                         world, 8, 50);
+    report.unfinished();
+  }
+  report.annotation(mains[1], kOrigin + 10 * kUs, dump - kOrigin - 10 * kUs, "train", "", "python");
+  report.unfinished();
+  report.annotation(mains[1], kOrigin + 5000 * kUs, dump - kOrigin - 5000 * kUs, "stall", "",
+                    "python");
+  report.unfinished();
+  report.sample(mains[1], dump - 2000 * kUs, report.stack({"time.sleep", "stall", "train"}));
+  report.sample(mains[1], dump - 900 * kUs, report.stack({"nanosleep", "time.sleep", "stall"}));
+  report.sample(mains[0], dump - 100 * kUs, report.stack({"MPI_Allreduce"}));
+  open(report, 7);
+  const StatsTable table = one("hang");
+  ASSERT_EQ(table.sections.size(), 3u);
+  EXPECT_EQ(table.sections[0].label, world); // "sub": nobody inside
+  ASSERT_EQ(table.sections[0].rows.size(), 4u);
+  EXPECT_EQ(value(table, 0, 0, "Process"), "app [rank 0] (100)");
+  EXPECT_EQ(value(table, 0, 0, "Entered"), "50");
+  EXPECT_EQ(value(table, 0, 0, "Completed"), "49");
+  EXPECT_EQ(value(table, 0, 0, "Inside"), "MPI_Allreduce #50");
+  EXPECT_EQ(value(table, 0, 0, "For(ns)"), std::to_string(55'000 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "State"), "waits");
+  EXPECT_EQ(value(table, 0, 1, "Entered"), "49");
+  EXPECT_EQ(value(table, 0, 1, "Inside"), "");
+  EXPECT_EQ(value(table, 0, 1, "State"), "behind");
+  EXPECT_EQ(value(table, 0, 3, "State"), "waits");
+  // What was open: the three calls and rank 1's functions, outermost first.
+  const Section &open = table.sections[1];
+  ASSERT_EQ(open.rows.size(), 5u);
+  EXPECT_EQ(open.rows[1][0].text, "app [rank 1] (101)");
+  EXPECT_EQ(open.rows[1][3].text, "train");
+  EXPECT_EQ(open.rows[2][3].text, "stall");
+  EXPECT_EQ(open.rows[2][2].text, "python");
+  EXPECT_EQ(open.rows[3][5].text, "communicator=MPI_COMM_WORLD, bytes=8, sequence=50");
+  // The latest sample of the blamed rank's thread only.
+  const Section &stacks = table.sections[2];
+  ASSERT_EQ(stacks.rows.size(), 1u);
+  EXPECT_EQ(stacks.rows[0][1].text, "main (101)");
+  EXPECT_EQ(stacks.rows[0][2].integer, 900 * kUs);
+  EXPECT_EQ(stacks.rows[0][3].text, "nanosleep <- time.sleep <- stall");
+  const Lines expected_notes{
+      "MPI_COMM_WORLD: 3 of 4 ranks wait in MPI_Allreduce #50 (for up to 55.00ms) for app [rank "
+      "1] (101) (last entered #49)",
+      "app [rank 1] (101) is inside stall (python) on thread main (101), for 55.00ms"};
+  EXPECT_EQ(table.notes, expected_notes);
+  const Json json = JsonParser::parse(render_json({table}));
+  EXPECT_EQ(json["hang"]["rows"].items.size(), 10u);
+}
+
+TEST_F(StatsReports, HangSaysWhenEveryRankIsInsideOrWhenNothingWasOpen) {
+  EXPECT_TRUE(one("hang").sections.empty());
+  testing::TestReport report;
+  for (int rank = 0; rank < 2; ++rank) {
+    const uint32_t main =
+        report.thread(report.process("r" + std::to_string(rank), rank + 1), "main", rank + 1);
+    report.communication(main, kOrigin, 10 * kUs, rank == 0 ? "MPI_Bcast" : "MPI_Allreduce",
+                         "world", 8, 7);
+    report.unfinished();
+  }
+  open(report, 3);
+  const StatsTable table = one("hang");
+  ASSERT_EQ(table.sections.size(), 2u);
+  EXPECT_EQ(value(table, 0, 0, "State"), "inside with all");
+  const Lines expected_notes{
+      "world: every rank is inside MPI_Allreduce #7 (for up to 10.00us): the operation itself "
+      "does not finish",
+      "world: the ranks inside #7 called different operations: MPI_Allreduce (r1 (2)), MPI_Bcast "
+      "(r0 (1))"};
+  EXPECT_EQ(table.notes, expected_notes);
+}
+
 // One rank: kernels at [0,100) [105,200) [300,400) [1000,1100) us, its
 // communication calls at [150,350) and [500,700) us.
 TEST_F(StatsReports, OverlapAndIdleOfOneRank) {
@@ -716,6 +806,16 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
     report.step(i % 2 ? thread0 : thread1, ts + 5 * kUs, (i % 9 + 1) * kUs, i / 100 + 1);
   }
   report.heap(thread0, kOrigin + kUs, "heap peak", "heap/peak", {{"bytes", 5000}});
+  // And a dump's: calls and ranges open at its end, and stacks.
+  for (uint64_t i = 0; i < 40; ++i) {
+    const uint64_t ts = kOrigin + i * 2500 * kUs;
+    report.communication(i % 2 ? thread0 : thread1, ts, 10 * kUs, "MPI_Allreduce", "world", 64,
+                         2001 + i / 2);
+    report.unfinished();
+    report.annotation(thread1, ts, 5 * kUs, "stall " + std::to_string(i), "", "python");
+    report.unfinished();
+    report.sample(i % 3 ? thread0 : thread1, ts, report.stack({"f" + std::to_string(i), "main"}));
+  }
   open(report, 500);
   ASSERT_GE(reader_.event_chunks().size(), 120u);
   const ReportOptions options = fine_options();

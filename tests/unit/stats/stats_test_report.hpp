@@ -67,6 +67,8 @@ public:
   /// events"): an empty `memory` and a 0 `correlation` leave those out.
   void memory(uint32_t track, uint64_t ts, const std::string &operation, uint64_t address,
               uint64_t bytes, const std::string &memory = "device", uint64_t correlation = 0);
+  /// Flags the slice added last as open at a flight-recorder dump.
+  void unfinished() { events_.back().flags = PROF_SLICE_UNFINISHED; }
   void counter(uint32_t track, uint64_t ts, double value);
   void sample(uint32_t track, uint64_t ts, uint32_t stack, const std::string &category = "");
   void instant(uint32_t track, uint64_t ts, const std::string &name);

@@ -71,7 +71,23 @@ struct CollectiveCall {
   uint64_t sequence = 0;
   prof_track_id process = 0;
   prof_string_id name = 0;
-  uint64_t begin = 0; ///< its arrival: its begin, less its `queued` argument
+  uint64_t begin = 0;      ///< its arrival: its begin, less its `queued` argument
+  uint64_t end = 0;        ///< its end; an unfinished call's is the dump's time
+  bool unfinished = false; ///< still open when a flight-recorder dump was written
+};
+
+/// A slice still open when a flight-recorder dump was written
+/// (PROF_SLICE_UNFINISHED): it ends at the dump.
+struct OpenSlice {
+  prof_event event;
+  prof_track_id process = 0; ///< the process track above its track, 0 if none
+};
+
+/// The latest CPU sample of one thread.
+struct LatestSample {
+  uint64_t ts = 0;
+  prof_stack_id stack = 0;
+  prof_track_id process = 0;
 };
 
 /// Framework operators (slices of kind PROF_CATEGORY_OPERATOR) are summed
@@ -86,8 +102,8 @@ struct OperatorKey {
 /// they say it, the memory they kept.
 struct OperatorStats {
   DurationStats durations;
-  uint64_t self = 0; ///< the sum of their `self` arguments, a duration for a call without one
-  int64_t allocated = 0;      ///< the sum of their `allocated` arguments
+  uint64_t self = 0;     ///< the sum of their `self` arguments, a duration for a call without one
+  int64_t allocated = 0; ///< the sum of their `allocated` arguments
   int64_t self_allocated = 0; ///< of their `self allocated` arguments
   uint64_t with_memory = 0;   ///< calls that said `allocated`
   void merge(const OperatorStats &other) {
@@ -134,6 +150,9 @@ struct StatsScope {
   bool operators = false;       ///< framework operators by name and pass
   bool operator_shapes = false; ///< and by input shapes (with `operators`)
   bool steps = false;           ///< the span of each step in each process
+  /// Slices open at a dump and each thread's latest CPU sample (with
+  /// `collectives`: what a hang report needs).
+  bool open_work = false;
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -186,6 +205,13 @@ public:
 
   /// Every collective call (see CollectiveCall), in no order.
   const std::vector<CollectiveCall> &collective_calls() const { return collective_calls_; }
+
+  /// Slices open at a flight-recorder dump, in no order.
+  const std::vector<OpenSlice> &open_slices() const { return open_slices_; }
+  /// Each thread's latest CPU sample, by thread track.
+  const std::unordered_map<prof_track_id, LatestSample> &latest_samples() const {
+    return latest_samples_;
+  }
 
   /// Framework operators by name, pass and (if kept) input shapes.
   const std::map<OperatorKey, OperatorStats> &operators() const { return operators_; }
@@ -244,6 +270,8 @@ private:
   std::vector<prof_event> heap_events_;
   KeyCache heap_categories_; ///< category ids: whether they read "heap/..."
   std::vector<CollectiveCall> collective_calls_;
+  std::vector<OpenSlice> open_slices_;
+  std::unordered_map<prof_track_id, LatestSample> latest_samples_;
   std::map<OperatorKey, OperatorStats> operators_;
   std::map<StepKey, ThreadSpan> steps_;
   std::map<prof_track_id, BusyTimeline> timelines_;
