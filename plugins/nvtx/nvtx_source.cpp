@@ -19,23 +19,25 @@ bool NvtxSource::start() {
   TscClock::enable();
   if (recorder_ == nullptr) recorder_ = annotations::new_lasting_recorder(host_, "nvtx");
   set_active_recorder(recorder_);
-  started_ = true;
+  started_ = recording_ = true;
   return true;
 }
 
 bool NvtxSource::stop() {
   if (started_) set_active_recorder(nullptr);
-  started_ = false;
+  started_ = recording_ = false;
   return true;
 }
 
 bool NvtxSource::suspend() {
   if (started_) set_active_recorder(nullptr);
+  recording_ = false;
   return true;
 }
 
 bool NvtxSource::resume() {
   if (started_) set_active_recorder(recorder_);
+  recording_ = started_;
   return true;
 }
 

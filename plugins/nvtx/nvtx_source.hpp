@@ -22,12 +22,18 @@ public:
   bool suspend();
   bool resume();
   bool flush() { return true; }
+  /// The ranges open now on every thread, as unfinished slices (flight-recorder dumps).
+  bool emit_unfinished(uint64_t now) {
+    if (recording_) recorder_->emit_unfinished(now);
+    return true;
+  }
 
 private:
   Host host_;
   /// Never freed: an application thread may still be inside it after stop().
   annotations::AnnotationRecorder *recorder_ = nullptr;
   bool started_ = false;
+  bool recording_ = false; ///< started and not suspended
 };
 
 } // namespace prof::nvtx

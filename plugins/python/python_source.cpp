@@ -56,6 +56,7 @@ void PythonSource::start_function_trace() {
     function_recorder_ = annotations::new_lasting_recorder(host_, "python");
   function_recorder_->set_min_duration(threshold_ns_);
   set_function_recorder(function_recorder_);
+  tracing_functions_ = true;
   if (const std::string problem = point_python_at_function_trace(functions_); !problem.empty())
     host_.log(PROF_LOG_WARN, problem);
 }
@@ -131,6 +132,7 @@ void PythonSource::drain() {
 
 bool PythonSource::stop() {
   if (function_recorder_ != nullptr) set_function_recorder(nullptr);
+  tracing_functions_ = false;
   PythonSource *self = this;
   g_running.compare_exchange_strong(self, nullptr);
   if (worker_) worker_->stop();
@@ -155,6 +157,7 @@ bool PythonSource::stop() {
 
 bool PythonSource::suspend() {
   if (function_recorder_ != nullptr) set_function_recorder(nullptr);
+  tracing_functions_ = false;
   std::lock_guard lock(sync_->mutex);
   if (sampler_) sampler_->stop();
   return true;
@@ -162,6 +165,7 @@ bool PythonSource::suspend() {
 
 bool PythonSource::resume() {
   if (function_recorder_ != nullptr) set_function_recorder(function_recorder_);
+  tracing_functions_ = function_recorder_ != nullptr;
   std::lock_guard lock(sync_->mutex);
   if (sampler_) sampler_->start();
   return true;

@@ -44,6 +44,12 @@ public:
   bool suspend();
   bool resume();
   bool flush() { return true; }
+  /// The traced functions open now on every thread, as unfinished slices
+  /// (flight-recorder dumps).
+  bool emit_unfinished(uint64_t now) {
+    if (tracing_functions_) function_recorder_->emit_unfinished(now);
+    return true;
+  }
 
 private:
   /// What the worker and stop() share; a forked child makes new ones (the
@@ -68,6 +74,7 @@ private:
   uint64_t threshold_ns_ = 0;
   /// Never freed: Python may still call a wrapper after stop().
   annotations::AnnotationRecorder *function_recorder_ = nullptr;
+  bool tracing_functions_ = false; ///< its recorder is the one the wrappers call now
   int frequency_ = 100;
   int depth_ = 64;
   std::optional<PythonRuntime> runtime_;

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,81 @@ constexpr uint64_t kClaimed = ~uint64_t{0};
 
 // Bumped in a forked child: its threads need tracks of their own.
 std::atomic<uint32_t> g_fork_generation{0};
+
+// One thread's open push/pop ranges as emit_unfinished() reads them from
+// another thread: a mirror of its stack, written by that thread only and
+// read as a seqlock (an odd version: being written), all of it atomics.
+// Slots are never freed: a thread that exits leaves its slot to the next.
+struct OpenLevel {
+  std::atomic<uint64_t> begin{0};
+  std::atomic<prof_string_id> message{0};
+  std::atomic<const Domain *> domain{nullptr};
+};
+struct OpenSlot {
+  std::atomic<uint32_t> owned{0};
+  std::atomic<uint32_t> version{0};
+  std::atomic<const void *> recorder{nullptr};
+  std::atomic<prof_track_id> track{0};
+  std::atomic<int> depth{0};
+  std::array<OpenLevel, AnnotationRecorder::kMaxDepth> levels;
+  OpenSlot *next = nullptr; ///< set before the slot is published
+};
+std::atomic<OpenSlot *> g_open_slots{nullptr};
+thread_local OpenSlot *t_open_slot = nullptr;
+
+// Gives the thread's slot back when it exits (registered on its first claim).
+struct OpenSlotRelease {
+  ~OpenSlotRelease() {
+    if (t_open_slot == nullptr) return;
+    t_open_slot->depth.store(0, std::memory_order_relaxed);
+    t_open_slot->owned.store(0, std::memory_order_release);
+    t_open_slot = nullptr;
+  }
+};
+
+OpenSlot &open_slot() {
+  if (t_open_slot != nullptr) return *t_open_slot;
+  thread_local OpenSlotRelease release; // its destructor runs at the thread's exit
+  (void)release;
+  for (OpenSlot *slot = g_open_slots.load(std::memory_order_acquire); slot; slot = slot->next) {
+    uint32_t free = 0;
+    if (slot->owned.compare_exchange_strong(free, 1, std::memory_order_acq_rel))
+      return *(t_open_slot = slot);
+  }
+  auto *slot = new OpenSlot; // reachable from g_open_slots: never a leak
+  slot->owned.store(1, std::memory_order_relaxed);
+  slot->next = g_open_slots.load(std::memory_order_relaxed);
+  while (!g_open_slots.compare_exchange_weak(slot->next, slot, std::memory_order_release,
+                                             std::memory_order_relaxed)) {
+  }
+  return *(t_open_slot = slot);
+}
+
+/// Brackets the owning thread's changes to its slot.
+class OpenSlotWrite {
+public:
+  explicit OpenSlotWrite(OpenSlot &slot)
+      : slot_(slot), version_(slot.version.load(std::memory_order_relaxed)) {
+    slot_.version.store(version_ + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+  }
+  ~OpenSlotWrite() { slot_.version.store(version_ + 2, std::memory_order_release); }
+  OpenSlotWrite(const OpenSlotWrite &) = delete;
+  OpenSlotWrite &operator=(const OpenSlotWrite &) = delete;
+
+private:
+  OpenSlot &slot_;
+  uint32_t version_;
+};
+
+// In a forked child only the forking thread exists: the others' slots are free.
+void free_other_open_slots() {
+  for (OpenSlot *slot = g_open_slots.load(std::memory_order_acquire); slot; slot = slot->next)
+    if (slot != t_open_slot) {
+      slot->depth.store(0, std::memory_order_relaxed);
+      slot->owned.store(0, std::memory_order_release);
+    }
+}
 
 std::string color_text(uint32_t argb) {
   char text[12];
@@ -54,6 +130,7 @@ struct LastingRecorders {
   static void release_in_forked_child() {
     release_after_fork();
     g_fork_generation.fetch_add(1, std::memory_order_relaxed);
+    free_other_open_slots();
   }
 };
 
@@ -149,6 +226,10 @@ AnnotationRecorder::ThreadState &AnnotationRecorder::thread() {
     state.track = 0;
     state.depth = 0;
     state.texts = {};
+    if (t_open_slot != nullptr) {
+      const OpenSlotWrite write(*t_open_slot);
+      t_open_slot->depth.store(0, std::memory_order_relaxed);
+    }
   }
   return state;
 }
@@ -209,6 +290,15 @@ int AnnotationRecorder::push(const Domain *domain_handle, Text message,
   ++state.depth;
   prof_capture_range_begin(message.text, domain.name.text);
   range.begin = TscClock::now_ns();
+  OpenSlot &slot = open_slot();
+  const OpenSlotWrite write(slot);
+  slot.recorder.store(this, std::memory_order_relaxed);
+  slot.track.store(track, std::memory_order_relaxed);
+  OpenLevel &open = slot.levels[static_cast<size_t>(level)];
+  open.begin.store(range.begin, std::memory_order_relaxed);
+  open.message.store(message.id, std::memory_order_relaxed);
+  open.domain.store(&domain, std::memory_order_relaxed);
+  slot.depth.store(state.depth, std::memory_order_relaxed);
   return level;
 }
 
@@ -225,9 +315,17 @@ int AnnotationRecorder::pop(const Domain *domain_handle) {
   emit(range, end);
   prof_capture_range_end(range.message.text, domain.name.text);
   // Ranges of other domains pushed above it close the gap.
-  for (int i = level; i + 1 < state.depth; ++i)
-    state.stack[static_cast<size_t>(i)] = state.stack[static_cast<size_t>(i) + 1];
+  OpenSlot &slot = open_slot();
+  const OpenSlotWrite write(slot);
+  for (int i = level; i + 1 < state.depth; ++i) {
+    const auto at = static_cast<size_t>(i);
+    state.stack[at] = state.stack[at + 1];
+    slot.levels[at].begin.store(state.stack[at].begin, std::memory_order_relaxed);
+    slot.levels[at].message.store(state.stack[at].message.id, std::memory_order_relaxed);
+    slot.levels[at].domain.store(state.stack[at].domain, std::memory_order_relaxed);
+  }
   --state.depth;
+  slot.depth.store(state.depth, std::memory_order_relaxed);
   return level;
 }
 
@@ -256,6 +354,46 @@ void AnnotationRecorder::end(uint64_t id) {
   slot.id.store(0, std::memory_order_release);
   emit(range, end);
   prof_capture_range_end(range.message.text, range.domain->name.text);
+}
+
+void AnnotationRecorder::emit_unfinished(uint64_t now) const {
+  const uint64_t min_duration = min_duration_.load(std::memory_order_relaxed);
+  struct Level {
+    uint64_t begin;
+    prof_string_id message;
+    const Domain *domain;
+  };
+  std::array<Level, kMaxDepth> levels;
+  for (OpenSlot *slot = g_open_slots.load(std::memory_order_acquire); slot; slot = slot->next) {
+    if (slot->owned.load(std::memory_order_acquire) == 0) continue;
+    // A thread that keeps changing its ranges is tried a few times, then left out.
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const uint32_t version = slot->version.load(std::memory_order_acquire);
+      if (version % 2 != 0) continue;
+      const bool ours = slot->recorder.load(std::memory_order_relaxed) == this;
+      const prof_track_id track = slot->track.load(std::memory_order_relaxed);
+      const int depth = std::clamp(slot->depth.load(std::memory_order_relaxed), 0, kMaxDepth);
+      for (int i = 0; i < depth; ++i) {
+        const OpenLevel &open = slot->levels[static_cast<size_t>(i)];
+        levels[static_cast<size_t>(i)] = {open.begin.load(std::memory_order_relaxed),
+                                          open.message.load(std::memory_order_relaxed),
+                                          open.domain.load(std::memory_order_relaxed)};
+      }
+      std::atomic_thread_fence(std::memory_order_acquire);
+      if (slot->version.load(std::memory_order_relaxed) != version) continue;
+      if (!ours) break;
+      for (int i = 0; i < depth; ++i) {
+        const Level &level = levels[static_cast<size_t>(i)];
+        const uint64_t duration = now > level.begin ? now - level.begin : 0;
+        if (level.domain == nullptr || duration < min_duration) continue;
+        prof_arg domain_arg = arg_string(key_domain_, level.domain->name.id);
+        host_.slice(track, level.begin, duration, level.message, level.domain->category.id, 0,
+                    PROF_CATEGORY_ANNOTATION,
+                    std::span<const prof_arg>(&domain_arg, level.domain->name.id != 0 ? 1 : 0));
+      }
+      break;
+    }
+  }
 }
 
 void AnnotationRecorder::mark(const Domain *domain_handle, Text message,

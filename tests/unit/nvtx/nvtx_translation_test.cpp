@@ -5,12 +5,16 @@
 #include "nvtx_handlers.hpp"
 
 #include <prof/testing/fake_source_host.hpp>
+#include <prof/tsc_clock.hpp>
 
 #include <gtest/gtest.h>
 #include <nvtx3/nvToolsExt.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -119,6 +123,77 @@ TEST_F(NvtxTranslation, DomainsRegisteredStringsAndTheirCategories) {
   EXPECT_EQ(s.args.at("domain"), "train");
   EXPECT_EQ(s.args.at("category"), "compute");
   EXPECT_EQ(slice("default").category, "nvtx");
+}
+
+// A flight-recorder dump asks for the ranges open now, on every thread.
+TEST_F(NvtxTranslation, OpenRangesOfEveryThreadAreEmittedUntilTheyArePopped) {
+  std::mutex mutex;
+  std::condition_variable changed;
+  int stage = 0; // 1: pushed, 2: main has emitted, 3: popped
+  prof_track_id worker_track = 0;
+  std::thread worker([&] {
+    nvtxDomainHandle_t io = nvtxDomainCreateA("io");
+    nvtxEventAttributes_t a{};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "read";
+    nvtxRangePushA("done soon");
+    nvtxDomainRangePushEx(io, &a);
+    EXPECT_EQ(nvtxRangePop(), 0); // "done soon", under "read": "read" moves down
+    nvtxRangePushA("inner");
+    std::unique_lock lock(mutex);
+    stage = 1;
+    changed.notify_all();
+    changed.wait(lock, [&] { return stage == 2; });
+    nvtxRangePop();
+    nvtxDomainRangePop(io);
+    stage = 3;
+    changed.notify_all();
+  });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return stage == 1; });
+  }
+  const size_t finished = host_.slices().size();
+  const uint64_t now = TscClock::now_ns();
+  recorder_->emit_unfinished(now);
+  std::vector<Fake::Slice> open = host_.slices(); // a copy
+  open.erase(open.begin(), open.begin() + static_cast<long>(finished));
+  const auto release_worker = [&] {
+    if (!worker.joinable()) return;
+    {
+      std::unique_lock lock(mutex);
+      stage = 2;
+      changed.notify_all();
+      changed.wait(lock, [&] { return stage == 3; });
+    }
+    worker.join();
+  };
+  struct ReleaseAtExit {
+    const std::function<void()> &release;
+    ~ReleaseAtExit() { release(); }
+  };
+  const std::function<void()> release = release_worker;
+  const ReleaseAtExit at_exit{release};
+  ASSERT_EQ(open.size(), 2u);
+  EXPECT_EQ(open[0].name, "read");
+  EXPECT_EQ(open[0].category, "nvtx/io");
+  EXPECT_EQ(open[0].args["domain"], "io");
+  EXPECT_EQ(open[1].name, "inner");
+  EXPECT_FALSE(open[1].args.contains("domain"));
+  for (const Fake::Slice &s : open) {
+    EXPECT_EQ(s.kind, PROF_CATEGORY_ANNOTATION);
+    EXPECT_EQ(s.begin + s.duration, now);
+    EXPECT_EQ(s.track, open[0].track);
+  }
+  EXPECT_LE(open[0].begin, open[1].begin);
+  worker_track = open[0].track;
+  release_worker();
+  EXPECT_EQ(slice("inner").track, worker_track);
+  const size_t after = host_.slices().size();
+  recorder_->emit_unfinished(TscClock::now_ns());
+  EXPECT_EQ(host_.slices().size(), after); // all popped: nothing open
 }
 
 TEST_F(NvtxTranslation, NamedOsThreadNamesItsTrack) {

@@ -74,6 +74,10 @@ public:
   void set_min_duration(uint64_t nanoseconds) {
     min_duration_.store(nanoseconds, std::memory_order_relaxed);
   }
+  /// Emits the push/pop ranges open now on every thread as slices that end
+  /// at `now` (the host marks them unfinished: prof_source_vtable::
+  /// emit_unfinished). Start/end ranges are not among them.
+  void emit_unfinished(uint64_t now) const;
 
   static constexpr int kMaxDepth = 64;
   static constexpr size_t kMaxOpenStarts = 4096;
