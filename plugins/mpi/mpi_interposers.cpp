@@ -399,7 +399,10 @@ PROF_MPI_EXPORT int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *ne
 PROF_MPI_EXPORT int MPI_Comm_free(MPI_Comm *comm) {
   PROF_MPI_REAL(MPI_Comm_free);
   // Its handle may name another communicator later: cached names go.
-  if (comm != nullptr) pm::forget_name(*comm);
+  if (comm != nullptr) {
+    pm::forget_name(*comm);
+    pm::forget_collectives(*comm);
+  }
   pm::g_generation.fetch_add(1, std::memory_order_acq_rel);
   return traced(
       MpiFunction::Comm_free, [&] { return real(comm); }, [] { return CallFacts{}; });

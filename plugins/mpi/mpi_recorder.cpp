@@ -22,19 +22,12 @@ std::atomic<uint32_t> g_generation{1};
 /// What a thread keeps: plain data in static TLS (initial-exec: no
 /// __tls_get_addr call, which the plugin, a shared object, would pay).
 struct ThreadState {
-  static constexpr int kComms = 8, kSequences = 16;
+  static constexpr int kComms = 8;
   uint32_t generation;
   prof_track_id track;
   const MpiRecorder *owner;
   uint32_t comm_count, next_comm;
   MpiRecorder::CommInfo comms[kComms];
-  /// Collective calls so far per communicator name: kept when the cache
-  /// above is emptied (a communicator freed), which not every rank does.
-  struct Sequence {
-    prof_string_id comm;
-    uint64_t calls;
-  } sequences[kSequences];
-  uint32_t sequence_count, next_sequence;
 };
 namespace {
 
@@ -92,11 +85,7 @@ ThreadState &MpiRecorder::thread_state() {
   ThreadState &state = t_state;
   const uint32_t generation = g_generation.load(std::memory_order_acquire);
   const bool new_owner = state.owner != this;
-  if (new_owner) {
-    state.owner = this;
-    state.sequence_count = 0;
-    state.next_sequence = 0;
-  }
+  state.owner = this;
   if (new_owner || state.generation != generation) {
     // Another instance, a fork, or a communicator freed: look everything up again.
     state.generation = generation;
@@ -105,16 +94,6 @@ ThreadState &MpiRecorder::thread_state() {
     state.next_comm = 0;
   }
   return state;
-}
-
-uint64_t MpiRecorder::next_sequence(ThreadState &state, prof_string_id comm) {
-  for (uint32_t i = 0; i < state.sequence_count; ++i)
-    if (state.sequences[i].comm == comm) return ++state.sequences[i].calls;
-  const uint32_t slot = state.sequence_count < ThreadState::kSequences
-                            ? state.sequence_count++
-                            : state.next_sequence++ % ThreadState::kSequences;
-  state.sequences[slot] = {comm, 1};
-  return 1;
 }
 
 prof_track_id MpiRecorder::thread_track(ThreadState &state) {
@@ -147,10 +126,10 @@ const MpiRecorder::CommInfo &MpiRecorder::comm_info(ThreadState &state, MPI_Comm
   return info;
 }
 
-uint64_t begin_call(MpiFunction function, uint64_t begin, const CallFacts *facts) {
+void begin_call(MpiFunction function, uint64_t begin, const CallFacts *facts, uint64_t sequence) {
   const RecordingMark mark;
-  MpiRecorder *recorder = g_recorder.load(std::memory_order_relaxed);
-  return recorder ? recorder->begin(function, begin, facts) : 0;
+  if (MpiRecorder *recorder = g_recorder.load(std::memory_order_relaxed))
+    recorder->begin(function, begin, facts, sequence);
 }
 
 void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts,
@@ -179,16 +158,13 @@ void MpiRecorder::record_clock_offset(const ClockOffset &offset) {
                 category_, PROF_CATEGORY_OTHER, args);
 }
 
-uint64_t MpiRecorder::begin(MpiFunction function, uint64_t begin, const CallFacts *facts) {
+void MpiRecorder::begin(MpiFunction function, uint64_t begin, const CallFacts *facts,
+                        uint64_t sequence) {
   ThreadState &state = thread_state();
-  OpenCall call{begin, thread_track(state), static_cast<uint32_t>(function), 0, 0, id_};
-  if (call.track == 0) return 0;
-  if (facts && facts->has_comm) {
-    call.comm = comm_info(state, facts->comm).name;
-    if (facts->collective) call.sequence = next_sequence(state, call.comm);
-  }
+  OpenCall call{begin, thread_track(state), static_cast<uint32_t>(function), 0, sequence, id_};
+  if (call.track == 0) return;
+  if (facts && facts->has_comm) call.comm = comm_info(state, facts->comm).name;
   open_call_begins(call);
-  return call.sequence;
 }
 
 void MpiRecorder::emit_unfinished(uint64_t now) const {
@@ -219,8 +195,7 @@ void MpiRecorder::record(MpiFunction function, uint64_t begin, uint64_t end, con
   if (facts.has_comm) {
     const prof_string_id comm = comm_info(state, facts.comm).name;
     args[count++] = arg_string(comm_, comm);
-    if (facts.collective)
-      args[count++] = arg_uint(sequence_, sequence ? sequence : next_sequence(state, comm));
+    if (sequence != 0) args[count++] = arg_uint(sequence_, sequence);
   }
   host_.slice(track, begin, end > begin ? end - begin : 0, names_[static_cast<size_t>(function)],
               category_, 0, PROF_CATEGORY_COMMUNICATION, std::span<const prof_arg>(args, count));

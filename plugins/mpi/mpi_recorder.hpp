@@ -51,11 +51,11 @@ public:
   /// `offset_ns` (rank 0's clock minus this one's) and `error_ns`.
   void record_clock_offset(const ClockOffset &offset);
   /// A call begins on this thread: a dump shows it unfinished until it is
-  /// recorded. A collective's `facts`, known before the call, give it its
-  /// sequence, returned (else 0).
-  uint64_t begin(MpiFunction function, uint64_t begin, const CallFacts *facts);
-  /// Records a call that ran from `begin` to `end` (session clock), with
-  /// the `sequence` begin() gave it (0: a collective takes the next one).
+  /// recorded, with its communicator when `facts` are known before the call
+  /// and a collective's `sequence` (0: none).
+  void begin(MpiFunction function, uint64_t begin, const CallFacts *facts, uint64_t sequence);
+  /// Records a call that ran from `begin` to `end` (session clock), with a
+  /// collective's `sequence` (0: none).
   void record(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts,
               uint64_t sequence);
   /// Each call a thread is inside, as a slice ending at `now`, with its
@@ -73,8 +73,6 @@ private:
   ThreadState &thread_state();
   prof_track_id thread_track(ThreadState &state);
   const CommInfo &comm_info(ThreadState &state, MPI_Comm comm);
-  /// The next collective call's sequence on the communicator named `comm`.
-  uint64_t next_sequence(ThreadState &state, prof_string_id comm);
 
   Host host_;
   const uint32_t id_; ///< tells this recorder's open calls from an earlier one's
@@ -88,7 +86,7 @@ private:
 /// The recorder of the started instance, if any: what the interposers use.
 MpiRecorder *active_recorder();
 /// With the active recorder, if any: a call begins (MpiRecorder::begin).
-uint64_t begin_call(MpiFunction function, uint64_t begin, const CallFacts *facts);
+void begin_call(MpiFunction function, uint64_t begin, const CallFacts *facts, uint64_t sequence);
 /// Records a call with the active recorder, if one is still there; the
 /// thread is inside no call any more.
 void record_call(MpiFunction function, uint64_t begin, uint64_t end, const CallFacts &facts,

@@ -4,6 +4,7 @@
 #ifndef PROF_PLUGINS_MPI_TRACED_CALL_HPP
 #define PROF_PLUGINS_MPI_TRACED_CALL_HPP
 
+#include "collective_counts.hpp"
 #include "mpi_recorder.hpp"
 #include "real_mpi.hpp"
 
@@ -52,14 +53,22 @@ inline int comm_size(MPI_Comm comm) {
 /// what `facts` says (asked after the call: a receive's status is known then).
 template <class Call, class Facts>
 inline int traced(MpiFunction function, Call &&call, Facts &&facts) {
-  if (t_depth > 0 || active_recorder() == nullptr) return call();
+  if (t_depth > 0) return call();
+  // A collective's facts are its arguments: known before it runs, they give
+  // its sequence and show in dumps.
+  const bool early = facts_known_before(function);
+  if (active_recorder() == nullptr) {
+    if (early) // counted while nothing records too (collective_counts.hpp)
+      if (const CallFacts known = facts(); known.collective && known.has_comm)
+        count_collective(known.comm);
+    return call();
+  }
   ++t_depth;
   const uint64_t begin = clock_ns();
-  // A collective's facts are its arguments: known now, they show in dumps.
   CallFacts known;
-  const bool early = facts_known_before(function);
   if (early) known = facts();
-  const uint64_t sequence = begin_call(function, begin, early ? &known : nullptr);
+  const uint64_t sequence = known.collective && known.has_comm ? count_collective(known.comm) : 0;
+  begin_call(function, begin, early ? &known : nullptr, sequence);
   const int result = call();
   const uint64_t end = clock_ns();
   record_call(function, begin, end, early ? known : facts(), sequence);
