@@ -159,11 +159,17 @@ std::vector<int> target_pids(const cli::CommandLine &command, core::Console &con
 // Sources that run inside the application need its agent, waiting.
 void check_attachable(const std::vector<SelectedPlugin> &process_sources,
                       const std::vector<int> &pids, const CapturePlan &plan) {
+  // One that replaces the application's functions must have been preloaded
+  // when it started, beside the waiting agent.
   for (const SelectedPlugin &source : process_sources)
     if (source.plugin->flags & PROF_PLUGIN_INTERPOSES)
-      throw cli::UsageError(source.plugin->name +
-                            " replaces functions of the application and can only be used when "
-                            "prof launches it; it cannot attach");
+      for (int pid : pids)
+        if (!maps_file(pid, source.plugin->path.string()))
+          throw cli::UsageError(
+              source.plugin->name + " replaces functions of the application, and process " +
+              std::to_string(pid) +
+              " did not start with it: start it with PROF_MODE=dynamic LD_PRELOAD=" +
+              AgentSetup::agent_path() + ":" + source.plugin->path.string());
   // The agent carries the application's capture requests and step marks too.
   std::string needs_agent;
   if (!process_sources.empty())

@@ -2,6 +2,10 @@
 
 #include <prof/launcher_rank.hpp>
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -39,6 +43,24 @@ int parent_pid(int pid) {
   int parent = 0;
   fields >> state >> parent;
   return fields ? parent : 0;
+}
+
+bool maps_file(int pid, const std::string &path) {
+  struct stat file {};
+  if (stat(path.c_str(), &file) != 0) return false;
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  // "start-end perms offset major:minor inode path", numbers but the inode in hex.
+  std::string line, range, perms, offset, device;
+  while (std::getline(maps, line)) {
+    std::istringstream fields(line);
+    unsigned long inode = 0;
+    if (!(fields >> range >> perms >> offset >> device >> inode) || inode != file.st_ino) continue;
+    unsigned int major_number = 0, minor_number = 0;
+    if (std::sscanf(device.c_str(), "%x:%x", &major_number, &minor_number) == 2 &&
+        major_number == major(file.st_dev) && minor_number == minor(file.st_dev))
+      return true;
+  }
+  return false;
 }
 
 std::optional<ProcessFacts> read_process_facts(int pid) {

@@ -27,4 +27,8 @@ std::string process_command(int pid);
 /// The parent of `pid`, 0 when it cannot be read.
 int parent_pid(int pid);
 
+/// Whether the file at `path` (a shared object) is mapped into `pid`: the
+/// same device and inode in its /proc maps. False when either cannot be read.
+bool maps_file(int pid, const std::string &path);
+
 } // namespace prof::tool

@@ -515,8 +515,11 @@ TEST_F(CaptureWindows, AttachWithoutAnAgentIsAUsageError) {
   EXPECT_EQ(range.exit_code, 2) << range.describe();
   const RunResult osrt = prof({"attach", "-t", "osrt", std::to_string(app.pid())});
   EXPECT_EQ(osrt.exit_code, 2) << osrt.describe();
-  EXPECT_EQ(osrt.err, "prof: osrt replaces functions of the application and can only be used "
-                      "when prof launches it; it cannot attach\n");
+  EXPECT_THAT(osrt.err, HasSubstr("prof: osrt replaces functions of the application, and process " +
+                                  std::to_string(app.pid()) +
+                                  " did not start with it: start it with PROF_MODE=dynamic "
+                                  "LD_PRELOAD="));
+  EXPECT_THAT(osrt.err, HasSubstr("libprof-osrt.so\n"));
   EXPECT_EQ(app.wait(), 0);
 }
 

@@ -4,16 +4,19 @@
 #include "core/report/report_reader.hpp"
 #include "tests/support/background_process.hpp"
 #include "tests/support/process_runner.hpp"
+#include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <prof/event.hpp>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -25,12 +28,17 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::HasSubstr;
 const fs::path kBuildDir = PROF_BUILD_DIR;
 const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kProgram = (kBuildDir / "tests" / "mpi-exchange").string();
 const std::string kStraggler = (kBuildDir / "tests" / "mpi-straggler").string();
 const std::string kHang = (kBuildDir / "tests" / "mpi-hang").string();
 const std::string kMpirun = PROF_MPIRUN;
+const fs::path kPythonPrograms = PROF_MPI_PYTHON_DIR;
+const std::string kSteps = (kBuildDir / "tests" / "mpi-steps").string();
+const std::string kAgent = (kBuildDir / "lib" / "prof" / "libprof-agent.so").string();
+const std::string kMpiPlugin = (kBuildDir / "lib" / "prof" / "plugins" / "libprof-mpi.so").string();
 
 struct Call {
   std::string name;
@@ -594,6 +602,138 @@ TEST_F(MpiE2E, ADumpOfAHungJobShowsTheAllReduceTheOthersWaitIn) {
     EXPECT_EQ(sequences, std::vector<uint64_t>{last + 1}) << "process " << pid;
     EXPECT_EQ(completed[pid], last) << "process " << pid;
   }
+}
+
+// The issue's hang: 4 mpi4py ranks whose steps are a traced Python function;
+// rank 1 stops in stall() before its 50th all-reduce. --hang-timeout dumps
+// every rank without being asked, the job runs on once released, and
+// `prof stats --report hang` names rank 1, its function and the all-reduce
+// the others wait in.
+TEST_F(MpiE2E, HangReportNamesTheRankThatStoppedInAPythonFunction) {
+  const RunResult probe = run_process({"/usr/bin/python3", "-c", "import mpi4py"}, dir_);
+  if (probe.exit_code != 0) GTEST_SKIP() << "no mpi4py for /usr/bin/python3 (python3-mpi4py)";
+  std::ofstream(dir_ / "functions.json") << R"(["hang_steps.train_step", "hang_steps.stall"])";
+  const fs::path release = dir_ / "release";
+  std::vector<std::string> command = {kProf,
+                                      "--trace",
+                                      "mpi",
+                                      "--python-functions-trace",
+                                      (dir_ / "functions.json").string(),
+                                      "--step-marker",
+                                      "train_step",
+                                      "--flight-recorder",
+                                      "32M",
+                                      "--hang-timeout",
+                                      "5",
+                                      "-o",
+                                      (dir_ / "h").string()};
+  for (const std::string &a : mpirun(4))
+    command.push_back(a);
+  command.insert(command.end(),
+                 {"/usr/bin/python3", (kPythonPrograms / "mpi_hang.py").string(), release});
+  Background job(command, dir_, {}, "job");
+  for (int i = 0; i < 600 && job.output().find("rank 1 stalls") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_NE(job.output().find("rank 1 stalls"), std::string::npos) << job.output();
+  const auto stalled = std::chrono::steady_clock::now();
+  std::vector<fs::path> dumps;
+  while (dumps.empty() && std::chrono::steady_clock::now() < stalled + std::chrono::seconds(60)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (const auto &entry : fs::directory_iterator(dir_))
+      if (entry.path().extension() == ".profrep") dumps.push_back(entry.path());
+  }
+  const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - stalled);
+  std::ofstream(release).put('\n');
+  const int exit_code = job.wait(std::chrono::seconds(120));
+  ASSERT_FALSE(dumps.empty()) << job.output();
+  // The issue asks for 10 s after a 5 s timeout; a loaded machine gets slack.
+  std::cout << "the dump came " << seconds.count() << " s after rank 1 stopped\n";
+  EXPECT_LT(seconds.count(), 30.0);
+  EXPECT_EQ(exit_code, 0) << job.output();
+  for (int rank = 0; rank < 4; ++rank)
+    EXPECT_NE(job.output().find("rank " + std::to_string(rank) + " done"), std::string::npos)
+        << "the job ran on: " << job.output();
+  EXPECT_NE(job.output().find("made no step for"), std::string::npos) << job.output();
+
+  std::sort(dumps.begin(), dumps.end());
+  const RunResult stats = run_process(
+      {kProf, "stats", "--report", "hang", "--format", "json", dumps.front().string()}, dir_);
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  const RunResult text =
+      run_process({kProf, "stats", "--report", "hang", dumps.front().string()}, dir_);
+  std::cout << text.out;
+  EXPECT_THAT(text.out, HasSubstr("3 of 4 ranks wait in MPI_Allreduce #50"));
+  EXPECT_THAT(text.out, HasSubstr("(rank 1)"));
+  EXPECT_THAT(text.out, HasSubstr("is inside stall (python)"));
+  EXPECT_THAT(stats.out, HasSubstr("\"State\": \"behind\""));
+}
+
+// A running job prof did not start: 4 ranks with the agent waiting and the
+// mpi plugin preloaded (it replaces MPI's functions, so it must be there
+// from the start). `prof start --all --capture-steps 3` gives each rank a
+// report of the same 3 steps, whose all-reduces carry the same sequences
+// on every rank, counted from the start, not from the attach; merged, the
+// stragglers report matches them. A rank without the plugin is refused.
+TEST_F(MpiE2E, RanksStartedWaitingAreCapturedAtTheSameStepsWithMatchingCollectives) {
+  const std::string runtime = "XDG_RUNTIME_DIR=" + dir_.string();
+  std::vector<std::string> command = mpirun(4);
+  command.insert(command.end(), {"-x", "PROF_MODE=dynamic", "-x",
+                                 "LD_PRELOAD=" + kAgent + ":" + kMpiPlugin, kSteps, "30"});
+  Background job(command, dir_, {runtime}, "job");
+  const fs::path sockets = dir_ / "prof";
+  for (int i = 0; i < 300; ++i) { // the four agents' sockets
+    size_t found = 0;
+    if (fs::exists(sockets))
+      for (const auto &entry : fs::directory_iterator(sockets))
+        found += entry.path().filename().string().starts_with("dynamic-");
+    if (found >= 4) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(1)); // well into the job
+  const RunResult r = run_process({"/usr/bin/env", runtime, kProf, "start", "--all", "--match",
+                                   "mpi-steps", "--trace", "mpi", "--capture-steps", "3", "-o",
+                                   (dir_ / "r%q{OMPI_COMM_WORLD_RANK}").string()},
+                                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe() << job.output();
+  std::set<uint64_t> steps;
+  std::set<uint64_t> sequences;
+  std::vector<std::string> reports;
+  for (int rank = 0; rank < 4; ++rank) {
+    const fs::path path = dir_ / ("r" + std::to_string(rank) + ".profrep");
+    reports.push_back(path.string());
+    report::ReportReader reader;
+    ASSERT_TRUE(reader.open(path.string())) << r.describe();
+    const std::set<uint64_t> held = prof::testing::steps_in(reader);
+    EXPECT_EQ(held.size(), 3u) << path;
+    if (rank == 0) steps = held;
+    EXPECT_EQ(held, steps) << path;
+    std::set<uint64_t> mine;
+    for (const Call &call : named(read_calls(path), "MPI_Allreduce"))
+      mine.insert(std::stoull(call.args.at("sequence")));
+    EXPECT_GE(mine.size(), 2u) << path;
+    if (rank == 0) sequences = mine;
+    // A sequence counts the job's all-reduces: past the steps before the window.
+    EXPECT_GT(*mine.begin(), *steps.begin() - 2) << path;
+    EXPECT_EQ(mine, sequences) << path << ": the same operations on every rank";
+  }
+  std::vector<std::string> stats = {kProf, "stats", "--report", "stragglers"};
+  stats.insert(stats.end(), reports.begin(), reports.end());
+  const RunResult stragglers = run_process(stats, dir_);
+  ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
+  EXPECT_THAT(stragglers.out, HasSubstr("Stragglers (MPI_COMM_WORLD)"));
+  EXPECT_THAT(stragglers.out, HasSubstr("rank 3"));
+  EXPECT_EQ(job.wait(std::chrono::seconds(90)), 0) << "the job ran on to its end: " << job.output();
+
+  // A waiting process without the plugin preloaded: told how to start it.
+  Background alone({kSteps, "10"}, dir_, {runtime, "PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent},
+                   "alone");
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  const RunResult refused = run_process({"/usr/bin/env", runtime, kProf, "attach", "--trace", "mpi",
+                                         "--duration", "1", std::to_string(alone.pid())},
+                                        dir_, std::chrono::seconds(60));
+  EXPECT_EQ(refused.exit_code, 2) << refused.describe();
+  EXPECT_THAT(refused.err, HasSubstr("did not start with it: start it with PROF_MODE=dynamic"));
+  alone.wait(std::chrono::seconds(30));
 }
 
 } // namespace
