@@ -677,8 +677,9 @@ TEST_F(MpiE2E, HangReportNamesTheRankThatStoppedInAPythonFunction) {
 TEST_F(MpiE2E, RanksStartedWaitingAreCapturedAtTheSameStepsWithMatchingCollectives) {
   const std::string runtime = "XDG_RUNTIME_DIR=" + dir_.string();
   std::vector<std::string> command = mpirun(4);
-  command.insert(command.end(), {"-x", "PROF_MODE=dynamic", "-x",
-                                 "LD_PRELOAD=" + kAgent + ":" + kMpiPlugin, kSteps, "30"});
+  command.insert(command.end(),
+                 {"-x", "PROF_MODE=dynamic", "-x", "LD_PRELOAD=" + kAgent + ":" + kMpiPlugin,
+                  kSteps, "300", (dir_ / "stop").string()});
   Background job(command, dir_, {runtime}, "job");
   const fs::path sockets = dir_ / "prof";
   for (int i = 0; i < 300; ++i) { // the four agents' sockets
@@ -722,7 +723,8 @@ TEST_F(MpiE2E, RanksStartedWaitingAreCapturedAtTheSameStepsWithMatchingCollectiv
   ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
   EXPECT_THAT(stragglers.out, HasSubstr("Stragglers (MPI_COMM_WORLD)"));
   EXPECT_THAT(stragglers.out, HasSubstr("rank 3"));
-  EXPECT_EQ(job.wait(std::chrono::seconds(90)), 0) << "the job ran on to its end: " << job.output();
+  std::ofstream(dir_ / "stop").put('\n'); // the job ran on until now, and ends
+  EXPECT_EQ(job.wait(std::chrono::seconds(90)), 0) << job.output();
 
   // A waiting process without the plugin preloaded: told how to start it.
   Background alone({kSteps, "10"}, dir_, {runtime, "PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent},

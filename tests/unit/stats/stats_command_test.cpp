@@ -99,7 +99,7 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
       "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
       "api, osrt, ranges, nvtx, python-functions, torch-ops, kernels, memcpy-time, memcpy-size, "
       "device-memory, memory, counters, device-utilization, device-gaps, cpu-functions, "
-      "collectives, stragglers, overlap, idle, steps)");
+      "collectives, stragglers, overlap, idle, hang, steps)");
   EXPECT_EQ(usage_error({report_, "--format", "xml"}),
             "prof: stats: unknown format 'xml' (formats: table, csv, json, html)");
   EXPECT_EQ(usage_error({report_, "--interval", "0"}),
