@@ -2,7 +2,7 @@
 # prof's memory over a long flight-recorder run: gcu-train-step with every
 # GCU activity and CPU utilization, --flight-recorder BOUND; prof's resident
 # memory (VmRSS) every INTERVAL seconds, then one prof dump and its report's
-# size. With the bound held, the resident memory levels off once the bound
+# size (gcu-train-step's most steps, 100000, last about an hour). With the bound held, the resident memory levels off once the bound
 # is full and stays there.
 # Usage: run_soak_flight_recorder.sh BUILD_DIR [SECONDS] [BOUND] [INTERVAL]
 #        (default 600 s, 32M, every 30 s; by hand for an hour: 3600)
@@ -15,14 +15,18 @@ work=$(mktemp -d)
 trap 'kill "$prof_pid" 2> /dev/null; wait 2> /dev/null; rm -rf "$work"' EXIT
 cd "$work"
 env XDG_RUNTIME_DIR="$work" "$build/bin/prof" --session-new soak --flight-recorder "$bound" \
-  --enable-activities all --cpu-utilization -o fr "$build/bin/gcu-train-step" --steps 100000000 \
+  --enable-activities all --cpu-utilization -o fr "$build/bin/gcu-train-step" --steps 100000 \
   --quiet > prof.out 2>&1 &
 prof_pid=$!
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); --flight-recorder $bound for $seconds s"
 echo "seconds prof_rss_mib"
 for ((t = 0; t <= seconds; t += interval)); do
   [[ $t -gt 0 ]] && sleep "$interval"
-  rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$prof_pid/status")
+  if ! rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$prof_pid/status" 2> /dev/null); then
+    echo "prof ended early:" >&2
+    cat prof.out >&2
+    exit 1
+  fi
   awk -v t="$t" -v r="$rss" 'BEGIN {printf "%7d %12.1f\n", t, r / 1024}'
 done
 env XDG_RUNTIME_DIR="$work" "$build/bin/prof" dump --session soak
