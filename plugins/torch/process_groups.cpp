@@ -4,7 +4,7 @@ namespace prof::torch {
 
 void ProcessGroups::name(const void *address, std::optional<std::string_view> name,
                          std::string_view backend, int rank, int size,
-                         const std::vector<int64_t> &ranks) {
+                         const std::vector<int64_t> &ranks, uint64_t sequence_base) {
   std::lock_guard lock(mutex_);
   auto [it, added] = index_of_.try_emplace(address, groups_.size() + 1);
   if (added) groups_.emplace_back();
@@ -22,6 +22,7 @@ void ProcessGroups::name(const void *address, std::optional<std::string_view> na
   facts.rank = rank;
   facts.size = size;
   if (!ranks.empty()) facts.ranks = ranks_text(ranks);
+  if (sequence_base != 0) group.sequence_base = sequence_base;
 }
 
 bool ProcessGroups::knows(const void *address) const {
@@ -31,12 +32,15 @@ bool ProcessGroups::knows(const void *address) const {
 
 std::optional<IssuedCollective> ProcessGroups::issue(const void *address,
                                                      std::string_view operation, uint64_t tensor,
-                                                     uint64_t flow, uint64_t issued_ns, bool wait) {
+                                                     uint64_t flow, uint64_t issued_ns, bool wait,
+                                                     uint64_t group_sequence) {
   std::lock_guard lock(mutex_);
   const auto found = index_of_.find(address);
   if (found == index_of_.end()) return std::nullopt;
-  const IssuedCollective issued{found->second, ++groups_[found->second - 1].issued, flow,
-                                issued_ns};
+  Group &group = groups_[found->second - 1];
+  if (group.sequence_base != 0 && group_sequence >= group.sequence_base)
+    group.issued = group_sequence - group.sequence_base;
+  const IssuedCollective issued{found->second, ++group.issued, flow, issued_ns};
   if (!wait) return issued;
   if (waiting_.size() >= kMaxWaiting) waiting_.pop_front();
   waiting_.push_back({std::string(operation), tensor, issued});

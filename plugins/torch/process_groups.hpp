@@ -42,8 +42,10 @@ class ProcessGroups {
 public:
   /// Names the group at `address` (again: newer facts win, the sequence stays).
   /// Without a name it gets "BACKEND:sizeN#K", K counting such groups.
+  /// `sequence_base` (0: unknown) is PyTorch's own count of the group's
+  /// operations when it was made (prof_torch_group::sequence_base).
   void name(const void *address, std::optional<std::string_view> name, std::string_view backend,
-            int rank, int size, const std::vector<int64_t> &ranks);
+            int rank, int size, const std::vector<int64_t> &ranks, uint64_t sequence_base = 0);
   bool knows(const void *address) const;
 
   /// A c10d operator `operation` ("all_reduce") called on the group at
@@ -51,9 +53,12 @@ public:
   /// group never named.
   /// Counted also while nothing records (`wait` false: no backend call will
   /// look for it), so that sequences match across ranks whenever they start.
+  /// With PyTorch's own count (`group_sequence`, 0: unknown) and the
+  /// group's base, the sequence is taken from them: it matches across ranks
+  /// even where prof came in after the group's first operations (attach).
   std::optional<IssuedCollective> issue(const void *address, std::string_view operation,
                                         uint64_t tensor, uint64_t flow, uint64_t issued_ns = 0,
-                                        bool wait = true);
+                                        bool wait = true, uint64_t group_sequence = 0);
   /// The backend's call of `operation` on `tensor`: the issued operation it
   /// carries out (the oldest of that operation on that tensor, else the
   /// oldest of that operation), nullopt when none waits.
@@ -69,6 +74,7 @@ private:
   struct Group {
     GroupFacts facts;
     uint64_t issued = 0;
+    uint64_t sequence_base = 0; ///< 0: unknown
   };
   struct Waiting {
     std::string operation;

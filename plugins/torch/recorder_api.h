@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #define PROF_TORCH_RECORDER_SYMBOL "prof_torch_recorder"
-#define PROF_TORCH_RECORDER_VERSION 2
+#define PROF_TORCH_RECORDER_VERSION 3
 
 /* What a call is, from RecordFunction's scope and name. */
 enum prof_torch_call_kind {
@@ -39,6 +39,8 @@ typedef struct prof_torch_call {
   const char *dtype;        /* the first tensor's element type, NULL none */
   const char *shapes;       /* "[[2, 8], []]" when shapes are recorded, else NULL */
   const char *types;        /* "[float, Scalar]" likewise */
+  uint64_t group_sequence;  /* the group's own count of its operations before this
+                               one (torch's, gloo and nccl), 0 unknown */
 } prof_torch_call;
 
 /* What the source keeps of a call between its start and end callbacks; the
@@ -55,6 +57,9 @@ typedef struct prof_torch_group {
   int32_t rank, size;       /* this process's rank in it, its size */
   const int64_t *ranks;     /* its members' global ranks, NULL unknown */
   size_t rank_count;
+  uint64_t sequence_base;   /* the group's own count when it was made, the same
+                               on every member (its group_sequence before its
+                               first operation, at least 1), 0 unknown */
 } prof_torch_group;
 
 typedef struct prof_torch_recorder_api {

@@ -26,7 +26,8 @@ void begin(const prof_torch_call *call, prof_torch_open_call *open) {
   std::memset(open, 0, sizeof *open);
   // Not recording: a group's operations are counted all the same.
   if (call->group != nullptr)
-    process_groups().issue(call->group, collective_operation(call->name), 0, 0, 0, false);
+    process_groups().issue(call->group, collective_operation(call->name), 0, 0, 0, false,
+                           call->group_sequence);
 }
 
 void end(prof_torch_open_call *open) {

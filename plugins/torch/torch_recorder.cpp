@@ -262,7 +262,8 @@ void TorchRecorder::begin(const prof_torch_call &call, prof_torch_open_call &ope
   if (call.dtype != nullptr) facts->dtype = intern_text(call.dtype);
   if (call.group != nullptr) {
     const uint64_t flow = session_correlation(getpid(), next_flow_.fetch_add(1));
-    if (const auto issued = groups_.issue(call.group, operation, call.first_tensor, flow, now)) {
+    if (const auto issued = groups_.issue(call.group, operation, call.first_tensor, flow, now, true,
+                                          call.group_sequence)) {
       facts->issued = *issued;
       facts->matched = true;
       host_.api()->emit_flow(host_.context(), state.track, now, flow, PROF_FLOW_BEGIN);
@@ -462,7 +463,7 @@ void name_group(const prof_torch_group &group) {
   std::optional<std::string_view> name;
   if (group.name != nullptr) name = group.name;
   process_groups().name(group.group, name, group.backend ? group.backend : "unknown", group.rank,
-                        group.size, ranks);
+                        group.size, ranks, group.sequence_base);
 }
 
 void TorchRecorder::warn(std::string_view text) {

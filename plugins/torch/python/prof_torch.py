@@ -80,13 +80,35 @@ def _groups(c10d):
     return found
 
 
+def _sequence_base(c10d, group, name, backend):
+    """The group's own operation count when it was made, 0 if unknown:
+    gloo and nccl groups start theirs at a number rank 0 drew and left in
+    the group's store (init_process_group and new_group), the same on
+    every member. Known, it numbers the group's operations alike on every
+    rank however late prof came in."""
+    if backend not in ("gloo", "nccl"):
+        return 0
+    try:
+        import datetime
+
+        store = c10d._pg_map[group][1]
+        key = f"{name}/SEQ_NUM_STORE_KEY"
+        # Present since the group was made: the wait returns at once. Never
+        # a plain get, which would block the program on a missing key.
+        store.wait([key], datetime.timedelta(seconds=2))
+        return int.from_bytes(store.get(key), "little")
+    except Exception:  # another torch, another store: counted from prof's start
+        return 0
+
+
 def _name_groups(bridge, c10d, named):
     for group, (name, ranks) in _groups(c10d).items():
         if group in named:
             continue
         try:
             backend = str(c10d.get_backend(group))
-            bridge.name_group(group, str(name), backend, [int(rank) for rank in ranks])
+            bridge.name_group(group, str(name), backend, [int(rank) for rank in ranks],
+                              _sequence_base(c10d, group, str(name), backend))
             named.add(group)
         except Exception as error:  # a group prof cannot read stays unnamed
             _warn(f"a process group is not named: {error!r}")

@@ -9,8 +9,8 @@
 #include "recorder_api.h"
 
 #include <ATen/core/ivalue.h>
-#include <c10/core/CPUAllocator.h>
 #include <ATen/record_function.h>
+#include <c10/core/CPUAllocator.h>
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/utils/pybind.h>
 
@@ -96,6 +96,16 @@ c10d::ProcessGroup *group_of(const c10::IValue &input) {
   const auto &object = input.toObjectRef();
   if (object.slots().empty() || !object.getSlot(0).isCapsule()) return nullptr;
   return dynamic_cast<c10d::ProcessGroup *>(object.getSlot(0).toCapsule().get());
+}
+
+/// PyTorch's own count of the group's operations (gloo and nccl keep one
+/// from the group's making, the same on every member), 0 if it keeps none.
+uint64_t group_sequence(c10d::ProcessGroup *group) {
+  try {
+    return group->getSequenceNumberForGroup();
+  } catch (...) {
+    return 0;
+  }
 }
 
 void name_unknown_group(c10d::ProcessGroup *group) {
@@ -214,6 +224,7 @@ std::unique_ptr<at::ObserverContext> on_begin(const at::RecordFunction &fn) {
             if (c10d::ProcessGroup *group = group_of(input)) {
               name_unknown_group(group);
               call.group = group;
+              call.group_sequence = group_sequence(group);
             }
           sum.add(input);
         }
@@ -274,7 +285,8 @@ void install() {
 }
 
 void name_group(const c10::intrusive_ptr<c10d::ProcessGroup> &group, const std::string &name,
-                const std::string &backend, const std::vector<int64_t> &ranks) {
+                const std::string &backend, const std::vector<int64_t> &ranks,
+                uint64_t sequence_base) {
   if (g_api == nullptr || !group) return;
   prof_torch_group facts{};
   facts.group = group.get();
@@ -284,6 +296,7 @@ void name_group(const c10::intrusive_ptr<c10d::ProcessGroup> &group, const std::
   facts.size = group->getSize();
   facts.ranks = ranks.data();
   facts.rank_count = ranks.size();
+  facts.sequence_base = sequence_base;
   g_api->name_group(&facts);
 }
 
@@ -294,5 +307,5 @@ PYBIND11_MODULE(_prof_torch, module) {
   module.def("install", &install, "records PyTorch's calls into prof's torch source");
   module.def("name_group", &name_group, "names a process group to prof's torch source",
              pybind11::arg("group"), pybind11::arg("name"), pybind11::arg("backend"),
-             pybind11::arg("ranks"));
+             pybind11::arg("ranks"), pybind11::arg("sequence_base") = 0);
 }

@@ -48,6 +48,26 @@ TEST(TorchProcessGroups, SequencesCountPerGroup) {
   EXPECT_FALSE(groups.issue(&kWorld, "all_reduce", 0, 0)); // never named
 }
 
+// Two ranks' views of one gloo group whose count PyTorch started at 1000:
+// one saw every operation, the other came in after five (an attach). With
+// PyTorch's own count they give each operation the same sequence.
+TEST(TorchProcessGroups, PyTorchsOwnCountNumbersOperationsAlikeHoweverLateProfCameIn) {
+  ProcessGroups from_start, attached;
+  int group = 0;
+  from_start.name(&group, "0", "gloo", 0, 2, {0, 1}, 1000);
+  for (uint64_t before = 1000; before < 1005; ++before)
+    from_start.issue(&group, "all_reduce", 0, 0, 0, false, before);
+  attached.name(&group, "0", "gloo", 1, 2, {0, 1}, 1000);
+  EXPECT_EQ(from_start.issue(&group, "all_reduce", 0, 0, 0, true, 1005)->sequence, 6u);
+  EXPECT_EQ(attached.issue(&group, "all_reduce", 0, 0, 0, true, 1005)->sequence, 6u);
+  // A call without PyTorch's count goes on from the last.
+  EXPECT_EQ(attached.issue(&group, "barrier", 0, 0)->sequence, 7u);
+  // Without the base (a group named by the bridge alone) it counts from prof's start.
+  ProcessGroups unknown_base;
+  unknown_base.name(&group, std::nullopt, "gloo", 0, 2, {});
+  EXPECT_EQ(unknown_base.issue(&group, "all_reduce", 0, 0, 0, true, 1005)->sequence, 1u);
+}
+
 TEST(TorchProcessGroups, ABackendCallTakesTheOperationOnItsTensor) {
   ProcessGroups groups;
   groups.name(&kWorld, "", "gloo", 0, 2, {});
