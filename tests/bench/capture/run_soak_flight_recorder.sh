@@ -12,7 +12,7 @@ seconds=${2:-600}
 bound=${3:-32M}
 interval=${4:-30}
 work=$(mktemp -d)
-trap 'kill "$prof_pid" 2> /dev/null; wait 2> /dev/null; rm -rf "$work"' EXIT
+trap 'kill "$prof_pid" 2> /dev/null || true; wait 2> /dev/null || true; rm -rf "$work"' EXIT
 cd "$work"
 env XDG_RUNTIME_DIR="$work" "$build/bin/prof" --session-new soak --flight-recorder "$bound" \
   --enable-activities all --cpu-utilization -o fr "$build/bin/gcu-train-step" --steps 100000 \
