@@ -17,7 +17,7 @@ agent=$build/lib/prof/libprof-agent.so
 work=$(mktemp -d)
 mkdir -p "$work/requests" "$work/cwd" "$work/script"
 pids=()
-trap 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; rm -rf "$work"' EXIT
+trap 'kill "${pids[@]}" 2> /dev/null || true; wait 2> /dev/null || true; rm -rf "$work"' EXIT
 waiting=(env PROF_MODE=dynamic PROF_TRIGGER_DIR="$work/requests" LD_PRELOAD="$agent"
   XDG_RUNTIME_DIR="$work")
 bare=(env XDG_RUNTIME_DIR="$work")

@@ -13,7 +13,7 @@ bin=$build/bin
 agent=$build/lib/prof/libprof-agent.so
 work=$(mktemp -d)
 pids=()
-trap 'kill "${pids[@]}" 2> /dev/null; wait 2> /dev/null; rm -rf "$work"' EXIT
+trap 'kill "${pids[@]}" 2> /dev/null || true; wait 2> /dev/null || true; rm -rf "$work"' EXIT
 
 for ((rank = 0; rank < procs; rank++)); do
   env PROF_MODE=dynamic LD_PRELOAD="$agent" XDG_RUNTIME_DIR="$work" RANK=$rank WORLD_SIZE=$procs \
