@@ -55,19 +55,15 @@ template <class Call, class Facts>
 inline int traced(MpiFunction function, Call &&call, Facts &&facts) {
   if (t_depth > 0) return call();
   // A collective's facts are its arguments: known before it runs, they give
-  // its sequence and show in dumps.
+  // its sequence (counted while nothing records too: collective_counts.hpp)
+  // and show in dumps.
   const bool early = facts_known_before(function);
-  if (active_recorder() == nullptr) {
-    if (early) // counted while nothing records too (collective_counts.hpp)
-      if (const CallFacts known = facts(); known.collective && known.has_comm)
-        count_collective(known.comm);
-    return call();
-  }
-  ++t_depth;
-  const uint64_t begin = clock_ns();
   CallFacts known;
   if (early) known = facts();
   const uint64_t sequence = known.collective && known.has_comm ? count_collective(known.comm) : 0;
+  if (active_recorder() == nullptr) return call();
+  ++t_depth;
+  const uint64_t begin = clock_ns();
   begin_call(function, begin, early ? &known : nullptr, sequence);
   const int result = call();
   const uint64_t end = clock_ns();
