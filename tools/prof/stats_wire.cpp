@@ -297,8 +297,7 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
     sample.ts = in.varint();
     sample.stack = in.varint32();
     sample.process = in.varint32();
-    LatestSample &latest = a.latest_samples_[track];
-    if (latest.stack == 0 || sample.ts >= latest.ts) latest = sample;
+    a.latest_samples_[track].keep_latest(sample);
   }
   const uint64_t join_gap = a.scope_.timeline_join_gap;
   get_into(in, a.timelines_, [join_gap] { return BusyTimeline(join_gap); });

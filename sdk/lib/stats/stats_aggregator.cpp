@@ -135,9 +135,8 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
     if (scope_.open_work && e.type == PROF_EVENT_SLICE && (e.flags & PROF_SLICE_UNFINISHED) != 0)
       open_slices_.push_back({e, process_of(e.track)});
     if (scope_.open_work && e.type == PROF_EVENT_SAMPLE && e.id != 0 && e.category == 0) {
-      LatestSample &latest = latest_samples_[e.track];
-      if (latest.stack == 0 || e.ts >= latest.ts)
-        latest = {e.ts, static_cast<prof_stack_id>(e.id), process_of(e.track)};
+      latest_samples_[e.track].keep_latest(
+          {e.ts, static_cast<prof_stack_id>(e.id), process_of(e.track)});
     }
     if (scope_.overlap && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_COMMUNICATION)
       communication_time_[process_of(e.track)].add(e.ts, e.ts + e.duration);
@@ -221,8 +220,7 @@ void StatsAggregator::merge(StatsAggregator &other) {
   heap_events_.insert(heap_events_.end(), other.heap_events_.begin(), other.heap_events_.end());
   open_slices_.insert(open_slices_.end(), other.open_slices_.begin(), other.open_slices_.end());
   for (const auto &[track, sample] : other.latest_samples_) {
-    LatestSample &latest = latest_samples_[track];
-    if (latest.stack == 0 || sample.ts >= latest.ts) latest = sample;
+    latest_samples_[track].keep_latest(sample);
   }
   for (const auto &[key, stats] : other.operators_)
     operators_[key].merge(stats);

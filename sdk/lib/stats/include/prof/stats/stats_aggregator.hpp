@@ -88,6 +88,10 @@ struct LatestSample {
   uint64_t ts = 0;
   prof_stack_id stack = 0;
   prof_track_id process = 0;
+  /// Takes `other` when it is as late or later (or this one is empty).
+  void keep_latest(const LatestSample &other) {
+    if (stack == 0 || other.ts >= ts) *this = other;
+  }
 };
 
 /// Framework operators (slices of kind PROF_CATEGORY_OPERATOR) are summed
