@@ -65,6 +65,11 @@ std::optional<IssuedCollective> ProcessGroups::carry_out(std::string_view operat
   return issued;
 }
 
+void ProcessGroups::forget_waiting() {
+  std::lock_guard lock(mutex_);
+  waiting_.clear();
+}
+
 GroupFacts ProcessGroups::facts(uint64_t index) const {
   std::lock_guard lock(mutex_);
   return index >= 1 && index <= groups_.size() ? groups_[index - 1].facts : GroupFacts{};

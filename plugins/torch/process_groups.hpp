@@ -64,6 +64,12 @@ public:
   /// oldest of that operation), nullopt when none waits.
   std::optional<IssuedCollective> carry_out(std::string_view operation, uint64_t tensor);
 
+  /// Forgets the issued operations no backend call took yet: a new recording
+  /// begins, and the backend calls of those were not recorded (the last
+  /// recording stopped first). Left waiting, each would be taken by the
+  /// next call in its place, every call after it one operation off.
+  void forget_waiting();
+
   /// The facts of group `index` (from IssuedCollective::group).
   GroupFacts facts(uint64_t index) const;
 

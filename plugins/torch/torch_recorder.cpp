@@ -119,6 +119,8 @@ void set_active_recorder(TorchRecorder *recorder) {
   (void)at_fork;
   g_generation.fetch_add(1, std::memory_order_acq_rel);
   g_recorder.store(recorder, std::memory_order_release);
+  // Issued before the switch: their backend calls were not recorded.
+  process_groups().forget_waiting();
 }
 
 TorchRecorder::TorchRecorder(const Host &host, RecorderOptions options)
@@ -435,6 +437,8 @@ prof_track_id TorchRecorder::memory_track() {
 
 void TorchRecorder::step_range_ended(uint64_t marker, uint64_t number, uint64_t begin, uint64_t end,
                                      prof_track_id track) {
+  if (marker != kNamedStep && options_.process_marks_steps && options_.process_marks_steps())
+    return;
   std::lock_guard lock(steps_mutex_);
   if (marker == kNamedStep) {
     emit_step(steps_.fetch_add(1) + 1, begin, end, track);

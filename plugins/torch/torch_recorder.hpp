@@ -19,6 +19,9 @@
 //   torch's ProfilerStep#N ranges when the program has them, else from the
 //   end of one optimizer step to the end of the next (the first from the
 //   first zero_grad before it), or each range named by the `steps` option.
+//   The first two only in a process that does not mark its own steps
+//   (prof.step(), prof_step()): numbered from the attach, they would
+//   disagree with the program's count and between ranks.
 // - Memory, when asked: each block of PyTorch's CPU allocator allocated or
 //   freed, an instant of the memory category on the thread that did it
 //   (memory "host"), the process's "Tensor memory" counter, and on each
@@ -53,6 +56,9 @@ struct RecorderOptions {
   /// "auto": ProfilerStep#N, else optimizer steps; "none"; else the name of
   /// the range that is one step.
   std::string steps = "auto";
+  /// Whether the process marks its own steps (prof_steps_marked()): "auto"
+  /// steps then yield to them. Null: it does not.
+  bool (*process_marks_steps)() = nullptr;
 };
 
 struct ThreadState;

@@ -2,6 +2,7 @@
 
 #include "running_python.hpp"
 
+#include <prof/profiler_api.h>
 #include <prof/python/python_startup.hpp>
 #include <prof/tsc_clock.hpp>
 
@@ -20,6 +21,7 @@ bool TorchSource::configure() {
     host_.error("option steps: expected auto, none or the name of the range that is one step");
     return false;
   }
+  options_.process_marks_steps = [] { return prof_steps_marked() == 1; };
   return true;
 }
 

@@ -203,7 +203,6 @@ bool attach_region(const char *name, std::string *error) {
   // A state of an earlier attach stays allocated: a thread may still hold it.
   g_state = state.release();
   declare_image_tracks();
-  post_step_position(*g_state);
   static bool fork_handler = false;
   if (!fork_handler) pthread_atfork(nullptr, nullptr, &at_fork_child);
   fork_handler = true;
@@ -213,6 +212,10 @@ bool attach_region(const char *name, std::string *error) {
     for (const core::AgentPlugin &plugin : g_state->config.plugins)
       if (PluginHost *host = start_plugin(plugin)) g_plugins.push_back(host);
   }
+  // Told once the plugins run: a step prof picks past this one is recorded
+  // whole (a plugin that starts inside a running Python, as torch's, does
+  // so on the thread that marks the steps, before its next mark).
+  post_step_position(*g_state);
   if (g_state->config.answers_dumps) {
     std::string thread_error;
     if (!start_unfinished_answers(*g_state, &answer_dump, &thread_error))
@@ -276,6 +279,7 @@ prof_agent_capture_request(int kind, const char *name, const char *domain) {
     prof::agent::mark_step();
     return prof::agent::agent_state() ? 0 : -1;
   }
+  if (kind == PROF_CAPTURE_STEPS_MARKED) return prof::agent::steps_marked() ? 1 : 0;
   prof::agent::AgentState *state = prof::agent::agent_state();
   if (!state || kind < PROF_CAPTURE_START || kind > PROF_CAPTURE_RANGE_END) return -1;
   // --step-marker NAME: the range's end is a step's.

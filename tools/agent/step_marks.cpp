@@ -90,6 +90,11 @@ void mark_step() {
   post(*state, PROF_CAPTURE_STEP, number, now);
 }
 
+bool steps_marked() {
+  std::lock_guard lock(g_step_mutex);
+  return g_steps != 0;
+}
+
 void post_step_position(AgentState &state) {
   uint64_t steps = 0;
   {

@@ -15,6 +15,8 @@ void steps_begin_now();
 /// A step ended (prof_step()): counts it and, with prof attached, records
 /// it and posts the boundary when prof follows steps.
 void mark_step();
+/// Whether mark_step() was called in this process.
+bool steps_marked();
 /// At attach: tells prof which step this process is in, when prof follows steps.
 void post_step_position(AgentState &state);
 

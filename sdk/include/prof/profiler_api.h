@@ -22,11 +22,12 @@ typedef enum prof_capture_request_kind {
   PROF_CAPTURE_STOP = 2,        ///< prof_stop(): it ends
   PROF_CAPTURE_RANGE_BEGIN = 3, ///< an annotation range NAME@DOMAIN begins
   PROF_CAPTURE_RANGE_END = 4,   ///< an annotation range NAME@DOMAIN ends
-  PROF_CAPTURE_STEP = 5         ///< prof_step(): a step ends, the next begins
+  PROF_CAPTURE_STEP = 5,        ///< prof_step(): a step ends, the next begins
+  PROF_CAPTURE_STEPS_MARKED = 6 ///< a question: does this process mark its own steps?
 } prof_capture_request_kind;
 
 /// The agent's entry: 0 when prof took the request, -1 when this process is
-/// not profiled. `name` and `domain` are for ranges (NULL otherwise; a NULL
+/// not profiled (PROF_CAPTURE_STEPS_MARKED: 1 or 0, the answer). `name` and `domain` are for ranges (NULL otherwise; a NULL
 /// domain is the default domain).
 typedef int (*prof_capture_request_fn)(int kind, const char *name, const char *domain);
 
@@ -75,6 +76,15 @@ static inline int prof_stop(void) {
 static inline int prof_step(void) {
   prof_capture_request_fn request = prof_capture_request_function();
   return request && request(PROF_CAPTURE_STEP, (const char *)0, (const char *)0) == 0;
+}
+
+/// Whether this process marks its own steps: 1 once prof_step() (or
+/// Python's prof.step(), or the end of the range `--step-marker` names) was
+/// called in it, 0 before or without prof. For sources that find steps of
+/// their own (a framework's optimizer steps): they yield to the program's.
+static inline int prof_steps_marked(void) {
+  prof_capture_request_fn request = prof_capture_request_function();
+  return request && request(PROF_CAPTURE_STEPS_MARKED, (const char *)0, (const char *)0) == 1;
 }
 
 /// For annotation libraries (an NVTX injection, a framework's own ranges):

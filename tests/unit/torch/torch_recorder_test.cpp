@@ -196,6 +196,34 @@ TEST_F(TorchRecorderTest, ACollectiveCarriesItsGroupAndSequenceFromItsC10dOperat
     }
 }
 
+// A recording that stopped between a c10d operator and its backend call
+// (prof detached) leaves the next recording nothing to take in its place:
+// the next operations still match their own calls.
+TEST_F(TorchRecorderTest, AnOperatorIssuedBeforeThisRecordingIsNotTakenByItsCalls) {
+  start();
+  int group = 0;
+  const int64_t ranks[] = {0, 1};
+  name_group({&group, "1", "gloo", 0, 2, ranks, 2});
+  prof_torch_call c10d = op("c10d::allreduce_");
+  c10d.group = &group;
+  c10d.first_tensor = 0x100;
+  call(c10d); // its backend call comes after the recording ends
+  set_active_recorder(nullptr);
+  start(); // the next recording (prof attached again, or resumed)
+  set_active_recorder(recorder_.get());
+  prof_torch_call gloo = op("gloo:all_reduce");
+  gloo.kind = PROF_TORCH_COLLECTIVE;
+  gloo.first_tensor = 0x100;
+  call(gloo); // the earlier operator's: no operator of this recording
+  call(c10d);
+  call(gloo);
+  const auto communication = slices_of(PROF_CATEGORY_COMMUNICATION);
+  set_active_recorder(nullptr);
+  ASSERT_EQ(communication.size(), 2u);
+  EXPECT_EQ(communication[0].args.at("communicator"), "unmatched");
+  EXPECT_EQ(communication[1].args.at("sequence"), "2");
+}
+
 TEST_F(TorchRecorderTest, ACollectiveWithoutItsOperatorIsUnmatched) {
   start();
   prof_torch_call gloo = op("gloo:broadcast");
@@ -239,9 +267,27 @@ TEST_F(TorchRecorderTest, ProfilerStepsAreTheStepsOnceSeen) {
   EXPECT_EQ(numbers, std::vector<std::string>{"7"});
 }
 
+// A program that marks its own steps (prof.step()) has those; torch's would
+// be numbered from the attach.
+TEST_F(TorchRecorderTest, AutoStepsYieldToTheProcesssOwnMarks) {
+  static bool marks = false;
+  RecorderOptions options;
+  options.process_marks_steps = [] { return marks; };
+  start(options);
+  call(range("Optimizer.step#SGD.step"));
+  marks = true;
+  call(range("Optimizer.step#SGD.step"));
+  call(range("ProfilerStep#7"));
+  std::vector<std::string> numbers;
+  for (const auto &s : host_.slices())
+    if (s.name == "step") numbers.push_back(s.args.at("step"));
+  EXPECT_EQ(numbers, std::vector<std::string>{"1"});
+}
+
 TEST_F(TorchRecorderTest, ANamedRangeIsOneStep) {
   RecorderOptions options;
   options.steps = "train_step";
+  options.process_marks_steps = [] { return true; }; // named steps were asked for: kept
   start(options);
   call(range("train_step"));
   call(range("Optimizer.step#SGD.step"));
