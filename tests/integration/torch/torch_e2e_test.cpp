@@ -5,8 +5,10 @@
 // times steps); over the ranks' reports, the stragglers report names the
 // late rank and that step's all-reduces.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/waiting_process.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +17,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -26,15 +29,13 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const fs::path kPrograms = PROF_TORCH_PROGRAMS;
 
 constexpr int kRanks = 4, kSteps = 6, kLateRank = 2, kLateStep = 4;
 constexpr double kDelaySeconds = 0.4;
 
 struct Slice {
-  std::string name;
+  std::string name, category;
   int pid = 0;
   uint32_t track = 0;
   uint64_t begin = 0, duration = 0;
@@ -82,6 +83,7 @@ Report read_report(const fs::path &path) {
     if (e.type != PROF_EVENT_SLICE) continue;
     const report::TrackRecord *track = reader.track(e.track);
     Slice s{std::string(reader.string(e.name)),
+            std::string(reader.string(e.category)),
             track ? track->pid : 0,
             e.track,
             e.ts,
@@ -366,7 +368,7 @@ TEST_F(TorchE2E, AttachingToARunningProgramRecordsItsOperators) {
   const fs::path pid_file = dir() / "pid", stop_file = dir() / "stop";
   auto app = std::async(std::launch::async, [&] {
     return run_process({"/usr/bin/env", "PROF_MODE=dynamic",
-                        "LD_PRELOAD=" + (kBuildDir / "lib" / "prof" / "libprof-agent.so").string(),
+                        "LD_PRELOAD=" + kAgent,
                         PROF_SYSTEM_PYTHON3, (kPrograms / "waits_for_attach.py").string(),
                         pid_file.string(), stop_file.string()},
                        {}, std::chrono::seconds(150));
@@ -389,6 +391,114 @@ TEST_F(TorchE2E, AttachingToARunningProgramRecordsItsOperators) {
   const Report report = read_report(dir() / "a.profrep");
   EXPECT_GT(report.named("aten::mm").size(), 10u);
   EXPECT_GT(report.named("aten::tanh").size(), 10u);
+}
+
+/// Whether `path` holds `text`, looking again for up to `seconds`.
+bool wait_for_text(const fs::path &path, const std::string &text, int seconds) {
+  for (int tenths = 0;; ++tenths) {
+    std::ifstream in(path);
+    const std::string held((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (held.find(text) != std::string::npos) return true;
+    if (tenths >= seconds * 10) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+/// What a step-aligned capture of one rank holds: its step numbers (the
+/// program's prof.step() marks) and its gloo all-reduces' sequences.
+struct RankCapture {
+  std::set<uint64_t> steps, all_reduces;
+  std::set<std::string> step_categories;
+};
+RankCapture rank_capture(const fs::path &path) {
+  RankCapture out;
+  for (const Slice &s : read_report(path).slices) {
+    if (s.name == "step" && s.args.count("step")) {
+      out.steps.insert(std::stoull(s.args.at("step")));
+      out.step_categories.insert(s.category);
+    }
+    if (s.name == "gloo:all_reduce") out.all_reduces.insert(std::stoull(s.args.at("sequence")));
+  }
+  return out;
+}
+
+// Two DDP ranks started with the agent waiting, marking steps with
+// prof.step(): captured hundreds of steps in, by `prof start --all` and by a
+// trigger-folder request, each rank's report holds the same 3 steps and the
+// same gradient all-reduces (PyTorch's own per-group count, whenever prof
+// attached), and the straggler report works over them.
+TEST_F(TorchE2E, RanksStartedWaitingAreCapturedAtTheSameStepsWithMatchingCollectives) {
+  const fs::path runtime = dir() / "runtime", triggers = dir() / "triggers";
+  fs::create_directories(runtime);
+  fs::create_directories(triggers);
+  const std::string runtime_variable = "XDG_RUNTIME_DIR=" + runtime.string();
+  std::vector<std::unique_ptr<Background>> ranks;
+  for (int rank = 0; rank < 2; ++rank)
+    ranks.push_back(start_waiting(
+        {PROF_SYSTEM_PYTHON3, (kPrograms / "ddp_steps.py").string(), (dir() / "stop").string()},
+        dir(),
+        {runtime_variable, "RANK=" + std::to_string(rank), "WORLD_SIZE=2",
+         "MASTER_ADDR=127.0.0.1", "MASTER_PORT=29641", "OMP_NUM_THREADS=1",
+         "PROF_TRIGGER_DIR=" + triggers.string()},
+        "rank" + std::to_string(rank)));
+  for (int rank = 0; rank < 2; ++rank)
+    ASSERT_TRUE(wait_for_text(dir() / ("rank" + std::to_string(rank) + ".out"), "step 100", 180))
+        << ranks[rank]->output();
+
+  const auto check_captures = [&](const std::string &prefix) {
+    std::vector<RankCapture> captures;
+    for (int rank = 0; rank < 2; ++rank)
+      captures.push_back(rank_capture(dir() / (prefix + std::to_string(rank) + ".profrep")));
+    for (const RankCapture &capture : captures) {
+      EXPECT_EQ(capture.steps.size(), 3u) << prefix;
+      EXPECT_EQ(capture.step_categories, std::set<std::string>{"prof/step"}) << prefix;
+      EXPECT_GE(capture.all_reduces.size(), 3u) << prefix;
+      // Counted by PyTorch from the group's making: past the first 100 steps.
+      EXPECT_GT(capture.all_reduces.empty() ? 0 : *capture.all_reduces.begin(), 100u) << prefix;
+    }
+    EXPECT_EQ(captures[0].steps, captures[1].steps) << prefix;
+    EXPECT_EQ(captures[0].all_reduces, captures[1].all_reduces) << prefix;
+    EXPECT_GT(captures[0].steps.empty() ? 0 : *captures[0].steps.begin(), 100u) << prefix;
+  };
+
+  const RunResult started = run_process({"/usr/bin/env", runtime_variable, kProf, "start",
+                                         "--all", "--match", "ddp_steps", "--trace", "torch",
+                                         "--capture-steps", "3", "-o",
+                                         (dir() / "s%q{RANK}").string()},
+                                        dir(), std::chrono::seconds(120));
+  ASSERT_EQ(started.exit_code, 0) << started.describe();
+  check_captures("s");
+
+  const RunResult asked = run_process({"/usr/bin/env", runtime_variable, kProf, "trigger",
+                                       "--trigger-dir", triggers.string(), "--trace", "torch",
+                                       "--capture-steps", "3", "-o",
+                                       (dir() / "t%q{RANK}").string()},
+                                      dir(), std::chrono::seconds(60));
+  ASSERT_EQ(asked.exit_code, 0) << asked.describe();
+  // The agent that claimed the request started prof; its console says when it is done.
+  bool detached = false;
+  for (int i = 0; i < 1200 && !detached; ++i) {
+    if (fs::exists(runtime / "prof"))
+      for (const auto &entry : fs::directory_iterator(runtime / "prof")) {
+        const std::string name = entry.path().filename().string();
+        if (name.starts_with("trigger-") && name.ends_with(".log") &&
+            wait_for_text(entry.path(), "prof detached", 0))
+          detached = true;
+      }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(detached) << asked.describe();
+  check_captures("t");
+
+  const RunResult stragglers =
+      run_process({kProf, "stats", "--report", "stragglers", (dir() / "s0.profrep").string(),
+                   (dir() / "s1.profrep").string()});
+  ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
+  EXPECT_NE(stragglers.out.find("Stragglers (gloo:0)"), std::string::npos) << stragglers.out;
+
+  std::ofstream(dir() / "stop").put('\n');
+  for (auto &rank : ranks)
+    EXPECT_EQ(rank->wait(std::chrono::seconds(60)), 0) << rank->output();
 }
 
 // With --memory-profile, the tensor memory each operator kept, exactly as
