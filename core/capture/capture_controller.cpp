@@ -366,7 +366,7 @@ void CaptureController::window_finished(uint32_t, const std::string &path,
     return;
   }
   if (path.empty()) return;
-  console_.line("Generated: " + path);
+  if (!plan_.reports_split) console_.line("Generated: " + path);
   if (plan_.rotation == 0) return;
   rotated_.push_back(path);
   while (rotated_.size() > plan_.rotation) {

@@ -30,14 +30,17 @@ struct CapturePlan {
   bool interactive = false;       ///< --dynamic on: the (prof) prompt
   bool attached = false;          ///< prof attach: the end of --duration detaches
   bool stop_ends_capture = false; ///< prof start --all: `prof stop` ends it all
-  uint64_t flight_bytes =
-      0;                  ///< --flight-recorder SIZE: the latest SIZE of events, written on dumps
+  /// --flight-recorder SIZE: the latest SIZE of events, written on dumps.
+  uint64_t flight_bytes = 0;
   uint64_t flight_ns = 0; ///< --flight-recorder SECONDS: the latest SECONDS of them
+  /// --hang-timeout: dump when a process made no step that long.
   uint64_t hang_timeout_ns = 0;
   std::string step_marker_name;   ///< --step-marker NAME[@DOMAIN]: annotation ranges ending steps
-  std::string step_marker_domain; ///< "" the default domain, "*" any ///< --hang-timeout: dump when
-                                  ///< a process made no step that long
+  std::string step_marker_domain; ///< "" the default domain, "*" any
   std::chrono::seconds prompt_timeout{1800};
+  /// The front end splits each window's report (per process, per rank) and
+  /// names the parts it writes: the whole is not announced.
+  bool reports_split = false;
 
   /// Whether a window opens at launch.
   bool collects_at_launch() const {

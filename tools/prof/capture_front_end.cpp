@@ -187,6 +187,7 @@ CaptureFrontEnd::start(const CaptureTarget &target,
       throw cli::UsageError("--flight-recorder writes its dumps as reports: give -o NAME");
     reports->keep_latest({plan_.flight_bytes, plan_.flight_ns});
   }
+  plan_.reports_split = !attached_reports_.empty() || !split_variable_.empty();
   core::CaptureController &controller =
       runner_.control(plan_, std::move(reports), std::move(end_application));
   // Flight recorder dumps of several processes split as they are written.

@@ -23,6 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using namespace std::chrono_literals;
 
 class AttachAll : public ::testing::Test {
@@ -65,6 +66,8 @@ TEST_F(AttachAll, EachMatchingProcessGetsItsReportNamedAndRankedFromItsEnvironme
                             "*/general/operator", "--duration", "1", "-o", "r%q{RANK}"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_THAT(r.out, HasSubstr("3 agents joined within"));
+  // Only the reports that stay are announced, not the whole they were split from.
+  EXPECT_THAT(r.out, Not(HasSubstr("Generated: " + (dir_ / "r0.profrep").string() + "\n")));
   for (int rank = 0; rank < 3; ++rank) {
     const fs::path path = dir_ / ("r" + std::to_string(rank) + ".profrep");
     EXPECT_THAT(r.out, HasSubstr("Generated: " + path.string() + " (process " +
