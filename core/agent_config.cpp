@@ -1,5 +1,6 @@
 #include "core/agent_config.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 
@@ -59,6 +60,7 @@ std::string AgentConfig::encode() const {
   if (!step_marker_name.empty())
     out += "step_marker " + escape(step_marker_name) + " " + escape(step_marker_domain) + "\n";
   if (answers_dumps) out += "answers_dumps\n";
+  if (stall_ns != 0) out += "stall " + std::to_string(stall_ns) + "\n";
   for (const AgentPlugin &p : plugins) {
     out += "plugin " + escape(p.name) + " " + escape(p.path) + "\n";
     for (const auto &[key, value] : p.options)
@@ -101,7 +103,10 @@ std::optional<AgentConfig> AgentConfig::decode(std::string_view text, std::strin
         config.host = a;
       else if (w[0] == "target")
         config.target_pid = std::atoi(a.c_str());
-      else
+      else if (w[0] != "stall" ||
+               std::from_chars(a.data(), a.data() + a.size(), config.stall_ns).ptr !=
+                   a.data() + a.size() ||
+               a.empty())
         return bad();
     } else if (w.size() == 3 && w[0] == "step_marker" && unescape(w[1], a) && unescape(w[2], b)) {
       config.step_marker_name = a;

@@ -28,6 +28,9 @@ struct AgentConfig {
   /// --flight-recorder: the agent answers prof's dumps with its plugins'
   /// unfinished slices (ShmHeader::unfinished_asked).
   bool answers_dumps = false;
+  /// --hang-timeout: the agent tells prof of a communication call that has
+  /// been open this long (kCaptureStall); 0: it does not look.
+  uint64_t stall_ns = 0;
 
   std::string encode() const;
   /// nullopt with `error` set for text that is not a config of this version.

@@ -16,6 +16,10 @@ namespace prof::core {
 /// joins a capture following steps says how many steps its process has
 /// ended (the name, in decimal).
 constexpr uint32_t kCaptureStepPosition = 16;
+/// And for --hang-timeout: a thread of the process has been inside one
+/// communication call since `ts` (the call's begin), for the nanoseconds
+/// the name says (decimal).
+constexpr uint32_t kCaptureStall = 17;
 
 struct CaptureRequest {
   uint32_t kind = 0; ///< prof_capture_request_kind

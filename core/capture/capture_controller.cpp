@@ -40,9 +40,9 @@ void CaptureController::add_requests(core::ShmHeader &header) {
                                 1u << PROF_CAPTURE_RANGE_BEGIN | 1u << PROF_CAPTURE_RANGE_END,
                                 plan_.annotation_name, plan_.annotation_domain);
     break;
-  case CaptureRange::None: // --hang-timeout watches the steps
-    core::want_capture_requests(header, plan_.hang_timeout_ns ? 1u << PROF_CAPTURE_STEP : 0, "",
-                                "");
+  case CaptureRange::None: // --hang-timeout watches the steps and communication calls
+    core::want_capture_requests(
+        header, plan_.hang_timeout_ns ? 1u << PROF_CAPTURE_STEP | 1u << kCaptureStall : 0, "", "");
     break;
   }
 }
@@ -207,6 +207,7 @@ void CaptureController::take_requests() {
   for (core::CaptureRequestReader &reader : requests_)
     for (const core::CaptureRequest &request : reader.take()) {
       if (request.kind == PROF_CAPTURE_STEP && plan_.hang_timeout_ns) step_heard(request);
+      if (request.kind == kCaptureStall && plan_.hang_timeout_ns) stall_heard(request);
       if (plan_.range == CaptureRange::ProfilerApi) {
         if (request.kind == PROF_CAPTURE_START) range_begins(request.ts);
         if (request.kind == PROF_CAPTURE_STOP) range_ends(request.ts);
@@ -273,18 +274,37 @@ void CaptureController::step_heard(const core::CaptureRequest &request) {
 }
 
 // --hang-timeout: a process that marked steps and made none for that long
-// has its flight recorder written, once until it steps again.
+// has its flight recorder written, once until it steps again. One dump per
+// hang: a process whose last step came before the last hang's dump is in
+// that dump as it is now.
 void CaptureController::watch_hangs(uint64_t now) {
   for (auto &[pid, last] : last_steps_) {
     if (last.dumped || now < last.ts + plan_.hang_timeout_ns) continue;
     last.dumped = true;
+    if (last.ts < hang_dumped_ns_) continue;
     if (kill(pid, 0) != 0 && errno == ESRCH) continue; // it ended
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(now - last.ts) / 1e9);
     dump_.hangs.push_back("process " + std::to_string(pid) + " made no step for " + seconds +
                           " s (its last: step " + std::to_string(last.number) + ")");
+    hang_dumped_ns_ = now;
     ask_for_dump(now);
   }
+}
+
+// --hang-timeout: an agent saw a thread inside one communication call that
+// long. One dump per hang: a call that began before the last hang's dump is
+// open in it (the other ranks of the same hang tell theirs a moment later).
+void CaptureController::stall_heard(const core::CaptureRequest &request) {
+  if (request.ts < hang_dumped_ns_) return;
+  uint64_t waited = 0;
+  std::from_chars(request.name.data(), request.name.data() + request.name.size(), waited);
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(waited) / 1e9);
+  dump_.hangs.push_back("process " + std::to_string(request.pid) +
+                        " has waited in one communication call for " + seconds + " s");
+  hang_dumped_ns_ = core::session_now_ns();
+  ask_for_dump(hang_dumped_ns_);
 }
 
 void CaptureController::ask_for_dump(uint64_t now) {

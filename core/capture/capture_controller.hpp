@@ -101,6 +101,7 @@ private:
   void take_step_request(const core::CaptureRequest &request);
   void pick_steps(uint64_t now);
   void step_heard(const core::CaptureRequest &request);
+  void stall_heard(const core::CaptureRequest &request);
   void watch_hangs(uint64_t now);
   void ask_for_dump(uint64_t now);
   void write_dump();
@@ -125,6 +126,7 @@ private:
     bool dumped = false;
   };
   std::map<int, LastStep> last_steps_; ///< --hang-timeout: each process's latest step
+  uint64_t hang_dumped_ns_ = 0; ///< --hang-timeout: when a hang was last dumped
   /// A dump asked for (prof dump, a hang), written once the agents answered.
   struct PendingDump {
     std::vector<std::promise<std::string>> answers; ///< of `prof dump` commands

@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <fstream>
 #include <mutex>
+#include <set>
 #include <prof/launcher_rank.hpp>
 #include <prof/profiler_api.h>
 #include <prof/python/python_startup.hpp>
@@ -140,6 +141,31 @@ void answer_dump(uint64_t now) {
   emit_unfinished_slices(g_plugins, now);
 }
 
+// --hang-timeout: a communication call open that long is told to prof, once.
+void watch_stalls(uint64_t now) {
+  static std::set<std::pair<prof_track_id, uint64_t>> told; // the calls open at the last look
+  std::vector<prof_event> open;
+  {
+    std::lock_guard lock(g_plugins_mutex);
+    open = collect_unfinished_slices(g_plugins, now);
+  }
+  AgentState *state = g_state;
+  if (!state || !core::capture_request_wanted(*state->region.header(), core::kCaptureStall,
+                                              nullptr, nullptr))
+    return;
+  std::set<std::pair<prof_track_id, uint64_t>> still_open;
+  for (const prof_event &call : open) {
+    if (call.kind != PROF_CATEGORY_COMMUNICATION || call.ts + state->config.stall_ns > now)
+      continue;
+    still_open.emplace(call.track, call.ts);
+    if (told.contains({call.track, call.ts})) continue;
+    core::post_capture_request(*state->region.header(),
+                               {core::kCaptureStall, static_cast<int32_t>(getpid()), call.ts,
+                                std::to_string(now - call.ts), ""});
+  }
+  told = std::move(still_open);
+}
+
 // `import prof` (prof.step()) in the application's Python programs: the
 // plugins' python-site, lib/prof/plugins/python-site beside this agent.
 void offer_import_prof() {
@@ -216,9 +242,11 @@ bool attach_region(const char *name, std::string *error) {
   // whole (a plugin that starts inside a running Python, as torch's, does
   // so on the thread that marks the steps, before its next mark).
   post_step_position(*g_state);
-  if (g_state->config.answers_dumps) {
+  if (g_state->config.answers_dumps || g_state->config.stall_ns != 0) {
     std::string thread_error;
-    if (!start_unfinished_answers(*g_state, &answer_dump, &thread_error))
+    std::function<void(uint64_t)> probe;
+    if (g_state->config.stall_ns != 0) probe = &watch_stalls;
+    if (!start_unfinished_answers(*g_state, &answer_dump, std::move(probe), &thread_error))
       say(thread_error + "; dumps will not show what this process is inside");
   }
   if (g_plugins.size() != g_state->config.plugins.size()) {

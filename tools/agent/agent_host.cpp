@@ -48,16 +48,21 @@ prof_stack_id intern_stack(void *, const prof_string_id *frames, uint32_t count)
 }
 // Set on the thread answering a dump while plugins emit unfinished slices.
 thread_local bool t_unfinished = false;
+// Set instead while they are only looked at (collect_unfinished_slices).
+thread_local std::vector<prof_event> *t_collected = nullptr;
 
 // Where the emit functions put records: the calling thread's shared ring.
 struct SharedRings {
   static void emit(void *, const prof_event &event) {
+    if (t_collected && event.type == PROF_EVENT_SLICE) return t_collected->push_back(event);
     if (!t_unfinished || event.type != PROF_EVENT_SLICE) return agent_emit(event);
     prof_event marked = event;
     marked.flags = PROF_SLICE_UNFINISHED;
     agent_emit(marked);
   }
   static void emit_group(void *, const prof_event *records, uint32_t count) {
+    if (t_collected && count != 0 && records[0].type == PROF_EVENT_SLICE)
+      return t_collected->push_back(records[0]);
     if (!t_unfinished || count == 0 || records[0].type != PROF_EVENT_SLICE)
       return agent_emit_group(records, count);
     std::vector<prof_event> marked(records, records + count); // the event, then its arguments
@@ -116,12 +121,27 @@ constexpr prof_host_api kApi = [] {
 
 const prof_host_api &agent_host_api() { return kApi; }
 
-void emit_unfinished_slices(const std::vector<PluginHost *> &plugins, uint64_t now) {
-  t_unfinished = true;
+namespace {
+void ask_for_unfinished_slices(const std::vector<PluginHost *> &plugins, uint64_t now) {
   for (PluginHost *plugin : plugins)
     if (auto emit = core::unfinished_emitter(*plugin->descriptor->source))
       emit(plugin->instance, now);
+}
+} // namespace
+
+void emit_unfinished_slices(const std::vector<PluginHost *> &plugins, uint64_t now) {
+  t_unfinished = true;
+  ask_for_unfinished_slices(plugins, now);
   t_unfinished = false;
+}
+
+std::vector<prof_event> collect_unfinished_slices(const std::vector<PluginHost *> &plugins,
+                                                  uint64_t now) {
+  std::vector<prof_event> collected;
+  t_collected = &collected;
+  ask_for_unfinished_slices(plugins, now);
+  t_collected = nullptr;
+  return collected;
 }
 
 } // namespace prof::agent

@@ -30,5 +30,8 @@ const prof_host_api &agent_host_api();
 /// Has each of `plugins` that can emit its slices unfinished at `now`
 /// (prof_source_vtable::emit_unfinished), marked PROF_SLICE_UNFINISHED.
 void emit_unfinished_slices(const std::vector<PluginHost *> &plugins, uint64_t now);
+/// The same slices, kept here instead of emitted (their arguments left out).
+std::vector<prof_event> collect_unfinished_slices(const std::vector<PluginHost *> &plugins,
+                                                  uint64_t now);
 
 } // namespace prof::agent

@@ -2,6 +2,8 @@
 // on the region's unfinished_asked word and, each time prof bumps it, has
 // the plugins emit their unfinished slices, then tells prof it answered.
 // Between dumps it costs the application nothing: no wake-up, no write.
+// With --hang-timeout it also wakes once a second to look at what is open
+// (a probe), and the process pays for that look.
 #pragma once
 
 #include "tools/agent/agent_state.hpp"
@@ -15,8 +17,9 @@ namespace prof::agent {
 /// Answers prof's dumps for `state`'s region with `answer(now)` until
 /// stop_unfinished_answers(state). False with `error` set when no thread
 /// could be made.
+/// With `probe`, also calls it once a second.
 bool start_unfinished_answers(AgentState &state, std::function<void(uint64_t now)> answer,
-                              std::string *error);
+                              std::function<void(uint64_t now)> probe, std::string *error);
 /// The thread ends at its next wake-up, now; `state` must stay allocated.
 void stop_unfinished_answers(AgentState &state);
 

@@ -43,6 +43,7 @@ core::ShmRegion &AgentSetup::create_region(const core::EventBusConfig &buffers,
   config.step_marker_name = step_marker_name_;
   config.step_marker_domain = step_marker_domain_;
   config.answers_dumps = answers_dumps_;
+  config.stall_ns = stall_ns_;
   for (const SelectedPlugin &source : sources_) {
     core::AgentPlugin plugin{source.plugin->name, source.plugin->path.string(), {}};
     for (const auto &[key, value] : source.options.set_values())

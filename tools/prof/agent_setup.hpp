@@ -26,6 +26,8 @@ public:
   }
   /// --flight-recorder: each process answers dumps with its unfinished slices.
   void answer_dumps() { answers_dumps_ = true; }
+  /// --hang-timeout: each process tells prof of a communication call open `ns` long.
+  void watch_stalls(uint64_t ns) { stall_ns_ = ns; }
   /// "LD_PRELOAD=...", "PROF_AGENT_SHM=..." for AppLauncher::spawn.
   const std::vector<std::string> &environment() const { return environment_; }
   /// Creates the region, with the session facts the agent hands its plugins.
@@ -58,6 +60,7 @@ public:
 private:
   std::string step_marker_name_, step_marker_domain_;
   bool answers_dumps_ = false;
+  uint64_t stall_ns_ = 0;
   std::vector<SelectedPlugin> sources_;
   std::string name_;
   std::vector<std::string> environment_;

@@ -127,6 +127,7 @@ AgentSetup *CaptureFrontEnd::agent() {
     agent_ = std::make_unique<AgentSetup>(process_sources_);
     agent_->mark_steps_with(plan_.step_marker_name, plan_.step_marker_domain);
     if (plan_.flight_bytes != 0 || plan_.flight_ns != 0) agent_->answer_dumps();
+    agent_->watch_stalls(plan_.hang_timeout_ns);
   }
   return agent_.get();
 }

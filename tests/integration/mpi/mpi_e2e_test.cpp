@@ -604,6 +604,43 @@ TEST_F(MpiE2E, ADumpOfAHungJobShowsTheAllReduceTheOthersWaitIn) {
   }
 }
 
+// A job that marks no steps: --hang-timeout dumps it once its ranks have
+// waited that long in one all-reduce, one dump for all of them.
+TEST_F(MpiE2E, HangTimeoutDumpsAJobWaitingInOneCommunicationCall) {
+  const fs::path stall = dir_ / "stall";
+  std::vector<std::string> command = {kProf,          "--session-new",      "stalled", "--trace",
+                                      "mpi",          "--flight-recorder",  "1M",      "--hang-timeout",
+                                      "3",            "-o",                 (dir_ / "h").string()};
+  for (const std::string &a : mpirun(4))
+    command.push_back(a);
+  command.insert(command.end(), {kHang, stall.string()});
+  const std::string runtime = "XDG_RUNTIME_DIR=" + dir_.string();
+  Background job(command, dir_, {runtime}, "job");
+  std::this_thread::sleep_for(std::chrono::seconds(2)); // the ranks make all-reduces
+  std::ofstream(stall).put('\n');
+  for (int i = 0; i < 100 && job.output().find("rank 1 stalls") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const auto stalled_at = std::chrono::steady_clock::now();
+  while (job.output().find("flight recorder dumped") == std::string::npos &&
+         std::chrono::steady_clock::now() < stalled_at + std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::string told = job.output();
+  std::this_thread::sleep_for(std::chrono::seconds(2)); // no second dump for the same hang
+  const std::string later = job.output();
+  run_process({"/usr/bin/env", runtime, kProf, "shutdown", "--session", "stalled"}, dir_,
+              std::chrono::seconds(30));
+  job.wait();
+  EXPECT_THAT(told, HasSubstr(" has waited in one communication call for "));
+  EXPECT_THAT(told, HasSubstr("flight recorder dumped to " + (dir_ / "h.profrep").string()));
+  EXPECT_EQ(later.find("h-2.profrep"), std::string::npos) << later;
+
+  const RunResult hang =
+      run_process({kProf, "stats", "--report", "hang", "--format", "csv", (dir_ / "h.profrep").string()});
+  ASSERT_EQ(hang.exit_code, 0) << hang.describe();
+  EXPECT_THAT(hang.out, HasSubstr("3 of 4 ranks wait in MPI_Allreduce #")) << hang.out;
+  EXPECT_THAT(hang.out, HasSubstr("(rank 1)")) << hang.out;
+}
+
 // The issue's hang: 4 mpi4py ranks whose steps are a traced Python function;
 // rank 1 stops in stall() before its 50th all-reduce. --hang-timeout dumps
 // every rank without being asked, the job runs on once released, and

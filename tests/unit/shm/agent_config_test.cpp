@@ -15,6 +15,7 @@ TEST(AgentConfig, RoundTripsEveryFieldWhateverItHolds) {
   config.step_marker_name = "train step";
   config.step_marker_domain = "*";
   config.answers_dumps = true;
+  config.stall_ns = 5'000'000'000;
   std::string error;
   auto back = AgentConfig::decode(config.encode(), &error);
   ASSERT_TRUE(back) << error;
@@ -28,6 +29,7 @@ TEST(AgentConfig, RoundTripsEveryFieldWhateverItHolds) {
   EXPECT_EQ(back->step_marker_name, "train step");
   EXPECT_EQ(back->step_marker_domain, "*");
   EXPECT_TRUE(back->answers_dumps);
+  EXPECT_EQ(back->stall_ns, 5'000'000'000u);
   EXPECT_FALSE(AgentConfig::decode(AgentConfig{}.encode(), &error)->answers_dumps);
 }
 
@@ -41,4 +43,6 @@ TEST(AgentConfig, RefusesWhatItDoesNotUnderstand) {
   EXPECT_EQ(error, "agent configuration line 2 is malformed");
   EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\noption p k v\n", &error));
   EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nhost %4\n", &error));
+  EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nstall 5s\n", &error));
+  EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nstall -1\n", &error));
 }
