@@ -82,14 +82,6 @@ constexpr std::string_view kProfilerStepPrefix = "ProfilerStep#";
 constexpr std::string_view kOptimizerStepPrefix = "Optimizer.step#";
 constexpr std::string_view kZeroGradPrefix = "Optimizer.zero_grad#";
 
-/// A c10d operator's or a backend collective's facts, from begin to end.
-struct CollectiveFacts {
-  IssuedCollective issued;
-  bool matched = false;
-  prof_string_id operation = 0, dtype = 0;
-  int64_t elements = -1, bytes = -1;
-};
-
 constexpr std::string_view kEvaluatePrefix = "autograd::engine::evaluate_function:";
 
 bool backward_name(const char *name) {
@@ -121,6 +113,7 @@ void set_active_recorder(TorchRecorder *recorder) {
   g_recorder.store(recorder, std::memory_order_release);
   // Issued before the switch: their backend calls were not recorded.
   process_groups().forget_waiting();
+  if (recorder != nullptr) recorder->forget_running_collectives();
 }
 
 TorchRecorder::TorchRecorder(const Host &host, RecorderOptions options)
@@ -278,6 +271,11 @@ void TorchRecorder::begin(const prof_torch_call &call, prof_torch_open_call &ope
   }
   open.words[kFlags] |= kCommunicator;
   open.words[kExtra] = reinterpret_cast<uintptr_t>(facts);
+  if (call.kind == PROF_TORCH_COLLECTIVE) {
+    std::lock_guard lock(running_mutex_);
+    running_[facts] = {now, state.track, static_cast<prof_string_id>(open.words[kTrackAndName] >> 32),
+                       *facts};
+  }
 }
 
 void TorchRecorder::forward_operator(const prof_torch_call &call, uint64_t ts,
@@ -335,8 +333,12 @@ void TorchRecorder::end(prof_torch_open_call &open) {
 
   CollectiveFacts *facts =
       flags & kCommunicator ? reinterpret_cast<CollectiveFacts *>(open.words[kExtra]) : nullptr;
-  if (kind == PROF_TORCH_COLLECTIVE) {
-    end_collective(open, end_ns);
+  if (kind == PROF_TORCH_COLLECTIVE && facts != nullptr) {
+    {
+      std::lock_guard lock(running_mutex_);
+      running_.erase(facts);
+    }
+    emit_collective(begin, track, name, *facts, end_ns);
   } else if (operator_kind) {
     prof_arg args[10];
     uint32_t count = 0;
@@ -373,29 +375,36 @@ void TorchRecorder::end(prof_torch_open_call &open) {
   delete facts;
 }
 
-void TorchRecorder::end_collective(prof_torch_open_call &open, uint64_t end_ns) {
-  const uint64_t begin = open.words[kBegin];
-  const auto track = static_cast<prof_track_id>(open.words[kTrackAndName] & 0xffffffffu);
-  const auto name = static_cast<prof_string_id>(open.words[kTrackAndName] >> 32);
-  const auto *facts = reinterpret_cast<const CollectiveFacts *>(open.words[kExtra]);
-  if (facts == nullptr) return;
+void TorchRecorder::emit_unfinished(uint64_t now) {
+  std::lock_guard lock(running_mutex_);
+  for (const auto &[key, call] : running_)
+    emit_collective(call.begin, call.track, call.name, call.facts, now);
+}
+
+void TorchRecorder::forget_running_collectives() {
+  std::lock_guard lock(running_mutex_);
+  running_.clear();
+}
+
+void TorchRecorder::emit_collective(uint64_t begin, prof_track_id track, prof_string_id name,
+                                    const CollectiveFacts &facts, uint64_t end_ns) {
   prof_arg args[14];
   uint32_t count = 0;
   GroupFacts group;
-  if (facts->matched) group = groups_.facts(facts->issued.group);
+  if (facts.matched) group = groups_.facts(facts.issued.group);
   args[count++] = arg_string(keys_.communicator,
-                             intern_text(facts->matched ? group.communicator : "unmatched"));
-  if (facts->matched) {
-    args[count++] = arg_uint(keys_.sequence, facts->issued.sequence);
+                             intern_text(facts.matched ? group.communicator : "unmatched"));
+  if (facts.matched) {
+    args[count++] = arg_uint(keys_.sequence, facts.issued.sequence);
     // How long it waited for the backend: the rank arrived when it was issued.
-    if (facts->issued.issued_ns != 0 && facts->issued.issued_ns < begin)
-      args[count++] = arg_uint(keys_.queued, begin - facts->issued.issued_ns);
+    if (facts.issued.issued_ns != 0 && facts.issued.issued_ns < begin)
+      args[count++] = arg_uint(keys_.queued, begin - facts.issued.issued_ns);
   }
-  args[count++] = arg_string(keys_.operation, facts->operation);
-  if (facts->bytes >= 0) args[count++] = arg_int(keys_.bytes, facts->bytes);
-  if (facts->elements >= 0) args[count++] = arg_int(keys_.elements, facts->elements);
-  if (facts->dtype != 0) args[count++] = arg_string(keys_.dtype, facts->dtype);
-  if (facts->matched) {
+  args[count++] = arg_string(keys_.operation, facts.operation);
+  if (facts.bytes >= 0) args[count++] = arg_int(keys_.bytes, facts.bytes);
+  if (facts.elements >= 0) args[count++] = arg_int(keys_.elements, facts.elements);
+  if (facts.dtype != 0) args[count++] = arg_string(keys_.dtype, facts.dtype);
+  if (facts.matched) {
     args[count++] = arg_string(keys_.backend, intern_text(group.backend));
     args[count++] = arg_int(keys_.group_size, group.size);
     args[count++] = arg_int(keys_.rank, group.rank);

@@ -64,6 +64,14 @@ struct RecorderOptions {
 struct ThreadState;
 class ForwardTables;
 
+/// A c10d operator's or a backend collective's facts, from begin to end.
+struct CollectiveFacts {
+  IssuedCollective issued;
+  bool matched = false;
+  prof_string_id operation = 0, dtype = 0;
+  int64_t elements = -1, bytes = -1;
+};
+
 class TorchRecorder {
 public:
   TorchRecorder(const Host &host, RecorderOptions options);
@@ -81,6 +89,13 @@ public:
   void memory(uintptr_t address, uint64_t bytes, bool freed, uint64_t live);
   void warn(std::string_view text);
 
+  /// The backend collectives running now, each a communication slice from
+  /// its begin to `now` (a flight recorder's dump: what a rank waits in).
+  void emit_unfinished(uint64_t now);
+  /// Forgets the running collectives it knows: it records again, and those
+  /// that ended meanwhile were not seen ending.
+  void forget_running_collectives();
+
   /// Steps recorded so far.
   uint64_t steps() const { return steps_.load(std::memory_order_relaxed); }
 
@@ -97,7 +112,9 @@ private:
   void step_range_ended(uint64_t marker, uint64_t number, uint64_t begin, uint64_t end,
                         prof_track_id track);
   void emit_step(uint64_t number, uint64_t begin, uint64_t end, prof_track_id track);
-  void end_collective(prof_torch_open_call &open, uint64_t end_ns);
+  /// A backend collective's communication slice, ended at `end_ns` or at a dump.
+  void emit_collective(uint64_t begin, prof_track_id track, prof_string_id name,
+                       const CollectiveFacts &facts, uint64_t end_ns);
   /// The process's "Tensor memory" counter track (again after a fork).
   prof_track_id memory_track();
 
@@ -131,6 +148,14 @@ private:
   std::atomic<bool> profiler_steps_{false}; ///< ProfilerStep#N seen: they are the steps
   uint64_t last_step_end_ = 0;
   std::atomic<uint64_t> first_zero_grad_ns_{0}; ///< where optimizer step 1 begins, if before it
+  struct RunningCollective {
+    uint64_t begin = 0;
+    prof_track_id track = 0;
+    prof_string_id name = 0;
+    CollectiveFacts facts;
+  };
+  std::mutex running_mutex_; ///< a dump's thread reads them while calls come and go
+  std::unordered_map<const CollectiveFacts *, RunningCollective> running_;
   std::mutex warned_mutex_;
   std::set<std::string> warned_;
 };

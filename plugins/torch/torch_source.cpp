@@ -59,4 +59,9 @@ bool TorchSource::resume() {
   return true;
 }
 
+bool TorchSource::emit_unfinished(uint64_t now) {
+  if (started_ && active_recorder() == recorder_) recorder_->emit_unfinished(now);
+  return true;
+}
+
 } // namespace prof::torch

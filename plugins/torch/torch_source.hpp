@@ -25,6 +25,8 @@ public:
   bool stop();
   bool suspend();
   bool resume();
+  /// At a flight recorder's dump: the backend collectives running now.
+  bool emit_unfinished(uint64_t now);
   bool flush() { return true; }
 
 private:

@@ -35,7 +35,13 @@ namespace {
 
 AgentState *g_state = nullptr;
 core::ShmCatalogWriter *g_catalog_left_by_fork = nullptr; // see at_fork_child
-std::vector<PluginHost *> g_plugins;
+// Never destroyed: the agent's threads may read it while the process exits.
+// Made on first use: the agent's constructor may run before this file's
+// dynamic initializers.
+std::vector<PluginHost *> &running_plugins() {
+  static auto *plugins = new std::vector<PluginHost *>;
+  return *plugins;
+}
 // Held while the plugins change or stop, and while they answer a dump (on
 // the agent's own thread): never by the application's threads.
 std::mutex g_plugins_mutex;
@@ -128,7 +134,7 @@ void at_fork_child() {
 void stop_plugins() {
   std::lock_guard lock(g_plugins_mutex);
   // Stopped in reverse order; the region stays mapped so late emits are harmless.
-  for (auto it = g_plugins.rbegin(); it != g_plugins.rend(); ++it) {
+  for (auto it = running_plugins().rbegin(); it != running_plugins().rend(); ++it) {
     const prof_source_vtable &vtable = *(*it)->descriptor->source;
     vtable.stop((*it)->instance);
     if (vtable.flush) vtable.flush((*it)->instance);
@@ -138,16 +144,18 @@ void stop_plugins() {
 // A flight recorder dump: what each thread is inside now.
 void answer_dump(uint64_t now) {
   std::lock_guard lock(g_plugins_mutex);
-  emit_unfinished_slices(g_plugins, now);
+  emit_unfinished_slices(running_plugins(), now);
 }
 
 // --hang-timeout: a communication call open that long is told to prof, once.
 void watch_stalls(uint64_t now) {
-  static std::set<std::pair<prof_track_id, uint64_t>> told; // the calls open at the last look
+  // The calls open at the last look; never destroyed (this runs on the
+  // agent's thread, which may still look while the process exits).
+  static auto &told = *new std::set<std::pair<prof_track_id, uint64_t>>;
   std::vector<prof_event> open;
   {
     std::lock_guard lock(g_plugins_mutex);
-    open = collect_unfinished_slices(g_plugins, now);
+    open = collect_unfinished_slices(running_plugins(), now);
   }
   AgentState *state = g_state;
   if (!state || !core::capture_request_wanted(*state->region.header(), core::kCaptureStall,
@@ -200,6 +208,7 @@ __attribute__((constructor)) void agent_start() {
 }
 
 __attribute__((destructor)) void agent_stop() {
+  if (g_state) stop_unfinished_answers(*g_state);
   stop_trigger_watch();
   stop_dynamic_listener();
   stop_plugins();
@@ -234,9 +243,9 @@ bool attach_region(const char *name, std::string *error) {
   fork_handler = true;
   {
     std::lock_guard lock(g_plugins_mutex);
-    g_plugins.clear();
+    running_plugins().clear();
     for (const core::AgentPlugin &plugin : g_state->config.plugins)
-      if (PluginHost *host = start_plugin(plugin)) g_plugins.push_back(host);
+      if (PluginHost *host = start_plugin(plugin)) running_plugins().push_back(host);
   }
   // Told once the plugins run: a step prof picks past this one is recorded
   // whole (a plugin that starts inside a running Python, as torch's, does
@@ -249,8 +258,8 @@ bool attach_region(const char *name, std::string *error) {
     if (!start_unfinished_answers(*g_state, &answer_dump, std::move(probe), &thread_error))
       say(thread_error + "; dumps will not show what this process is inside");
   }
-  if (g_plugins.size() != g_state->config.plugins.size()) {
-    *error = std::to_string(g_state->config.plugins.size() - g_plugins.size()) +
+  if (running_plugins().size() != g_state->config.plugins.size()) {
+    *error = std::to_string(g_state->config.plugins.size() - running_plugins().size()) +
              " plugins did not start (see the application's stderr)";
     return true; // the others run
   }
@@ -263,9 +272,9 @@ void detach_region() {
   stop_plugins();
   {
     std::lock_guard lock(g_plugins_mutex);
-    for (PluginHost *host : g_plugins)
+    for (PluginHost *host : running_plugins())
       host->descriptor->source->destroy(host->instance);
-    g_plugins.clear();
+    running_plugins().clear();
   }
   if (g_state) g_state->orphaned.store(true); // emits stop here; prof drains what came
 }

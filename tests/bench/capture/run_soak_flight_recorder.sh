@@ -19,15 +19,18 @@ env XDG_RUNTIME_DIR="$work" "$build/bin/prof" --session-new soak --flight-record
   --quiet > prof.out 2>&1 &
 prof_pid=$!
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg); --flight-recorder $bound for $seconds s"
-echo "seconds prof_rss_mib"
+# VmRSS, and its parts: prof's own memory (anonymous: the kept events, the
+# catalog, malloc's arenas) and the shared rings it maps (shmem).
+echo "seconds prof_rss_mib anon_mib shmem_mib"
 for ((t = 0; t <= seconds; t += interval)); do
   [[ $t -gt 0 ]] && sleep "$interval"
-  if ! rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$prof_pid/status" 2> /dev/null); then
+  if ! sizes=$(awk '/^(VmRSS|RssAnon|RssShmem):/ {printf "%s ", $2}' "/proc/$prof_pid/status" \
+    2> /dev/null) || [[ -z $sizes ]]; then
     echo "prof ended early:" >&2
     cat prof.out >&2
     exit 1
   fi
-  awk -v t="$t" -v r="$rss" 'BEGIN {printf "%7d %12.1f\n", t, r / 1024}'
+  echo "$t $sizes" | awk '{printf "%7d %12.1f %8.1f %9.1f\n", $1, $2 / 1024, $3 / 1024, $4 / 1024}'
 done
 env XDG_RUNTIME_DIR="$work" "$build/bin/prof" dump --session soak
 ls -l fr.profrep | awk '{printf "dump report: %.1f MiB\n", $5 / 1048576}'

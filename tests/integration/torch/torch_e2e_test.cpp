@@ -501,6 +501,46 @@ TEST_F(TorchE2E, RanksStartedWaitingAreCapturedAtTheSameStepsWithMatchingCollect
     EXPECT_EQ(rank->wait(std::chrono::seconds(60)), 0) << rank->output();
 }
 
+// A hung torch job under the flight recorder: rank 1 stops between steps,
+// rank 0 waits in that step's gradient all-reduce. --hang-timeout dumps
+// each rank (for its missing steps, or rank 0 for its wait), and the
+// hang report names the all-reduce rank 0 waits in and rank 1 as the one
+// it waits for.
+TEST_F(TorchE2E, HangReportNamesTheRankTheOtherWaitsForInAGradientAllReduce) {
+  const fs::path stop = dir() / "stop", stall = dir() / "stall";
+  std::vector<std::unique_ptr<Background>> ranks;
+  for (int rank = 0; rank < 2; ++rank)
+    ranks.push_back(std::make_unique<Background>(
+        std::vector<std::string>{kProf, "--trace", "torch", "--flight-recorder", "16M",
+                                 "--hang-timeout", "3", "-o",
+                                 (dir() / ("h" + std::to_string(rank))).string(),
+                                 PROF_SYSTEM_PYTHON3, (kPrograms / "ddp_steps.py").string(),
+                                 stop.string(), "120", stall.string()},
+        dir(),
+        std::vector<std::string>{"RANK=" + std::to_string(rank), "WORLD_SIZE=2",
+                                 "MASTER_ADDR=127.0.0.1", "MASTER_PORT=29643",
+                                 "OMP_NUM_THREADS=1"},
+        "rank" + std::to_string(rank)));
+  ASSERT_TRUE(wait_for_text(dir() / "rank0.out", "step 20", 180)) << ranks[0]->output();
+  std::ofstream(stall).put('\n');
+  ASSERT_TRUE(wait_for_text(dir() / "rank1.out", "stalls in step", 60)) << ranks[1]->output();
+  for (int rank = 0; rank < 2; ++rank)
+    EXPECT_TRUE(wait_for_text(dir() / ("rank" + std::to_string(rank) + ".out"),
+                              "flight recorder dumped", 15))
+        << ranks[rank]->output();
+  std::ofstream(stop).put('\n');
+  for (auto &rank : ranks)
+    EXPECT_EQ(rank->wait(std::chrono::seconds(60)), 0) << rank->output();
+
+  const RunResult hang =
+      run_process({kProf, "stats", "--report", "hang", "--format", "csv",
+                   (dir() / "h0.profrep").string(), (dir() / "h1.profrep").string()});
+  ASSERT_EQ(hang.exit_code, 0) << hang.describe();
+  EXPECT_NE(hang.out.find("gloo:0: 1 of 2 ranks wait in gloo:all_reduce #"), std::string::npos)
+      << hang.out;
+  EXPECT_NE(hang.out.find("(rank 1)"), std::string::npos) << hang.out;
+}
+
 // With --memory-profile, the tensor memory each operator kept, exactly as
 // PyTorch's own profiler (profile_memory=True, run around the same calls)
 // counts it, and every block on the timeline.

@@ -6,6 +6,7 @@
 #include "torch_recorder.hpp"
 
 #include <prof/testing/fake_source_host.hpp>
+#include <prof/tsc_clock.hpp>
 
 #include <gtest/gtest.h>
 
@@ -222,6 +223,38 @@ TEST_F(TorchRecorderTest, AnOperatorIssuedBeforeThisRecordingIsNotTakenByItsCall
   ASSERT_EQ(communication.size(), 2u);
   EXPECT_EQ(communication[0].args.at("communicator"), "unmatched");
   EXPECT_EQ(communication[1].args.at("sequence"), "2");
+}
+
+// A flight recorder's dump: the backend collective a rank waits in, with
+// its communicator and sequence, and nothing once it ended.
+TEST_F(TorchRecorderTest, ARunningCollectiveIsEmittedUnfinishedAtADump) {
+  start();
+  int group = 0;
+  const int64_t ranks[] = {0, 1};
+  name_group({&group, "2", "gloo", 1, 2, ranks, 2});
+  prof_torch_call c10d = op("c10d::allreduce_");
+  c10d.group = &group;
+  c10d.first_tensor = 0x300;
+  call(c10d);
+  prof_torch_call gloo = op("gloo:all_reduce");
+  gloo.kind = PROF_TORCH_COLLECTIVE;
+  gloo.first_tensor = 0x300;
+  prof_torch_open_call open;
+  recorder_->begin(gloo, open);
+  const uint64_t dump_at = TscClock::now_ns();
+  recorder_->emit_unfinished(dump_at);
+  auto communication = slices_of(PROF_CATEGORY_COMMUNICATION);
+  ASSERT_EQ(communication.size(), 1u);
+  EXPECT_EQ(communication[0].name, "gloo:all_reduce");
+  EXPECT_EQ(communication[0].args.at("communicator"), "gloo:2");
+  EXPECT_EQ(communication[0].args.at("sequence"), "1");
+  EXPECT_EQ(communication[0].begin + communication[0].duration, dump_at);
+  recorder_->end(open);
+  recorder_->emit_unfinished(TscClock::now_ns());
+  communication = slices_of(PROF_CATEGORY_COMMUNICATION);
+  ASSERT_EQ(communication.size(), 2u); // its end, and no second unfinished one
+  EXPECT_EQ(communication[1].begin, communication[0].begin);
+  EXPECT_GE(communication[1].duration, communication[0].duration);
 }
 
 TEST_F(TorchRecorderTest, ACollectiveWithoutItsOperatorIsUnmatched) {
