@@ -5,21 +5,46 @@
 
 namespace prof::core {
 
+EventRing::EventRing(FlightBound bound)
+    : bound_(bound),
+      most_(bound.bytes ? std::max<uint64_t>(bound.bytes / sizeof(prof_event), 1) : 0) {}
+
+void EventRing::drop_oldest() {
+  head_ = (head_ + 1) % slots_.size();
+  --size_;
+  ++forgotten_;
+}
+
+void EventRing::push(const prof_event &event) {
+  if (most_ != 0 && size_ == most_) drop_oldest();
+  if (size_ == slots_.size()) { // grows by doubling, up to the byte bound
+    size_t capacity = std::max<size_t>(slots_.size() * 2, 1024);
+    if (most_ != 0) capacity = std::min(capacity, most_);
+    std::vector<prof_event> grown = oldest_first();
+    grown.resize(capacity);
+    slots_ = std::move(grown);
+    head_ = 0;
+  }
+  slots_[(head_ + size_) % slots_.size()] = event;
+  ++size_;
+}
+
 void EventRing::add(const prof_event *events, size_t count) {
   for (size_t i = 0; i < count; ++i) {
-    events_.push_back(events[i]);
+    push(events[i]);
     newest_ns_ = std::max(newest_ns_, events[i].ts);
   }
-  const size_t most = bound_.bytes ? std::max<uint64_t>(bound_.bytes / sizeof(prof_event), 1) : 0;
-  while (most && events_.size() > most) {
-    events_.pop_front();
-    ++forgotten_;
-  }
   // By time: events arrive nearly in order; the oldest in arrival go first.
-  while (bound_.ns && !events_.empty() && events_.front().ts + bound_.ns < newest_ns_) {
-    events_.pop_front();
-    ++forgotten_;
-  }
+  while (bound_.ns && size_ != 0 && slots_[head_].ts + bound_.ns < newest_ns_)
+    drop_oldest();
+}
+
+std::vector<prof_event> EventRing::oldest_first() const {
+  std::vector<prof_event> out;
+  out.reserve(size_);
+  for (size_t i = 0; i < size_; ++i)
+    out.push_back(slots_[(head_ + i) % slots_.size()]);
+  return out;
 }
 
 void FlightRecorderOutput::RingSink::consume(const prof_event *events, size_t count) {
@@ -39,8 +64,7 @@ FlightRecorderOutput::FlightRecorderOutput(FlightBound bound, OpenReport open_re
 
 std::string FlightRecorderOutput::dump(const Catalog &catalog, const CaptureEnd &end,
                                        std::string *path) {
-  const auto &kept = ring_sink_.ring.events();
-  std::vector<prof_event> events(kept.begin(), kept.end());
+  std::vector<prof_event> events = ring_sink_.ring.oldest_first();
   events.insert(events.end(), ring_sink_.unfinished.begin(), ring_sink_.unfinished.end());
   ring_sink_.unfinished.clear(); // what was open then is not open at the next dump
   std::stable_sort(events.begin(), events.end(),

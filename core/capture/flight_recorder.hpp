@@ -10,7 +10,6 @@
 #include "core/report/report_model.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,20 +24,30 @@ struct FlightBound {
   bool on() const { return bytes != 0 || ns != 0; }
 };
 
-/// The latest events within a bound, oldest first.
+/// The latest events within a bound: one circular array that grows to
+/// what the bound holds and is then reused in place, so a recorder that
+/// runs for hours allocates nothing once full (a deque's blocks came and
+/// went with every event).
 class EventRing {
 public:
-  explicit EventRing(FlightBound bound) : bound_(bound) {}
+  explicit EventRing(FlightBound bound);
   void add(const prof_event *events, size_t count);
-  const std::deque<prof_event> &events() const { return events_; }
+  size_t size() const { return size_; }
+  /// The kept events, oldest (in arrival) first.
+  std::vector<prof_event> oldest_first() const;
   /// Bytes the kept events take.
-  uint64_t bytes() const { return events_.size() * sizeof(prof_event); }
+  uint64_t bytes() const { return size_ * sizeof(prof_event); }
   /// Events let go to stay within the bound.
   uint64_t forgotten() const { return forgotten_; }
 
 private:
+  void push(const prof_event &event);
+  void drop_oldest();
+
   FlightBound bound_;
-  std::deque<prof_event> events_;
+  size_t most_ = 0; ///< the byte bound in events; 0: bounded by time
+  std::vector<prof_event> slots_;
+  size_t head_ = 0, size_ = 0;
   uint64_t newest_ns_ = 0;
   uint64_t forgotten_ = 0;
 };

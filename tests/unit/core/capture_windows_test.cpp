@@ -203,9 +203,9 @@ TEST(EventRing, KeepsTheLatestBytes) {
   const auto events = instants(stamps);
   ring.add(events.data(), 12);
   ring.add(events.data() + 12, 13);
-  ASSERT_EQ(ring.events().size(), 10u);
-  EXPECT_EQ(ring.events().front().ts, 15u);
-  EXPECT_EQ(ring.events().back().ts, 24u);
+  ASSERT_EQ(ring.size(), 10u);
+  EXPECT_EQ(ring.oldest_first().front().ts, 15u);
+  EXPECT_EQ(ring.oldest_first().back().ts, 24u);
   EXPECT_EQ(ring.forgotten(), 15u);
   EXPECT_EQ(ring.bytes(), 10 * sizeof(prof_event));
 }
@@ -217,8 +217,24 @@ TEST(EventRing, KeepsTheLatestSeconds) {
     stamps.push_back(ts);
   const auto events = instants(stamps);
   ring.add(events.data(), events.size());
-  EXPECT_EQ(ring.events().front().ts, 900u);
-  EXPECT_EQ(ring.events().size(), 11u);
+  EXPECT_EQ(ring.oldest_first().front().ts, 900u);
+  EXPECT_EQ(ring.size(), 11u);
+}
+
+// Past the first lap of a ring that grew: still the latest, in order.
+TEST(EventRing, KeepsTheLatestInOrderOverManyLaps) {
+  EventRing ring({3000 * sizeof(prof_event), 0});
+  std::vector<uint64_t> stamps;
+  for (uint64_t ts = 0; ts < 10'000; ++ts)
+    stamps.push_back(ts);
+  const auto events = instants(stamps);
+  for (size_t at = 0; at < events.size(); at += 7)
+    ring.add(events.data() + at, std::min<size_t>(7, events.size() - at));
+  const std::vector<prof_event> kept = ring.oldest_first();
+  ASSERT_EQ(kept.size(), 3000u);
+  for (size_t i = 0; i < kept.size(); ++i)
+    ASSERT_EQ(kept[i].ts, 7000 + i);
+  EXPECT_EQ(ring.forgotten(), 7000u);
 }
 
 TEST(FlightRecorderOutput, DumpsWriteTheLatestEventsInOrderAndCollectionGoesOn) {
