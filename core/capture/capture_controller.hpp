@@ -126,7 +126,7 @@ private:
     bool dumped = false;
   };
   std::map<int, LastStep> last_steps_; ///< --hang-timeout: each process's latest step
-  uint64_t hang_dumped_ns_ = 0; ///< --hang-timeout: when a hang was last dumped
+  uint64_t hang_dumped_ns_ = 0;        ///< --hang-timeout: when a hang was last dumped
   /// A dump asked for (prof dump, a hang), written once the agents answered.
   struct PendingDump {
     std::vector<std::promise<std::string>> answers; ///< of `prof dump` commands

@@ -273,8 +273,8 @@ void TorchRecorder::begin(const prof_torch_call &call, prof_torch_open_call &ope
   open.words[kExtra] = reinterpret_cast<uintptr_t>(facts);
   if (call.kind == PROF_TORCH_COLLECTIVE) {
     std::lock_guard lock(running_mutex_);
-    running_[facts] = {now, state.track, static_cast<prof_string_id>(open.words[kTrackAndName] >> 32),
-                       *facts};
+    running_[facts] = {now, state.track,
+                       static_cast<prof_string_id>(open.words[kTrackAndName] >> 32), *facts};
   }
 }
 
@@ -392,8 +392,8 @@ void TorchRecorder::emit_collective(uint64_t begin, prof_track_id track, prof_st
   uint32_t count = 0;
   GroupFacts group;
   if (facts.matched) group = groups_.facts(facts.issued.group);
-  args[count++] = arg_string(keys_.communicator,
-                             intern_text(facts.matched ? group.communicator : "unmatched"));
+  args[count++] =
+      arg_string(keys_.communicator, intern_text(facts.matched ? group.communicator : "unmatched"));
   if (facts.matched) {
     args[count++] = arg_uint(keys_.sequence, facts.issued.sequence);
     // How long it waited for the backend: the rank arrived when it was issued.

@@ -51,7 +51,7 @@ struct RecorderOptions {
   bool operators = true; ///< operators and backward nodes
   bool shapes = false;   ///< their input shapes and types
   bool collectives = true;
-  bool ranges = true; ///< user ranges
+  bool ranges = true;  ///< user ranges
   bool memory = false; ///< the allocator's blocks
   /// "auto": ProfilerStep#N, else optimizer steps; "none"; else the name of
   /// the range that is one step.

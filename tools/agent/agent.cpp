@@ -20,11 +20,11 @@
 #include <dlfcn.h>
 #include <fstream>
 #include <mutex>
-#include <set>
 #include <prof/launcher_rank.hpp>
 #include <prof/profiler_api.h>
 #include <prof/python/python_startup.hpp>
 #include <pthread.h>
+#include <set>
 #include <sys/prctl.h>
 #include <unistd.h>
 #include <vector>
@@ -158,8 +158,8 @@ void watch_stalls(uint64_t now) {
     open = collect_unfinished_slices(running_plugins(), now);
   }
   AgentState *state = g_state;
-  if (!state || !core::capture_request_wanted(*state->region.header(), core::kCaptureStall,
-                                              nullptr, nullptr))
+  if (!state ||
+      !core::capture_request_wanted(*state->region.header(), core::kCaptureStall, nullptr, nullptr))
     return;
   std::set<std::pair<prof_track_id, uint64_t>> still_open;
   for (const prof_event &call : open) {

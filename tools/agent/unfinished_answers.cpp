@@ -15,7 +15,8 @@ void answer_dumps(AgentState *state, const std::function<void(uint64_t)> &answer
   uint64_t probed = core::session_now_ns();
   while (true) {
     // Every 10 s too: a stop that came just before the wait began is seen.
-    core::shared_futex_wait(header.unfinished_asked, seen, probe ? timespec{1, 0} : timespec{10, 0});
+    core::shared_futex_wait(header.unfinished_asked, seen,
+                            probe ? timespec{1, 0} : timespec{10, 0});
     if (state->answers_stop.load() || state->orphaned.load()) return;
     const uint64_t now = core::session_now_ns();
     if (probe && now >= probed + kProbeNs) {

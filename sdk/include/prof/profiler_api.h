@@ -27,8 +27,9 @@ typedef enum prof_capture_request_kind {
 } prof_capture_request_kind;
 
 /// The agent's entry: 0 when prof took the request, -1 when this process is
-/// not profiled (PROF_CAPTURE_STEPS_MARKED: 1 or 0, the answer). `name` and `domain` are for ranges (NULL otherwise; a NULL
-/// domain is the default domain).
+/// not profiled (PROF_CAPTURE_STEPS_MARKED: 1 or 0, the answer). `name` and
+/// `domain` are for ranges (NULL otherwise; a NULL domain is the default
+/// domain).
 typedef int (*prof_capture_request_fn)(int kind, const char *name, const char *domain);
 
 /// The symbol libprof-agent.so exports.

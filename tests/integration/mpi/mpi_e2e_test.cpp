@@ -608,9 +608,17 @@ TEST_F(MpiE2E, ADumpOfAHungJobShowsTheAllReduceTheOthersWaitIn) {
 // waited that long in one all-reduce, one dump for all of them.
 TEST_F(MpiE2E, HangTimeoutDumpsAJobWaitingInOneCommunicationCall) {
   const fs::path stall = dir_ / "stall";
-  std::vector<std::string> command = {kProf,          "--session-new",      "stalled", "--trace",
-                                      "mpi",          "--flight-recorder",  "1M",      "--hang-timeout",
-                                      "3",            "-o",                 (dir_ / "h").string()};
+  std::vector<std::string> command = {kProf,
+                                      "--session-new",
+                                      "stalled",
+                                      "--trace",
+                                      "mpi",
+                                      "--flight-recorder",
+                                      "1M",
+                                      "--hang-timeout",
+                                      "3",
+                                      "-o",
+                                      (dir_ / "h").string()};
   for (const std::string &a : mpirun(4))
     command.push_back(a);
   command.insert(command.end(), {kHang, stall.string()});
@@ -634,8 +642,8 @@ TEST_F(MpiE2E, HangTimeoutDumpsAJobWaitingInOneCommunicationCall) {
   EXPECT_THAT(told, HasSubstr("flight recorder dumped to " + (dir_ / "h.profrep").string()));
   EXPECT_EQ(later.find("h-2.profrep"), std::string::npos) << later;
 
-  const RunResult hang =
-      run_process({kProf, "stats", "--report", "hang", "--format", "csv", (dir_ / "h.profrep").string()});
+  const RunResult hang = run_process(
+      {kProf, "stats", "--report", "hang", "--format", "csv", (dir_ / "h.profrep").string()});
   ASSERT_EQ(hang.exit_code, 0) << hang.describe();
   EXPECT_THAT(hang.out, HasSubstr("3 of 4 ranks wait in MPI_Allreduce #")) << hang.out;
   EXPECT_THAT(hang.out, HasSubstr("(rank 1)")) << hang.out;

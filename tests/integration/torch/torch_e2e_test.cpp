@@ -367,8 +367,7 @@ TEST_F(TorchE2E, DataLoaderWorkersAreRecordedToo) {
 TEST_F(TorchE2E, AttachingToARunningProgramRecordsItsOperators) {
   const fs::path pid_file = dir() / "pid", stop_file = dir() / "stop";
   auto app = std::async(std::launch::async, [&] {
-    return run_process({"/usr/bin/env", "PROF_MODE=dynamic",
-                        "LD_PRELOAD=" + kAgent,
+    return run_process({"/usr/bin/env", "PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent,
                         PROF_SYSTEM_PYTHON3, (kPrograms / "waits_for_attach.py").string(),
                         pid_file.string(), stop_file.string()},
                        {}, std::chrono::seconds(150));
@@ -437,9 +436,8 @@ TEST_F(TorchE2E, RanksStartedWaitingAreCapturedAtTheSameStepsWithMatchingCollect
     ranks.push_back(start_waiting(
         {PROF_SYSTEM_PYTHON3, (kPrograms / "ddp_steps.py").string(), (dir() / "stop").string()},
         dir(),
-        {runtime_variable, "RANK=" + std::to_string(rank), "WORLD_SIZE=2",
-         "MASTER_ADDR=127.0.0.1", "MASTER_PORT=29641", "OMP_NUM_THREADS=1",
-         "PROF_TRIGGER_DIR=" + triggers.string()},
+        {runtime_variable, "RANK=" + std::to_string(rank), "WORLD_SIZE=2", "MASTER_ADDR=127.0.0.1",
+         "MASTER_PORT=29641", "OMP_NUM_THREADS=1", "PROF_TRIGGER_DIR=" + triggers.string()},
         "rank" + std::to_string(rank)));
   for (int rank = 0; rank < 2; ++rank)
     ASSERT_TRUE(wait_for_text(dir() / ("rank" + std::to_string(rank) + ".out"), "step 100", 180))
@@ -461,19 +459,17 @@ TEST_F(TorchE2E, RanksStartedWaitingAreCapturedAtTheSameStepsWithMatchingCollect
     EXPECT_GT(captures[0].steps.empty() ? 0 : *captures[0].steps.begin(), 100u) << prefix;
   };
 
-  const RunResult started = run_process({"/usr/bin/env", runtime_variable, kProf, "start",
-                                         "--all", "--match", "ddp_steps", "--trace", "torch",
-                                         "--capture-steps", "3", "-o",
-                                         (dir() / "s%q{RANK}").string()},
-                                        dir(), std::chrono::seconds(120));
+  const RunResult started = run_process(
+      {"/usr/bin/env", runtime_variable, kProf, "start", "--all", "--match", "ddp_steps", "--trace",
+       "torch", "--capture-steps", "3", "-o", (dir() / "s%q{RANK}").string()},
+      dir(), std::chrono::seconds(120));
   ASSERT_EQ(started.exit_code, 0) << started.describe();
   check_captures("s");
 
-  const RunResult asked = run_process({"/usr/bin/env", runtime_variable, kProf, "trigger",
-                                       "--trigger-dir", triggers.string(), "--trace", "torch",
-                                       "--capture-steps", "3", "-o",
-                                       (dir() / "t%q{RANK}").string()},
-                                      dir(), std::chrono::seconds(60));
+  const RunResult asked = run_process(
+      {"/usr/bin/env", runtime_variable, kProf, "trigger", "--trigger-dir", triggers.string(),
+       "--trace", "torch", "--capture-steps", "3", "-o", (dir() / "t%q{RANK}").string()},
+      dir(), std::chrono::seconds(60));
   ASSERT_EQ(asked.exit_code, 0) << asked.describe();
   // The agent that claimed the request started prof; its console says when it is done.
   bool detached = false;
@@ -511,15 +507,13 @@ TEST_F(TorchE2E, HangReportNamesTheRankTheOtherWaitsForInAGradientAllReduce) {
   std::vector<std::unique_ptr<Background>> ranks;
   for (int rank = 0; rank < 2; ++rank)
     ranks.push_back(std::make_unique<Background>(
-        std::vector<std::string>{kProf, "--trace", "torch", "--flight-recorder", "16M",
-                                 "--hang-timeout", "3", "-o",
-                                 (dir() / ("h" + std::to_string(rank))).string(),
-                                 PROF_SYSTEM_PYTHON3, (kPrograms / "ddp_steps.py").string(),
-                                 stop.string(), "120", stall.string()},
+        std::vector<std::string>{
+            kProf, "--trace", "torch", "--flight-recorder", "16M", "--hang-timeout", "3", "-o",
+            (dir() / ("h" + std::to_string(rank))).string(), PROF_SYSTEM_PYTHON3,
+            (kPrograms / "ddp_steps.py").string(), stop.string(), "120", stall.string()},
         dir(),
         std::vector<std::string>{"RANK=" + std::to_string(rank), "WORLD_SIZE=2",
-                                 "MASTER_ADDR=127.0.0.1", "MASTER_PORT=29643",
-                                 "OMP_NUM_THREADS=1"},
+                                 "MASTER_ADDR=127.0.0.1", "MASTER_PORT=29643", "OMP_NUM_THREADS=1"},
         "rank" + std::to_string(rank)));
   ASSERT_TRUE(wait_for_text(dir() / "rank0.out", "step 20", 180)) << ranks[0]->output();
   std::ofstream(stall).put('\n');

@@ -10,7 +10,8 @@ TEST(AgentConfig, RoundTripsEveryFieldWhateverItHolds) {
   config.target_pid = 4242;
   config.command = "python3 -c 'print(\"a b\")'\n100%";
   config.host = "node-7";
-  config.plugins.push_back({"osrt", "/opt/prof/lib/libprof-osrt.so", {{"threshold", "500"}, {"x", ""}}});
+  config.plugins.push_back(
+      {"osrt", "/opt/prof/lib/libprof-osrt.so", {{"threshold", "500"}, {"x", ""}}});
   config.plugins.push_back({"other", "/p a/t.so", {}});
   config.step_marker_name = "train step";
   config.step_marker_domain = "*";

@@ -385,7 +385,7 @@ TEST_F(TorchRecorderTest, MemoryIsEachBlockAndWhatEachOperatorKept) {
     blocks.push_back(i.name + " " + i.args.at("address") + " " + i.args.at("bytes"));
   }
   EXPECT_EQ(blocks, (std::vector<std::string>{"alloc 4096 8", "free 4096 8", "alloc 8192 64",
-                                               "alloc 12288 16", "free 12288 16"}));
+                                              "alloc 12288 16", "free 12288 16"}));
   std::vector<double> counter;
   for (const auto &c : host_.counters())
     counter.push_back(c.value);
