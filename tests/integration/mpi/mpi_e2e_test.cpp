@@ -18,6 +18,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -84,6 +85,27 @@ protected:
   std::vector<std::string> mpirun(int ranks) const {
     return {kMpirun, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks)};
   }
+  /// mpi-hang's 4 ranks under `prof --session-new SESSION --trace mpi
+  /// --flight-recorder 1M OPTIONS -o h`, returned once rank 1 stalls.
+  std::unique_ptr<Background> start_hung_job(const std::string &session,
+                                             const std::vector<std::string> &options) const {
+    const fs::path stall = dir_ / "stall";
+    std::vector<std::string> command = {kProf, "--session-new",     session, "--trace",
+                                        "mpi", "--flight-recorder", "1M"};
+    command.insert(command.end(), options.begin(), options.end());
+    command.insert(command.end(), {"-o", (dir_ / "h").string()});
+    for (const std::string &a : mpirun(4))
+      command.push_back(a);
+    command.insert(command.end(), {kHang, stall.string()});
+    auto job = std::make_unique<Background>(
+        command, dir_, std::vector<std::string>{"XDG_RUNTIME_DIR=" + dir_.string()}, "job");
+    std::this_thread::sleep_for(std::chrono::seconds(2)); // the ranks make all-reduces
+    std::ofstream(stall).put('\n');
+    for (int i = 0; i < 100 && job->output().find("rank 1 stalls") == std::string::npos; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return job;
+  }
+
   testing::ScratchDir scratch_{"prof-mpi", testing::ScratchDir::Keep::on_failure};
   const fs::path dir_{scratch_.path()};
 };
@@ -551,19 +573,9 @@ TEST_F(MpiE2E, APythonProgramThroughMpi4py) {
 // that all-reduce unfinished (PROF_SLICE_UNFINISHED), with the sequence
 // after rank 1's last, and rank 1's none.
 TEST_F(MpiE2E, ADumpOfAHungJobShowsTheAllReduceTheOthersWaitIn) {
-  const fs::path stall = dir_ / "stall";
-  std::vector<std::string> command = {
-      kProf, "--session-new",      "hung", "--trace", "mpi", "--flight-recorder", "1M",
-      "-o",  (dir_ / "h").string()};
-  for (const std::string &a : mpirun(4))
-    command.push_back(a);
-  command.insert(command.end(), {kHang, stall.string()});
   const std::string runtime = "XDG_RUNTIME_DIR=" + dir_.string();
-  Background job(command, dir_, {runtime}, "job");
-  std::this_thread::sleep_for(std::chrono::seconds(3)); // the ranks make all-reduces
-  std::ofstream(stall).put('\n');
-  for (int i = 0; i < 100 && job.output().find("rank 1 stalls") == std::string::npos; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::unique_ptr<Background> hung = start_hung_job("hung", {});
+  Background &job = *hung;
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   const RunResult dumped =
       run_process({"/usr/bin/env", runtime, kProf, "dump", "--session", "hung"}, dir_,
@@ -607,27 +619,9 @@ TEST_F(MpiE2E, ADumpOfAHungJobShowsTheAllReduceTheOthersWaitIn) {
 // A job that marks no steps: --hang-timeout dumps it once its ranks have
 // waited that long in one all-reduce, one dump for all of them.
 TEST_F(MpiE2E, HangTimeoutDumpsAJobWaitingInOneCommunicationCall) {
-  const fs::path stall = dir_ / "stall";
-  std::vector<std::string> command = {kProf,
-                                      "--session-new",
-                                      "stalled",
-                                      "--trace",
-                                      "mpi",
-                                      "--flight-recorder",
-                                      "1M",
-                                      "--hang-timeout",
-                                      "3",
-                                      "-o",
-                                      (dir_ / "h").string()};
-  for (const std::string &a : mpirun(4))
-    command.push_back(a);
-  command.insert(command.end(), {kHang, stall.string()});
   const std::string runtime = "XDG_RUNTIME_DIR=" + dir_.string();
-  Background job(command, dir_, {runtime}, "job");
-  std::this_thread::sleep_for(std::chrono::seconds(2)); // the ranks make all-reduces
-  std::ofstream(stall).put('\n');
-  for (int i = 0; i < 100 && job.output().find("rank 1 stalls") == std::string::npos; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::unique_ptr<Background> hung = start_hung_job("stalled", {"--hang-timeout", "3"});
+  Background &job = *hung;
   const auto stalled_at = std::chrono::steady_clock::now();
   while (job.output().find("flight recorder dumped") == std::string::npos &&
          std::chrono::steady_clock::now() < stalled_at + std::chrono::seconds(10))
