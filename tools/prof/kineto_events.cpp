@@ -329,7 +329,9 @@ void KinetoEventReader::add_instant(const JsonValue &event, std::string_view nam
     const int64_t bytes = integer("Bytes").value_or(0);
     out.args.push_back(arg_string(keys_.operation, bytes < 0 ? free_ : alloc_));
     out.args.push_back(arg_uint(keys_.address, static_cast<uint64_t>(integer("Addr").value_or(0))));
-    out.args.push_back(arg_uint(keys_.bytes, static_cast<uint64_t>(bytes < 0 ? -bytes : bytes)));
+    // Negated as unsigned: INT64_MIN has no signed negation.
+    const auto size = static_cast<uint64_t>(bytes);
+    out.args.push_back(arg_uint(keys_.bytes, bytes < 0 ? 0 - size : size));
     // Device Type is c10's DeviceType: 0 the CPU, 1 CUDA, others accelerators.
     const int64_t device_type = integer("Device Type").value_or(0);
     if (device_type != 0) {
