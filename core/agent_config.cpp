@@ -51,6 +51,12 @@ std::vector<std::string_view> words(std::string_view line) {
   }
   return out;
 }
+
+// Digits only, within 64 bits.
+bool whole_number(const std::string &text, uint64_t *value) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return !text.empty() && ec == std::errc() && end == text.data() + text.size();
+}
 } // namespace
 
 std::string AgentConfig::encode() const {
@@ -103,10 +109,7 @@ std::optional<AgentConfig> AgentConfig::decode(std::string_view text, std::strin
         config.host = a;
       else if (w[0] == "target")
         config.target_pid = std::atoi(a.c_str());
-      else if (w[0] != "stall" ||
-               std::from_chars(a.data(), a.data() + a.size(), config.stall_ns).ptr !=
-                   a.data() + a.size() ||
-               a.empty())
+      else if (w[0] != "stall" || !whole_number(a, &config.stall_ns))
         return bad();
     } else if (w.size() == 3 && w[0] == "step_marker" && unescape(w[1], a) && unescape(w[2], b)) {
       config.step_marker_name = a;

@@ -273,6 +273,15 @@ void CaptureController::step_heard(const core::CaptureRequest &request) {
   last = {number, request.ts, false};
 }
 
+namespace {
+// "5.0": the seconds of a hang, as its console line says them.
+std::string seconds_text(uint64_t ns) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", static_cast<double>(ns) / 1e9);
+  return text;
+}
+} // namespace
+
 // --hang-timeout: a process that marked steps and made none for that long
 // has its flight recorder written, once until it steps again. One dump per
 // hang: a process whose last step came before the last hang's dump is in
@@ -283,10 +292,9 @@ void CaptureController::watch_hangs(uint64_t now) {
     last.dumped = true;
     if (last.ts < hang_dumped_ns_) continue;
     if (kill(pid, 0) != 0 && errno == ESRCH) continue; // it ended
-    char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(now - last.ts) / 1e9);
-    dump_.hangs.push_back("process " + std::to_string(pid) + " made no step for " + seconds +
-                          " s (its last: step " + std::to_string(last.number) + ")");
+    dump_.hangs.push_back("process " + std::to_string(pid) + " made no step for " +
+                          seconds_text(now - last.ts) + " s (its last: step " +
+                          std::to_string(last.number) + ")");
     hang_dumped_ns_ = now;
     ask_for_dump(now);
   }
@@ -299,10 +307,8 @@ void CaptureController::stall_heard(const core::CaptureRequest &request) {
   if (request.ts < hang_dumped_ns_) return;
   uint64_t waited = 0;
   std::from_chars(request.name.data(), request.name.data() + request.name.size(), waited);
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%.1f", static_cast<double>(waited) / 1e9);
   dump_.hangs.push_back("process " + std::to_string(request.pid) +
-                        " has waited in one communication call for " + seconds + " s");
+                        " has waited in one communication call for " + seconds_text(waited) + " s");
   hang_dumped_ns_ = core::session_now_ns();
   ask_for_dump(hang_dumped_ns_);
 }

@@ -46,4 +46,5 @@ TEST(AgentConfig, RefusesWhatItDoesNotUnderstand) {
   EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nhost %4\n", &error));
   EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nstall 5s\n", &error));
   EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nstall -1\n", &error));
+  EXPECT_FALSE(AgentConfig::decode("prof-agent-config 1\nstall 99999999999999999999\n", &error));
 }
