@@ -1,5 +1,7 @@
 #include "recording_guard.hpp"
 
+#include <prof/thread_slots.hpp>
+
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -10,24 +12,9 @@ namespace prof::mpi {
 namespace {
 
 constexpr size_t kSlots = 1024; // threads recording at once; past that, the counter
-RecordingSlot *slots() {
-  // Never freed: a thread that exits leaves its slot free, not dangling.
-  static RecordingSlot table[kSlots];
-  return table;
-}
+using Slots = ThreadSlots<RecordingSlot, kSlots>;
 std::atomic<bool> g_fast{false}; // membarrier registered
 std::atomic<int> g_counted{0};   // recordings of threads without a slot
-__thread RecordingSlot *t_slot __attribute__((tls_model("initial-exec")));
-
-// Gives the thread's slot back when it exits (registered on its first claim).
-struct SlotRelease {
-  ~SlotRelease() {
-    if (t_slot == nullptr) return;
-    t_slot->call_begin.store(0, std::memory_order_relaxed);
-    t_slot->owned.store(0, std::memory_order_release);
-    t_slot = nullptr;
-  }
-};
 
 long membarrier(int command) { return syscall(SYS_membarrier, command, 0, 0); }
 
@@ -36,22 +23,12 @@ void pause_briefly() {
   nanosleep(&pause, nullptr);
 }
 
-RecordingSlot *own_slot() noexcept {
-  if (t_slot != nullptr) return t_slot;
-  for (size_t i = 0; i < kSlots; ++i) {
-    uint32_t free = 0;
-    if (slots()[i].owned.compare_exchange_strong(free, 1, std::memory_order_acq_rel)) {
-      thread_local SlotRelease release; // its destructor runs at the thread's exit
-      (void)release;
-      return t_slot = &slots()[i];
-    }
-  }
-  return nullptr;
-}
+RecordingSlot *own_slot() noexcept { return Slots::own(); }
 
 } // namespace
 
 void prepare_recording_guard() {
+  Slots::prepare();
   if (g_fast.load(std::memory_order_acquire)) return;
   const long supported = membarrier(MEMBARRIER_CMD_QUERY);
   if (supported > 0 && (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
@@ -59,10 +36,7 @@ void prepare_recording_guard() {
     g_fast.store(true, std::memory_order_release);
 }
 
-RecordingSlot *recording_slots(size_t *count) noexcept {
-  *count = kSlots;
-  return slots();
-}
+std::span<RecordingSlot> recording_slots() noexcept { return Slots::all(); }
 
 void open_call_begins(const OpenCall &call) noexcept {
   RecordingSlot *slot = own_slot();
@@ -78,7 +52,7 @@ void open_call_begins(const OpenCall &call) noexcept {
 }
 
 void open_call_ends() noexcept {
-  if (t_slot != nullptr) t_slot->call_begin.store(0, std::memory_order_release);
+  if (RecordingSlot *slot = own_slot()) slot->call_begin.store(0, std::memory_order_release);
 }
 
 RecordingSlot *RecordingMark::claim() noexcept {
@@ -108,8 +82,8 @@ void wait_for_recordings() {
     // Every thread passes a full barrier: a mark stored before its thread
     // loaded the old recorder is visible now, and a later load sees none.
     membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
-    for (size_t i = 0; i < kSlots; ++i)
-      while (slots()[i].busy.load(std::memory_order_acquire) != 0)
+    for (const RecordingSlot &slot : Slots::all())
+      while (slot.busy.load(std::memory_order_acquire) != 0)
         pause_briefly();
   }
   while (g_counted.load(std::memory_order_seq_cst) != 0)
@@ -118,9 +92,10 @@ void wait_for_recordings() {
 
 void reset_recording_guard_after_fork() {
   g_counted.store(0, std::memory_order_relaxed);
-  for (size_t i = 0; i < kSlots; ++i) {
-    slots()[i].busy.store(0, std::memory_order_relaxed);
-    slots()[i].call_begin.store(0, std::memory_order_relaxed);
+  Slots::keep_only_calling_thread();
+  for (RecordingSlot &slot : Slots::all()) {
+    slot.busy.store(0, std::memory_order_relaxed);
+    slot.call_begin.store(0, std::memory_order_relaxed);
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <span>
 
 namespace prof::mpi {
 
@@ -28,7 +29,7 @@ struct OpenCall {
   uint32_t recorder = 0; ///< which recorder's ids the others are
 };
 
-/// One thread's mark; slots outlive the threads that own them.
+/// One thread's mark (in a prof::ThreadSlots table).
 struct alignas(64) RecordingSlot {
   std::atomic<uint32_t> owned{0};
   std::atomic<uint32_t> busy{0};
@@ -66,13 +67,10 @@ void wait_for_recordings();
 void reset_recording_guard_after_fork();
 
 /// The slot table, for for_each_open_call.
-RecordingSlot *recording_slots(size_t *count) noexcept;
+std::span<RecordingSlot> recording_slots() noexcept;
 
 template <class Visit> void for_each_open_call(Visit &&visit) {
-  size_t count = 0;
-  RecordingSlot *slots = recording_slots(&count);
-  for (size_t i = 0; i < count; ++i) {
-    RecordingSlot &s = slots[i];
+  for (RecordingSlot &s : recording_slots()) {
     const uint64_t begin = s.call_begin.load(std::memory_order_acquire);
     if (begin == 0) continue;
     const OpenCall call{begin,
