@@ -2,6 +2,7 @@
 
 #include "call_clock.hpp"
 #include "interpose_runtime.hpp"
+#include "open_calls.hpp"
 
 #include <prof/python/frame_merge.hpp>
 #include <prof/stacks/return_addresses.hpp>
@@ -36,6 +37,24 @@ void CallRecorder::record(OsrtFunction function, uint64_t t0, uint64_t t1, void 
     const prof_stack_id id = stack(function, caller);
     if (id != 0) host_.stack(track, begin, id, category_);
   }
+}
+
+void CallRecorder::emit_unfinished(uint64_t now) {
+  const uint64_t ticks_now = CallClock::ticks();
+  for_each_open_call([&](const OpenCall &call) {
+    const uint64_t duration = ticks_now > call.since ? CallClock::to_ns(ticks_now - call.since) : 0;
+    // However short so far: it is what the thread is inside.
+    if (duration > now || call.tid <= 0) return;
+    const prof_track_id track = declare_thread_track(host_, call.tid);
+    if (track == 0) return;
+    const uint64_t begin = now - duration;
+    const prof_string_id name = names_[static_cast<unsigned>(call.function)];
+    host_.slice(track, begin, duration, name, category_, 0);
+    // What stack a blocked thread has cannot be read from here: its call site stands for it.
+    const prof_string_id frames[2] = {name, symbolizer_.frame(call.caller)};
+    if (const prof_stack_id id = host_.api()->intern_stack(host_.context(), frames, 2))
+      host_.stack(track, begin, id, category_);
+  });
 }
 
 prof_track_id CallRecorder::thread_track() {

@@ -3,7 +3,8 @@
 // call stack at the slice's begin (emit_stack, category "osrt": exporters
 // pair it with the slice by track and timestamp, and keep it out of CPU
 // function views). In a CPython process the stack carries the Python frames
-// where the interpreter's loop shows (--python-backtrace).
+// where the interpreter's loop shows (--python-backtrace). At a flight
+// recorder's dump, the calls still open are slices too (emit_unfinished).
 #ifndef PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
 #define PROF_PLUGINS_OSRT_CALL_RECORDER_HPP
 
@@ -31,6 +32,10 @@ public:
   /// Records a call of `function` that ran [t0, t1) CallClock ticks, called
   /// from `caller`. Runs on the calling thread under its reentrancy guard.
   void record(OsrtFunction function, uint64_t t0, uint64_t t1, void *caller);
+  /// The calls threads are inside now, at least the threshold long by `now`
+  /// (session clock), as unfinished slices, each with its call site as stack.
+  /// On any thread but one inside a call.
+  void emit_unfinished(uint64_t now);
   /// After fork, in the child: the parent's other threads are gone.
   void reset_locks_after_fork() noexcept;
 

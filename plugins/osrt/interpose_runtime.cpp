@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 namespace prof::osrt {
 
@@ -25,12 +26,16 @@ constinit std::atomic<bool> g_atfork_registered{false};
 
 void after_fork_in_child() {
   g_recording.store(0, std::memory_order_relaxed);
+  OpenCallSlots::keep_only_calling_thread();
+  if (OpenCallSlot *slot = OpenCallSlots::own()) slot->claimed(); // a new thread id
   g_epoch.fetch_add(1, std::memory_order_acq_rel);
   if (CallRecorder *recorder = g_recorder.load(std::memory_order_acquire))
     recorder->reset_locks_after_fork();
 }
 
 } // namespace
+
+void OpenCallSlot::claimed() noexcept { tid.store(gettid(), std::memory_order_relaxed); }
 
 PassThroughScope::PassThroughScope() noexcept { ++t_thread.guard; }
 PassThroughScope::~PassThroughScope() { --t_thread.guard; }
@@ -62,6 +67,7 @@ bool install_recorder(CallRecorder *recorder, uint64_t threshold_ticks) {
   if (!g_recorder.compare_exchange_strong(expected, recorder, std::memory_order_seq_cst))
     return false;
   if (!g_atfork_registered.exchange(true)) pthread_atfork(nullptr, nullptr, &after_fork_in_child);
+  OpenCallSlots::prepare();
   g_epoch.fetch_add(1, std::memory_order_acq_rel);
   g_threshold_ticks.store(threshold_ticks, std::memory_order_relaxed);
   g_tracing.store(true, std::memory_order_release);

@@ -9,6 +9,7 @@
 #define PROF_PLUGINS_OSRT_INTERPOSE_RUNTIME_HPP
 
 #include "call_clock.hpp"
+#include "open_calls.hpp"
 #include "osrt_functions.hpp"
 
 #include <prof/event.h>
@@ -55,12 +56,16 @@ inline bool tracing_here() noexcept {
   return g_tracing.load(std::memory_order_acquire) && t_thread.guard == 0;
 }
 
-/// Times `call` and records it when it took at least the threshold.
+/// Times `call` and records it when it took at least the threshold; while
+/// it runs, the thread's open-call slot names it.
 template <class Call>
 [[gnu::always_inline]] inline auto timed_call(OsrtFunction function, void *caller, Call call) {
   if (!tracing_here()) return call();
+  OpenCallSlot *slot = OpenCallSlots::own();
   const uint64_t t0 = CallClock::ticks();
+  open_call_begins(slot, function, t0, caller);
   auto result = call();
+  open_call_ends(slot);
   const uint64_t t1 = CallClock::ticks();
   if (t1 - t0 >= g_threshold_ticks.load(std::memory_order_relaxed)) [[unlikely]]
     record_call(function, t0, t1, caller);
@@ -71,8 +76,11 @@ template <class Call>
 /// lock taken at once saves no registers.
 template <class Block>
 [[gnu::noinline]] int time_blocked_lock(OsrtFunction function, void *caller, Block block) {
+  OpenCallSlot *slot = OpenCallSlots::own();
   const uint64_t t0 = CallClock::ticks();
+  open_call_begins(slot, function, t0, caller);
   const int result = block();
+  open_call_ends(slot);
   const uint64_t t1 = CallClock::ticks();
   if (t1 - t0 >= g_threshold_ticks.load(std::memory_order_relaxed)) [[unlikely]]
     record_call(function, t0, t1, caller);

@@ -85,6 +85,13 @@ bool OsrtSource::stop() {
   return true;
 }
 
+bool OsrtSource::emit_unfinished(uint64_t now) {
+  if (!started_) return true;
+  PassThroughScope pass; // the dumping thread's own calls are not the application's
+  recorder_->emit_unfinished(now);
+  return true;
+}
+
 bool OsrtSource::suspend() {
   if (started_) set_tracing(false);
   return true;

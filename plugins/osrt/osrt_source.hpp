@@ -29,6 +29,8 @@ public:
   bool suspend();
   bool resume();
   bool flush() { return true; }
+  /// The calls threads are inside now, at a flight recorder's dump.
+  bool emit_unfinished(uint64_t now);
 
   const OsrtSettings &settings() const { return settings_; }
 

@@ -186,16 +186,15 @@ StatsTable hang_report(const StatsAggregator &aggregator, const ExportHost &host
                         {"Name", "Name", Align::Left},
                         {"For", "For(ns)", Align::Right},
                         {"Arguments", "Arguments", Align::Left}}};
-  // Each blamed rank's innermost open slice on each thread: what it is doing.
-  std::map<std::string, std::map<std::string, const prof_event *>> innermost;
+  // Each blamed rank's open slices on each thread, outermost first: what it is doing.
+  std::map<std::string, std::map<std::string, std::vector<const prof_event *>>> open_of_rank;
   for (const Open &o : open) {
     const prof_event &e = *o.event;
     open_section.rows.push_back(
         {Cell::of_text(o.process), Cell::of_text(o.thread), Cell::of_text(category_text(host, e)),
          Cell::of_text(std::string(host.string(e.name))), Cell::of_ns(e.duration),
          Cell::of_text(host.args_text(e.args, ", "))});
-    if (blamed.contains(o.process))
-      innermost[o.process][o.thread] = &e; // sorted: the last is inmost
+    if (blamed.contains(o.process)) open_of_rank[o.process][o.thread].push_back(&e);
   }
   table.sections.push_back(std::move(open_section));
 
@@ -236,12 +235,27 @@ StatsTable hang_report(const StatsAggregator &aggregator, const ExportHost &host
   std::vector<std::string> blamed_ranks(blamed.begin(), blamed.end());
   std::sort(blamed_ranks.begin(), blamed_ranks.end(), natural_less);
   for (const std::string &process : blamed_ranks) {
-    if (const auto threads = innermost.find(process); threads != innermost.end()) {
-      for (const auto &[thread, e] : threads->second) {
-        const std::string args = host.args_text(e->args, ", ");
-        table.notes.push_back(process + " is inside " + std::string(host.string(e->name)) + " (" +
-                              category_text(host, *e) + (args.empty() ? "" : ", " + args) +
-                              ") on thread " + thread + ", for " + format_duration(e->duration));
+    if (const auto threads = open_of_rank.find(process); threads != open_of_rank.end()) {
+      // Threads inside work the application marks (a range, a collective, an
+      // operator, an API call) say what it does; the others only wait (a
+      // runtime's poll threads), named only when no thread does more.
+      const auto marked = [](const std::vector<const prof_event *> &chain) {
+        return std::any_of(chain.begin(), chain.end(),
+                           [](const prof_event *e) { return e->kind != PROF_CATEGORY_OTHER; });
+      };
+      const bool any_marked = std::any_of(threads->second.begin(), threads->second.end(),
+                                          [&](const auto &entry) { return marked(entry.second); });
+      for (const auto &[thread, chain] : threads->second) {
+        if (any_marked && !marked(chain)) continue;
+        const prof_event &inner = *chain.back();
+        const std::string args = host.args_text(inner.args, ", ");
+        std::string note = process + " is inside " + std::string(host.string(inner.name)) + " (" +
+                           category_text(host, inner) + (args.empty() ? "" : ", " + args) + ")";
+        for (auto outer = chain.rbegin() + 1; outer != chain.rend(); ++outer)
+          note += " within " + std::string(host.string((*outer)->name)) + " (" +
+                  category_text(host, **outer) + ")";
+        table.notes.push_back(note + " on thread " + thread + ", for " +
+                              format_duration(inner.duration));
       }
     } else if (const auto l = latest_of_process.find(process); l != latest_of_process.end()) {
       table.notes.push_back(process + " has nothing open; its latest CPU sample (thread " +

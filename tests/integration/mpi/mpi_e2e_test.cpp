@@ -29,6 +29,7 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 const fs::path kBuildDir = PROF_BUILD_DIR;
 const std::string kProf = (kBuildDir / "bin" / "prof").string();
@@ -647,7 +648,7 @@ TEST_F(MpiE2E, HangTimeoutDumpsAJobWaitingInOneCommunicationCall) {
 // rank 1 stops in stall() before its 50th all-reduce. --hang-timeout dumps
 // every rank without being asked, the job runs on once released, and
 // `prof stats --report hang` names rank 1, its function and the all-reduce
-// the others wait in.
+// the others wait in, and the sleep (osrt) rank 1 is inside.
 TEST_F(MpiE2E, HangReportNamesTheRankThatStoppedInAPythonFunction) {
   const RunResult probe = run_process({"/usr/bin/python3", "-c", "import mpi4py"}, dir_);
   if (probe.exit_code != 0) GTEST_SKIP() << "no mpi4py for /usr/bin/python3 (python3-mpi4py)";
@@ -655,7 +656,9 @@ TEST_F(MpiE2E, HangReportNamesTheRankThatStoppedInAPythonFunction) {
   const fs::path release = dir_ / "release";
   std::vector<std::string> command = {kProf,
                                       "--trace",
-                                      "mpi",
+                                      "mpi,osrt",
+                                      "--osrt-threshold",
+                                      "1000000",
                                       "--python-functions-trace",
                                       (dir_ / "functions.json").string(),
                                       "--step-marker",
@@ -703,7 +706,9 @@ TEST_F(MpiE2E, HangReportNamesTheRankThatStoppedInAPythonFunction) {
   std::cout << text.out;
   EXPECT_THAT(text.out, HasSubstr("3 of 4 ranks wait in MPI_Allreduce #50"));
   EXPECT_THAT(text.out, HasSubstr("(rank 1)"));
-  EXPECT_THAT(text.out, HasSubstr("is inside stall (python)"));
+  // Rank 1 sleeps in stall(): the blocking call, its Python function and the step around it.
+  EXPECT_THAT(text.out, ContainsRegex("is inside [a-z_]*sleep \\(osrt\\) within stall \\(python\\) "
+                                      "within train_step \\(python\\)"));
   EXPECT_THAT(stats.out, HasSubstr("\"State\": \"behind\""));
 }
 

@@ -463,7 +463,76 @@ __attribute__((noinline)) void OsrtStackMarkerFunction(int microseconds) {
   asm volatile("" ::: "memory"); // keep the call from becoming a tail call
 }
 
+__attribute__((noinline)) void OsrtOpenCallMarkerFunction(int fd) {
+  char byte;
+  if (read(fd, &byte, 1) != 1) std::abort();
+  asm volatile("" ::: "memory");
+}
+
 namespace {
+
+TEST_F(OsrtTest, CallsOpenAtADumpAreUnfinishedSlicesWithTheirCallSite) {
+  start();
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  std::atomic<int> reader_tid{0};
+  std::thread reader([&] {
+    reader_tid = gettid();
+    OsrtOpenCallMarkerFunction(pipe_fds[0]);
+  });
+  // A failed assertion below still ends the reader's read.
+  struct Release {
+    int fd;
+    std::thread &thread;
+    ~Release() {
+      if (!thread.joinable()) return;
+      (void)!write(fd, "x", 1);
+      thread.join();
+    }
+  } release{pipe_fds[1], reader};
+  while (reader_tid == 0)
+    sleep_ms(1);
+  sleep_ms(50); // inside read() by now
+  const prof_source_vtable *vtable = prof_plugin_entry()->source;
+  ASSERT_NE(vtable->emit_unfinished, nullptr);
+  const uint64_t dumped = now_ns();
+  ASSERT_EQ(vtable->emit_unfinished(instance_, dumped), PROF_OK);
+
+  auto on_reader = [&](const std::string &name) {
+    std::vector<SharedFakeHost::Slice> out;
+    for (const auto &slice : host_->slices_named(name))
+      if (host_->track(slice.track).tid == reader_tid) out.push_back(slice);
+    return out;
+  };
+  const auto open = on_reader("read");
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].begin + open[0].duration, dumped);
+  EXPECT_GE(open[0].duration, 40 * kMs);
+  EXPECT_EQ(host_->string(open[0].category), "osrt");
+  // Other threads of this test program may be inside calls too: the reader's only.
+  const auto reader_samples = [&] {
+    std::vector<SharedFakeHost::Sample> out;
+    for (const auto &sample : host_->samples())
+      if (host_->track(sample.track).tid == reader_tid) out.push_back(sample);
+    return out;
+  };
+  const auto samples = reader_samples();
+  ASSERT_EQ(samples.size(), 1u);
+  EXPECT_EQ(samples[0].track, open[0].track);
+  EXPECT_EQ(samples[0].ts, open[0].begin);
+  const auto frames = host_->stack_frames(samples[0].stack);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0], "read");
+  EXPECT_NE(frames[1].find("OsrtOpenCallMarkerFunction"), std::string::npos) << frames[1];
+
+  ASSERT_EQ(write(pipe_fds[1], "x", 1), 1);
+  reader.join();
+  ASSERT_EQ(vtable->emit_unfinished(instance_, now_ns()), PROF_OK);
+  EXPECT_EQ(on_reader("read").size(), 2u); // and the call finished: nothing open now
+  EXPECT_EQ(reader_samples().size(), 2u);  // the finished call's whole stack
+  close(pipe_fds[0]);
+  close(pipe_fds[1]);
+}
 
 TEST_F(OsrtTest, SlowCallCarriesItsCallStack) {
   start(); // default backtrace threshold: 80 us

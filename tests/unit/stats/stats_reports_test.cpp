@@ -189,6 +189,10 @@ TEST_F(StatsReports, HangNamesTheRankOthersWaitForAndWhatItIsInside) {
   report.annotation(mains[1], kOrigin + 5000 * kUs, dump - kOrigin - 5000 * kUs, "stall", "",
                     "python");
   report.unfinished();
+  // A runtime's thread of rank 1 that only waits: listed, not named in the notes.
+  const uint32_t progress = report.thread(report.process("app [rank 1]", 101), "progress", 1101);
+  report.slice(progress, kOrigin, dump - kOrigin, "poll", "osrt");
+  report.unfinished();
   report.sample(mains[1], dump - 2000 * kUs, report.stack({"time.sleep", "stall", "train"}));
   report.sample(mains[1], dump - 900 * kUs, report.stack({"nanosleep", "time.sleep", "stall"}));
   report.sample(mains[0], dump - 100 * kUs, report.stack({"MPI_Allreduce"}));
@@ -209,12 +213,14 @@ TEST_F(StatsReports, HangNamesTheRankOthersWaitForAndWhatItIsInside) {
   EXPECT_EQ(value(table, 0, 3, "State"), "waits");
   // What was open: the three calls and rank 1's functions, outermost first.
   const Section &open = table.sections[1];
-  ASSERT_EQ(open.rows.size(), 5u);
+  ASSERT_EQ(open.rows.size(), 6u);
   EXPECT_EQ(open.rows[1][0].text, "app [rank 1] (101)");
   EXPECT_EQ(open.rows[1][3].text, "train");
   EXPECT_EQ(open.rows[2][3].text, "stall");
   EXPECT_EQ(open.rows[2][2].text, "python");
-  EXPECT_EQ(open.rows[3][5].text, "communicator=MPI_COMM_WORLD, bytes=8, sequence=50");
+  EXPECT_EQ(open.rows[3][1].text, "progress (1101)");
+  EXPECT_EQ(open.rows[3][3].text, "poll");
+  EXPECT_EQ(open.rows[4][5].text, "communicator=MPI_COMM_WORLD, bytes=8, sequence=50");
   // The latest sample of the blamed rank's thread only.
   const Section &stacks = table.sections[2];
   ASSERT_EQ(stacks.rows.size(), 1u);
@@ -224,10 +230,11 @@ TEST_F(StatsReports, HangNamesTheRankOthersWaitForAndWhatItIsInside) {
   const Lines expected_notes{
       "MPI_COMM_WORLD: 3 of 4 ranks wait in MPI_Allreduce #50 (for up to 55.00ms) for app [rank "
       "1] (101) (last entered #49)",
-      "app [rank 1] (101) is inside stall (python) on thread main (101), for 55.00ms"};
+      "app [rank 1] (101) is inside stall (python) within train (python) on thread main (101), "
+      "for 55.00ms"};
   EXPECT_EQ(table.notes, expected_notes);
   const Json json = JsonParser::parse(render_json({table}));
-  EXPECT_EQ(json["hang"]["rows"].items.size(), 10u);
+  EXPECT_EQ(json["hang"]["rows"].items.size(), 11u);
 }
 
 TEST_F(StatsReports, HangSaysWhenEveryRankIsInsideOrWhenNothingWasOpen) {
