@@ -162,7 +162,9 @@ size_t RingPool::drain(const std::function<void(prof_event *, size_t)> &consume,
     // A process killed while owning rings never gives them back: what it
     // wrote is drained, then the ring is freed.
     const bool owner_gone =
-        check_owners_ && state == kOwned && all && process_gone(slots_[i].pid.load());
+        check_owners_ && state == kOwned && all &&
+        !(owners_unchecked_ && owners_unchecked_->load(std::memory_order_relaxed)) &&
+        process_gone(slots_[i].pid.load());
     RingBuffer ring = RingBuffer::attach(rings_ + i * stride_, capacity_);
     if (!ring.intact()) {
       abandon(i);

@@ -52,6 +52,11 @@ public:
            uint64_t watermark_events, std::atomic<uint64_t> *no_ring_drops, bool check_owners,
            const std::atomic<uint32_t> *ready = nullptr);
   ~RingPool();
+  /// While `*unchecked` is set, drain() judges no owner gone (its pid may be
+  /// another namespace's).
+  void check_owners_unless(const std::atomic<uint32_t> *unchecked) {
+    owners_unchecked_ = unchecked;
+  }
   RingPool(const RingPool &) = delete;
   RingPool &operator=(const RingPool &) = delete;
 
@@ -161,6 +166,8 @@ private:
   uint64_t watermark_events_;
   std::atomic<uint64_t> *no_ring_drops_;
   bool check_owners_;
+  // While set, no owner is judged gone.
+  const std::atomic<uint32_t> *owners_unchecked_ = nullptr;
   const std::atomic<uint32_t> *ready_;   // nullptr: every ring is backed
   GrowRings grow_ = nullptr;
   void *grow_context_ = nullptr;

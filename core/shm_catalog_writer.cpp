@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <mutex>
@@ -20,14 +21,25 @@ constexpr uint64_t kCatalogStep = 1ull << 20;
 void ShmCatalogWriter::lock() {
   ShmHeader &h = *region_.header();
   const auto self = static_cast<int32_t>(getpid());
+  std::chrono::steady_clock::time_point first_look{};
   for (unsigned spins = 0;; ++spins) {
     int32_t owner = 0;
     if (h.catalog_lock.compare_exchange_weak(owner, self, std::memory_order_acquire)) return;
     // A process that died holding the lock left at most a record past
-    // catalog_end, which is simply written over.
-    if (owner != 0 && spins % 1024 == 1023 && process_gone(owner) &&
-        h.catalog_lock.compare_exchange_strong(owner, self, std::memory_order_acquire))
-      return;
+    // catalog_end, which is simply written over. Where its pid cannot be
+    // looked up (a container), one that held it a whole second is taken as dead.
+    if (owner != 0 && spins % 1024 == 1023) {
+      bool gone = false;
+      if (!h.ids_unchecked.load(std::memory_order_relaxed)) {
+        gone = process_gone(owner);
+      } else {
+        const auto now = std::chrono::steady_clock::now();
+        if (first_look == std::chrono::steady_clock::time_point{}) first_look = now;
+        gone = now - first_look > std::chrono::seconds(1);
+      }
+      if (gone && h.catalog_lock.compare_exchange_strong(owner, self, std::memory_order_acquire))
+        return;
+    }
     // Raw syscall: sched_yield may be interposed by a tracing plugin.
     if (spins % 64 == 63) syscall(SYS_sched_yield);
   }
@@ -85,6 +97,7 @@ prof_track_id ShmCatalogWriter::declare_track(const prof_track_desc &desc, bool 
   uint32_t kind = 0;
   static_assert(sizeof desc.kind == sizeof kind);
   std::memcpy(&kind, &desc.kind, sizeof kind);
+  const int32_t pid = own_pid_ != 0 && desc.pid == own_pid_ ? seen_pid_ : desc.pid;
   std::lock_guard guard(mutex_);
   return append(
       kShmTrack, sizeof(ShmTrackRecord) + name.size() + unit.size(), &region_.header()->next_track,
@@ -92,7 +105,7 @@ prof_track_id ShmCatalogWriter::declare_track(const prof_track_desc &desc, bool 
         ShmTrackRecord record{id,
                               kind,
                               desc.parent,
-                              desc.pid,
+                              pid,
                               desc.tid,
                               desc.index,
                               desc.clock,

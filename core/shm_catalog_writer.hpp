@@ -27,6 +27,12 @@ public:
   /// (kShmTrackNamesProcess).
   prof_track_id declare_track(const prof_track_desc &desc, bool names_process = false);
   prof_stack_id intern_stack(std::span<const prof_string_id> frames);
+  /// Tracks declared with pid `own` are written with `seen` instead: prof
+  /// knows a process in a container by its host pid.
+  void write_pid_as(int32_t own, int32_t seen) {
+    own_pid_ = own;
+    seen_pid_ = seen;
+  }
   prof_clock_id register_clock(std::string_view name, double frequency_hz);
   void add_calibration(prof_clock_id clock, uint64_t ticks, uint64_t session_ns);
 
@@ -44,6 +50,7 @@ private:
   RawMutex mutex_; // this process's threads; the region lock orders processes
   std::unordered_map<std::string, prof_string_id> strings_;
   std::map<std::vector<prof_string_id>, prof_stack_id> stacks_;
+  int32_t own_pid_ = 0, seen_pid_ = 0; // 0: pids are written as declared
 };
 
 } // namespace prof::core

@@ -31,6 +31,7 @@ ShmEventSource::ShmEventSource(ShmRegion &region, Catalog &catalog)
   // The application's rings are reserved in full when made; what prof's
   // mapping of them has read need not stay in prof's memory.
   pool_->set_give_back(RingPool::GiveBack::SharedMemory);
+  pool_->check_owners_unless(&h.ids_unchecked);
   // Ids are handed out one per definition, and a definition takes at least
   // one record header: no honest id reaches this.
   max_id_ = l.catalog_bytes / sizeof(ShmRecordHeader) + 2;

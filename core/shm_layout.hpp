@@ -18,7 +18,7 @@
 namespace prof::core {
 
 constexpr uint64_t kShmMagic = 0x31304d5346524f50ull; // "PROFSM01"
-constexpr uint32_t kShmVersion = 8;
+constexpr uint32_t kShmVersion = 9;
 constexpr uint32_t kCaptureRequestSlots = 64;
 constexpr uint32_t kRequestNameBytes = 96;
 constexpr uint32_t kRequestDomainBytes = 32;
@@ -87,6 +87,11 @@ struct ShmHeader {
   /// slices, then setting `unfinished_told` to the number it answered.
   std::atomic<uint32_t> unfinished_asked;
   std::atomic<uint32_t> unfinished_told;
+  /// Set by prof before a process in another pid namespace (a container)
+  /// joins: the pids and thread ids written here are then not all looked up
+  /// in one namespace, so nobody judges their owners gone by them. No lock
+  /// or ring is taken over, and the agents never conclude that prof died.
+  std::atomic<uint32_t> ids_unchecked;
   RingSlot slots[kMaxShmRings];
 };
 

@@ -22,6 +22,10 @@
 #include <algorithm>
 #include <utility>
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14; older headers lack it
+#endif
+
 namespace prof::core {
 
 namespace {
@@ -203,14 +207,15 @@ public:
   enum class Wait { never, briefly };
   static constexpr int64_t kBriefNs = 20'000'000;
 
-  RingsLock(std::atomic<int32_t> &lock, Wait wait) : lock_(lock) {
+  /// `take_over`: a lock whose owner is gone is taken.
+  RingsLock(std::atomic<int32_t> &lock, Wait wait, bool take_over) : lock_(lock) {
     const auto self = static_cast<int32_t>(syscall(SYS_gettid));
     const int64_t deadline = wait == Wait::briefly ? monotonic_ns() + kBriefNs : 0;
     for (;;) {
       int32_t owner = 0;
       if (lock_.compare_exchange_strong(owner, self, std::memory_order_acquire)) break;
       if (owner == self) return;
-      if (process_gone(owner) &&
+      if (take_over && process_gone(owner) &&
           lock_.compare_exchange_strong(owner, self, std::memory_order_acquire))
         break; // left by a thread that died holding it
       if (monotonic_ns() >= deadline) return;
@@ -238,6 +243,15 @@ private:
 } // namespace
 
 bool ShmRegion::back(uint64_t offset, uint64_t bytes) {
+  // An agent that was passed the region populates its own mapping: a full
+  // mount fails the call instead of raising SIGBUS (Linux 5.14).
+  if (!owner_ && !by_name_) {
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    const uint64_t first = offset / page * page;
+    const uint64_t end = std::min<uint64_t>((offset + bytes + page - 1) / page * page, bytes_);
+    if (madvise(base() + first, end - first, MADV_POPULATE_WRITE) == 0) return true;
+    if (errno != EINVAL) return false;
+  }
   // prof through its descriptor; any other process by name, never through a
   // descriptor kept in the application: one it closed and reused for a file
   // of its own must never be written to.
@@ -262,13 +276,15 @@ bool ShmRegion::add_ring(uint32_t index) {
 bool ShmRegion::reserve_next_ring() {
   if (header_ == nullptr || name_.empty() || header_->rings_full.load(std::memory_order_relaxed))
     return false;
-  const RingsLock lock(header_->rings_lock, RingsLock::Wait::briefly);
+  const RingsLock lock(header_->rings_lock, RingsLock::Wait::briefly,
+                       !header_->ids_unchecked.load(std::memory_order_relaxed));
   return lock.held() && add_ring(header_->rings_ready.load(std::memory_order_acquire));
 }
 
 std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {
   if (!owner_ || fd_ < 0 || header_ == nullptr) return 0;
-  const RingsLock lock(header_->rings_lock, RingsLock::Wait::never);
+  const RingsLock lock(header_->rings_lock, RingsLock::Wait::never,
+                       !header_->ids_unchecked.load(std::memory_order_relaxed));
   if (!lock.held()) return std::nullopt;
   // Rings the application's threads reserved: backed again by prof (a no-op
   // for what is), so that a header written over cannot make prof touch
@@ -298,13 +314,19 @@ bool ShmRegion::attach(const std::string &name, std::string *error) {
     *error = "cannot open shared memory '" + name + "': " + std::strerror(errno);
     return false;
   }
+  const bool attached = attach_fd(fd, name, error);
+  close(fd);
+  by_name_ = true;
+  return attached;
+}
+
+bool ShmRegion::attach_fd(int fd, const std::string &name, std::string *error) {
   struct stat st {};
   fstat(fd, &st);
   const size_t size = static_cast<size_t>(st.st_size);
   void *memory = size >= sizeof(ShmHeader)
                      ? mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
                      : MAP_FAILED;
-  close(fd);
   if (memory == MAP_FAILED) {
     *error = "shared memory '" + name + "' is too small or cannot be mapped";
     return false;
@@ -324,6 +346,7 @@ bool ShmRegion::attach(const std::string &name, std::string *error) {
   bytes_ = size;
   name_ = name;
   owner_ = false;
+  by_name_ = false;
   return true;
 }
 

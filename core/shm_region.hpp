@@ -60,6 +60,12 @@ public:
   /// agent: maps an existing region; false with `error` set when it is not
   /// one (wrong magic, version or size).
   bool attach(const std::string &name, std::string *error);
+  /// agent: maps the region open at `fd` (passed by prof over its control
+  /// socket, so that a process in another mount namespace, a container,
+  /// reaches a region its /dev/shm does not hold); `name` is for messages
+  /// and, where reachable, for backing memory on kernels before 5.14. The
+  /// caller closes `fd`; the region keeps no descriptor.
+  bool attach_fd(int fd, const std::string &name, std::string *error);
   /// Removes the name (the memory stays until every process unmaps it).
   void unlink();
   /// Any process, holding the catalog lock: reserves the catalog log up to
@@ -74,6 +80,8 @@ public:
   char *catalog() const { return base() + layout_.catalog_offset; }
   char *rings() const { return base() + layout_.rings_offset; }
   const std::string &name() const { return name_; }
+  /// prof: the region's descriptor, to pass to an agent; -1 elsewhere.
+  int fd() const { return owner_ ? fd_ : -1; }
   explicit operator bool() const { return header_ != nullptr; }
 
 private:
@@ -90,8 +98,9 @@ private:
   size_t bytes_ = 0;
   std::string name_;
   bool owner_ = false;
-  int fd_ = -1;        ///< prof: kept to reserve more rings
-  uint32_t ready_ = 0; ///< prof: rings backed
+  bool by_name_ = true; ///< agent: attached by name, not by a passed descriptor
+  int fd_ = -1;         ///< prof: kept to reserve more rings
+  uint32_t ready_ = 0;  ///< prof: rings backed
 };
 
 /// A fresh region name for this process: "/prof-PID-RANDOM".

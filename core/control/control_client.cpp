@@ -9,6 +9,27 @@
 #include <unistd.h>
 
 namespace prof::control {
+namespace {
+
+/// Sends `frame` in one message, with `passed` (when not -1) beside it.
+ssize_t send_frame(int socket_fd, const std::vector<uint8_t> &frame, int passed) {
+  if (passed < 0) return send(socket_fd, frame.data(), frame.size(), MSG_NOSIGNAL);
+  iovec data{const_cast<uint8_t *>(frame.data()), frame.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr message{};
+  message.msg_iov = &data;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  cmsghdr *c = CMSG_FIRSTHDR(&message);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &passed, sizeof passed);
+  return sendmsg(socket_fd, &message, MSG_NOSIGNAL);
+}
+
+} // namespace
 
 std::string send_request(const std::filesystem::path &socket_path, const Request &request,
                          std::chrono::milliseconds timeout) {
@@ -27,8 +48,7 @@ std::string send_request(const std::filesystem::path &socket_path, const Request
   if (connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0)
     throw std::runtime_error(where + ": no session answers (" + std::strerror(errno) + ")");
   const std::vector<uint8_t> frame = encode_frame(request_text(request));
-  if (frame.empty() || send(fd, frame.data(), frame.size(), MSG_NOSIGNAL) !=
-                           static_cast<ssize_t>(frame.size()))
+  if (frame.empty() || send_frame(fd, frame, request.fd) != static_cast<ssize_t>(frame.size()))
     throw std::runtime_error(where + ": cannot send the request");
   FrameReader reader;
   uint8_t buffer[512];

@@ -9,7 +9,8 @@
 
 namespace prof::control {
 
-/// The session's response text ("ok ..." / "error ..."). Throws
+/// The session's response text ("ok ..." / "error ..."); `request.fd`, when
+/// set, is passed along (the caller keeps its own). Throws
 /// std::runtime_error naming the socket when there is no session there, it
 /// closed the connection (another user's session refuses), or it did not
 /// answer within `timeout`.

@@ -20,6 +20,9 @@ enum class Command { Start, Stop, Suspend, Resume, Cancel, Status, Shutdown, Dum
 struct Request {
   Command command;
   std::string argument; ///< e.g. an output name for start; may be empty
+  /// A descriptor passed with the request (SCM_RIGHTS), -1 for none: prof's
+  /// shared-memory region for an agent. The server closes it once answered.
+  int fd = -1;
 };
 
 /// The frame carrying `text` (at most kMaxFrame bytes, else empty).

@@ -129,6 +129,48 @@ void ControlServer::run() {
   }
 }
 
+namespace {
+
+/// The first descriptor a request passed; closed with it.
+struct PassedDescriptor {
+  int fd = -1;
+  PassedDescriptor() = default;
+  PassedDescriptor(const PassedDescriptor &) = delete;
+  PassedDescriptor &operator=(const PassedDescriptor &) = delete;
+  ~PassedDescriptor() {
+    if (fd >= 0) close(fd);
+  }
+};
+
+/// recv() that also takes descriptors passed with the bytes: the first is
+/// kept in `passed`, any other closed at once.
+ssize_t receive(int connection, uint8_t *buffer, size_t size, PassedDescriptor &passed) {
+  iovec data{buffer, size};
+  alignas(cmsghdr) char control[CMSG_SPACE(4 * sizeof(int))];
+  msghdr message{};
+  message.msg_iov = &data;
+  message.msg_iovlen = 1;
+  message.msg_control = control;
+  message.msg_controllen = sizeof control;
+  const ssize_t n = recvmsg(connection, &message, MSG_CMSG_CLOEXEC);
+  if (n < 0) return n;
+  for (cmsghdr *c = CMSG_FIRSTHDR(&message); c != nullptr; c = CMSG_NXTHDR(&message, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (size_t i = 0; i < count; ++i) {
+      int fd;
+      std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+      if (passed.fd < 0)
+        passed.fd = fd;
+      else
+        close(fd);
+    }
+  }
+  return n;
+}
+
+} // namespace
+
 void ControlServer::serve(int connection) {
   ucred peer{};
   socklen_t size = sizeof peer;
@@ -138,6 +180,7 @@ void ControlServer::serve(int connection) {
   }
   FrameReader reader;
   uint8_t buffer[512];
+  PassedDescriptor passed;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kRequestTimeoutMs);
   FrameReader::State state = FrameReader::State::NeedMore;
   while (state == FrameReader::State::NeedMore) {
@@ -146,12 +189,13 @@ void ControlServer::serve(int connection) {
                           .count();
     pollfd fd{connection, POLLIN, 0};
     if (left <= 0 || poll(&fd, 1, static_cast<int>(left)) <= 0) break;
-    const ssize_t n = recv(connection, buffer, sizeof buffer, 0);
+    const ssize_t n = receive(connection, buffer, sizeof buffer, passed);
     if (n <= 0) break; // closed before a whole request: a liveness probe, or a broken peer
     state = reader.add(buffer, static_cast<size_t>(n));
   }
-  const std::optional<Request> request =
+  std::optional<Request> request =
       state == FrameReader::State::Complete ? parse_request(reader.text()) : std::nullopt;
+  if (request) request->fd = passed.fd;
   if (!request) {
     if (reader.started()) ++refused_;
     if (state == FrameReader::State::Complete)

@@ -152,24 +152,24 @@ void watch_stalls(uint64_t now) {
   // The calls open at the last look; never destroyed (this runs on the
   // agent's thread, which may still look while the process exits).
   static auto &told = *new std::set<std::pair<prof_track_id, uint64_t>>;
+  AgentState *state = g_state;
+  if (!state ||
+      !core::capture_request_wanted(*state->region.header(), core::kCaptureStall, nullptr, nullptr))
+    return;
   std::vector<prof_event> open;
   {
     std::lock_guard lock(g_plugins_mutex);
     open = collect_unfinished_slices(running_plugins(), now);
   }
-  AgentState *state = g_state;
-  if (!state ||
-      !core::capture_request_wanted(*state->region.header(), core::kCaptureStall, nullptr, nullptr))
-    return;
   std::set<std::pair<prof_track_id, uint64_t>> still_open;
   for (const prof_event &call : open) {
     if (call.kind != PROF_CATEGORY_COMMUNICATION || call.ts + state->config.stall_ns > now)
       continue;
     still_open.emplace(call.track, call.ts);
     if (told.contains({call.track, call.ts})) continue;
-    core::post_capture_request(*state->region.header(),
-                               {core::kCaptureStall, static_cast<int32_t>(getpid()), call.ts,
-                                std::to_string(now - call.ts), ""});
+    core::post_capture_request(
+        *state->region.header(),
+        {core::kCaptureStall, pid_for_prof(state), call.ts, std::to_string(now - call.ts), ""});
   }
   told = std::move(still_open);
 }
@@ -216,9 +216,16 @@ __attribute__((destructor)) void agent_stop() {
 
 } // namespace
 
-bool attach_region(const char *name, std::string *error) {
+int32_t pid_for_prof(const AgentState *state) {
+  const auto pid = static_cast<int32_t>(getpid());
+  return state && state->pid_seen_by_prof != 0 && state->own_pid == pid ? state->pid_seen_by_prof
+                                                                        : pid;
+}
+
+bool attach_region(const char *name, std::string *error, int fd, int32_t pid_seen_by_prof) {
   auto state = std::make_unique<AgentState>();
-  if (!state->region.attach(name, error)) return false;
+  if (!(fd >= 0 ? state->region.attach_fd(fd, name, error) : state->region.attach(name, error)))
+    return false;
   auto config = core::AgentConfig::decode(state->region.config_text(), error);
   if (!config) return false;
   state->config = std::move(*config);
@@ -232,6 +239,11 @@ bool attach_region(const char *name, std::string *error) {
       [](void *region) { return static_cast<core::ShmRegion *>(region)->reserve_next_ring(); },
       &state->region);
   state->catalog = std::make_unique<core::ShmCatalogWriter>(state->region);
+  if (pid_seen_by_prof > 0 && pid_seen_by_prof != getpid()) {
+    state->pid_seen_by_prof = pid_seen_by_prof;
+    state->own_pid = static_cast<int32_t>(getpid());
+    state->catalog->write_pid_as(state->own_pid, pid_seen_by_prof);
+  }
   state->session = prof_session_info{sizeof(prof_session_info), state->config.session.c_str(),
                                      state->config.target_pid, state->config.command.c_str(),
                                      state->config.host.c_str()};
@@ -287,8 +299,10 @@ namespace {
 void note_drop(AgentState *state) {
   thread_local uint32_t drops_since_check = 0;
   if (drops_since_check++ % 1024 != 0) return;
-  const int32_t prof_pid = state->region.header()->prof_pid;
-  if (kill(prof_pid, 0) != 0 && errno == ESRCH) state->orphaned.store(true);
+  const core::ShmHeader &header = *state->region.header();
+  // In a container, prof's pid is not this namespace's to look up.
+  if (header.ids_unchecked.load(std::memory_order_relaxed)) return;
+  if (kill(header.prof_pid, 0) != 0 && errno == ESRCH) state->orphaned.store(true);
 }
 } // namespace
 
@@ -329,7 +343,7 @@ prof_agent_capture_request(int kind, const char *name, const char *domain) {
                                           name, domain))
     return 0;
   prof::core::post_capture_request(*state->region.header(),
-                                   {static_cast<uint32_t>(kind), static_cast<int32_t>(getpid()),
+                                   {static_cast<uint32_t>(kind), prof::agent::pid_for_prof(state),
                                     prof::core::session_now_ns(), name ? name : "",
                                     domain ? domain : ""});
   return 0;

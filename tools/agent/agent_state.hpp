@@ -21,16 +21,24 @@ struct AgentState {
   std::unique_ptr<core::RingPool> pool;
   std::unique_ptr<core::ShmCatalogWriter> catalog;
   prof_session_info session{};
+  /// The pid prof knows this process by (its host pid, in a container) and
+  /// the one it has here; 0 when prof's is getpid(). See pid_for_prof().
+  int32_t pid_seen_by_prof = 0, own_pid = 0;
   /// Set when prof is found gone: emits stop at once.
   std::atomic<bool> orphaned{false};
   /// Set when prof detaches: the thread answering dumps ends.
   std::atomic<bool> answers_stop{false};
 };
 
-/// Maps prof's region `name`, reads the capture's config and starts its
-/// process-scope plugins. False with `error` when nothing could start; true
-/// with a non-empty `error` when some plugins did not.
-bool attach_region(const char *name, std::string *error);
+/// Maps prof's region `name` (through `fd` when prof passed one, else by
+/// name), reads the capture's config and starts its process-scope plugins.
+/// False with `error` when nothing could start; true with a non-empty
+/// `error` when some plugins did not.
+/// `pid_seen_by_prof`: the pid prof knows this process by, when not getpid().
+bool attach_region(const char *name, std::string *error, int fd = -1, int32_t pid_seen_by_prof = 0);
+/// The pid to write into capture requests and tracks: the one prof knows
+/// this process by (a forked child's own).
+int32_t pid_for_prof(const AgentState *state);
 /// Stops and destroys the plugins and stops emitting (prof detached).
 void detach_region();
 

@@ -5,6 +5,7 @@
 #include "tools/agent/agent_state.hpp"
 #include "tools/agent/trigger_watch.hpp"
 
+#include <charconv>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -32,8 +33,21 @@ std::string answer(const control::Request &request) {
   switch (request.command) {
   case control::Command::Start: {
     if (g_attached) return "error prof is already attached to this process";
+    // "REGION [PID]": PID is how prof knows this process (its host pid, in a container).
+    const std::string &argument = request.argument;
+    const size_t space = argument.find(' ');
+    const std::string region = argument.substr(0, space);
+    int32_t pid_seen_by_prof = 0;
+    if (space != std::string::npos) {
+      const char *digits = argument.c_str() + space + 1;
+      const auto [end, ec] =
+          std::from_chars(digits, argument.c_str() + argument.size(), pid_seen_by_prof);
+      if (ec != std::errc() || *end != '\0' || pid_seen_by_prof <= 0)
+        return "error start: expected REGION [PID], got '" + argument + "'";
+    }
     std::string error;
-    if (!attach_region(request.argument.c_str(), &error)) return "error " + error;
+    if (!attach_region(region.c_str(), &error, request.fd, pid_seen_by_prof))
+      return "error " + error;
     g_attached = true;
     return error.empty() ? "ok attached" : "ok attached; " + error;
   }

@@ -1,5 +1,7 @@
 // PROF_MODE=dynamic (msprof's attach mode): the agent listens on
-// <session folder>/dynamic-PID.sock for prof to attach (`start REGION`),
+// <session folder>/dynamic-PID.sock for prof to attach (`start REGION PID`,
+// the region's descriptor passed beside: a container reaches it so; PID is
+// how prof knows the process, its host pid in a container),
 // detach (`stop`) or ask who this is (`status`). Only the user's own prof
 // can connect (the control server's peer check).
 #pragma once

@@ -64,7 +64,7 @@ void emit_step(const AgentState &state, uint64_t number, uint64_t begin, uint64_
 void post(AgentState &state, uint32_t kind, uint64_t count, uint64_t ts) {
   if (!core::capture_request_wanted(*state.region.header(), kind, nullptr, nullptr)) return;
   core::post_capture_request(*state.region.header(),
-                             {kind, static_cast<int32_t>(getpid()), ts, std::to_string(count), ""});
+                             {kind, pid_for_prof(&state), ts, std::to_string(count), ""});
 }
 
 } // namespace

@@ -53,6 +53,14 @@ public:
 
   /// The shared region's name (what an attaching agent is sent).
   const std::string &region_name() const { return name_; }
+  /// Its descriptor, passed beside the name: a process in a container, whose
+  /// /dev/shm is its own, maps the region through it.
+  int region_fd() const { return region_.fd(); }
+  /// Before a process in another pid namespace joins: nobody judges the
+  /// region's lock and ring owners gone by their pids (ShmHeader::ids_unchecked).
+  void admit_other_pid_namespaces() {
+    region_.header()->ids_unchecked.store(1, std::memory_order_relaxed);
+  }
 
   /// libprof-agent.so: PROF_AGENT_PATH, else ../lib/prof beside the executable.
   static std::string agent_path();

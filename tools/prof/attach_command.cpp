@@ -10,6 +10,7 @@
 #include "tools/prof/process_facts.hpp"
 #include "tools/prof/session_control.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <csignal>
 #include <cstdint>
@@ -48,15 +49,32 @@ std::vector<int> parse_pids(const std::string &option, const std::string &text) 
   return pids;
 }
 
+// Where process `pid`'s waiting agent listens. One in another mount
+// namespace (a container) listens in the session folder it sees, named by
+// its own pid there: prof reaches that through /proc/PID/root.
 fs::path dynamic_socket(int pid) {
-  return control::control_folder() / ("dynamic-" + std::to_string(pid) + ".sock");
+  if (shares_namespace(pid, "mnt"))
+    return control::control_folder() / ("dynamic-" + std::to_string(pid) + ".sock");
+  const fs::path root = "/proc/" + std::to_string(pid) + "/root";
+  fs::path folder = fs::path("/tmp") / ("prof-" + std::to_string(getuid()));
+  if (const std::optional<ProcessFacts> facts = read_process_facts(pid)) {
+    const auto runtime = facts->environment.find("XDG_RUNTIME_DIR");
+    std::error_code ec;
+    if (runtime != facts->environment.end() && runtime->second.starts_with('/') &&
+        fs::is_directory(root / runtime->second.substr(1), ec))
+      folder = fs::path(runtime->second) / "prof";
+  }
+  return root / folder.relative_path() /
+         ("dynamic-" + std::to_string(innermost_pid(pid)) + ".sock");
 }
 
 // Sends a request to a process's agent; "" when it answered ok, else why not.
+// `start` passes the region's descriptor beside its name (`region_fd`).
 std::string ask_agent(int pid, control::Command command, const std::string &argument,
-                      std::string *note = nullptr) {
+                      std::string *note = nullptr, int region_fd = -1) {
   try {
-    const std::string answer = control::send_request(dynamic_socket(pid), {command, argument});
+    const std::string answer =
+        control::send_request(dynamic_socket(pid), {command, argument, region_fd});
     if (answer.rfind("ok", 0) == 0) {
       if (note) *note = answer.size() > 3 ? answer.substr(3) : "";
       return "";
@@ -202,8 +220,9 @@ std::vector<int> join_agents(const std::vector<int> &pids, const AgentSetup *age
     for (size_t i = 0; i < pids.size(); ++i)
       askers.emplace_back([&, i] {
         answers[i].asked_ns = core::session_now_ns();
-        answers[i].problem =
-            ask_agent(pids[i], control::Command::Start, agent->region_name(), &answers[i].note);
+        answers[i].problem = ask_agent(pids[i], control::Command::Start,
+                                       agent->region_name() + " " + std::to_string(pids[i]),
+                                       &answers[i].note, agent->region_fd());
         answers[i].answered_ns = core::session_now_ns();
       });
   }
@@ -302,6 +321,10 @@ int run_attach(const RunContext &context) {
   core::CaptureController &controller =
       capture.start({session, pids, {display}, display, facts_of(pids), log.string()},
                     [fd = capture.detach_fd()](int) { signal_detach(fd); });
+  // A process in a container writes pids prof cannot look up, and cannot look up prof's.
+  if (capture.agent() &&
+      std::any_of(pids.begin(), pids.end(), [](int pid) { return !shares_namespace(pid, "pid"); }))
+    capture.agent()->admit_other_pid_namespaces();
   const std::vector<int> joined = join_agents(pids, capture.agent(), console);
   // Those that refused never tell their step: S is picked without them.
   if (plan.range == core::CaptureRange::Steps) controller.steps_joined(joined.size());

@@ -45,6 +45,30 @@ int parent_pid(int pid) {
   return fields ? parent : 0;
 }
 
+bool shares_namespace(int pid, const char *kind) {
+  struct stat mine {
+  }, theirs{};
+  if (stat((std::string("/proc/self/ns/") + kind).c_str(), &mine) != 0 ||
+      stat(("/proc/" + std::to_string(pid) + "/ns/" + kind).c_str(), &theirs) != 0)
+    return true;
+  return mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
+}
+
+int innermost_pid(int pid) {
+  // "NSpid:\t1234\t7": from the outermost namespace to the process's own.
+  std::istringstream status(read_proc(pid, "status").value_or(""));
+  std::string line;
+  while (std::getline(status, line)) {
+    if (!line.starts_with("NSpid:")) continue;
+    std::istringstream fields(line.substr(6));
+    int id = 0, last = 0;
+    while (fields >> id)
+      last = id;
+    return last > 0 ? last : pid;
+  }
+  return pid;
+}
+
 bool maps_file(int pid, const std::string &path) {
   struct stat file {};
   if (stat(path.c_str(), &file) != 0) return false;

@@ -27,6 +27,14 @@ std::string process_command(int pid);
 /// The parent of `pid`, 0 when it cannot be read.
 int parent_pid(int pid);
 
+/// Whether `pid` is in prof's namespace of `kind` ("mnt": it sees the files
+/// prof sees; "pid": the pids). True when that cannot be read.
+bool shares_namespace(int pid, const char *kind);
+
+/// `pid` as the process itself sees it: its id in its own (innermost) pid
+/// namespace, a container's; `pid` when that cannot be read.
+int innermost_pid(int pid);
+
 /// Whether the file at `path` (a shared object) is mapped into `pid`: the
 /// same device and inode in its /proc maps. False when either cannot be read.
 bool maps_file(int pid, const std::string &path);

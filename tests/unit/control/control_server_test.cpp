@@ -62,6 +62,34 @@ TEST_F(ControlServerTest, AnswersRequestsFromThisUser) {
   EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
 
+// A descriptor sent beside a request (prof's region, to an agent in a
+// container) reaches the answer as the same open file, and the server
+// closes its copy once it answered.
+TEST_F(ControlServerTest, ADescriptorPassedWithARequestReachesTheAnswerThenCloses) {
+  int passed_fd = -1;
+  struct stat seen {};
+  ControlServer server(dir_ / "s.sock", [&](const Request &request) {
+    passed_fd = request.fd;
+    if (request.fd >= 0) fstat(request.fd, &seen);
+    return echo(request);
+  });
+  std::ofstream(dir_ / "file") << "x";
+  const int fd = open((dir_ / "file").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(send_request(server.path(), {Command::Start, "r", fd}), "ok start r");
+  struct stat mine {};
+  fstat(fd, &mine);
+  ASSERT_GE(passed_fd, 0);
+  EXPECT_EQ(seen.st_ino, mine.st_ino);
+  EXPECT_EQ(fcntl(fd, F_GETFD), FD_CLOEXEC) << "the sender keeps its own";
+  const int first = passed_fd;
+  EXPECT_EQ(send_request(server.path(), {Command::Status, ""}), "ok status ");
+  EXPECT_EQ(passed_fd, -1) << "none passed";
+  // Served one after the other: the first request's copy is gone by now.
+  EXPECT_EQ(fcntl(first, F_GETFD), -1) << "the server closed its copy";
+  close(fd);
+}
+
 TEST_F(ControlServerTest, GarbageClosesThatConnectionOnly) {
   ControlServer server(dir_ / "s.sock", echo);
   EXPECT_EQ(raw_exchange(server.path(), std::string("\xff\xff\xff\x7f", 4) + "junk"), "");

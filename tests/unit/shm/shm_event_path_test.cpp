@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <fcntl.h>
@@ -161,6 +162,56 @@ TEST(ShmEventPath, ALockLeftByADeadProcessIsTakenOver) {
   source.sync_catalog();
   EXPECT_EQ(catalog.strings.text(1), "after");
   region.unlink();
+}
+
+// A process in a container writes pids of its own namespace: with
+// ids_unchecked, none is judged gone by them. A ring stays its owner's; a
+// catalog lock is taken over only after a whole second.
+TEST(ShmEventPath, WithIdsUncheckedNoOwnerIsJudgedGoneByItsPid) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  region.header()->ids_unchecked.store(1);
+  pid_t dead = fork();
+  if (dead == 0) _exit(0);
+  waitpid(dead, nullptr, 0);
+  RingSlot &slot = region.header()->slots[0];
+  slot.state.store(RingPool::kOwned);
+  slot.pid.store(dead);
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.drain([](prof_event *, size_t) {}, true);
+  EXPECT_EQ(slot.state.load(), RingPool::kOwned) << "its owner may live in another namespace";
+  region.header()->ids_unchecked.store(0);
+  source.drain([](prof_event *, size_t) {}, true);
+  EXPECT_EQ(slot.state.load(), RingPool::kFree) << "looked up, the owner is gone";
+
+  region.header()->ids_unchecked.store(1);
+  region.header()->catalog_lock.store(dead);
+  ShmCatalogWriter writer(region);
+  const auto before = std::chrono::steady_clock::now();
+  EXPECT_EQ(writer.intern_string("after"), 1u);
+  EXPECT_GE(std::chrono::steady_clock::now() - before, std::chrono::seconds(1));
+  region.unlink();
+}
+
+// An agent passed the region's descriptor (a container, whose /dev/shm is
+// its own) needs no name: it maps the region and backs new rings itself.
+TEST(ShmRegion, AttachThroughAPassedDescriptorNeedsNoName) {
+  const std::string name = new_shm_name();
+  ShmRegionConfig config = small_region();
+  config.initial_rings = 2;
+  ShmRegion region = ShmRegion::create(name, config, "config text");
+  region.unlink();
+  ASSERT_GE(region.fd(), 0);
+  ShmRegion agent;
+  std::string error;
+  EXPECT_FALSE(agent.attach(name, &error)) << "the name is gone";
+  ASSERT_TRUE(agent.attach_fd(region.fd(), name, &error)) << error;
+  EXPECT_EQ(agent.config_text(), "config text");
+  EXPECT_EQ(agent.fd(), -1) << "only prof hands the descriptor on";
+  const uint32_t ready = region.header()->rings_ready.load();
+  ASSERT_TRUE(agent.reserve_next_ring());
+  EXPECT_EQ(region.header()->rings_ready.load(), ready + 1) << "backed and formatted";
 }
 
 TEST(ShmEventPath, AFullCatalogIsCountedNotCorrupted) {
