@@ -6,6 +6,7 @@
 #include <prof/thread_track.hpp>
 #include <prof/tsc_clock.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -80,6 +81,7 @@ struct Event {
   prof_string_id operation = 0; ///< the collective's or p2p's name
   bool has_sequence = false;
   uint64_t sequence = 0;
+  int channels = -1; ///< a collective's, as NCCL announced them
   int channel = -1, peer = -1, is_send = -1;
   TrackKey step_track; ///< a proxy step's, for its network events
   // What the event learns as it goes.
@@ -153,6 +155,28 @@ void Communicator::release(Event *event) {
   const auto index = static_cast<uint32_t>(event - pool_.get());
   free_[(free_head_ + free_count_) % kPoolSize] = index;
   ++free_count_;
+}
+
+void Communicator::enqueued(prof_string_id operation, uint64_t sequence, uint64_t begin,
+                            int channels) {
+  std::lock_guard guard(lock_);
+  in_flight_[sequence] = {operation, sequence, begin, channels > 0 ? uint32_t(channels) : 1u, 0};
+  if (in_flight_.size() > kMaxInFlight) in_flight_.erase(in_flight_.begin());
+}
+
+void Communicator::channel_finished(uint64_t sequence) {
+  std::lock_guard guard(lock_);
+  const auto it = in_flight_.find(sequence);
+  if (it == in_flight_.end() || ++it->second.finished < it->second.channels) return;
+  in_flight_.erase(in_flight_.begin(), std::next(it));
+}
+
+std::vector<Communicator::InFlight> Communicator::in_flight() {
+  std::lock_guard guard(lock_);
+  std::vector<InFlight> flights;
+  for (const auto &[key, flight] : in_flight_)
+    flights.push_back(flight);
+  return flights;
 }
 
 prof_track_id Communicator::track(const TrackKey &key) {
@@ -319,6 +343,7 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
     e->add_string(k.protocol, intern(s.protocol));
     e->add_string(k.sync_strategy, intern(s.sync_strategy));
     if (s.channels >= 0) e->add(k.channels, static_cast<uint64_t>(s.channels));
+    e->channels = s.channels;
     if (s.warps >= 0) e->add(k.warps, static_cast<uint64_t>(s.warps));
     if (s.has_sequence) {
       e->has_sequence = true;
@@ -442,6 +467,8 @@ Event *PcclRecorder::start(Communicator *comm, const EventStart &s) {
       add_operation(parent);
       e->flow_from_track = parent->track;
       e->flow_from_ts = parent->begin;
+      e->has_sequence = parent->has_sequence;
+      e->sequence = parent->sequence;
     }
     break;
   }
@@ -507,7 +534,32 @@ void PcclRecorder::stop(Event *e) {
     emit_ctrl_state(*e, end);
   else if (e->recorded && collecting())
     emit(*e, end);
+  // A collective is in flight from its enqueueing (its stop) until its
+  // kernel stopped on every channel: the kernel waits there for every rank.
+  if (e->recorded && e->has_sequence && e->kind == Kind::coll)
+    e->comm->enqueued(e->operation, e->sequence, e->begin, e->channels);
+  else if (e->has_sequence && e->kind == Kind::kernel_ch)
+    e->comm->channel_finished(e->sequence);
   e->comm->release(e);
+}
+
+void PcclRecorder::emit_unfinished(uint64_t now) {
+  if (!collecting()) return;
+  const Keys &k = keys_;
+  std::lock_guard guard(lock_); // communicators stay while it is held
+  for (Communicator *comm : communicators_) {
+    if (comm->rank_track == 0) continue;
+    for (const Communicator::InFlight &flight : comm->in_flight()) {
+      if (flight.begin > now) continue;
+      const prof_arg args[] = {
+          {k.communicator, PROF_ARG_STRING, {.s = comm->name_id}},
+          {k.comm_size, PROF_ARG_UINT, {.u = static_cast<uint64_t>(comm->ranks)}},
+          {k.rank, PROF_ARG_UINT, {.u = static_cast<uint64_t>(comm->rank)}},
+          {k.sequence, PROF_ARG_UINT, {.u = flight.sequence}}};
+      host_.slice(comm->rank_track, flight.begin, now - flight.begin, flight.operation, k.category,
+                  0, PROF_CATEGORY_COMMUNICATION, args);
+    }
+  }
 }
 
 void PcclRecorder::emit(Event &e, uint64_t end) {

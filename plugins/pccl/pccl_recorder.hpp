@@ -62,6 +62,24 @@ public:
   /// The track of `key` under this rank, declared the first time.
   prof_track_id track(const TrackKey &key);
 
+  /// A collective NCCL enqueued whose kernel has not finished on every
+  /// channel: what this rank is inside (or queued behind), for a flight
+  /// recorder's dump.
+  struct InFlight {
+    prof_string_id operation = 0;
+    uint64_t sequence = 0;
+    uint64_t begin = 0;    ///< when it was enqueued
+    uint32_t channels = 1; ///< kernel channels it runs on
+    uint32_t finished = 0; ///< of them, those that stopped
+  };
+  /// Kept at most: a library that reports no kernel channels never ends one.
+  static constexpr size_t kMaxInFlight = 256;
+  void enqueued(prof_string_id operation, uint64_t sequence, uint64_t begin, int channels);
+  /// One kernel channel of collective `sequence` stopped; once all did, it
+  /// and every earlier one (the stream runs them in order) are done.
+  void channel_finished(uint64_t sequence);
+  std::vector<InFlight> in_flight();
+
   PcclRecorder &recorder;
   const std::string name; ///< what the communicator argument says: "NCCL 0x..." or its own name
   const int ranks, rank;
@@ -76,6 +94,7 @@ private:
   uint32_t free_head_ = 0, free_count_ = 0;
   SpinLock lock_; ///< the pool and the tracks
   std::map<TrackKey, prof_track_id> tracks_;
+  std::map<uint64_t, InFlight> in_flight_; ///< by sequence
 };
 
 class PcclRecorder {
@@ -96,6 +115,9 @@ public:
   bool collecting() const { return collecting_.load(std::memory_order_acquire); }
   /// Events not recorded since the last call: every slot of their pool was in use.
   uint64_t take_dropped() { return dropped_.exchange(0, std::memory_order_relaxed); }
+  /// At a dump: each collective in flight, as an unfinished communication
+  /// slice on its rank's track (communicator, sequence).
+  void emit_unfinished(uint64_t now);
 
   const Host &host() const { return host_; }
 

@@ -21,7 +21,10 @@ constexpr uint32_t kStackFramesShown = 12;
 /// One rank (process) on one communicator.
 struct RankCalls {
   std::optional<uint64_t> entered, completed;
-  const CollectiveCall *open = nullptr; ///< its unfinished call of the highest sequence
+  /// Its unfinished call of the lowest sequence: where it is held up (a
+  /// library that queues collectives, NCCL, has the later ones open too).
+  const CollectiveCall *open = nullptr;
+  std::set<uint64_t> finished, unfinished;
 };
 
 Cell dash() { return Cell::of_text("-", ""); }
@@ -61,12 +64,13 @@ std::string joined(const std::vector<std::string> &items) {
 }
 
 /// Who waits for whom on one communicator: a section, its notes, and the
-/// ranks it blames (those that never entered the operation others wait in).
+/// ranks it blames (those that never entered the operation others wait in,
+/// the furthest any rank is held up in).
 void add_communicator(const std::string &communicator, std::map<std::string, RankCalls> &ranks,
                       const ExportHost &host, StatsTable &table, std::set<std::string> &blamed) {
   uint64_t top = 0;
   for (const auto &[label, calls] : ranks)
-    top = std::max(top, calls.entered.value_or(0));
+    if (calls.open != nullptr) top = std::max(top, calls.open->sequence);
   std::vector<std::string> labels, waiting, behind;
   uint64_t longest = 0;
   for (const auto &[label, calls] : ranks)
@@ -144,11 +148,20 @@ StatsTable hang_report(const StatsAggregator &aggregator, const ExportHost &host
     RankCalls &rank =
         communicators[std::string(host.string(call.communicator))][label_of(call.process)];
     rank.entered = std::max(rank.entered.value_or(0), call.sequence);
-    if (!call.unfinished)
-      rank.completed = std::max(rank.completed.value_or(0), call.sequence);
-    else if (rank.open == nullptr || call.sequence > rank.open->sequence)
+    (call.unfinished ? rank.unfinished : rank.finished).insert(call.sequence);
+    if (call.unfinished && (rank.open == nullptr || call.sequence < rank.open->sequence))
       rank.open = &call;
   }
+  // Completed: finished and not open at the dump. A library that records a
+  // collective as it enqueues it (NCCL) has a finished slice of the one its
+  // kernel is still inside.
+  for (auto &[communicator, ranks] : communicators)
+    for (auto &[label, rank] : ranks)
+      for (auto it = rank.finished.rbegin(); it != rank.finished.rend(); ++it)
+        if (!rank.unfinished.contains(*it)) {
+          rank.completed = *it;
+          break;
+        }
   std::vector<std::string> names;
   for (const auto &[communicator, ranks] : communicators)
     if (std::any_of(ranks.begin(), ranks.end(), [](const auto &r) { return r.second.open; }))

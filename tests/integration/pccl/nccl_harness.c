@@ -13,7 +13,13 @@
  *   v6 also runs one copy-engine AllGather per iteration.
  * The proxy thread's control event goes idle > active > sleep once.
  * The events NCCL would start while the plugin's mask says no are not
- * started. Exits 0, or 2 when the plugin cannot be used. */
+ * started. With NCCL_HARNESS_RELEASE=FILE, a hang on demand until FILE
+ * exists (60 s at most), announced on stdout: NCCL_HARNESS_HANG_AT=K, the
+ * first communicator's all-reduce K hangs as one whose peers never came
+ * (its kernel channel 0 runs on); NCCL_HARNESS_STALL_BEFORE=K, the user
+ * thread stops before enqueuing it, as a rank stuck in its own code.
+ * NCCL_HARNESS_RANK=R makes this rank R of the first communicator (1).
+ * Exits 0, or 2 when the plugin cannot be used. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -310,8 +316,40 @@ static int active(comm *c, int type) {
   return (__atomic_load_n(c->mask, __ATOMIC_RELAXED) & type) != 0;
 }
 
+/* Until NCCL_HARNESS_RELEASE's file exists, 60 s at most. */
+static void wait_for_release(void) {
+  const char *release = getenv("NCCL_HARNESS_RELEASE");
+  for (int i = 0; release != NULL && i < 6000 && access(release, F_OK) != 0; ++i)
+    usleep(10000);
+}
+
+/* The first communicator's all-reduce `iteration` is NCCL_HARNESS_`name`. */
+static bool asked_at(const char *name, const comm *c, int iteration) {
+  char variable[64];
+  snprintf(variable, sizeof variable, "NCCL_HARNESS_%s", name);
+  const char *at = getenv(variable);
+  return at != NULL && getenv("NCCL_HARNESS_RELEASE") != NULL && atoi(at) == iteration &&
+         c->name == NULL;
+}
+
+/* NCCL_HARNESS_HANG_AT's all-reduce on the first communicator: a kernel
+ * channel that runs until the release file exists. */
+static void hang_if_asked(comm *c, void *parent, int iteration, bool p2p) {
+  if (p2p || !asked_at("HANG_AT", c, iteration) || !active(c, KernelCh)) return;
+  descr d;
+  set_type(&d, KernelCh, parent, c->rank);
+  d.d4.kernelCh.channelId = d.d5.kernelCh.channelId = 0;
+  d.d4.kernelCh.pTimer = d.d5.kernelCh.pTimer = 1000000 + (uint64_t)iteration * 1000;
+  void *kernel = start(c->context, &d);
+  printf("nccl-harness: all-reduce %d hangs\n", iteration);
+  fflush(stdout);
+  wait_for_release();
+  stop(kernel);
+}
+
 static void proxy_work(comm *c, void *parent, int iteration, bool p2p) {
   static ib_event_v1 ib = {1, 0, 77, 2, 9, 4096};
+  hang_if_asked(c, parent, iteration, p2p);
   for (int ch = 0; ch < CHANNELS; ++ch) {
     descr d;
     void *op = NULL;
@@ -382,6 +420,11 @@ static void *user_thread(void *arg) {
   comm *c = arg;
   float send[4], recv[4];
   for (int i = 0; i < ITERATIONS; ++i) {
+    if (asked_at("STALL_BEFORE", c, i)) {
+      printf("nccl-harness: stalls before all-reduce %d\n", i);
+      fflush(stdout);
+      wait_for_release();
+    }
     descr d;
     void *group_api = NULL, *coll_api = NULL;
     if (version >= 5 && active(c, GroupApi)) {
@@ -485,7 +528,11 @@ int main(int argc, char **argv) {
     v5 = table;
 
   static int masks[2];
-  comm comms[2] = {{.hash = 0xabcdef0123456789ull, .name = NULL, .ranks = 4, .rank = 1},
+  const char *rank = getenv("NCCL_HARNESS_RANK");
+  comm comms[2] = {{.hash = 0xabcdef0123456789ull,
+                    .name = NULL,
+                    .ranks = 4,
+                    .rank = rank != NULL ? atoi(rank) : 1},
                    {.hash = 0x42ull, .name = "tp", .ranks = 2, .rank = 0}};
   for (int k = 0; k < 2; ++k) {
     comm *c = &comms[k];

@@ -2,6 +2,7 @@
 // plugin through NCCL_PROFILER_PLUGIN and drives it as NCCL does, for each
 // interface version, then every event read back from the report.
 #include "core/report/report_reader.hpp"
+#include "tests/support/background_process.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -9,10 +10,15 @@
 
 #include <gtest/gtest.h>
 
+#include <gmock/gmock.h>
+
 #include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace prof::e2e {
@@ -230,6 +236,47 @@ TEST_P(PcclE2E, CollectivesOnlyLeavesTheProxyOut) {
   EXPECT_TRUE(named(c, "Proxy send").empty());
   EXPECT_TRUE(named(c, "Send step").empty());
   EXPECT_TRUE(named(c, "Proxy idle").empty());
+}
+
+// Two ranks of one communicator: rank 1 stops in its own code before
+// all-reduce 7, rank 0 enqueued it and its kernel waits. --hang-timeout
+// dumps both; the hang report names rank 1, what it is inside (osrt), and
+// the all-reduce rank 0 waits in, its later ones queued behind it.
+TEST(PcclHang, TheReportNamesTheRankTheOthersWaitFor) {
+  testing::ScratchDir scratch{"prof-pccl-hang", testing::ScratchDir::Keep::on_failure};
+  const fs::path dir = scratch.path();
+  const fs::path release = dir / "release";
+  const std::string ranks = "RANK=0 NCCL_HARNESS_RANK=0 NCCL_HARNESS_HANG_AT=7 " + kHarness +
+                            " 5 & RANK=1 NCCL_HARNESS_RANK=1 NCCL_HARNESS_STALL_BEFORE=7 " +
+                            kHarness + " 5; wait";
+  Background job({kProf, "-t", "pccl,osrt", "--osrt-threshold", "1000000", "--flight-recorder",
+                  "8M", "--hang-timeout", "2", "-o", (dir / "h").string(), "/bin/sh", "-c", ranks},
+                 dir, {"NCCL_HARNESS_RELEASE=" + release.string()}, "job");
+  std::vector<fs::path> dumps;
+  for (int i = 0; i < 600 && dumps.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    for (const auto &entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".profrep") dumps.push_back(entry.path());
+  }
+  std::ofstream(release).put('\n');
+  EXPECT_EQ(job.wait(std::chrono::seconds(60)), 0) << job.output();
+  EXPECT_THAT(job.output(), ::testing::HasSubstr("all-reduce 7 hangs"));
+  EXPECT_THAT(job.output(), ::testing::HasSubstr("stalls before all-reduce 7"));
+  ASSERT_FALSE(dumps.empty()) << job.output();
+  const RunResult hang = run_process({kProf, "stats", "--report", "hang", dumps.front().string()});
+  ASSERT_EQ(hang.exit_code, 0) << hang.describe();
+  std::cout << hang.out;
+  EXPECT_THAT(hang.out, ::testing::HasSubstr("======== Hang (" + kFirst + "):"));
+  EXPECT_THAT(hang.out, ::testing::ContainsRegex(kFirst + ": 1 of 2 ranks wait in AllReduce #7 "
+                                                          "\\(for up to [0-9.]+s\\) for "
+                                                          "[^\n]*\\(rank 1\\)[^\n]*\\(last "
+                                                          "entered #6\\)"));
+  EXPECT_THAT(hang.out, ::testing::HasSubstr("communicator=" + kFirst +
+                                             ", communicator size=4, "
+                                             "rank=0, sequence=7"));
+  EXPECT_THAT(hang.out, ::testing::ContainsRegex("\\(rank 1\\)[^\n]* is inside usleep \\(osrt\\)"));
+  EXPECT_THAT(hang.out, ::testing::Not(::testing::HasSubstr("Hang (tp)")))
+      << "nothing of the other communicator is in flight";
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, PcclE2E, ::testing::Values(4, 5, 6),

@@ -6,6 +6,7 @@
 #include "pccl_source.hpp"
 
 #include <prof/testing/fake_source_host.hpp>
+#include <prof/tsc_clock.hpp>
 
 #include <gtest/gtest.h>
 
@@ -127,6 +128,63 @@ TEST(PcclSource, WhatMakesNoSenseRecordsNothingAndFailsNothing) {
       EXPECT_EQ(s.args.count("operation"), 0u);
       EXPECT_EQ(s.args.at("channel"), "3");
     }
+}
+
+// A collective is in flight from its enqueueing until its kernel stopped on
+// every channel; one done means the earlier ones are too (one stream). A
+// dump shows those in flight, with their communicator and sequence.
+TEST(PcclSource, ADumpShowsTheCollectivesInFlight) {
+  FakeSourceHost host(getpid(), HostAbi::current);
+  PcclSource source(Host(host.api(), &host));
+  ASSERT_TRUE(source.configure());
+  ASSERT_TRUE(source.start());
+  void *context = nullptr;
+  int mask = 0;
+  ASSERT_EQ(ncclProfiler_v5.init(&context, 7, &mask, "", 1, 8, 5, nullptr), nccl::kSuccess);
+  const auto start = [&](nccl::EventDescrV5 d) {
+    void *handle = nullptr;
+    EXPECT_EQ(ncclProfiler_v5.start_event(context, &handle, &d), nccl::kSuccess);
+    return handle;
+  };
+  const auto enqueue = [&](uint64_t sequence) {
+    nccl::EventDescrV5 d = collective(sequence);
+    d.coll.channels = 2;
+    void *coll = start(d);
+    EXPECT_EQ(ncclProfiler_v5.stop_event(coll), nccl::kSuccess); // enqueued
+    return coll;
+  };
+  const auto kernel = [&](void *coll, uint8_t channel) {
+    nccl::EventDescrV5 d{};
+    d.type = nccl::kKernelCh;
+    d.parent = coll;
+    d.kernel_ch.channel = channel;
+    return start(d);
+  };
+  // The sequences a dump shows now.
+  const auto dumped = [&] {
+    const size_t before = host.slices().size();
+    EXPECT_TRUE(source.emit_unfinished(TscClock::now_ns()));
+    std::vector<std::string> sequences;
+    for (size_t i = before; i < host.slices().size(); ++i) {
+      EXPECT_EQ(host.slices()[i].kind, PROF_CATEGORY_COMMUNICATION);
+      EXPECT_EQ(host.slices()[i].args.at("communicator"), "NCCL 0x0000000000000007");
+      sequences.push_back(host.slices()[i].args.at("sequence"));
+    }
+    return sequences;
+  };
+  void *first = enqueue(0);
+  enqueue(1);
+  void *third = enqueue(2);
+  void *channel0 = kernel(first, 0), *channel1 = kernel(first, 1);
+  ncclProfiler_v5.stop_event(channel0);
+  EXPECT_EQ(dumped(), (std::vector<std::string>{"0", "1", "2"})) << "one channel of 0 runs on";
+  ncclProfiler_v5.stop_event(channel1);
+  EXPECT_EQ(dumped(), (std::vector<std::string>{"1", "2"}));
+  ncclProfiler_v5.stop_event(kernel(third, 0));
+  ncclProfiler_v5.stop_event(kernel(third, 1));
+  EXPECT_TRUE(dumped().empty()) << "2 done: 1, before it on the stream, is too";
+  ASSERT_TRUE(source.stop());
+  EXPECT_EQ(ncclProfiler_v5.finalize(context), nccl::kSuccess);
 }
 
 } // namespace

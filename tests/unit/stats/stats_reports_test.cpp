@@ -259,6 +259,24 @@ TEST_F(StatsReports, HangSaysWhenEveryRankIsInsideOrWhenNothingWasOpen) {
   EXPECT_EQ(table.notes, expected_notes);
 }
 
+// NCCL records a collective as it enqueues it, and the dump shows the one
+// its kernel is still inside: that one is entered, not completed.
+TEST_F(StatsReports, HangCountsACallOpenAtTheDumpAsNotCompleted) {
+  testing::TestReport report;
+  const uint32_t rank = report.thread(report.process("r0", 1), "main", 1);
+  for (uint64_t sequence = 1; sequence <= 5; ++sequence)
+    report.communication(rank, kOrigin + sequence * 10 * kUs, kUs, "AllReduce", "nccl", 8,
+                         sequence);
+  report.communication(rank, kOrigin + 50 * kUs, 100 * kUs, "AllReduce", "nccl", 8, 5);
+  report.unfinished();
+  open(report, 8);
+  const StatsTable table = one("hang");
+  ASSERT_FALSE(table.sections.empty());
+  EXPECT_EQ(value(table, 0, 0, "Entered"), "5");
+  EXPECT_EQ(value(table, 0, 0, "Completed"), "4");
+  EXPECT_EQ(value(table, 0, 0, "Inside"), "AllReduce #5");
+}
+
 // One rank: kernels at [0,100) [105,200) [300,400) [1000,1100) us, its
 // communication calls at [150,350) and [500,700) us.
 TEST_F(StatsReports, OverlapAndIdleOfOneRank) {
