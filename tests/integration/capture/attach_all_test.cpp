@@ -5,6 +5,7 @@
 #include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/report_steps.hpp"
+#include "tests/support/report_tracks.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/waiting_process.hpp"
 
@@ -22,6 +23,7 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
+using prof::testing::device_slices;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using namespace std::chrono_literals;
@@ -45,15 +47,6 @@ protected:
   std::string runtime_;
   std::vector<std::unique_ptr<Background>> apps_;
 };
-
-size_t device_slices(const report::ReportReader &reader) {
-  size_t slices = 0;
-  for (const prof_event &e : reader.read_all_events()) {
-    const report::TrackRecord *track = reader.track(e.track);
-    slices += e.type == PROF_EVENT_SLICE && track && track->kind != PROF_TRACK_THREAD;
-  }
-  return slices;
-}
 
 TEST_F(AttachAll, EachMatchingProcessGetsItsReportNamedAndRankedFromItsEnvironment) {
   std::vector<Background *> ranks;
@@ -79,8 +72,10 @@ TEST_F(AttachAll, EachMatchingProcessGetsItsReportNamedAndRankedFromItsEnvironme
     EXPECT_EQ(reader.header().world_size, "3");
     EXPECT_EQ(reader.header().pids, std::vector<int32_t>{ranks[rank]->pid()});
     EXPECT_GT(device_slices(reader), 0u) << path;
-    for (const auto &[id, track] : reader.tracks())
-      if (track.kind == PROF_TRACK_PROCESS) EXPECT_EQ(track.pid, ranks[rank]->pid()) << track.name;
+    for (const auto &[id, track] : reader.tracks()) {
+      if (track.kind != PROF_TRACK_PROCESS) continue;
+      EXPECT_EQ(track.pid, ranks[rank]->pid()) << track.name;
+    }
     EXPECT_EQ(kill(ranks[rank]->pid(), 0), 0) << "detaching leaves each process running";
   }
   size_t reports = 0;

@@ -5,6 +5,7 @@
 #include "tests/support/background_process.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
+#include "tests/support/report_tracks.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
@@ -20,6 +21,7 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
+using prof::testing::device_slices;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
@@ -30,16 +32,6 @@ int child_of(int pid) {
   int child = 0;
   children >> child;
   return child;
-}
-
-// Slices on device tracks: what gcu-train-step's agent wrote.
-size_t device_slices(const report::ReportReader &reader) {
-  size_t slices = 0;
-  for (const prof_event &e : reader.read_all_events()) {
-    const report::TrackRecord *track = reader.track(e.track);
-    slices += e.type == PROF_EVENT_SLICE && track && track->kind != PROF_TRACK_THREAD;
-  }
-  return slices;
 }
 
 class AttachContainer : public ::testing::Test {

@@ -7,6 +7,7 @@
 #include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/report_steps.hpp"
+#include "tests/support/report_tracks.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
@@ -491,12 +492,7 @@ TEST_F(CaptureWindows, AttachReachesTheAgentOfADynamicProcess) {
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   report::ReportReader reader;
   ASSERT_TRUE(reader.open((dir_ / "g.profrep").string()));
-  size_t device_slices = 0;
-  for (const prof_event &e : reader.read_all_events()) {
-    const report::TrackRecord *track = reader.track(e.track);
-    device_slices += e.type == PROF_EVENT_SLICE && track && track->kind != PROF_TRACK_THREAD;
-  }
-  EXPECT_GT(device_slices, 0u);
+  EXPECT_GT(prof::testing::device_slices(reader), 0u);
   EXPECT_EQ(kill(app.pid(), 0), 0) << "detaching leaves the application running";
   EXPECT_EQ(app.wait(), 0) << app.output();
 }

@@ -38,14 +38,30 @@ size_t named(const FakeSourceHost &host, const std::string &name) {
   return n;
 }
 
-TEST(PcclSource, TheMaskAndTheRecordFollowCollection) {
-  FakeSourceHost host(getpid(), HostAbi::current);
-  PcclSource source(Host(host.api(), &host));
-  ASSERT_TRUE(source.configure());
-  ASSERT_TRUE(source.start());
-  void *context = nullptr;
-  int mask = 0;
-  ASSERT_EQ(ncclProfiler_v5.init(&context, 7, &mask, "", 1, 8, 5, nullptr), nccl::kSuccess);
+// A started source, and the communicators NCCL initializes through it.
+class PcclSourceTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(source_.configure());
+    ASSERT_TRUE(source_.start());
+  }
+  /// NCCL's init of a communicator: its context; `mask_` gets its activation mask.
+  void *init(uint64_t hash, const char *name, int nodes, int ranks, int rank) {
+    void *context = nullptr;
+    EXPECT_EQ(ncclProfiler_v5.init(&context, hash, &mask_, name, nodes, ranks, rank, nullptr),
+              nccl::kSuccess);
+    return context;
+  }
+  FakeSourceHost host_{getpid(), HostAbi::current};
+  PcclSource source_{Host(host_.api(), &host_)};
+  int mask_ = 0;
+};
+
+TEST_F(PcclSourceTest, TheMaskAndTheRecordFollowCollection) {
+  FakeSourceHost &host = host_;
+  PcclSource &source = source_;
+  const int &mask = mask_;
+  void *context = init(7, "", 1, 8, 5);
   EXPECT_EQ(mask & nccl::kColl, nccl::kColl);
   EXPECT_EQ(mask & nccl::kProxyStep, nccl::kProxyStep);
 
@@ -79,14 +95,10 @@ TEST(PcclSource, TheMaskAndTheRecordFollowCollection) {
   EXPECT_EQ(sequences, (std::vector<std::string>{"0", "2"}));
 }
 
-TEST(PcclSource, WhatMakesNoSenseRecordsNothingAndFailsNothing) {
-  FakeSourceHost host(getpid(), HostAbi::current);
-  PcclSource source(Host(host.api(), &host));
-  ASSERT_TRUE(source.configure());
-  ASSERT_TRUE(source.start());
-  void *context = nullptr;
-  int mask = 0;
-  ASSERT_EQ(ncclProfiler_v5.init(&context, 9, &mask, "dp", 2, 16, 0, nullptr), nccl::kSuccess);
+TEST_F(PcclSourceTest, WhatMakesNoSenseRecordsNothingAndFailsNothing) {
+  FakeSourceHost &host = host_;
+  PcclSource &source = source_;
+  void *context = init(9, "dp", 2, 16, 0);
   void *handle = reinterpret_cast<void *>(1);
   nccl::EventDescrV5 unknown{};
   unknown.type = uint64_t{1} << 40; // a type of a later version
@@ -133,14 +145,10 @@ TEST(PcclSource, WhatMakesNoSenseRecordsNothingAndFailsNothing) {
 // A collective is in flight from its enqueueing until its kernel stopped on
 // every channel; one done means the earlier ones are too (one stream). A
 // dump shows those in flight, with their communicator and sequence.
-TEST(PcclSource, ADumpShowsTheCollectivesInFlight) {
-  FakeSourceHost host(getpid(), HostAbi::current);
-  PcclSource source(Host(host.api(), &host));
-  ASSERT_TRUE(source.configure());
-  ASSERT_TRUE(source.start());
-  void *context = nullptr;
-  int mask = 0;
-  ASSERT_EQ(ncclProfiler_v5.init(&context, 7, &mask, "", 1, 8, 5, nullptr), nccl::kSuccess);
+TEST_F(PcclSourceTest, ADumpShowsTheCollectivesInFlight) {
+  FakeSourceHost &host = host_;
+  PcclSource &source = source_;
+  void *context = init(7, "", 1, 8, 5);
   const auto start = [&](nccl::EventDescrV5 d) {
     void *handle = nullptr;
     EXPECT_EQ(ncclProfiler_v5.start_event(context, &handle, &d), nccl::kSuccess);
