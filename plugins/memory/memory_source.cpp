@@ -70,7 +70,6 @@ std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
     prof_own.bytes += site.bytes;
     prof_own.blocks += site.blocks;
   }
-  if (prof_own.blocks > 0) sites.push_back(prof_own);
   std::sort(sites.begin(), sites.end(), [](const SiteBytes &a, const SiteBytes &b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.site < b.site;
   });
@@ -83,6 +82,7 @@ std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
     sites.resize(limit);
     sites.push_back(rest);
   }
+  if (prof_own.blocks > 0) sites.push_back(prof_own); // last, never among the rest
   return sites;
 }
 
@@ -294,7 +294,15 @@ void MemorySource::emit_summary(uint64_t now) {
     emit_sites(peak_sites_, peak_sites_ns_, key("heap/peak-site"));
     emit_stacks(peak_stacks_, peak_sites_ns_, key("heap/peak-stack"));
   }
-  emit_sites(live_by_site(process_heap(), kSites), now, key("heap/leak"));
+  // prof's own blocks still live are no leak of the program: told apart.
+  std::vector<SiteBytes> live = live_by_site(process_heap(), kSites);
+  std::vector<SiteBytes> own;
+  if (!live.empty() && live.back().site == kProfSite) {
+    own.push_back(live.back());
+    live.pop_back();
+  }
+  emit_sites(live, now, key("heap/leak"));
+  emit_sites(own, now, key("heap/prof-live"));
   if (names_)
     emit_stacks(live_by_stack(process_heap(), *names_, stack_period_, kStacks), now,
                 key("heap/leak-stack"));

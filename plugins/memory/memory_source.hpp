@@ -6,7 +6,8 @@
 // sites and stacks held the most bytes at the largest heap it saw. At stop
 // it emits the summary as instants of category heap/...: the peak and its
 // call sites and stacks, the blocks still live (leaks) by call site and by
-// stack, allocations by size class, and the totals. With `events` it also
+// stack, prof's own blocks still live (heap/prof-live, apart from the
+// leaks), allocations by size class, and the totals. With `events` it also
 // emits every allocation and free as a memory instant on its thread (the
 // heap table's event log, drained by the worker).
 // A forked child reports its own heap, from the fork on, on its own track.
@@ -41,7 +42,7 @@ inline constexpr uintptr_t kProfSite = 1;
 
 /// The live blocks of `heap` summed by call site, most bytes first, at most
 /// `limit` (the rest summed into one entry of site 0); sites in prof's own
-/// libraries (libprof-*.so) count as kProfSite.
+/// libraries (libprof-*.so) count as one entry of kProfSite, last.
 std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit);
 
 /// Estimated live bytes of one sampled call stack (stack_sampler.hpp).

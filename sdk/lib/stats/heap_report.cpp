@@ -35,6 +35,7 @@ struct SiteRow {
 struct ProcessHeap {
   const prof_event *totals = nullptr, *peak = nullptr, *peak_sites = nullptr;
   std::vector<SiteRow> at_peak, leaks, sizes, stacks_at_peak, leak_stacks;
+  std::vector<SiteRow> prof_live; ///< prof's own blocks still live: no leak of the program
 };
 
 // The frames of a sampled stack, leaf first: the first kShownFrames on the
@@ -129,6 +130,7 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
     if (category == "heap/peak-sites") heap.peak_sites = &e;
     if (category == "heap/peak-site") heap.at_peak.push_back(row);
     if (category == "heap/leak") heap.leaks.push_back(row);
+    if (category == "heap/prof-live") heap.prof_live.push_back(row);
     if (category == "heap/size-class")
       heap.sizes.push_back({row.site, 0, uint_arg(host, e, "allocations"), 0, {}});
     if (category == "heap/peak-stack") heap.stacks_at_peak.push_back(stack_row(host, e));
@@ -163,9 +165,18 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
       leaked += row.bytes;
       leaked_blocks += row.blocks;
     }
+    uint64_t own = 0, own_blocks = 0;
+    for (const SiteRow &row : heap.prof_live) {
+      own += row.bytes;
+      own_blocks += row.blocks;
+    }
     Section leaks{label,
                   "======== Heap of " + label + ": live at exit (leaks), " + bytes_text(leaked) +
-                      " in " + std::to_string(leaked_blocks) + " blocks:",
+                      " in " + std::to_string(leaked_blocks) + " blocks" +
+                      (own_blocks > 0 ? " (and prof's own, not counted: " + bytes_text(own) +
+                                            " in " + std::to_string(own_blocks) + " blocks)"
+                                      : std::string()) +
+                      ":",
                   {}};
     sort_by_bytes(heap.leaks);
     for (const SiteRow &row : heap.leaks)
@@ -192,7 +203,8 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
     table.notes.push_back(
         "Sites are the code that called the allocator (malloc, operator new, ...), their bytes "
         "exact. Call sites at the peak are those of the largest heap the memory source sampled, "
-        "within one sampling period of the peak; prof's own allocations are one row. Call "
+        "within one sampling period of the peak; prof's own allocations are one row there, and "
+        "kept out of the leaks. Call "
         "stacks (leaf first, Python frames where the interpreter ran them) are those of a "
         "sample by bytes: Bytes estimates what the stack holds, Error is two standard errors "
         "(the truth lies within it 95% of the time), Blocks counts the sampled blocks.");

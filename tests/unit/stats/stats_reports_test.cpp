@@ -649,6 +649,8 @@ TEST_F(StatsReports, MemoryShowsEachProcesssHeap) {
           {"temporary allocations", 3},
           {"stack sample bytes", 524288}});
   r.heap(child, end, "spawn", "heap/leak", {{"bytes", 7}, {"blocks", 7}});
+  // prof's own blocks still live: told apart, not among the leaks.
+  r.heap(app, end, "(prof's own allocations)", "heap/prof-live", {{"bytes", 344}, {"blocks", 3}});
   r.instant(app, end, "unrelated"); // no heap category
   std::vector<std::string> deep = {"malloc_site", "train_step (train.py:12)",
                                    "<module> (train.py:40)"};
@@ -684,7 +686,9 @@ TEST_F(StatsReports, MemoryShowsEachProcesssHeap) {
   EXPECT_TRUE(shown.ends_with("frame8 <- ... (15 frames)")) << shown;
   EXPECT_TRUE(value(table, 1, 0, "Site").ends_with("frame10 <- frame11"));
   EXPECT_EQ(table.sections[2].title,
-            "======== Heap of app (pid 42): live at exit (leaks), 1090 bytes in 2 blocks:");
+            "======== Heap of app (pid 42): live at exit (leaks), 1090 bytes in 2 blocks (and "
+            "prof's own, not counted: 344 bytes in 3 blocks):");
+  ASSERT_EQ(table.sections[2].rows.size(), 2u);
   EXPECT_EQ(value(table, 2, 0, "Site"), "load");
   EXPECT_EQ(value(table, 2, 0, "Bytes"), "1000");
   EXPECT_EQ(value(table, 2, 1, "Site"), "parse");
