@@ -22,66 +22,6 @@
 namespace prof::stats {
 namespace {
 
-const std::vector<ReportInfo> kReports = {
-    {"gcu-activity", "device activities by name, all devices together (the summary's GCU rows)",
-     true},
-    {"gcu-activity-per-device", "device activities by name, one table per device", false},
-    {"api", "API calls (host slices of the runtime-api and driver-api categories) by name", true},
-    {"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
-    {"ranges", "annotation ranges (host slices of other categories) by name", true},
-    {"nvtx",
-     "NVTX ranges (slices of the annotation category but traced Python functions) by name and "
-     "domain",
-     true},
-    {"python-functions",
-     "traced Python functions (--python-functions-trace) by qualified name and domain", true},
-    {"torch-ops",
-     "framework operators (PyTorch's aten::mm, AddmmBackward0) by name, forward and backward "
-     "apart, as key_averages() shows them: calls, self and total time; --group-by shapes adds "
-     "their input shapes",
-     true},
-    {"kernels", "device kernels (slices of the kernel category) by name, all devices together",
-     false},
-    {"memcpy-time", "memory copies and sets on devices, time by name", false},
-    {"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
-    {"device-memory",
-     "device memory: each device's peak, the blocks live at it, and blocks never freed (leaks)",
-     false},
-    {"memory",
-     "the heap of each process (--memory-profile): its peak and the call sites holding memory "
-     "then, the blocks live at exit (leaks) by call site, allocations by size",
-     true},
-    {"counters", "counter tracks: min, average and max", true},
-    {"device-utilization", "busy percent of each device in windows of --interval MS", false},
-    {"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
-    {"cpu-functions", "CPU functions by self and total samples, where samples exist", true},
-    {"collectives",
-     "communication calls (MPI, collective libraries) per communicator, name and process: "
-     "calls, bytes, time and algorithm bandwidth",
-     true},
-    {"stragglers",
-     "collective operations matched across ranks (communicator and sequence): arrival skew, "
-     "how often and how late each rank came last, and the operations held up 1 ms or more",
-     false},
-    {"overlap",
-     "per process (rank): time in communication calls, and how much of it its devices computed "
-     "through",
-     false},
-    {"idle",
-     "per device: idle time within its busy span, split into communication (its process in "
-     "communication calls), launch gaps (under 10 us) and host (the device waited for work)",
-     false},
-    {"hang",
-     "over flight-recorder dumps: per communicator, the last operation each rank entered and "
-     "completed and the ranks the others wait for; the slices open at the dumps and each "
-     "thread's latest CPU sample",
-     false},
-    {"steps",
-     "training steps (annotation ranges with a \"step\" argument) on each rank (process): each "
-     "rank's time, the slowest rank and the spread of each step",
-     false},
-};
-
 /// The summary's activity table columns; the Type column is console-only.
 std::vector<Column> activity_columns() {
   return {{"Type", "Type", Align::Right, false}, {"Time(%)", "Time(%)", Align::Right},
@@ -709,90 +649,261 @@ StatsTable idle_report(StatsAggregator &aggregator, const ExportHost &host) {
   return table;
 }
 
+/// How a report uses the devices' busy timelines.
+enum class Timelines {
+  none,
+  exact, ///< busy periods as they are (utilization, overlap, idle)
+  joined ///< periods closer than --gap-threshold joined (gaps alone)
+};
+
+/// One report: what --help-reports says of it, what the scan must keep for
+/// it, and how it is built.
+struct ReportEntry {
+  ReportInfo info;
+  void (*needs)(StatsScope &scope, const ReportOptions &options);
+  Timelines timelines;
+  StatsTable (*build)(std::string_view name, StatsAggregator &aggregator, const ExportHost &host,
+                      const ReportOptions &options);
+};
+
+void needs_nothing(StatsScope &, const ReportOptions &) {}
+
+/// Every report, in the order --help-reports lists them.
+const ReportEntry kReports[] = {
+    {{"gcu-activity", "device activities by name, all devices together (the summary's GCU rows)",
+      true},
+     needs_nothing,
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return group_report(name, ActivityGroup::Device, "GCU activities", a, h);
+     }},
+    {{"gcu-activity-per-device", "device activities by name, one table per device", false},
+     needs_nothing,
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return per_device_report(a, h);
+     }},
+    {{"api", "API calls (host slices of the runtime-api and driver-api categories) by name", true},
+     needs_nothing,
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return group_report(name, ActivityGroup::Api, "API calls", a, h);
+     }},
+    {{"osrt", "OS runtime calls (host slices of category \"osrt\") by name", true},
+     needs_nothing,
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return group_report(name, ActivityGroup::OsRuntime, "OS runtime", a, h);
+     }},
+    {{"ranges", "annotation ranges (host slices of other categories) by name", true},
+     needs_nothing,
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return group_report(name, ActivityGroup::Ranges, "Ranges", a, h);
+     }},
+    {{"nvtx",
+      "NVTX ranges (slices of the annotation category but traced Python functions) by name and "
+      "domain",
+      true},
+     [](StatsScope &scope, const ReportOptions &) { scope.annotations = true; },
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return annotation_report(name, "NVTX ranges", "python", true, a, h);
+     }},
+    {{"python-functions",
+      "traced Python functions (--python-functions-trace) by qualified name and domain", true},
+     [](StatsScope &scope, const ReportOptions &) { scope.annotations = true; },
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return annotation_report(name, "Python functions", "python", false, a, h);
+     }},
+    {{"torch-ops",
+      "framework operators (PyTorch's aten::mm, AddmmBackward0) by name, forward and backward "
+      "apart, as key_averages() shows them: calls, self and total time; --group-by shapes adds "
+      "their input shapes",
+      true},
+     [](StatsScope &scope, const ReportOptions &options) {
+       scope.operators = true;
+       scope.operator_shapes = options.group_by == OperatorGrouping::Shapes;
+     },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &options) {
+       return operator_report(a, h, options);
+     }},
+    {{"kernels", "device kernels (slices of the kernel category) by name, all devices together",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.kernels = true; },
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return time_by_name_report(name, "Kernels", a.kernels(), a, h);
+     }},
+    {{"memcpy-time", "memory copies and sets on devices, time by name", false},
+     [](StatsScope &scope, const ReportOptions &) { scope.memcpy = true; },
+     Timelines::none,
+     [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return time_by_name_report(name, "Memory copies", a.memcpy(), a, h);
+     }},
+    {{"memcpy-size", "bytes of memory copies and sets on devices, by direction", false},
+     [](StatsScope &scope, const ReportOptions &) { scope.memcpy = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return memcpy_size_report(a, h);
+     }},
+    {{"device-memory",
+      "device memory: each device's peak, the blocks live at it, and blocks never freed (leaks)",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.device_memory = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return device_memory_report(a, h);
+     }},
+    {{"memory",
+      "the heap of each process (--memory-profile): its peak and the call sites holding memory "
+      "then, the blocks live at exit (leaks) by call site, allocations by size",
+      true},
+     [](StatsScope &scope, const ReportOptions &) { scope.heap = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return heap_report(a, h);
+     }},
+    {{"counters", "counter tracks: min, average and max", true},
+     needs_nothing,
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return counters_report(a, h);
+     }},
+    {{"device-utilization", "busy percent of each device in windows of --interval MS", false},
+     needs_nothing,
+     Timelines::exact,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &options) {
+       return utilization_report(a, h, options);
+     }},
+    {{"device-gaps", "idle gaps longer than --gap-threshold US on each device", false},
+     needs_nothing,
+     Timelines::joined,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &options) {
+       return gaps_report(a, h, options);
+     }},
+    {{"cpu-functions", "CPU functions by self and total samples, where samples exist", true},
+     [](StatsScope &scope, const ReportOptions &) { scope.functions = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return functions_report(a, h);
+     }},
+    {{"collectives",
+      "communication calls (MPI, collective libraries) per communicator, name and process: "
+      "calls, bytes, time and algorithm bandwidth",
+      true},
+     [](StatsScope &scope, const ReportOptions &) { scope.communication = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return collectives_report(a, h);
+     }},
+    {{"stragglers",
+      "collective operations matched across ranks (communicator and sequence): arrival skew, "
+      "how often and how late each rank came last, and the operations held up 1 ms or more",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.collectives = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return stragglers_report(a, h);
+     }},
+    {{"overlap",
+      "per process (rank): time in communication calls, and how much of it its devices computed "
+      "through",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.overlap = true; },
+     Timelines::exact,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return overlap_report(a, h);
+     }},
+    {{"idle",
+      "per device: idle time within its busy span, split into communication (its process in "
+      "communication calls), launch gaps (under 10 us) and host (the device waited for work)",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.overlap = true; },
+     Timelines::exact,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return idle_report(a, h);
+     }},
+    {{"hang",
+      "over flight-recorder dumps: per communicator, the last operation each rank entered and "
+      "completed and the ranks the others wait for; the slices open at the dumps and each "
+      "thread's latest CPU sample",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.collectives = scope.open_work = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return hang_report(a, h);
+     }},
+    {{"steps",
+      "training steps (annotation ranges with a \"step\" argument) on each rank (process): each "
+      "rank's time, the slowest rank and the spread of each step",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.steps = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return step_report(a, h);
+     }},
+};
+
+const ReportEntry *find_entry(std::string_view name) {
+  for (const ReportEntry &entry : kReports)
+    if (name == entry.info.name) return &entry;
+  return nullptr;
+}
+
 } // namespace
 
-const std::vector<ReportInfo> &known_reports() { return kReports; }
+const std::vector<ReportInfo> &known_reports() {
+  static const std::vector<ReportInfo> infos = [] {
+    std::vector<ReportInfo> all;
+    for (const ReportEntry &entry : kReports)
+      all.push_back(entry.info);
+    return all;
+  }();
+  return infos;
+}
 
 const ReportInfo *find_report(std::string_view name) {
-  for (const ReportInfo &info : kReports)
-    if (name == info.name) return &info;
-  return nullptr;
+  const ReportEntry *entry = find_entry(name);
+  return entry ? &entry->info : nullptr;
 }
 
 std::string help_reports_text() {
   size_t width = 0;
-  for (const ReportInfo &info : kReports)
-    width = std::max(width, std::string_view(info.name).size());
+  for (const ReportEntry &entry : kReports)
+    width = std::max(width, std::string_view(entry.info.name).size());
   std::string text = "Reports of prof stats (--report NAME,NAME,...; without it, those marked * "
                      "that have data):\n";
-  for (const ReportInfo &info : kReports) {
-    std::string line = std::string(info.by_default ? "* " : "  ") + info.name;
+  for (const ReportEntry &entry : kReports) {
+    std::string line = std::string(entry.info.by_default ? "* " : "  ") + entry.info.name;
     line.resize(width + 4, ' ');
-    text += line + info.description + "\n";
+    text += line + entry.info.description + "\n";
   }
   return text;
 }
 
 StatsScope scope_for(const std::vector<std::string> &reports, const ReportOptions &options) {
   StatsScope scope;
-  bool utilization = false, gaps = false;
+  bool exact = false, joined = false;
   for (const std::string &name : reports) {
-    if (name == "memcpy-time" || name == "memcpy-size") scope.memcpy = true;
-    if (name == "kernels") scope.kernels = true;
-    if (name == "device-utilization") utilization = true;
-    if (name == "device-gaps") gaps = true;
-    if (name == "cpu-functions") scope.functions = true;
-    if (name == "nvtx" || name == "python-functions") scope.annotations = true;
-    if (name == "device-memory") scope.device_memory = true;
-    if (name == "memory") scope.heap = true;
-    if (name == "collectives") scope.communication = true;
-    if (name == "stragglers") scope.collectives = true;
-    if (name == "hang") scope.collectives = scope.open_work = true;
-    if (name == "overlap" || name == "idle") scope.overlap = true;
-    if (name == "torch-ops") {
-      scope.operators = true;
-      scope.operator_shapes = options.group_by == OperatorGrouping::Shapes;
-    }
-    if (name == "steps") scope.steps = true;
+    const ReportEntry *entry = find_entry(name);
+    if (entry == nullptr) continue;
+    entry->needs(scope, options);
+    exact |= entry->timelines == Timelines::exact;
+    joined |= entry->timelines == Timelines::joined;
   }
-  scope.timelines = utilization || gaps || scope.overlap;
+  scope.timelines = exact || joined;
   // Gaps alone need no period shorter than the threshold apart.
-  scope.timeline_join_gap = gaps && !utilization && !scope.overlap ? options.gap_threshold_ns : 0;
+  scope.timeline_join_gap = joined && !exact ? options.gap_threshold_ns : 0;
   return scope;
 }
 
 StatsTable build_report(std::string_view name, StatsAggregator &aggregator, const ExportHost &host,
                         const ReportOptions &options) {
-  if (name == "gcu-activity")
-    return group_report(name, ActivityGroup::Device, "GCU activities", aggregator, host);
-  if (name == "gcu-activity-per-device") return per_device_report(aggregator, host);
-  if (name == "api") return group_report(name, ActivityGroup::Api, "API calls", aggregator, host);
-  if (name == "osrt")
-    return group_report(name, ActivityGroup::OsRuntime, "OS runtime", aggregator, host);
-  if (name == "ranges")
-    return group_report(name, ActivityGroup::Ranges, "Ranges", aggregator, host);
-  if (name == "nvtx")
-    return annotation_report(name, "NVTX ranges", "python", true, aggregator, host);
-  if (name == "python-functions")
-    return annotation_report(name, "Python functions", "python", false, aggregator, host);
-  if (name == "kernels")
-    return time_by_name_report(name, "Kernels", aggregator.kernels(), aggregator, host);
-  if (name == "memcpy-time")
-    return time_by_name_report(name, "Memory copies", aggregator.memcpy(), aggregator, host);
-  if (name == "memcpy-size") return memcpy_size_report(aggregator, host);
-  if (name == "device-memory") return device_memory_report(aggregator, host);
-  if (name == "memory") return heap_report(aggregator, host);
-  if (name == "counters") return counters_report(aggregator, host);
-  if (name == "device-utilization") return utilization_report(aggregator, host, options);
-  if (name == "device-gaps") return gaps_report(aggregator, host, options);
-  if (name == "cpu-functions") return functions_report(aggregator, host);
-  if (name == "collectives") return collectives_report(aggregator, host);
-  if (name == "stragglers") return stragglers_report(aggregator, host);
-  if (name == "overlap") return overlap_report(aggregator, host);
-  if (name == "idle") return idle_report(aggregator, host);
-  if (name == "torch-ops") return operator_report(aggregator, host, options);
-  if (name == "steps") return step_report(aggregator, host);
-  if (name == "hang") return hang_report(aggregator, host);
+  if (const ReportEntry *entry = find_entry(name))
+    return entry->build(name, aggregator, host, options);
   return StatsTable{std::string(name), "", {}, {}, "", {}};
 }
 
