@@ -1,6 +1,7 @@
 # The layout's arrows (tools -> core -> sdk; plugins -> sdk): no file under
-# core/ includes a tools/ header, and no file under plugins/ includes a core/
-# header. Plugin files named in ALLOWED, known offenders being moved off
+# core/ includes a tools/ header, no file under sdk/ includes a core/ or a
+# tools/ one (the SDK stands alone: vendors build against it only), and no
+# file under plugins/ includes a core/ header. Plugin files named in ALLOWED, known offenders being moved off
 # core/, are reported without failing; any other offender fails.
 #
 #   cmake -DSOURCE_DIR=<tree> [-DALLOWED=<file;...>] -P check_include_rules.cmake
@@ -41,6 +42,15 @@ if(core_offenders)
   message("core/ includes tools/ headers (core never calls into tools/):\n  ${text}")
   set(failed TRUE)
 endif()
+
+foreach(above core tools)
+  files_including(sdk ${above} sdk_offenders)
+  if(sdk_offenders)
+    list(JOIN sdk_offenders_lines "\n  " text)
+    message("sdk/ includes ${above}/ headers (the SDK includes only its own):\n  ${text}")
+    set(failed TRUE)
+  endif()
+endforeach()
 
 files_including(plugins core plugin_offenders)
 set(new_offenders "")
