@@ -1,9 +1,9 @@
 #include "core/report/event_columns.hpp"
 
-#include "core/report/byte_codec.hpp"
 #include "core/report/byte_planes.hpp"
 #include "core/report/event_columns_layout1.hpp"
 #include "core/report/event_fields.hpp"
+#include <prof/byte_codec.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -18,7 +18,7 @@
 // Deltas restart at zero in every payload.
 #pragma once
 
-#include "core/report/byte_codec.hpp"
+#include <prof/byte_codec.hpp>
 
 #include <prof/event.h>
 

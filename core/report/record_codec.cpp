@@ -1,6 +1,6 @@
 #include "core/report/record_codec.hpp"
 
-#include "core/report/byte_codec.hpp"
+#include <prof/byte_codec.hpp>
 
 namespace prof::report {
 namespace {

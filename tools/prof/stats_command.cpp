@@ -8,8 +8,8 @@
 #include "tools/prof/stats_inputs.hpp"
 #include "tools/prof/stats_job.hpp"
 #include "tools/prof/stats_scan.hpp"
-#include "tools/prof/stats_wire.hpp"
 #include <prof/drop_causes.hpp>
+#include <prof/stats/aggregator_wire.hpp>
 #include <prof/stats/html_page.hpp>
 #include <prof/stats/stats_reports.hpp>
 

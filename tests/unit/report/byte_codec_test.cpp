@@ -1,4 +1,4 @@
-#include "core/report/byte_codec.hpp"
+#include <prof/byte_codec.hpp>
 
 #include <gtest/gtest.h>
 

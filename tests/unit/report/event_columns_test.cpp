@@ -1,6 +1,6 @@
-#include "core/report/byte_codec.hpp"
 #include "core/report/event_columns.hpp"
 #include "core/report/event_fields.hpp"
+#include <prof/byte_codec.hpp>
 
 #include "report_test_support.hpp"
 

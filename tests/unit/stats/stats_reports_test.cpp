@@ -4,8 +4,8 @@
 #include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
 
-#include "tools/prof/stats_wire.hpp"
 #include <prof/stats/activity_rows.hpp>
+#include <prof/stats/aggregator_wire.hpp>
 #include <prof/stats/stats_reports.hpp>
 #include <prof/stats/summary_tables.hpp>
 

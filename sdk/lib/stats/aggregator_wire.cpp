@@ -1,15 +1,12 @@
-#include "tools/prof/stats_wire.hpp"
+#include <prof/stats/aggregator_wire.hpp>
 
-#include "core/report/byte_codec.hpp"
+#include <prof/byte_codec.hpp>
 
 #include <cstring>
 #include <type_traits>
 
 namespace prof::stats {
 namespace {
-
-using report::ByteReader;
-using report::ByteWriter;
 
 // "PRS3": with framework operators, their memory, and steps. Every rank
 // runs the same binary, so a new version of the bytes only needs a new magic.
