@@ -5,7 +5,7 @@
 #include "core/session_clock.hpp"
 #include "tools/prof/background_session.hpp"
 #include "tools/prof/capture_front_end.hpp"
-#include "tools/prof/capture_plan.hpp"
+#include "tools/prof/capture_plan_options.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/process_facts.hpp"
 #include "tools/prof/session_control.hpp"

@@ -3,7 +3,7 @@
 #include "tools/prof/app_launcher.hpp"
 #include "tools/prof/application_environment.hpp"
 #include "tools/prof/capture_front_end.hpp"
-#include "tools/prof/capture_plan.hpp"
+#include "tools/prof/capture_plan_options.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 
 #include <csignal>

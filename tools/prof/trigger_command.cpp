@@ -1,7 +1,7 @@
 #include "tools/prof/trigger_command.hpp"
 
 #include "core/control/trigger_request.hpp"
-#include "tools/prof/capture_plan.hpp"
+#include "tools/prof/capture_plan_options.hpp"
 #include "tools/prof/cli/option_table.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 

@@ -1,4 +1,5 @@
-// When a capture collects: from launch, after --delay, for --duration
+// The capture plan (core/capture/capture_plan.hpp) read from the options:
+// when a capture collects, from launch, after --delay, for --duration
 // (rotating with --trace-rotation), between prof_start()/prof_stop() or an
 // annotation range (--capture-range), or when told (start/stop commands,
 // the interactive prompt). Read from the command line, checked whole.

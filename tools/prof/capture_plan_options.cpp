@@ -1,4 +1,4 @@
-#include "tools/prof/capture_plan.hpp"
+#include "tools/prof/capture_plan_options.hpp"
 
 #include "tools/prof/cli/usage_error.hpp"
 
