@@ -1,6 +1,7 @@
 // End-to-end tests of prof: each runs the real prof binary (fork/exec, no
 // shell) on prof-workload, in a folder of its own, and checks what prof
 // printed and what it wrote.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -32,10 +33,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::Pair;
 
-const fs::path kBuildDir = PROF_BUILD_DIR;
 const fs::path kSourceDir = PROF_SOURCE_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
 constexpr uint64_t kMiB = 1ull << 20;
 
 std::string read_text(const fs::path &path) {

@@ -1,6 +1,7 @@
 // End-to-end tests of the edges a topsprof, asys or nsys user meets first:
 // their spellings, stand-alone options, default report names, help per
 // subcommand, the visual-profiler folder and the shipped capture profiles.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -22,11 +23,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-const fs::path kBuildDir = PROF_BUILD_DIR;
 const fs::path kSourceDir = PROF_SOURCE_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
-const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
 
 std::vector<std::string> files_in(const fs::path &folder) {
   std::vector<std::string> names;

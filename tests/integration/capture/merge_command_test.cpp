@@ -1,6 +1,7 @@
 // `prof merge` and topsprof's --visual-profiler-merge-from/-to on reports of
 // two real captures: one report with both processes on one timeline, one
 // Perfetto trace; bad input refused with exit 2 and nothing written.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 
 #include "core/report/report_reader.hpp"
@@ -23,10 +24,6 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
-
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
 
 std::vector<std::string> files_in(const fs::path &folder) {
   std::vector<std::string> names;

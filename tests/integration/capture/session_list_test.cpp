@@ -1,5 +1,6 @@
 // A running capture is a session other prof processes can list; its socket
 // goes when it ends, and sockets of sessions that are gone are cleaned up.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 
 #include <gmock/gmock.h>
@@ -18,10 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
 
 class SessionList : public ::testing::Test {
 protected:

@@ -1,6 +1,7 @@
 // prof -t cuda where there is no CUDA driver: one warning, the rest of the
 // capture proceeds, the application runs unharmed and keeps its exit code.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -18,9 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
 
 bool driver_present() {
   void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);

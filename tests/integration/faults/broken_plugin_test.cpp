@@ -2,6 +2,7 @@
 // refuses those events, counts them with the drops, names the plugin, and
 // keeps the rest of the capture.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -16,9 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
 
 TEST(BrokenPlugin, EventsOnWhatItNeverDeclaredAreRefusedAndCounted) {
   prof::testing::ScratchDir scratch{"prof-faults", prof::testing::ScratchDir::Keep::on_failure};

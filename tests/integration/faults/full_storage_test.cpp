@@ -3,6 +3,7 @@
 // in a mount namespace of its own (unshare -m, which needs root) over a small
 // tmpfs, so nothing else on the machine sees a full file system.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -19,9 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kWorkload = (kBuildDir / "bin" / "prof-workload").string();
 
 class FullStorage : public ::testing::Test {
 protected:

@@ -1,5 +1,6 @@
 // A plugin that crashes or hangs while prof loads it for a listing is named
 // with what happened, and the listing goes on with every other plugin.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 
 #include <gmock/gmock.h>
@@ -15,7 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-const std::string kProf = (fs::path(PROF_BUILD_DIR) / "bin" / "prof").string();
 
 RunResult list_with(const std::string &fault) {
   return run_process({kProf, "--plugin-path",

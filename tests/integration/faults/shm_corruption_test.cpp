@@ -3,6 +3,7 @@
 // reads, and prof says what it abandoned. Several seeds: each hits other
 // parts of the region.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -15,8 +16,6 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kScribbler = (kBuildDir / "tests" / "shm-scribbler").string();
 
 class ShmCorruption : public ::testing::TestWithParam<int> {

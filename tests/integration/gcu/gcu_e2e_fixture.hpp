@@ -2,6 +2,7 @@
 // folder per test, and prof's output without its "==PID== " prefixes.
 #pragma once
 
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -18,10 +19,7 @@
 namespace prof::e2e {
 
 namespace fs = std::filesystem;
-inline const fs::path kBuildDir = PROF_BUILD_DIR;
-inline const std::string kProf = (kBuildDir / "bin" / "prof").string();
 inline const std::string kAdd = (kBuildDir / "bin" / "gcu-add").string();
-inline const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
 
 inline std::string read_text(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);

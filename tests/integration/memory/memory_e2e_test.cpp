@@ -4,6 +4,7 @@
 // its own; balanced.cpp's news, deletes and aligned blocks balance to zero;
 // the program keeps its exit code; prof stats prints the tables.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -21,8 +22,6 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 
 struct Site {
   uint64_t bytes = 0, blocks = 0;

@@ -3,6 +3,7 @@
 // call with its bytes, peer or root, tag and communicator.
 #include "core/report/report_reader.hpp"
 #include "tests/support/background_process.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/report_steps.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -31,15 +32,12 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kProgram = (kBuildDir / "tests" / "mpi-exchange").string();
 const std::string kStraggler = (kBuildDir / "tests" / "mpi-straggler").string();
 const std::string kHang = (kBuildDir / "tests" / "mpi-hang").string();
 const std::string kMpirun = PROF_MPIRUN;
 const fs::path kPythonPrograms = PROF_MPI_PYTHON_DIR;
 const std::string kSteps = (kBuildDir / "tests" / "mpi-steps").string();
-const std::string kAgent = (kBuildDir / "lib" / "prof" / "libprof-agent.so").string();
 const std::string kMpiPlugin = (kBuildDir / "lib" / "prof" / "plugins" / "libprof-mpi.so").string();
 
 struct Call {

@@ -2,6 +2,7 @@
 // an MPI launcher (`mpirun -np K prof stats ...`): each process analyses a
 // share of the reports, rank 0 gathers the results through MPI and prints
 // exactly what one process prints.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/rank_report.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -18,8 +19,6 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kMpirun = PROF_MPIRUN;
 constexpr int kRanks = 8;
 

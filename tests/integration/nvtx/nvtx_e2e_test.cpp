@@ -2,6 +2,7 @@
 // ranges, marks and domain attributes reach the report on its thread tracks.
 #include "core/report/report_reader.hpp"
 #include "prof/event.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/unit/perfetto/decoded_trace.hpp"
@@ -22,8 +23,6 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kProgram = (kBuildDir / "tests" / "nvtx-annotated-program").string();
 const std::string kCProgram = (kBuildDir / "tests" / "nvtx-annotated-c-program").string();
 

@@ -3,6 +3,7 @@
 // interface version, then every event read back from the report.
 #include "core/report/report_reader.hpp"
 #include "tests/support/background_process.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -25,8 +26,6 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const std::string kHarness = (kBuildDir / "tests" / "nccl-harness").string();
 constexpr int kIterations = 20, kChannels = 2;
 

@@ -4,6 +4,7 @@
 // stay, every Python thread has its own stack, and cpu-perf samples the
 // process no second time.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -22,8 +23,6 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 
 struct Sample {
   int pid = 0;

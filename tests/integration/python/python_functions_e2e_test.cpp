@@ -5,6 +5,7 @@
 // program's own sitecustomize still runs; the pytorch set names a module's
 // calls by its class; and a range opens a capture range.
 #include "core/report/report_reader.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -23,8 +24,6 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
 const fs::path kPrograms = PROF_PYTHON_FUNCTIONS_PROGRAMS;
 
 struct Range {
