@@ -2,6 +2,7 @@
 // application and every process it execs or forks; what they emit reaches
 // the report, also when the application is killed; and killing prof leaves
 // the application unharmed.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -29,8 +30,8 @@ using prof::e2e::run_process;
 
 namespace {
 
-const std::string kProf = (fs::path(PROF_BUILD_DIR) / "bin" / "prof").string();
-const std::string kWorkload = (fs::path(PROF_BUILD_DIR) / "bin" / "prof-workload").string();
+using prof::e2e::kProf;
+using prof::e2e::kWorkload;
 
 class AgentE2E : public ::testing::Test {
 protected:

@@ -1,4 +1,5 @@
 // `prof export`: bad input is refused with exit 2 and nothing written.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 
 #include "core/report/chunk.hpp"
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 using prof::e2e::run_process;
 
 namespace {
-const std::string kProf = (fs::path(PROF_BUILD_DIR) / "bin" / "prof").string();
+using prof::e2e::kProf;
 }
 
 TEST(ExportCommand, RefusesBadInput) {

@@ -5,6 +5,7 @@
 // prof stays, the application runs on, the report is whole. SIGTERM: prof
 // passes it to the application, as a launcher does, and writes the whole
 // report with the signal that ended it.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 
 #include "core/report/report_reader.hpp"
@@ -26,7 +27,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-const std::string kProf = (fs::path(PROF_BUILD_DIR) / "bin" / "prof").string();
+using prof::e2e::kProf;
 
 class ProfSignalled : public ::testing::Test {
 protected:

@@ -1,6 +1,7 @@
 // `prof stats` on a real capture: its GCU activity table has the rows the
 // capture's own summary printed, and its JSON parses.
 #include "../../unit/stats/json_check.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -19,9 +20,8 @@ using prof::e2e::split_lines;
 
 namespace {
 
-const fs::path kBuildDir = PROF_BUILD_DIR;
-const std::string kProf = (kBuildDir / "bin" / "prof").string();
-const std::string kTrain = (kBuildDir / "bin" / "gcu-train-step").string();
+using prof::e2e::kProf;
+using prof::e2e::kTrain;
 
 /// The rows of the "GCU activites:" group in a console activity table, each
 /// as its cells from Time(%) on; "==PID== " prefixes are dropped.

@@ -3,6 +3,7 @@
 // a real legacy trace this machine's torch writes, and on cut and damaged
 // traces (one line, exit 2, nothing written).
 #include "tests/integration/import/import_test_support.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 using e2e::run_process;
 using e2e::RunResult;
 
-const std::string kProf = std::string(PROF_BUILD_DIR) + "/bin/prof";
+using e2e::kProf;
 const std::string kSource = PROF_IMPORT_FIXTURES;
 const std::string kKineto = kSource + "/fixtures/kineto_rank1.json";
 const std::string kLegacy = kSource + "/fixtures/legacy_r0.json";

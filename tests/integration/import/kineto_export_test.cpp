@@ -2,6 +2,7 @@
 // trace has the shape HTA (Holistic Trace Analysis) reads, and `prof import`
 // reads it back to the same events with the same arguments.
 #include "tests/integration/import/import_test_support.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -20,7 +21,7 @@ using activity::JsonValue;
 using e2e::run_process;
 using e2e::RunResult;
 
-const std::string kProf = std::string(PROF_BUILD_DIR) + "/bin/prof";
+using e2e::kProf;
 const std::string kFixtures = std::string(PROF_IMPORT_FIXTURES) + "/fixtures/";
 
 class KinetoExport : public ::testing::Test {

@@ -4,6 +4,7 @@
 #include "sqlite_rows.hpp"
 
 #include "core/report/report_writer.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/exporter_plugin_checks.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -28,7 +29,7 @@ using prof::testing::LoadedPlugin;
 using testing::Rows;
 using testing::SqliteRows;
 
-const std::string kProf = (fs::path(PROF_BUILD_DIR) / "bin" / "prof").string();
+using prof::e2e::kProf;
 const std::string kWorkload = (fs::path(PROF_BUILD_DIR) / "bin" / "prof-workload").string();
 
 std::string read_file(const fs::path &path) {
