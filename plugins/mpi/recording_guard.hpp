@@ -36,6 +36,8 @@ struct alignas(64) RecordingSlot {
   std::atomic<uint64_t> call_begin{0}; ///< written last; 0 while none
   std::atomic<uint32_t> call_track{0}, call_function{0}, call_comm{0}, call_recorder{0};
   std::atomic<uint64_t> call_sequence{0};
+  /// Its thread is gone: no call is open (as before the port to ThreadSlots).
+  void released() noexcept { call_begin.store(0, std::memory_order_relaxed); }
 };
 
 /// The calling thread enters `call` (begin != 0) until open_call_ends().

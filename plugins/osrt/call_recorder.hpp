@@ -32,8 +32,8 @@ public:
   /// Records a call of `function` that ran [t0, t1) CallClock ticks, called
   /// from `caller`. Runs on the calling thread under its reentrancy guard.
   void record(OsrtFunction function, uint64_t t0, uint64_t t1, void *caller);
-  /// The calls threads are inside now, at least the threshold long by `now`
-  /// (session clock), as unfinished slices, each with its call site as stack.
+  /// The calls threads are inside now (session clock `now`), however short
+  /// so far, as unfinished slices, each with its call site as stack.
   /// On any thread but one inside a call.
   void emit_unfinished(uint64_t now);
   /// After fork, in the child: the parent's other threads are gone.

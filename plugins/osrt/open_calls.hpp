@@ -23,6 +23,8 @@ struct alignas(64) OpenCallSlot {
 
   /// Records the owning thread's id (on claiming, and in a forked child).
   void claimed() noexcept;
+  /// Its thread is gone (cancelled inside a call, say): no call is open.
+  void released() noexcept { since.store(0, std::memory_order_release); }
 };
 
 /// Threads past this number are not shown.

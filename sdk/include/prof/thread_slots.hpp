@@ -17,7 +17,10 @@ namespace prof {
 
 /// `Slot` has a member `std::atomic<uint32_t> owned` (1 while a thread has
 /// it), and may have `void claimed() noexcept`, called on the claiming
-/// thread; the rest is the user's. One table per (Slot, Count). The library
+/// thread, and `void released() noexcept`, called as its thread gives it
+/// back (that thread exits, or is not in a forked child), so that what the
+/// slot said of a thread that is gone is not read again; the rest is the
+/// user's. One table per (Slot, Count). The library
 /// that holds a table stays loaded while threads own its slots (preloaded
 /// plugins do).
 template <class Slot, std::size_t Count> class ThreadSlots {
@@ -41,7 +44,7 @@ public:
   /// slot is given back.
   static void keep_only_calling_thread() noexcept {
     for (Slot &slot : all())
-      if (&slot != t_slot_) slot.owned.store(0, std::memory_order_release);
+      if (&slot != t_slot_) release(slot);
   }
 
 private:
@@ -54,8 +57,13 @@ private:
     key_made_.store(pthread_key_create(&key_, &give_back) == 0, std::memory_order_release);
   }
 
+  static void release(Slot &slot) noexcept {
+    if constexpr (requires { slot.released(); }) slot.released();
+    slot.owned.store(0, std::memory_order_release);
+  }
+
   static void give_back(void *slot) noexcept {
-    static_cast<Slot *>(slot)->owned.store(0, std::memory_order_release);
+    release(*static_cast<Slot *>(slot));
     t_slot_ = nullptr;
   }
 
