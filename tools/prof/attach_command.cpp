@@ -49,23 +49,18 @@ std::vector<int> parse_pids(const std::string &option, const std::string &text) 
   return pids;
 }
 
-// Where process `pid`'s waiting agent listens. One in another mount
-// namespace (a container) listens in the session folder it sees, named by
-// its own pid there: prof reaches that through /proc/PID/root.
+// Where process `pid`'s waiting agent listens: in the session folder it
+// sees, named by the pid it has in its own pid namespace. One in another
+// mount namespace (a container) is reached through /proc/PID/root.
 fs::path dynamic_socket(int pid) {
-  if (shares_namespace(pid, "mnt"))
-    return control::control_folder() / ("dynamic-" + std::to_string(pid) + ".sock");
+  const std::string name = "dynamic-" + std::to_string(innermost_pid(pid)) + ".sock";
+  if (shares_namespace(pid, "mnt")) return control::control_folder() / name;
   const fs::path root = "/proc/" + std::to_string(pid) + "/root";
-  fs::path folder = fs::path("/tmp") / ("prof-" + std::to_string(getuid()));
-  if (const std::optional<ProcessFacts> facts = read_process_facts(pid)) {
-    const auto runtime = facts->environment.find("XDG_RUNTIME_DIR");
-    std::error_code ec;
-    if (runtime != facts->environment.end() && runtime->second.starts_with('/') &&
-        fs::is_directory(root / runtime->second.substr(1), ec))
-      folder = fs::path(runtime->second) / "prof";
-  }
-  return root / folder.relative_path() /
-         ("dynamic-" + std::to_string(innermost_pid(pid)) + ".sock");
+  std::string runtime;
+  if (const std::optional<ProcessFacts> facts = read_process_facts(pid))
+    if (const auto it = facts->environment.find("XDG_RUNTIME_DIR"); it != facts->environment.end())
+      runtime = it->second;
+  return root / control::control_folder_of(runtime, root).relative_path() / name;
 }
 
 // Sends a request to a process's agent; "" when it answered ok, else why not.

@@ -94,6 +94,32 @@ TEST_F(AttachContainer, AttachReachesAProcessInItsOwnPidAndMountNamespaces) {
   EXPECT_TRUE(fs::exists(dir_ / "d.profrep"));
 }
 
+// Its own pid namespace only, the host's files: the agent's socket is in
+// the folder prof uses, named by the pid the process has in its namespace.
+TEST_F(AttachContainer, AttachReachesAProcessInItsOwnPidNamespaceOnly) {
+  const std::string inside =
+      "exec env PROF_MODE=dynamic LD_PRELOAD=" + kAgent + " " + kTrain + " --steps 100000 --quiet";
+  Background container(
+      {"/usr/bin/unshare", "--pid", "--fork", "--kill-child", "/bin/sh", "-c", inside}, dir_,
+      {"XDG_RUNTIME_DIR=" + dir_.string()}, "container");
+  int pid = 0;
+  for (int i = 0; i < 500 && !(pid > 0 && fs::exists(dir_ / "prof" / "dynamic-1.sock")); ++i) {
+    pid = child_of(container.pid());
+    std::this_thread::sleep_for(10ms);
+  }
+  ASSERT_TRUE(fs::exists(dir_ / "prof" / "dynamic-1.sock")) << container.output();
+  const fs::path report = dir_ / "p.profrep";
+  const RunResult r = run_process({"/usr/bin/env", "XDG_RUNTIME_DIR=" + dir_.string(), kProf,
+                                   "attach", "--enable-activities", "*/general/operator",
+                                   "--duration", "1", "-o", report.string(), std::to_string(pid)},
+                                  dir_, 120s);
+  ASSERT_EQ(r.exit_code, 0) << r.describe() << container.output();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open(report.string())) << r.describe();
+  EXPECT_EQ(reader.header().pids, std::vector<int32_t>{pid});
+  EXPECT_GT(device_slices(reader), 0u);
+}
+
 // prof in the container too: the namespaces are no matter to it.
 TEST_F(AttachContainer, AttachFromInsideTheContainer) {
   const std::string dir = dir_.string();
