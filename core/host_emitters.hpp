@@ -1,9 +1,11 @@
-// The emit functions of prof_host_api, written once for both hosts: prof's
-// own (SourceInstance, rings in prof's memory) and the agent's (rings shared
-// with prof). `Rings` says where records go:
+// The emit functions of prof_host_api, written once for the hosts that pass
+// records on: prof's own (SourceInstance, rings in prof's memory), the
+// agent's (rings shared with prof) and the plugin checker's. A host derives
+// from HostEmitters<itself> and says where records go:
 //   static void emit(void *host, const prof_event &event);
 //   static void emit_group(void *host, const prof_event *records, uint32_t count);
-// Both never block, allocate or lock.
+// then builds its table with prof::host_api_table<Host>(). Both never block,
+// allocate or lock.
 #pragma once
 
 #include "core/event_args_record.hpp"
@@ -12,7 +14,7 @@
 
 namespace prof::core {
 
-template <class Rings> struct HostEmitters {
+template <class Host> struct HostEmitters {
   static prof_event event(prof_event_type type, prof_track_id track, uint64_t ts) {
     prof_event e;
     e.type = static_cast<uint8_t>(type);
@@ -34,14 +36,14 @@ template <class Rings> struct HostEmitters {
     e.category = category;
     e.duration = duration;
     e.id = correlation;
-    Rings::emit(host, e);
+    Host::emit(host, e);
   }
   static void emit_instant(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
                            prof_string_id category) {
     prof_event e = event(PROF_EVENT_INSTANT, track, ts);
     e.name = name;
     e.category = category;
-    Rings::emit(host, e);
+    Host::emit(host, e);
   }
   static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
     emit_counter_for(host, track, ts, value, 0);
@@ -51,7 +53,7 @@ template <class Rings> struct HostEmitters {
     prof_event e = event(PROF_EVENT_COUNTER, track, ts);
     e.id = correlation;
     e.value = value;
-    Rings::emit(host, e);
+    Host::emit(host, e);
   }
   static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
     emit_stack(host, track, ts, stack, 0);
@@ -61,14 +63,14 @@ template <class Rings> struct HostEmitters {
     prof_event e = event(PROF_EVENT_SAMPLE, track, ts);
     e.category = category;
     e.id = stack;
-    Rings::emit(host, e);
+    Host::emit(host, e);
   }
   static void emit_flow(void *host, prof_track_id track, uint64_t ts, uint64_t flow_id,
                         prof_flow_phase phase) {
     prof_event e = event(PROF_EVENT_FLOW, track, ts);
     e.flags = static_cast<uint8_t>(phase);
     e.id = flow_id;
-    Rings::emit(host, e);
+    Host::emit(host, e);
   }
   static void emit_slice_args(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
                               prof_string_id name, prof_string_id category, uint64_t correlation,
@@ -93,24 +95,11 @@ template <class Rings> struct HostEmitters {
   static void emit_with_args(void *host, const prof_event &e, const prof_arg *args,
                              uint32_t arg_count) {
     if (args == nullptr || arg_count == 0) {
-      Rings::emit(host, e);
+      Host::emit(host, e);
       return;
     }
     prof_event records[kMaxRecordsPerEvent];
-    Rings::emit_group(host, records, pack_event_args(e, args, arg_count, records));
-  }
-
-  /// Sets the emit entries of `api`; the host fills in the rest.
-  static constexpr void fill(prof_host_api &api) {
-    api.emit_slice = &emit_slice;
-    api.emit_instant = &emit_instant;
-    api.emit_counter = &emit_counter;
-    api.emit_sample = &emit_sample;
-    api.emit_flow = &emit_flow;
-    api.emit_stack = &emit_stack;
-    api.emit_counter_for = &emit_counter_for;
-    api.emit_slice_args = &emit_slice_args;
-    api.emit_instant_args = &emit_instant_args;
+    Host::emit_group(host, records, pack_event_args(e, args, arg_count, records));
   }
 };
 

@@ -4,12 +4,14 @@
 #include "core/host_emitters.hpp"
 #include "core/session_clock.hpp"
 
+#include <prof/host_api_table.hpp>
+
 #include <spdlog/spdlog.h>
 
 namespace prof::core {
 
 // The functions behind prof_host_api; `host` is the SourceInstance.
-struct SourceHostApi {
+struct SourceHostApi : HostEmitters<SourceHostApi> {
   static SourceInstance &self(void *host) { return *static_cast<SourceInstance *>(host); }
   static EventBus &bus(void *host) { return self(host).context_.bus; }
   // An event must name what its source declared: a track (never the root),
@@ -89,22 +91,7 @@ struct SourceHostApi {
   static const prof_session_info *session_info(void *host) { return &self(host).context_.session; }
 };
 
-const prof_host_api SourceInstance::host_api_ = [] {
-  prof_host_api api{};
-  api.struct_size = sizeof api;
-  api.intern_string = &SourceHostApi::intern_string;
-  api.declare_track = &SourceHostApi::declare_track;
-  api.intern_stack = &SourceHostApi::intern_stack;
-  api.register_clock_domain = &SourceHostApi::register_clock_domain;
-  api.add_calibration = &SourceHostApi::add_calibration;
-  api.now = &SourceHostApi::now;
-  api.log = &SourceHostApi::log;
-  api.get_option = &SourceHostApi::get_option;
-  api.session_info = &SourceHostApi::session_info;
-  api.count_dropped = &SourceHostApi::count_dropped;
-  HostEmitters<SourceHostApi>::fill(api);
-  return api;
-}();
+const prof_host_api SourceInstance::host_api_ = host_api_table<SourceHostApi>();
 
 SourceInstance::SourceInstance(const PluginInfo &plugin, OptionValues options,
                                CaptureContext &context)

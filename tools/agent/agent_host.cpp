@@ -3,6 +3,8 @@
 #include "core/descriptor_check.hpp"
 #include "core/host_emitters.hpp"
 
+#include <prof/host_api_table.hpp>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -30,29 +32,14 @@ core::ShmCatalogWriter *catalog() {
   AgentState *state = agent_state();
   return state ? state->catalog.get() : nullptr;
 }
-
-prof_string_id intern_string(void *, const char *text, size_t length) {
-  auto *c = catalog();
-  return c && text ? c->intern_string(std::string_view(text, length)) : 0;
-}
-prof_track_id declare_track(void *, const prof_track_desc *desc) {
-  auto *c = catalog();
-  if (!c || !desc || desc->struct_size < sizeof(uint32_t) * 2 || !desc->name) return 0;
-  prof_track_desc copy{};
-  std::memcpy(&copy, desc, std::min<size_t>(desc->struct_size, sizeof copy));
-  return c->declare_track(copy);
-}
-prof_stack_id intern_stack(void *, const prof_string_id *frames, uint32_t count) {
-  auto *c = catalog();
-  return c && (frames || count == 0) ? c->intern_stack({frames, count}) : 0;
-}
 // Set on the thread answering a dump while plugins emit unfinished slices.
 thread_local bool t_unfinished = false;
 // Set instead while they are only looked at (collect_unfinished_slices).
 thread_local std::vector<prof_event> *t_collected = nullptr;
 
-// Where the emit functions put records: the calling thread's shared ring.
-struct SharedRings {
+// The functions behind prof_host_api; `host` is the PluginHost. Records go
+// to the calling thread's shared ring.
+struct AgentHostApi : core::HostEmitters<AgentHostApi> {
   static void emit(void *, const prof_event &event) {
     if (t_collected && event.type == PROF_EVENT_SLICE) return t_collected->push_back(event);
     if (!t_unfinished || event.type != PROF_EVENT_SLICE) return agent_emit(event);
@@ -69,53 +56,54 @@ struct SharedRings {
     marked[0].flags = PROF_SLICE_UNFINISHED;
     agent_emit_group(marked.data(), count);
   }
-};
-prof_clock_id register_clock_domain(void *, const char *name, double frequency_hz) {
-  auto *c = catalog();
-  return c && name ? c->register_clock(name, frequency_hz) : 0;
-}
-void add_calibration(void *, prof_clock_id clock, uint64_t ticks, uint64_t ns) {
-  if (auto *c = catalog(); c && clock > PROF_CLOCK_TSC) c->add_calibration(clock, ticks, ns);
-}
-uint64_t now(void *) {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-void log(void *host, prof_log_level level, const char *message) {
-  PluginHost &h = self(host);
-  if (level == PROF_LOG_ERROR) h.last_error = message ? message : "";
-  if (level >= PROF_LOG_WARN)
-    std::fprintf(stderr, "prof-agent[%d]: %s: %s\n", static_cast<int>(getpid()), h.name.c_str(),
-                 message ? message : "");
-}
-const char *get_option(void *host, const char *name) { return self(host).option(name); }
-void count_dropped(void *, prof_drop_cause cause, uint64_t count) {
-  AgentState *state = agent_state();
-  if (!state || (cause != PROF_DROP_DEVICE_BUFFER_FULL && cause != PROF_DROP_KERNEL_LOST)) return;
-  state->region.header()->plugin_drops[cause].fetch_add(count, std::memory_order_relaxed);
-}
-const prof_session_info *session_info(void *) {
-  AgentState *state = agent_state();
-  return state ? &state->session : nullptr;
-}
 
-constexpr prof_host_api kApi = [] {
-  prof_host_api api{};
-  api.struct_size = sizeof api;
-  api.intern_string = &intern_string;
-  api.declare_track = &declare_track;
-  api.intern_stack = &intern_stack;
-  api.register_clock_domain = &register_clock_domain;
-  api.add_calibration = &add_calibration;
-  api.now = &now;
-  api.log = &log;
-  api.get_option = &get_option;
-  api.session_info = &session_info;
-  api.count_dropped = &count_dropped;
-  core::HostEmitters<SharedRings>::fill(api);
-  return api;
-}();
+  static prof_string_id intern_string(void *, const char *text, size_t length) {
+    auto *c = catalog();
+    return c && text ? c->intern_string(std::string_view(text, length)) : 0;
+  }
+  static prof_track_id declare_track(void *, const prof_track_desc *desc) {
+    auto *c = catalog();
+    if (!c || !desc || desc->struct_size < sizeof(uint32_t) * 2 || !desc->name) return 0;
+    prof_track_desc copy{};
+    std::memcpy(&copy, desc, std::min<size_t>(desc->struct_size, sizeof copy));
+    return c->declare_track(copy);
+  }
+  static prof_stack_id intern_stack(void *, const prof_string_id *frames, uint32_t count) {
+    auto *c = catalog();
+    return c && (frames || count == 0) ? c->intern_stack({frames, count}) : 0;
+  }
+  static prof_clock_id register_clock_domain(void *, const char *name, double frequency_hz) {
+    auto *c = catalog();
+    return c && name ? c->register_clock(name, frequency_hz) : 0;
+  }
+  static void add_calibration(void *, prof_clock_id clock, uint64_t ticks, uint64_t ns) {
+    if (auto *c = catalog(); c && clock > PROF_CLOCK_TSC) c->add_calibration(clock, ticks, ns);
+  }
+  static uint64_t now(void *) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  }
+  static void log(void *host, prof_log_level level, const char *message) {
+    PluginHost &h = self(host);
+    if (level == PROF_LOG_ERROR) h.last_error = message ? message : "";
+    if (level >= PROF_LOG_WARN)
+      std::fprintf(stderr, "prof-agent[%d]: %s: %s\n", static_cast<int>(getpid()), h.name.c_str(),
+                   message ? message : "");
+  }
+  static const char *get_option(void *host, const char *name) { return self(host).option(name); }
+  static void count_dropped(void *, prof_drop_cause cause, uint64_t count) {
+    AgentState *state = agent_state();
+    if (!state || (cause != PROF_DROP_DEVICE_BUFFER_FULL && cause != PROF_DROP_KERNEL_LOST)) return;
+    state->region.header()->plugin_drops[cause].fetch_add(count, std::memory_order_relaxed);
+  }
+  static const prof_session_info *session_info(void *) {
+    AgentState *state = agent_state();
+    return state ? &state->session : nullptr;
+  }
+};
+
+constexpr prof_host_api kApi = host_api_table<AgentHostApi>();
 
 } // namespace
 

@@ -3,17 +3,19 @@
 #include "core/host_emitters.hpp"
 #include "core/session_clock.hpp"
 
+#include <prof/host_api_table.hpp>
+
 #include <unistd.h>
 
 namespace prof::plugin_check {
 
 // The functions behind prof_host_api; `host` is the CheckingHost.
-struct CheckingHostApi {
+struct CheckingHostApi : core::HostEmitters<CheckingHostApi> {
   static CheckingHost &self(void *host) { return *static_cast<CheckingHost *>(host); }
   static bool after_stop(void *host) {
     return self(host).phase_.load(std::memory_order_acquire) == SourcePhase::stopped;
   }
-  // What HostEmitters hands on: one event, or an event and its argument records.
+  // Where HostEmitters hands records: one event, or an event and its argument records.
   static void emit(void *host, const prof_event &event) {
     self(host).checker_.event(event, after_stop(host));
   }
@@ -63,22 +65,7 @@ struct CheckingHostApi {
   static const prof_session_info *session_info(void *host) { return &self(host).session_; }
 };
 
-const prof_host_api CheckingHost::api_ = [] {
-  prof_host_api api{};
-  api.struct_size = sizeof api;
-  api.intern_string = &CheckingHostApi::intern_string;
-  api.declare_track = &CheckingHostApi::declare_track;
-  api.intern_stack = &CheckingHostApi::intern_stack;
-  api.register_clock_domain = &CheckingHostApi::register_clock_domain;
-  api.add_calibration = &CheckingHostApi::add_calibration;
-  api.now = &CheckingHostApi::now;
-  api.log = &CheckingHostApi::log;
-  api.get_option = &CheckingHostApi::get_option;
-  api.session_info = &CheckingHostApi::session_info;
-  api.count_dropped = &CheckingHostApi::count_dropped;
-  core::HostEmitters<CheckingHostApi>::fill(api);
-  return api;
-}();
+const prof_host_api CheckingHost::api_ = host_api_table<CheckingHostApi>();
 
 CheckingHost::CheckingHost(const core::PluginInfo &plugin, core::OptionValues options,
                            EventFindings &findings)

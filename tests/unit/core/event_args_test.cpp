@@ -172,12 +172,11 @@ TEST(EventArgs, TheDrainHandsSinksEventsWithTheirArgumentSets) {
   const prof_string_id bytes = catalog.strings.intern("bytes");
   const prof_string_id peer = catalog.strings.intern("peer");
   const prof_string_id rank = catalog.strings.intern("rank 1");
-  prof_host_api api{};
-  HostEmitters<TestRings>::fill(api);
+  using Emitters = HostEmitters<TestRings>;
   for (uint64_t i = 0; i < 1000; ++i) {
     const prof_arg args[2] = {arg_uint(bytes, i % 4), arg_string(peer, rank)};
-    api.emit_slice_args(nullptr, 1, i, 1, 2, 0, 0, PROF_CATEGORY_COMMUNICATION, args, 2);
-    api.emit_instant_args(nullptr, 1, i, 3, 0, PROF_CATEGORY_ANNOTATION, nullptr, 0);
+    Emitters::emit_slice_args(nullptr, 1, i, 1, 2, 0, 0, PROF_CATEGORY_COMMUNICATION, args, 2);
+    Emitters::emit_instant_args(nullptr, 1, i, 3, 0, PROF_CATEGORY_ANNOTATION, nullptr, 0);
   }
   pump.drain_now(true);
   g_bus = nullptr;

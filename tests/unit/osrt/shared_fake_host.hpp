@@ -5,6 +5,7 @@
 #ifndef PROF_TESTS_UNIT_OSRT_SHARED_FAKE_HOST_HPP
 #define PROF_TESTS_UNIT_OSRT_SHARED_FAKE_HOST_HPP
 
+#include <prof/host_api_table.hpp>
 #include <prof/plugin.h>
 
 #include <sys/mman.h>
@@ -54,7 +55,7 @@ public:
     munmap(host, sizeof(SharedFakeHost));
   }
 
-  const prof_host_api *api() const { return &api_; }
+  const prof_host_api *api() const { return &kApi; }
   void set_option(const char *name, const char *value) {
     Locked hold(*this);
     std::strncpy(option_names_[option_count_], name, sizeof option_names_[0] - 1);
@@ -121,101 +122,89 @@ private:
 
   SharedFakeHost() {
     session_ = prof_session_info{sizeof(prof_session_info), "test", 0, "", "localhost"};
-    api_ = prof_host_api{sizeof(prof_host_api),
-                         &intern_string,
-                         &declare_track,
-                         &intern_stack,
-                         &emit_slice,
-                         &emit_instant,
-                         &emit_counter,
-                         &emit_sample,
-                         &emit_flow,
-                         &register_clock_domain,
-                         &add_calibration,
-                         &now,
-                         &log,
-                         &get_option,
-                         &session_info,
-                         &emit_stack};
   }
   static SharedFakeHost &self(void *host) { return *static_cast<SharedFakeHost *>(host); }
   const char *text_locked(prof_string_id id) const {
     return id == 0 || id > string_count_ ? "" : strings_[id - 1];
   }
 
-  static prof_string_id intern_string(void *host, const char *text, size_t length) {
-    SharedFakeHost &h = self(host);
-    Locked hold(h);
-    const std::string value(text, length);
-    for (uint32_t i = 0; i < h.string_count_; ++i)
-      if (value == h.strings_[i]) return i + 1;
-    if (h.string_count_ == kStrings) return 0;
-    std::strncpy(h.strings_[h.string_count_], value.c_str(), sizeof h.strings_[0] - 1);
-    return ++h.string_count_;
-  }
-  static prof_track_id declare_track(void *host, const prof_track_desc *desc) {
-    SharedFakeHost &h = self(host);
-    Locked hold(h);
-    if (h.track_count_ == kTracks) return 0;
-    Track &t = h.tracks_[h.track_count_];
-    t = Track{h.track_count_ + 1, desc->kind, desc->parent, desc->pid, desc->tid, {}};
-    std::strncpy(t.name, desc->name, sizeof t.name - 1);
-    return ++h.track_count_;
-  }
-  static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
-    SharedFakeHost &h = self(host);
-    Locked hold(h);
-    if (h.stack_count_ == kStacks || count > 128) return 0;
-    Stack &s = h.stacks_[h.stack_count_];
-    s.count = count;
-    std::memcpy(s.frames, frames, count * sizeof frames[0]);
-    return ++h.stack_count_;
-  }
-  static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
-                         prof_string_id name, prof_string_id category, uint64_t correlation) {
-    SharedFakeHost &h = self(host);
-    Locked hold(h);
-    if (h.slice_count_ == kSlices) {
-      ++h.dropped_;
-      return;
+  // The functions behind prof_host_api (up to ABI 1.2, all osrt calls);
+  // `host` is the SharedFakeHost.
+  struct Calls {
+    static prof_string_id intern_string(void *host, const char *text, size_t length) {
+      SharedFakeHost &h = self(host);
+      Locked hold(h);
+      const std::string value(text, length);
+      for (uint32_t i = 0; i < h.string_count_; ++i)
+        if (value == h.strings_[i]) return i + 1;
+      if (h.string_count_ == kStrings) return 0;
+      std::strncpy(h.strings_[h.string_count_], value.c_str(), sizeof h.strings_[0] - 1);
+      return ++h.string_count_;
     }
-    h.slices_[h.slice_count_++] = Slice{track, begin, duration, name, category, correlation};
-  }
-  static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
-    SharedFakeHost &h = self(host);
-    Locked hold(h);
-    if (h.sample_count_ == kSamples) {
-      ++h.dropped_;
-      return;
+    static prof_track_id declare_track(void *host, const prof_track_desc *desc) {
+      SharedFakeHost &h = self(host);
+      Locked hold(h);
+      if (h.track_count_ == kTracks) return 0;
+      Track &t = h.tracks_[h.track_count_];
+      t = Track{h.track_count_ + 1, desc->kind, desc->parent, desc->pid, desc->tid, {}};
+      std::strncpy(t.name, desc->name, sizeof t.name - 1);
+      return ++h.track_count_;
     }
-    h.samples_[h.sample_count_++] = Sample{track, ts, stack};
-  }
-  static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
-                         prof_string_id) {
-    emit_sample(host, track, ts, stack);
-  }
-  static void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
-  static void emit_counter(void *, prof_track_id, uint64_t, double) {}
-  static void emit_flow(void *, prof_track_id, uint64_t, uint64_t, prof_flow_phase) {}
-  static prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
-  static void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
-  static uint64_t now(void *) {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
-  }
-  static void log(void *, prof_log_level, const char *) {}
-  static const char *get_option(void *host, const char *name) {
-    SharedFakeHost &h = self(host);
-    for (uint32_t i = 0; i < h.option_count_; ++i)
-      if (std::strcmp(h.option_names_[i], name) == 0) return h.option_values_[i];
-    return nullptr; // the plugin keeps its defaults
-  }
-  static const prof_session_info *session_info(void *host) { return &self(host).session_; }
+    static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
+      SharedFakeHost &h = self(host);
+      Locked hold(h);
+      if (h.stack_count_ == kStacks || count > 128) return 0;
+      Stack &s = h.stacks_[h.stack_count_];
+      s.count = count;
+      std::memcpy(s.frames, frames, count * sizeof frames[0]);
+      return ++h.stack_count_;
+    }
+    static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                           prof_string_id name, prof_string_id category, uint64_t correlation) {
+      SharedFakeHost &h = self(host);
+      Locked hold(h);
+      if (h.slice_count_ == kSlices) {
+        ++h.dropped_;
+        return;
+      }
+      h.slices_[h.slice_count_++] = Slice{track, begin, duration, name, category, correlation};
+    }
+    static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
+      SharedFakeHost &h = self(host);
+      Locked hold(h);
+      if (h.sample_count_ == kSamples) {
+        ++h.dropped_;
+        return;
+      }
+      h.samples_[h.sample_count_++] = Sample{track, ts, stack};
+    }
+    static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
+                           prof_string_id) {
+      emit_sample(host, track, ts, stack);
+    }
+    static void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
+    static void emit_counter(void *, prof_track_id, uint64_t, double) {}
+    static void emit_flow(void *, prof_track_id, uint64_t, uint64_t, prof_flow_phase) {}
+    static prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
+    static void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
+    static uint64_t now(void *) {
+      timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+    }
+    static void log(void *, prof_log_level, const char *) {}
+    static const char *get_option(void *host, const char *name) {
+      SharedFakeHost &h = self(host);
+      for (uint32_t i = 0; i < h.option_count_; ++i)
+        if (std::strcmp(h.option_names_[i], name) == 0) return h.option_values_[i];
+      return nullptr; // the plugin keeps its defaults
+    }
+    static const prof_session_info *session_info(void *host) { return &self(host).session_; }
+  };
+  static constexpr prof_host_api kApi = host_api_table<Calls, 2>();
 
   std::atomic<bool> lock_{false};
   std::atomic<bool> clobber_errno_{false};
-  prof_host_api api_;
   prof_session_info session_;
   uint32_t option_count_ = 0;
   char option_names_[kOptions][32] = {};

@@ -7,6 +7,7 @@
 #define PROF_TESTING_FAKE_SOURCE_HOST_HPP
 
 #include <prof/event.hpp>
+#include <prof/host_api_table.hpp>
 #include <prof/plugin.h>
 
 #include <cstddef>
@@ -99,6 +100,11 @@ public:
   std::vector<Sample> samples() const { return copy(samples_); }
   std::vector<Counter> counters() const { return copy(counters_); }
   std::vector<LogLine> log_lines() const { return copy(logs_); }
+  /// Records the plugin counted as lost under `cause` (count_dropped, ABI 1.6).
+  uint64_t dropped(prof_drop_cause cause) const {
+    std::lock_guard lock(mutex_);
+    return cause < PROF_DROP_CAUSE_COUNT ? dropped_[cause] : 0;
+  }
 
   /// The frames of a stack as text, leaf first.
   std::vector<std::string> frames(prof_stack_id id) const {
@@ -146,127 +152,112 @@ private:
   }
   static FakeSourceHost &self(void *host) { return *static_cast<FakeSourceHost *>(host); }
 
-  static prof_string_id intern_string(void *host, const char *text, size_t length) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    auto [it, added] = h.string_ids_.emplace(std::string(text, length), h.strings_.size());
-    if (added) h.strings_.emplace_back(text, length);
-    return it->second;
-  }
-  static prof_track_id declare_track(void *host, const prof_track_desc *desc) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    const auto id = static_cast<prof_track_id>(h.tracks_.size() + 1);
-    h.tracks_.push_back(Track{id, desc->kind, desc->parent, desc->name, desc->pid, desc->tid,
-                              desc->index, desc->unit ? desc->unit : ""});
-    return id;
-  }
-  static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    h.stacks_.emplace_back(frames, frames + count);
-    return static_cast<prof_stack_id>(h.stacks_.size());
-  }
-  static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
-                         prof_string_id name, prof_string_id category, uint64_t correlation) {
-    emit_slice_args(host, track, begin, duration, name, category, correlation, 0, nullptr, 0);
-  }
-  static void emit_slice_args(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
-                              prof_string_id name, prof_string_id category, uint64_t correlation,
-                              uint16_t kind, const prof_arg *args, uint32_t arg_count) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    Slice slice{track,       begin, duration, h.strings_.at(name), h.strings_.at(category),
-                correlation, kind};
-    for (uint32_t i = 0; i < arg_count && i < PROF_MAX_ARGS; ++i) {
-      slice.args[h.strings_.at(args[i].key)] = h.text(args[i]);
-      slice.arg_types[h.strings_.at(args[i].key)] = args[i].type;
+  // The functions behind prof_host_api; `host` is the FakeSourceHost.
+  struct Calls {
+    static prof_string_id intern_string(void *host, const char *text, size_t length) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      auto [it, added] = h.string_ids_.emplace(std::string(text, length), h.strings_.size());
+      if (added) h.strings_.emplace_back(text, length);
+      return it->second;
     }
-    h.slices_.push_back(std::move(slice));
-  }
-  static void emit_instant(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
-                           prof_string_id category) {
-    emit_instant_args(host, track, ts, name, category, 0, nullptr, 0);
-  }
-  static void emit_instant_args(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
-                                prof_string_id category, uint16_t kind, const prof_arg *args,
-                                uint32_t arg_count) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    Instant instant{track, ts, h.strings_.at(name), h.strings_.at(category), kind};
-    for (uint32_t i = 0; i < arg_count && i < PROF_MAX_ARGS; ++i)
-      instant.args[h.strings_.at(args[i].key)] = h.text(args[i]);
-    h.instants_.push_back(std::move(instant));
-  }
-  static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    h.counters_.push_back({track, ts, value});
-  }
-  static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    h.samples_.push_back({track, ts, stack});
-  }
-  static void emit_flow(void *host, prof_track_id track, uint64_t ts, uint64_t id,
-                        prof_flow_phase phase) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    h.flows_.push_back({track, ts, id, phase});
-  }
-  static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
-                         prof_string_id) {
-    emit_sample(host, track, ts, stack);
-  }
-  static void emit_counter_for(void *host, prof_track_id track, uint64_t ts, double value,
-                               uint64_t) {
-    emit_counter(host, track, ts, value);
-  }
-  static prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
-  static void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
-  static uint64_t now(void *) {
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-  }
-  static void log(void *host, prof_log_level level, const char *message) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    h.logs_.push_back({level, message});
-  }
-  static const char *get_option(void *host, const char *name) {
-    FakeSourceHost &h = self(host);
-    std::lock_guard lock(h.mutex_);
-    auto found = h.options_.find(name);
-    return found == h.options_.end() ? nullptr : found->second.c_str();
-  }
-  static const prof_session_info *session_info(void *host) { return &self(host).session_; }
-
-  static constexpr prof_host_api kCurrentApi{sizeof(prof_host_api),
-                                             &intern_string,
-                                             &declare_track,
-                                             &intern_stack,
-                                             &emit_slice,
-                                             &emit_instant,
-                                             &emit_counter,
-                                             &emit_sample,
-                                             &emit_flow,
-                                             &register_clock_domain,
-                                             &add_calibration,
-                                             &now,
-                                             &log,
-                                             &get_option,
-                                             &session_info,
-                                             &emit_stack,
-                                             &emit_counter_for,
-                                             &emit_slice_args,
-                                             &emit_instant_args};
+    static prof_track_id declare_track(void *host, const prof_track_desc *desc) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      const auto id = static_cast<prof_track_id>(h.tracks_.size() + 1);
+      h.tracks_.push_back(Track{id, desc->kind, desc->parent, desc->name, desc->pid, desc->tid,
+                                desc->index, desc->unit ? desc->unit : ""});
+      return id;
+    }
+    static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      h.stacks_.emplace_back(frames, frames + count);
+      return static_cast<prof_stack_id>(h.stacks_.size());
+    }
+    static void emit_slice(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                           prof_string_id name, prof_string_id category, uint64_t correlation) {
+      emit_slice_args(host, track, begin, duration, name, category, correlation, 0, nullptr, 0);
+    }
+    static void emit_slice_args(void *host, prof_track_id track, uint64_t begin, uint64_t duration,
+                                prof_string_id name, prof_string_id category, uint64_t correlation,
+                                uint16_t kind, const prof_arg *args, uint32_t arg_count) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      Slice slice{track,       begin, duration, h.strings_.at(name), h.strings_.at(category),
+                  correlation, kind};
+      for (uint32_t i = 0; i < arg_count && i < PROF_MAX_ARGS; ++i) {
+        slice.args[h.strings_.at(args[i].key)] = h.text(args[i]);
+        slice.arg_types[h.strings_.at(args[i].key)] = args[i].type;
+      }
+      h.slices_.push_back(std::move(slice));
+    }
+    static void emit_instant(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
+                             prof_string_id category) {
+      emit_instant_args(host, track, ts, name, category, 0, nullptr, 0);
+    }
+    static void emit_instant_args(void *host, prof_track_id track, uint64_t ts, prof_string_id name,
+                                  prof_string_id category, uint16_t kind, const prof_arg *args,
+                                  uint32_t arg_count) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      Instant instant{track, ts, h.strings_.at(name), h.strings_.at(category), kind};
+      for (uint32_t i = 0; i < arg_count && i < PROF_MAX_ARGS; ++i)
+        instant.args[h.strings_.at(args[i].key)] = h.text(args[i]);
+      h.instants_.push_back(std::move(instant));
+    }
+    static void emit_counter(void *host, prof_track_id track, uint64_t ts, double value) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      h.counters_.push_back({track, ts, value});
+    }
+    static void emit_sample(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      h.samples_.push_back({track, ts, stack});
+    }
+    static void emit_flow(void *host, prof_track_id track, uint64_t ts, uint64_t id,
+                          prof_flow_phase phase) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      h.flows_.push_back({track, ts, id, phase});
+    }
+    static void emit_stack(void *host, prof_track_id track, uint64_t ts, prof_stack_id stack,
+                           prof_string_id) {
+      emit_sample(host, track, ts, stack);
+    }
+    static void emit_counter_for(void *host, prof_track_id track, uint64_t ts, double value,
+                                 uint64_t) {
+      emit_counter(host, track, ts, value);
+    }
+    static prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
+    static void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
+    static uint64_t now(void *) {
+      timespec ts{};
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+    }
+    static void log(void *host, prof_log_level level, const char *message) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      h.logs_.push_back({level, message});
+    }
+    static const char *get_option(void *host, const char *name) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      auto found = h.options_.find(name);
+      return found == h.options_.end() ? nullptr : found->second.c_str();
+    }
+    static const prof_session_info *session_info(void *host) { return &self(host).session_; }
+    static void count_dropped(void *host, prof_drop_cause cause, uint64_t count) {
+      FakeSourceHost &h = self(host);
+      std::lock_guard lock(h.mutex_);
+      if (cause < PROF_DROP_CAUSE_COUNT) h.dropped_[cause] += count;
+    }
+  };
+  static constexpr prof_host_api kCurrentApi = host_api_table<Calls>();
   // ABI 1.1: the table up to emit_stack.
-  static constexpr prof_host_api kOldestApi = [] {
-    prof_host_api api = kCurrentApi;
-    api.struct_size = offsetof(prof_host_api, emit_stack);
-    return api;
-  }();
+  static constexpr prof_host_api kOldestApi = host_api_table<Calls, 1>();
 
   /// An argument's value as text (the caller holds mutex_).
   std::string text(const prof_arg &arg) const {
@@ -287,6 +278,7 @@ private:
   std::vector<Sample> samples_;
   std::vector<Counter> counters_;
   std::vector<LogLine> logs_;
+  uint64_t dropped_[PROF_DROP_CAUSE_COUNT] = {};
   std::map<std::string, std::string> options_;
   prof_session_info session_{};
 };
