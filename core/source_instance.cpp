@@ -80,8 +80,8 @@ struct SourceHostApi : HostEmitters<SourceHostApi> {
     case PROF_LOG_WARN: s.context_.console.warning(with_plugin_name(name, text)); break;
     default:
       // Inside a call the error explains its failure; otherwise show it now.
-      if (s.in_call_) s.last_logged_error_ = text;
-      else s.context_.console.warning(with_plugin_name(name, text));
+      if (!s.lifecycle_.keep_error(text))
+        s.context_.console.warning(with_plugin_name(name, text));
       break;
     }
   }
@@ -95,50 +95,22 @@ const prof_host_api SourceInstance::host_api_ = host_api_table<SourceHostApi>();
 
 SourceInstance::SourceInstance(const PluginInfo &plugin, OptionValues options,
                                CaptureContext &context)
-    : plugin_(plugin), options_(std::move(options)), context_(context) {}
+    : plugin_(plugin), options_(std::move(options)), context_(context),
+      lifecycle_(plugin.name, *plugin.source, plugin.path.string()) {}
 
-SourceInstance::~SourceInstance() {
-  if (started_) stop();
-  if (instance_) plugin_.source->destroy(instance_);
-}
+SourceInstance::~SourceInstance() { stop(); }
 
-bool SourceInstance::create() {
-  last_logged_error_.clear();
-  in_call_ = true;
-  instance_ = plugin_.source->create(&host_api_, this);
-  in_call_ = false;
-  if (instance_) return true;
-  error_ = "plugin '" + plugin_.name + "' (" + plugin_.path.string() + "): create failed" +
-           (last_logged_error_.empty() ? "" : ": " + last_logged_error_);
-  return false;
-}
-
-bool SourceInstance::call(const char *step, prof_status (*fn)(void *)) {
-  if (instance_ == nullptr) {
-    error_ = "plugin '" + plugin_.name + "': " + step + " before create";
-    return false;
-  }
-  if (fn == nullptr) return true; // an optional step the plugin does not need
-  last_logged_error_.clear();
-  in_call_ = true;
-  const prof_status status = fn(instance_);
-  in_call_ = false;
-  if (status == PROF_OK) return true;
-  error_ = "plugin '" + plugin_.name + "': " + step + " failed" +
-           (last_logged_error_.empty() ? "" : ": " + last_logged_error_);
-  return false;
-}
+bool SourceInstance::create() { return lifecycle_.create(host_api_, this); }
 
 bool SourceInstance::configure() {
   // A configure that never returns would leave prof waiting forever.
   const CallTimeLimit limit("plugin '" + plugin_.name + "': configure", std::chrono::seconds(10));
-  return call("configure", plugin_.source->configure);
+  return lifecycle_.configure();
 }
-bool SourceInstance::start() { return started_ = call("start", plugin_.source->start); }
+bool SourceInstance::start() { return lifecycle_.start(); }
 bool SourceInstance::stop() {
-  if (!started_) return true;
-  started_ = false;
-  const bool stopped = call("stop", plugin_.source->stop);
+  if (!lifecycle_.running()) return true;
+  const bool stopped = lifecycle_.stop();
   if (const uint64_t refused = invalid_events_.load(std::memory_order_relaxed))
     context_.console.warning(with_plugin_name(
         plugin_.name, std::to_string(refused) +
@@ -146,22 +118,13 @@ bool SourceInstance::stop() {
                           "they were refused, and the report counts them"));
   return stopped;
 }
-bool SourceInstance::suspend() { return call("suspend", plugin_.source->suspend); }
-bool SourceInstance::resume() { return call("resume", plugin_.source->resume); }
-bool SourceInstance::flush() { return call("flush", plugin_.source->flush); }
+bool SourceInstance::suspend() { return lifecycle_.suspend(); }
+bool SourceInstance::resume() { return lifecycle_.resume(); }
+bool SourceInstance::flush() { return lifecycle_.flush(); }
 
 bool SourceInstance::query(const std::string &what, void (*print)(void *, const char *),
                            void *ctx) {
-  error_.clear();
-  if (!instance_ || !plugin_.source->query) return false;
-  last_logged_error_.clear();
-  in_call_ = true;
-  const prof_status status = plugin_.source->query(instance_, what.c_str(), print, ctx);
-  in_call_ = false;
-  if (status == PROF_OK) return true;
-  // A plugin that does not know the query says nothing; one that failed at it says why.
-  if (!last_logged_error_.empty()) error_ = "plugin '" + plugin_.name + "': " + last_logged_error_;
-  return false;
+  return lifecycle_.query(what, print, ctx);
 }
 
 } // namespace prof::core

@@ -7,6 +7,7 @@
 #include "core/event_bus.hpp"
 #include "core/option_values.hpp"
 #include "core/plugin_registry.hpp"
+#include "core/source_lifecycle.hpp"
 
 #include <prof/plugin.h>
 
@@ -44,23 +45,18 @@ public:
 
   const PluginInfo &plugin() const { return plugin_; }
   const OptionValues &options() const { return options_; }
-  const std::string &error() const { return error_; }
-  bool running() const { return started_; }
+  const std::string &error() const { return lifecycle_.error(); }
+  bool running() const { return lifecycle_.running(); }
 
 private:
-  bool call(const char *step, prof_status (*fn)(void *));
   static const prof_host_api host_api_;
   friend struct SourceHostApi;
 
   const PluginInfo &plugin_;
   OptionValues options_;
   CaptureContext &context_;
-  void *instance_ = nullptr;
-  bool started_ = false;
-  std::atomic<bool> in_call_{false};
+  SourceLifecycle lifecycle_;
   std::atomic<uint64_t> invalid_events_{0}; ///< refused: undeclared track, string or stack
-  std::string error_;
-  std::string last_logged_error_;
 };
 
 } // namespace prof::core

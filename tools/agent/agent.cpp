@@ -100,15 +100,11 @@ PluginHost *start_plugin(const core::AgentPlugin &plugin) {
     say("plugin " + plugin.name + " refused: " + (problem.empty() ? "not a source" : problem));
     return nullptr;
   }
-  auto *host = new PluginHost{plugin.name, descriptor, {}, nullptr, {}};
-  host->options.insert(plugin.options.begin(), plugin.options.end());
-  const prof_source_vtable &vtable = *descriptor->source;
-  host->instance = vtable.create(&agent_host_api(), host);
-  if (!host->instance || (vtable.configure && vtable.configure(host->instance) != PROF_OK) ||
-      vtable.start(host->instance) != PROF_OK) {
-    say("plugin " + plugin.name + " did not start" +
-        (host->last_error.empty() ? "" : ": " + host->last_error));
-    if (host->instance) vtable.destroy(host->instance);
+  auto *host =
+      new PluginHost(plugin.name, descriptor, {plugin.options.begin(), plugin.options.end()});
+  if (!host->lifecycle->create(agent_host_api(), host) || !host->lifecycle->configure() ||
+      !host->lifecycle->start()) {
+    say(host->lifecycle->error());
     delete host;
     return nullptr;
   }
@@ -135,9 +131,8 @@ void stop_plugins() {
   std::lock_guard lock(g_plugins_mutex);
   // Stopped in reverse order; the region stays mapped so late emits are harmless.
   for (auto it = running_plugins().rbegin(); it != running_plugins().rend(); ++it) {
-    const prof_source_vtable &vtable = *(*it)->descriptor->source;
-    vtable.stop((*it)->instance);
-    if (vtable.flush) vtable.flush((*it)->instance);
+    (*it)->lifecycle->stop();
+    (*it)->lifecycle->flush();
   }
 }
 
@@ -284,8 +279,9 @@ void detach_region() {
   stop_plugins();
   {
     std::lock_guard lock(g_plugins_mutex);
+    // Each PluginHost stays allocated: a plugin's thread may still hold it.
     for (PluginHost *host : running_plugins())
-      host->descriptor->source->destroy(host->instance);
+      host->lifecycle->destroy();
     running_plugins().clear();
   }
   if (g_state) g_state->orphaned.store(true); // emits stop here; prof drains what came

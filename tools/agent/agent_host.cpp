@@ -14,6 +14,12 @@
 
 namespace prof::agent {
 
+PluginHost::PluginHost(std::string name, const prof_plugin_descriptor *descriptor,
+                       std::map<std::string, std::string> options)
+    : name(std::move(name)), descriptor(descriptor), options(std::move(options)) {
+  if (descriptor && descriptor->source) lifecycle.emplace(this->name, *descriptor->source);
+}
+
 const char *PluginHost::option(const char *key) const {
   if (!key || !descriptor) return nullptr;
   for (uint32_t i = 0; i < descriptor->option_count; ++i) {
@@ -86,10 +92,12 @@ struct AgentHostApi : core::HostEmitters<AgentHostApi> {
   }
   static void log(void *host, prof_log_level level, const char *message) {
     PluginHost &h = self(host);
-    if (level == PROF_LOG_ERROR) h.last_error = message ? message : "";
+    if (message == nullptr) message = "";
+    // An error inside a step explains its failure, said once with it.
+    if (level == PROF_LOG_ERROR && h.lifecycle && h.lifecycle->keep_error(message)) return;
     if (level >= PROF_LOG_WARN)
       std::fprintf(stderr, "prof-agent[%d]: %s: %s\n", static_cast<int>(getpid()), h.name.c_str(),
-                   message ? message : "");
+                   message);
   }
   static const char *get_option(void *host, const char *name) { return self(host).option(name); }
   static void count_dropped(void *, prof_drop_cause cause, uint64_t count) {
@@ -112,8 +120,8 @@ const prof_host_api &agent_host_api() { return kApi; }
 namespace {
 void ask_for_unfinished_slices(const std::vector<PluginHost *> &plugins, uint64_t now) {
   for (PluginHost *plugin : plugins)
-    if (auto emit = core::unfinished_emitter(*plugin->descriptor->source))
-      emit(plugin->instance, now);
+    if (auto emit = core::unfinished_emitter(plugin->lifecycle->vtable()))
+      emit(plugin->lifecycle->instance(), now);
 }
 } // namespace
 

@@ -2,23 +2,28 @@
 // go to the shared catalog, events to the thread's shared ring.
 #pragma once
 
+#include "core/source_lifecycle.hpp"
 #include "tools/agent/agent_state.hpp"
 
 #include <prof/plugin.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace prof::agent {
 
-/// One plugin instance's view of the host.
+/// Who calls the host API in the application: a plugin instance, or the
+/// agent itself (its step marks), which has no descriptor and no lifecycle.
 struct PluginHost {
+  PluginHost(std::string name, const prof_plugin_descriptor *descriptor,
+             std::map<std::string, std::string> options = {});
+
   std::string name;
-  const prof_plugin_descriptor *descriptor = nullptr;
+  const prof_plugin_descriptor *descriptor;
   std::map<std::string, std::string> options;
-  void *instance = nullptr;
-  std::string last_error;
+  std::optional<core::SourceLifecycle> lifecycle; ///< set for a plugin
 
   /// The option's value, its default, or nullptr.
   const char *option(const char *key) const;

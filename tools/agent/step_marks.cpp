@@ -20,7 +20,7 @@ std::mutex g_step_mutex; // a step's count and start change together
 uint64_t g_steps = 0;    // steps ended so far
 uint64_t g_step_begin_ns = 0;
 
-PluginHost g_step_host{"steps", nullptr, {}, nullptr, {}};
+PluginHost g_step_host{"steps", nullptr};
 
 // The marking thread's track in the current capture (a new attach or a
 // fork declares it again).
