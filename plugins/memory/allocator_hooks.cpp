@@ -148,10 +148,12 @@ void start_child_tables() {
   unlock_tables();
 }
 
-// The tables stay whole across fork(), and a child starts its own:
-// registered when the plugin is loaded.
+// The tables stay whole across fork(), and a child starts its own; threads
+// write the heap's ledger in lanes of their own: both set up when the plugin
+// is loaded.
 __attribute__((constructor)) void keep_tables_whole_across_fork() {
   pthread_atfork(&lock_tables, &unlock_tables, &start_child_tables);
+  PeakLedger::use_thread_lanes();
 }
 
 void account_allocation(void *p, size_t size, uintptr_t site) {

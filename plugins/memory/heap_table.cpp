@@ -88,7 +88,8 @@ bool HeapTable::add(const Block &block, uint64_t (*now_ns)(), int tid) noexcept 
       at = (at + 1) & (shard.capacity - 1);
     }
     if (shard.slots[at].address == address) { // never freed as far as we saw: replaced
-      in_use_.fetch_sub(static_cast<int64_t>(shard.slots[at].size), std::memory_order_relaxed);
+      const Block &old = shard.slots[at];
+      ledger_.remove(old.size, old.site, old.stack);
       --shard.live;
     } else if (erased != shard.capacity) {
       at = erased;
@@ -102,15 +103,7 @@ bool HeapTable::add(const Block &block, uint64_t (*now_ns)(), int tid) noexcept 
     ++shard.by_class[static_cast<size_t>(size_class(size))];
     if (const auto clock = log_clock_.load(std::memory_order_relaxed))
       log_event({clock(), address, size, tid, false});
-  }
-  const int64_t now = in_use_.fetch_add(static_cast<int64_t>(size), std::memory_order_relaxed) +
-                      static_cast<int64_t>(size);
-  uint64_t peak = peak_.load(std::memory_order_relaxed);
-  while (now > 0 && static_cast<uint64_t>(now) > peak) {
-    if (peak_.compare_exchange_weak(peak, static_cast<uint64_t>(now), std::memory_order_relaxed)) {
-      peak_ns_.store(now_ns ? now_ns() : 0, std::memory_order_relaxed);
-      break;
-    }
+    ledger_.add(size, block.site, block.stack, now_ns);
   }
   return true;
 }
@@ -138,8 +131,8 @@ bool HeapTable::remove(uintptr_t address, Block *removed, bool temporary, int ti
     shard.temporaries += temporary;
     if (const auto clock = log_clock_.load(std::memory_order_relaxed))
       log_event({clock(), address, found.size, tid, true});
+    ledger_.remove(found.size, found.site, found.stack);
   }
-  in_use_.fetch_sub(static_cast<int64_t>(found.size), std::memory_order_relaxed);
   if (removed != nullptr) *removed = found;
   return true;
 }
@@ -178,15 +171,16 @@ HeapTotals HeapTable::totals() const noexcept {
     for (size_t k = 0; k < shard.by_class.size(); ++k)
       t.by_class[k] += shard.by_class[k];
   }
-  t.in_use = in_use_.load(std::memory_order_relaxed);
-  t.peak = peak_.load(std::memory_order_relaxed);
-  t.peak_ns = peak_ns_.load(std::memory_order_relaxed);
+  t.in_use = ledger_.in_use();
+  t.peak = ledger_.peak();
+  t.peak_ns = ledger_.peak_ns();
   return t;
 }
 
 void HeapTable::lock_all() noexcept {
   for (Shard &shard : shards_)
     shard.lock.lock();
+  ledger_.lock();
 }
 
 void HeapTable::forget_all() noexcept {
@@ -198,14 +192,13 @@ void HeapTable::forget_all() noexcept {
     shard.temporaries = 0;
     shard.by_class = {};
   }
-  in_use_ = 0;
-  peak_ = 0;
-  peak_ns_ = 0;
+  ledger_.forget_all();
   logged_ = 0; // the parent's events are the parent's
   log_full_ = 0;
 }
 
 void HeapTable::unlock_all() noexcept {
+  ledger_.unlock();
   for (Shard &shard : shards_)
     shard.lock.unlock();
 }

@@ -6,6 +6,8 @@
 #ifndef PROF_PLUGINS_MEMORY_HEAP_TABLE_HPP
 #define PROF_PLUGINS_MEMORY_HEAP_TABLE_HPP
 
+#include "peak_ledger.hpp"
+
 #include <prof/spin_lock.hpp>
 
 #include <array>
@@ -85,6 +87,11 @@ public:
   /// Every live block, a shard locked at a time.
   void for_each(const std::function<void(const Block &)> &visit) const;
   HeapTotals totals() const noexcept;
+  /// The bytes in use by call site and sampled stack, now and at the peak.
+  const PeakLedger &ledger() const noexcept { return ledger_; }
+  /// Sampled blocks stand for their weight at this period (set before the
+  /// first sampled block).
+  void set_stack_period(uint64_t period) noexcept { ledger_.set_stack_period(period); }
   /// Around fork(): every shard locked before, so the child's copy is whole;
   /// unlocked after, in the parent and in the child.
   void lock_all() noexcept;
@@ -119,8 +126,7 @@ private:
   void log_event(const HeapEvent &event) noexcept;
 
   std::array<Shard, kShards> shards_{};
-  std::atomic<int64_t> in_use_{0};
-  std::atomic<uint64_t> peak_{0}, peak_ns_{0};
+  PeakLedger ledger_; ///< taken inside a shard's lock, so a block's add and free keep their order
   // The event log: one for all shards (a block freed and made again at one
   // address would fill a shard's own), written under the writer's shard
   // lock, so that take_events() holding every lock finds no write under way.

@@ -45,25 +45,23 @@ std::string size_class_name(int k) {
 
 std::atomic<MemorySource *> g_running{nullptr}; ///< the started instance of this process
 
-// A heap 5% above the last snapshot's is worth another look at its sites.
-constexpr uint64_t kSnapshotGrowthPercent = 105;
-
 } // namespace
 
-std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
-  const NotAccounted not_accounted; // the map allocates under the table's locks
-  std::unordered_map<uintptr_t, SiteBytes> by_site;
-  heap.for_each([&](const Block &block) {
-    SiteBytes &site = by_site[block.site];
-    site.site = block.site;
-    site.bytes += block.size;
-    ++site.blocks;
+std::vector<SiteBytes> heap_by_site(const HeapTable &heap, HeapMoment moment, size_t limit) {
+  const NotAccounted not_accounted; // the map allocates under the ledger's lock
+  // A site's rows (one per lane) summed: a block may be freed in another lane.
+  std::unordered_map<uintptr_t, LedgerValue> by_site;
+  heap.ledger().for_each_site([&](uintptr_t site, const LedgerValue &now, const LedgerValue &peak) {
+    by_site[site] += moment == HeapMoment::peak ? peak : now;
   });
   // prof's own blocks, as one row (a name lookup per call site, not per block)
   std::vector<SiteBytes> sites;
   SiteBytes prof_own{kProfSite, 0, 0};
-  for (const auto &[address, site] : by_site) {
-    if (address <= kProfSite || !in_prof_library(address)) {
+  for (const auto &[address, value] : by_site) {
+    if (value.blocks <= 0) continue;
+    const SiteBytes site{address, static_cast<uint64_t>(value.bytes),
+                         static_cast<uint64_t>(value.blocks)};
+    if (site.site <= kProfSite || !in_prof_library(site.site)) {
       sites.push_back(site);
       continue;
     }
@@ -86,21 +84,26 @@ std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit) {
   return sites;
 }
 
-std::vector<StackBytes> live_by_stack(const HeapTable &heap, const StackNames &names,
-                                      uint64_t period, size_t limit) {
+std::vector<StackBytes> heap_by_stack(const HeapTable &heap, const StackNames &names,
+                                      HeapMoment moment, size_t limit) {
   const NotAccounted not_accounted;
+  std::unordered_map<uint32_t, LedgerValue> sampled;
+  heap.ledger().for_each_stack(
+      [&](uintptr_t stack, const LedgerValue &now, const LedgerValue &peak) {
+        sampled[static_cast<uint32_t>(stack)] += moment == HeapMoment::peak ? peak : now;
+      });
   std::unordered_map<prof_stack_id, StackBytes> by_stack;
-  heap.for_each([&](const Block &block) {
-    if (block.stack == 0) return;
-    const StackNames::Named named = names.named(block.stack);
-    if (named.stack == 0 || named.prof_own) return;
+  for (const auto &[raw, value] : sampled) {
+    if (value.blocks <= 0) continue;
+    const StackNames::Named named = names.named(raw);
+    if (named.stack == 0 || named.prof_own) continue;
     StackBytes &row = by_stack[named.stack];
     row.stack = named.stack;
     row.leaf = named.leaf;
-    row.bytes += sampled_weight(block.size, period);
-    row.variance += sampled_variance(block.size, period);
-    ++row.samples;
-  });
+    row.bytes += value.weight;
+    row.variance += value.variance;
+    row.samples += static_cast<uint64_t>(value.blocks);
+  }
   std::vector<StackBytes> rows;
   rows.reserve(by_stack.size());
   for (const auto &[stack, row] : by_stack)
@@ -136,6 +139,7 @@ bool MemorySource::start() {
   if (stack_period_ > 0) {
     python_ = python::find_python_runtime().runtime;
     names_ = std::make_unique<StackNames>(host_, python_ ? &*python_ : nullptr);
+    process_heap().set_stack_period(stack_period_);
     start_stack_sampling(stack_period_, python_ ? &*python_ : nullptr);
   }
   if (events_ && !process_heap().start_events(kEventsPerTick, &TscClock::now_ns))
@@ -171,9 +175,6 @@ void MemorySource::restart_in_forked_child() {
   const NotAccounted not_accounted;
   (void)source->worker_.release();
   new (&source->mutex_) std::mutex;
-  source->peak_sites_.clear();
-  source->peak_stacks_.clear();
-  source->peak_sites_bytes_ = source->peak_sites_ns_ = 0;
   source->thread_tracks_.clear();
   source->events_lost_ = 0;
   source->declare_tracks();
@@ -190,16 +191,9 @@ void MemorySource::tick() {
   host_.counter(heap_track_, now, static_cast<double>(std::max<int64_t>(totals.in_use, 0)));
   host_.counter(mapped_track_, now, static_cast<double>(std::max<int64_t>(mapped_bytes(), 0)));
   host_.counter(rss_track_, now, static_cast<double>(rss_bytes()));
-  const auto in_use = static_cast<uint64_t>(std::max<int64_t>(totals.in_use, 0));
   std::lock_guard lock(mutex_);
   if (events_) emit_events();
   if (names_) names_->update(sampled_stacks());
-  if (in_use > 0 && in_use * 100 > peak_sites_bytes_ * kSnapshotGrowthPercent) {
-    peak_sites_ = live_by_site(process_heap(), kSites);
-    if (names_) peak_stacks_ = live_by_stack(process_heap(), *names_, stack_period_, kStacks);
-    peak_sites_bytes_ = in_use;
-    peak_sites_ns_ = now;
-  }
 }
 
 void MemorySource::emit_sites(const std::vector<SiteBytes> &sites, uint64_t ts,
@@ -286,16 +280,15 @@ void MemorySource::emit_summary(uint64_t now) {
   const prof_arg peak_args[] = {arg_uint(key("bytes"), totals.peak)};
   host_.instant(process_, totals.peak_ns, key("heap peak"), key("heap/peak"), PROF_CATEGORY_OTHER,
                 peak_args);
-  if (!peak_sites_.empty()) {
-    // The call sites at the largest heap the worker saw (within a tick of the peak).
-    const prof_arg at_args[] = {arg_uint(key("bytes"), peak_sites_bytes_)};
-    host_.instant(process_, peak_sites_ns_, key("heap at peak sites"), key("heap/peak-sites"),
-                  PROF_CATEGORY_OTHER, at_args);
-    emit_sites(peak_sites_, peak_sites_ns_, key("heap/peak-site"));
-    emit_stacks(peak_stacks_, peak_sites_ns_, key("heap/peak-stack"));
+  if (totals.peak > 0) {
+    emit_sites(heap_by_site(process_heap(), HeapMoment::peak, kSites), totals.peak_ns,
+               key("heap/peak-site"));
+    if (names_)
+      emit_stacks(heap_by_stack(process_heap(), *names_, HeapMoment::peak, kStacks), totals.peak_ns,
+                  key("heap/peak-stack"));
   }
   // prof's own blocks still live are no leak of the program: told apart.
-  std::vector<SiteBytes> live = live_by_site(process_heap(), kSites);
+  std::vector<SiteBytes> live = heap_by_site(process_heap(), HeapMoment::now, kSites);
   std::vector<SiteBytes> own;
   if (!live.empty() && live.back().site == kProfSite) {
     own.push_back(live.back());
@@ -304,7 +297,7 @@ void MemorySource::emit_summary(uint64_t now) {
   emit_sites(live, now, key("heap/leak"));
   emit_sites(own, now, key("heap/prof-live"));
   if (names_)
-    emit_stacks(live_by_stack(process_heap(), *names_, stack_period_, kStacks), now,
+    emit_stacks(heap_by_stack(process_heap(), *names_, HeapMoment::now, kStacks), now,
                 key("heap/leak-stack"));
   const prof_string_id size_category = key("heap/size-class");
   const prof_string_id key_allocations = key("allocations");

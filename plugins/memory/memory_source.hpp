@@ -2,8 +2,8 @@
 // hooks account every heap block of the process (allocator_hooks.hpp) and,
 // for a sample by bytes, take its call stack (stack_sampler.hpp); while
 // started, a worker emits the heap in use, the program's anonymous mappings
-// and the RSS as counters, names the sampled stacks, and keeps which call
-// sites and stacks held the most bytes at the largest heap it saw. At stop
+// and the RSS as counters and names the sampled stacks; the heap's ledger
+// keeps what each call site and stack held at the peak (peak_ledger.hpp). At stop
 // it emits the summary as instants of category heap/...: the peak and its
 // call sites and stacks, the blocks still live (leaks) by call site and by
 // stack, prof's own blocks still live (heap/prof-live, apart from the
@@ -40,12 +40,15 @@ struct SiteBytes {
 /// Site of prof's own allocations (the agent's, the plugins'), summed as one.
 inline constexpr uintptr_t kProfSite = 1;
 
-/// The live blocks of `heap` summed by call site, most bytes first, at most
-/// `limit` (the rest summed into one entry of site 0); sites in prof's own
-/// libraries (libprof-*.so) count as one entry of kProfSite, last.
-std::vector<SiteBytes> live_by_site(const HeapTable &heap, size_t limit);
+/// When a heap's rows are read: now, or at its peak.
+enum class HeapMoment { now, peak };
 
-/// Estimated live bytes of one sampled call stack (stack_sampler.hpp).
+/// The bytes `heap` held by call site at `moment`, exact, most bytes first,
+/// at most `limit` (the rest summed into one entry of site 0); sites in
+/// prof's own libraries (libprof-*.so) count as one entry of kProfSite, last.
+std::vector<SiteBytes> heap_by_site(const HeapTable &heap, HeapMoment moment, size_t limit);
+
+/// Estimated bytes of one sampled call stack (stack_sampler.hpp).
 struct StackBytes {
   prof_stack_id stack = 0;
   prof_string_id leaf = 0;
@@ -53,10 +56,10 @@ struct StackBytes {
   uint64_t samples = 0; ///< sampled blocks
 };
 
-/// The sampled live blocks of `heap` summed by named stack, most bytes
-/// first, at most `limit`; prof's own and stacks not named yet left out.
-std::vector<StackBytes> live_by_stack(const HeapTable &heap, const StackNames &names,
-                                      uint64_t period, size_t limit);
+/// The sampled blocks of `heap` at `moment` summed by named stack, most
+/// bytes first, at most `limit`; prof's own and stacks not named yet left out.
+std::vector<StackBytes> heap_by_stack(const HeapTable &heap, const StackNames &names,
+                                      HeapMoment moment, size_t limit);
 
 class MemorySource {
 public:
@@ -104,9 +107,6 @@ private:
   std::unique_ptr<PeriodicThread> worker_;
   std::mutex mutex_; ///< the snapshot, between the worker and stop()
   prof_track_id process_ = 0, heap_track_ = 0, mapped_track_ = 0, rss_track_ = 0;
-  std::vector<SiteBytes> peak_sites_;
-  std::vector<StackBytes> peak_stacks_;
-  uint64_t peak_sites_bytes_ = 0, peak_sites_ns_ = 0;
   bool started_ = false;
 };
 

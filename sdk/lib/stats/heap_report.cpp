@@ -146,11 +146,12 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
       Section peak{label,
                    "======== Heap of " + label + ": peak " +
                        bytes_text(uint_arg(host, *heap.peak, "bytes")) + ", " + at(heap.peak->ts) +
-                       "; call sites at the largest heap sampled" +
+                       // Reports before exact peaks took the sites at a sampled moment.
                        (heap.peak_sites
-                            ? " (" + bytes_text(uint_arg(host, *heap.peak_sites, "bytes")) + ", " +
+                            ? "; call sites at the largest heap sampled (" +
+                                  bytes_text(uint_arg(host, *heap.peak_sites, "bytes")) + ", " +
                                   at(heap.peak_sites->ts) + ")"
-                            : std::string()) +
+                            : "; call sites at the peak") +
                        ":",
                    {}};
       sort_by_bytes(heap.at_peak);
@@ -158,8 +159,10 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
         peak.rows.push_back(site_row("peak", row, true));
       table.sections.push_back(std::move(peak));
     }
-    add_stacks(table, label, "call stacks at the largest heap sampled", "peak-stack",
-               heap.stacks_at_peak, sampling_text(host, heap));
+    add_stacks(table, label,
+               heap.peak_sites ? "call stacks at the largest heap sampled"
+                               : "call stacks at the peak",
+               "peak-stack", heap.stacks_at_peak, sampling_text(host, heap));
     uint64_t leaked = 0, leaked_blocks = 0;
     for (const SiteRow &row : heap.leaks) {
       leaked += row.bytes;

@@ -128,7 +128,7 @@ TEST_F(MemoryE2E, LeaksAreTheBlocksLeftAtTheirCallSitesExactly) {
   EXPECT_EQ(heap.leaks.count("(prof's own allocations)"), 0u);
   ASSERT_EQ(heap.prof_live.count("(prof's own allocations)"), 1u);
   EXPECT_GT(heap.prof_live.at("(prof's own allocations)").blocks, 0u);
-  // Each of them was live at the largest heap sampled.
+  // Each of them was live at the peak.
   EXPECT_EQ(heap.at_peak.at("leak_large").bytes, 100'000u);
   EXPECT_GE(heap.peak, 110'100u);
   // 10,000 short-lived blocks and the others of churn(), all counted.
@@ -142,6 +142,38 @@ TEST_F(MemoryE2E, LeaksAreTheBlocksLeftAtTheirCallSitesExactly) {
   EXPECT_NE(stats.out.find("leak  100000      -       1  leak_large"), std::string::npos)
       << stats.out;
   EXPECT_NE(stats.out.find(" blocks (and prof's own, not counted: "), std::string::npos)
+      << stats.out;
+}
+
+// A 5 MiB block live for a moment, between two of the worker's ticks, and
+// then a long churn of small blocks: the call sites at the peak are those of
+// that moment, exactly, and they add up to the peak (heaptrack's answer).
+TEST_F(MemoryE2E, TheCallSitesAtThePeakAreThoseOfItsMomentExactly) {
+  const RunResult r =
+      run_process({kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(),
+                   PROF_MEMORY_PEAK_MOMENT, "300000"},
+                  dir_, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const Heap heap = read_heap(dir_ / "r.profrep");
+  ASSERT_EQ(heap.at_peak.count("hold_briefly"), 1u) << "the 5 MiB block's site is at the peak";
+  EXPECT_EQ(heap.at_peak.at("hold_briefly").bytes, 5u * 1024 * 1024);
+  EXPECT_EQ(heap.at_peak.at("hold_briefly").blocks, 1u);
+  EXPECT_EQ(heap.at_peak.at("leak_one").bytes, 37'000u);
+  EXPECT_EQ(heap.at_peak.at("leak_one").blocks, 37u);
+  EXPECT_EQ(heap.at_peak.count("churn"), 0u) << "no churned block was live at the peak";
+  uint64_t sum = 0;
+  for (const auto &[site, bytes] : heap.at_peak)
+    sum += bytes.bytes;
+  EXPECT_EQ(sum, heap.peak) << "the rows at the peak are the whole heap at that moment";
+  EXPECT_EQ(heap.leaks.at("leak_one").bytes, 37'000u);
+  EXPECT_EQ(heap.leaks.count("hold_briefly"), 0u);
+  EXPECT_GE(heap.totals.at("allocations"), 300'000u + 38);
+
+  const RunResult stats =
+      run_process({kProf, "stats", "--report", "memory", (dir_ / "r.profrep").string()});
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  EXPECT_NE(stats.out.find("; call sites at the peak:"), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("peak  5242880      -       1  hold_briefly"), std::string::npos)
       << stats.out;
 }
 
