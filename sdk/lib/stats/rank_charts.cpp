@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace prof::stats {
 
@@ -65,12 +66,22 @@ RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host
       charts.lateness[row][column] = static_cast<int64_t>(begin - first);
   }
 
+  // A name a rank made collective calls of counts whole as collective.
+  std::set<std::pair<size_t, prof_string_id>> collective_names;
+  for (const CollectiveCall &call : aggregator.collective_calls())
+    collective_names.insert({row.at(call.process), call.name});
   charts.communication.resize(charts.ranks.size());
-  std::map<std::pair<size_t, std::string>, uint64_t> by_name;
-  for (const auto &[key, stats] : aggregator.communication())
-    by_name[{row.at(key.process), text_of(key.name)}] += stats.durations.total;
-  for (const auto &[key, ns] : by_name)
-    charts.communication[key.first].push_back({key.second, ns});
+  charts.other_communication.resize(charts.ranks.size());
+  std::map<std::tuple<size_t, bool, std::string>, uint64_t> by_name;
+  for (const auto &[key, stats] : aggregator.communication()) {
+    const size_t r = row.at(key.process);
+    by_name[{r, collective_names.count({r, key.name}) != 0, text_of(key.name)}] +=
+        stats.durations.total;
+  }
+  for (const auto &[key, ns] : by_name) {
+    const auto &[r, collective, name] = key;
+    (collective ? charts.communication : charts.other_communication)[r].push_back({name, ns});
+  }
   charts.steps = step_times(aggregator, host);
   return charts;
 }

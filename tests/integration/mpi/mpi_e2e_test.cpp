@@ -422,6 +422,12 @@ TEST_F(MpiE2E, StragglersNameTheLateRankItsOperationsAndHowLate) {
   };
   EXPECT_EQ(count("<svg id=\"lateness-heatmap\""), 1u) << dom.out.substr(0, 2000);
   EXPECT_EQ(count("<svg id=\"communication-bars\""), 1u);
+  // MPI_Init is no collective operation: its time is apart from theirs.
+  const size_t bars = dom.out.find("<svg id=\"communication-bars\"");
+  const size_t other = dom.out.find("<svg id=\"other-communication-bars\"");
+  ASSERT_NE(other, std::string::npos);
+  EXPECT_EQ(dom.out.substr(bars, other - bars).find("MPI_Init"), std::string::npos);
+  EXPECT_NE(dom.out.find("MPI_Init", other), std::string::npos);
   EXPECT_EQ(count("class=\"cell\""), 4u * 21) << "4 ranks x (a barrier and 20 all-reduces)";
   // The held-up ones: rank 1's cell of the latest operation is full red.
   EXPECT_GE(count("fill=\"#ff0000\""), 1u);

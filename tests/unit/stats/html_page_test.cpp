@@ -37,14 +37,18 @@ TEST(HtmlPage, ChartsTablesAndNotesEscaped) {
   EXPECT_EQ(count(page, "<svg id=\"lateness-heatmap\""), 1u);
   EXPECT_EQ(count(page, "class=\"cell\""), 6u);
   EXPECT_EQ(count(page, "fill=\"#ff0000\""), 1u) << "the latest arrival";
-  EXPECT_EQ(count(page, "fill=\"#d9d9d9\""), 1u) << "a rank not in the operation";
+  EXPECT_EQ(count(page, "fill=\"#d9d9d9\""), 2u) << "a rank not in the operation, and the legend";
   EXPECT_EQ(count(page, "<svg id=\"communication-bars\""), 1u);
   EXPECT_EQ(count(page, "class=\"part\""), 3u);
   EXPECT_EQ(count(page, "app (rank 1) &amp; co"), 1u + 3u + 1u + 1u); // label, cells, label, bar
-  EXPECT_EQ(count(page, "<td>&lt;bcast&gt;</td><td class=\"n\">3</td>"), 1u);
+  EXPECT_EQ(count(page, "<td>&lt;bcast&gt;</td><td class=\"n\" data-v=\"3\">3</td>"), 1u);
+  // Headings as a page's, not the console's.
+  EXPECT_EQ(count(page, "<h3>Stragglers (world)</h3>"), 1u);
+  EXPECT_EQ(count(page, "========"), 0u);
+  EXPECT_EQ(count(page, "<table class=\"sortable\">"), 1u);
   EXPECT_EQ(count(page, "<li>late: world AllReduce #2: rank &quot;1&quot; last"), 1u);
-  // Self-contained: no script and nothing to fetch.
-  EXPECT_EQ(count(page, "<script"), 0u);
+  // Self-contained: one inline script (sorting) and nothing to fetch.
+  EXPECT_EQ(count(page, "<script>"), 1u);
   EXPECT_EQ(count(page, "src="), 0u);
   EXPECT_EQ(count(page, "href="), 0u);
 }
@@ -65,6 +69,25 @@ TEST(HtmlPage, StepChartDrawsTheFirst400Steps) {
   EXPECT_EQ(count(page, ">step 1</text>"), 1u);
   EXPECT_EQ(count(page, ">step 400</text>"), 1u);
   EXPECT_EQ(count(page, ">2.00us</text>"), 1u) << "the y axis goes up to the longest";
+}
+
+// 256 ranks in 400 operations: three operations to a column (a column at
+// least 6 pixels of the 960), rows of 3 pixels, a rank label every fifth row.
+TEST(HtmlPage, ManyOperationsShareColumnsAndRankLabelsAreThinned) {
+  RankCharts charts;
+  for (int r = 0; r < 256; ++r)
+    charts.ranks.push_back("rank " + std::to_string(r));
+  for (int op = 1; op <= 400; ++op)
+    charts.operations.push_back("AllReduce #" + std::to_string(op) + " on world");
+  charts.lateness.assign(256, std::vector<int64_t>(400, 0));
+  charts.lateness[7][398] = 5'000'000; // in the last full column, with 397 and 399
+  const std::string page = render_html({}, charts, "many");
+  EXPECT_EQ(count(page, "class=\"cell\""), 256u * 134);
+  EXPECT_EQ(count(page, "class=\"rank-label\""), 52u);
+  EXPECT_EQ(count(page, "<title>rank 7, operations 397 to 399: at worst 5.00ms after the first"),
+            1u);
+  EXPECT_EQ(count(page, "a column is 3 operations, showing the latest of them"), 1u);
+  EXPECT_EQ(count(page, ">400</text>"), 1u) << "the operation axis reaches the last";
 }
 
 TEST(HtmlPage, WithoutCollectivesOnlyTheTables) {

@@ -28,8 +28,13 @@ struct RankCharts {
     std::string name;
     uint64_t ns = 0;
   };
-  /// Per rank (as `ranks`), time in communication calls by name.
+  /// Per rank (as `ranks`), time in communication calls by name, of the
+  /// names that are collective operations (have a `sequence` argument) on
+  /// that rank: the steady state.
   std::vector<std::vector<Part>> communication;
+  /// The same of the other names: set-up and teardown (MPI_Init's time
+  /// would dwarf the rest), point-to-point calls.
+  std::vector<std::vector<Part>> other_communication;
   /// Each rank's time in each step (with ranks of their own).
   StepTimes steps;
 };
