@@ -1,5 +1,7 @@
 // Session-wide argument sets: the typed arguments of slices and instants,
-// interned so that events with equal arguments share one set.
+// interned so that events with equal arguments share one set. A flight
+// recorder capture frees the sets its kept events no longer refer to, and
+// later interns reuse their ids (release_unreferenced).
 #pragma once
 
 #include "core/stable_vector.hpp"
@@ -29,12 +31,22 @@ public:
   std::span<const prof_arg> args(prof_args_id id) const;
   size_t size() const { return published_.load(std::memory_order_acquire); }
 
+  /// Frees every set `referenced` (indexed by id; ids past its end count as
+  /// unreferenced) does not mark, and lets later interns reuse their ids;
+  /// how many it freed. Only where nothing remembers an id past the events
+  /// that carry it, on the thread that interns: a flight recorder's own
+  /// rings (core/capture/args_sweeper.hpp), with no exporter beside them.
+  size_t release_unreferenced(const std::vector<bool> &referenced);
+  /// Sets held now: size() less the freed ids not reused yet.
+  size_t live() const;
+
 private:
   static std::string key_of(std::span<const prof_arg> args);
 
   StableVector<std::vector<prof_arg>> sets_;
   std::unordered_map<std::string, prof_args_id> ids_;
-  std::mutex mutex_;
+  std::vector<prof_args_id> free_; ///< freed ids, reused last first
+  mutable std::mutex mutex_;
   std::atomic<size_t> published_{0};
 };
 

@@ -59,6 +59,7 @@ void ReportSink::catalog_grew(const Catalog &catalog, const CatalogMark &seen,
       std::vector<report::ArgsRecord> sets;
       for (size_t id = seen.args; id < now.args; ++id) { // marks start past set 0
         auto args = catalog.args.args(static_cast<prof_args_id>(id));
+        if (args.empty()) continue; // freed by a flight recorder's sweep
         sets.push_back({static_cast<uint32_t>(id), {args.begin(), args.end()}});
       }
       if (!sets.empty()) writer_.add_args(sets);

@@ -57,10 +57,25 @@ void FlightRecorderOutput::RingSink::consume(const prof_event *events, size_t co
     run = i + 1;
   }
   ring.add(events + run, count - run);
+  if (sweeper) sweeper->maybe_sweep();
 }
 
-FlightRecorderOutput::FlightRecorderOutput(FlightBound bound, OpenReport open_report)
-    : ring_sink_(bound), open_report_(std::move(open_report)) {}
+FlightRecorderOutput::FlightRecorderOutput(FlightBound bound, OpenReport open_report,
+                                           ArgsSweeper *sweeper)
+    : ring_sink_(bound, sweeper), open_report_(std::move(open_report)) {
+  if (sweeper) sweeper->add(this);
+}
+
+FlightRecorderOutput::~FlightRecorderOutput() {
+  if (ring_sink_.sweeper) ring_sink_.sweeper->remove(this);
+}
+
+void FlightRecorderOutput::for_each_kept(
+    const std::function<void(const prof_event &)> &visit) const {
+  ring_sink_.ring.for_each(visit);
+  for (const prof_event &e : ring_sink_.unfinished)
+    visit(e);
+}
 
 std::string FlightRecorderOutput::dump(const Catalog &catalog, const CaptureEnd &end,
                                        std::string *path) {

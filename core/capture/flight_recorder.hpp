@@ -3,9 +3,11 @@
 // time, and writes them as a report only when asked (prof dump, a hang) or
 // when the application ends abnormally (a signal, a non-zero exit). The
 // unfinished slices the agents emit for a dump (PROF_SLICE_UNFINISHED) are
-// kept apart, outside the bound, and written with that dump only.
+// kept apart, outside the bound, and written with that dump only. With an
+// ArgsSweeper, the argument sets stay within what the kept events use.
 #pragma once
 
+#include "core/capture/args_sweeper.hpp"
 #include "core/capture_windows.hpp"
 #include "core/report/report_model.hpp"
 
@@ -35,6 +37,10 @@ public:
   size_t size() const { return size_; }
   /// The kept events, oldest (in arrival) first.
   std::vector<prof_event> oldest_first() const;
+  template <class Visit> void for_each(Visit visit) const {
+    for (size_t i = 0; i < size_; ++i)
+      visit(slots_[(head_ + i) % slots_.size()]);
+  }
   /// Bytes the kept events take.
   uint64_t bytes() const { return size_ * sizeof(prof_event); }
   /// Events let go to stay within the bound.
@@ -53,12 +59,16 @@ private:
 };
 
 /// A flight recorder window's output. `open_report` opens dump N's report
-/// (a regular window output) starting at the oldest kept event.
-class FlightRecorderOutput final : public WindowOutput {
+/// (a regular window output) starting at the oldest kept event. With
+/// `sweeper`, it is one of the sweeper's keepers while it lives.
+class FlightRecorderOutput final : public WindowOutput, public KeptEvents {
 public:
   using OpenReport = std::function<std::unique_ptr<WindowOutput>(uint32_t dump, uint64_t start_ns,
                                                                  std::string *error)>;
-  FlightRecorderOutput(FlightBound bound, OpenReport open_report);
+  FlightRecorderOutput(FlightBound bound, OpenReport open_report, ArgsSweeper *sweeper = nullptr);
+  ~FlightRecorderOutput() override;
+  FlightRecorderOutput(const FlightRecorderOutput &) = delete;
+  FlightRecorderOutput &operator=(const FlightRecorderOutput &) = delete;
 
   EventSink &sink() override { return ring_sink_; }
   /// Writes a report of what it holds only when the application ended
@@ -67,14 +77,16 @@ public:
   void discard() override {}
   std::string description() const override { return written_; }
   std::string dump(const Catalog &catalog, const CaptureEnd &end, std::string *path) override;
+  void for_each_kept(const std::function<void(const prof_event &)> &visit) const override;
 
 private:
   class RingSink final : public EventSink {
   public:
-    explicit RingSink(FlightBound bound) : ring(bound) {}
+    RingSink(FlightBound bound, ArgsSweeper *sweeper) : ring(bound), sweeper(sweeper) {}
     void consume(const prof_event *events, size_t count) override;
     EventRing ring;
     std::vector<prof_event> unfinished; ///< for the next dump
+    ArgsSweeper *sweeper;
   };
   RingSink ring_sink_;
   OpenReport open_report_;

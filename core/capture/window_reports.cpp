@@ -81,6 +81,11 @@ std::string WindowReports::path_for(const WindowFacts &facts) const {
   return path;
 }
 
+void WindowReports::keep_latest(FlightBound bound, ArgsTable *reusable_args) {
+  flight_ = bound;
+  sweeper_ = reusable_args ? std::make_unique<ArgsSweeper>(*reusable_args) : nullptr;
+}
+
 std::unique_ptr<WindowOutput> WindowReports::open(const WindowFacts &facts,
                                                   std::string *error) const {
   if (flight_.on()) {
@@ -89,12 +94,14 @@ std::unique_ptr<WindowOutput> WindowReports::open(const WindowFacts &facts,
       return nullptr;
     }
     return std::make_unique<FlightRecorderOutput>(
-        flight_, [this, facts](uint32_t dump, uint64_t start_ns, std::string *dump_error) {
+        flight_,
+        [this, facts](uint32_t dump, uint64_t start_ns, std::string *dump_error) {
           WindowFacts at_dump = facts;
           at_dump.index = dump;
           at_dump.start_ns = start_ns;
           return open_report(at_dump, dump_error);
-        });
+        },
+        sweeper_.get());
   }
   return open_report(facts, error);
 }

@@ -22,7 +22,9 @@ public:
                 std::string host);
 
   /// Windows keep only their latest events within `bound`, written on dumps.
-  void keep_latest(FlightBound bound) { flight_ = bound; }
+  /// With `reusable_args` (when nothing but these windows sees the events),
+  /// the argument sets no kept event refers to are freed (ArgsSweeper).
+  void keep_latest(FlightBound bound, ArgsTable *reusable_args = nullptr);
   /// CaptureWindows::OpenOutput.
   std::unique_ptr<WindowOutput> open(const WindowFacts &facts, std::string *error) const;
 
@@ -40,6 +42,7 @@ private:
   std::unique_ptr<WindowOutput> open_report(const WindowFacts &facts, std::string *error) const;
 
   FlightBound flight_;
+  std::unique_ptr<ArgsSweeper> sweeper_;
   std::string pattern_;
   bool force_;
   report::Header header_;

@@ -186,7 +186,9 @@ CaptureFrontEnd::start(const CaptureTarget &target,
   if (plan_.flight_bytes || plan_.flight_ns) {
     if (report.empty())
       throw cli::UsageError("--flight-recorder writes its dumps as reports: give -o NAME");
-    reports->keep_latest({plan_.flight_bytes, plan_.flight_ns});
+    // With no exporter, the recorder's rings are all that hold argument ids.
+    reports->keep_latest({plan_.flight_bytes, plan_.flight_ns},
+                         selection_.exporters.empty() ? &runner_.context().catalog.args : nullptr);
   }
   plan_.reports_split = !attached_reports_.empty() || !split_variable_.empty();
   core::CaptureController &controller =

@@ -3,6 +3,8 @@
 #include "core/capture/flight_recorder.hpp"
 #include "core/capture_windows.hpp"
 
+#include <prof/event.hpp>
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -285,6 +287,71 @@ TEST(FlightRecorderOutput, UnfinishedSlicesGoWithTheNextDumpOnly) {
   EXPECT_EQ(dumps[1].ts, (std::vector<uint64_t>{2, 3, 4})) << "the bound's two, and the open one";
   ASSERT_EQ(recorder.dump(catalog, CaptureEnd{20}, &path), "");
   EXPECT_EQ(dumps[2].ts, (std::vector<uint64_t>{3, 4})) << "open then, not now";
+}
+
+// An hour's worth of events, each with arguments of its own (a step
+// number), through a recorder that keeps 1000: the argument table stays
+// near what the kept events use, and a dump's events still carry theirs.
+TEST(FlightRecorderOutput, WithASweeperTheArgumentSetsStayWithinWhatTheRingKeeps) {
+  Catalog catalog;
+  ArgsSweeper sweeper(catalog.args);
+  std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> dumped; // ts, step
+  struct ArgsSink final : EventSink {
+    ArgsSink(const Catalog &catalog, std::vector<std::pair<uint64_t, uint64_t>> &out)
+        : catalog(catalog), out(out) {}
+    void consume(const prof_event *events, size_t count) override {
+      for (size_t i = 0; i < count; ++i) {
+        const auto args = catalog.args.args(static_cast<prof_args_id>(events[i].args));
+        out.emplace_back(events[i].ts, args.empty() ? 0 : args[0].value.u);
+      }
+    }
+    const Catalog &catalog;
+    std::vector<std::pair<uint64_t, uint64_t>> &out;
+  };
+  struct ArgsOutput final : WindowOutput {
+    ArgsOutput(const Catalog &catalog, std::vector<std::pair<uint64_t, uint64_t>> &out)
+        : events(catalog, out) {}
+    EventSink &sink() override { return events; }
+    std::string finish(const Catalog &, const CaptureEnd &) override { return ""; }
+    void discard() override {}
+    std::string description() const override { return "dumped"; }
+    ArgsSink events;
+  };
+  constexpr uint64_t kKept = 1000, kEvents = 200'000;
+  {
+    FlightRecorderOutput recorder(
+        {kKept * sizeof(prof_event), 0},
+        [&](uint32_t dump, uint64_t, std::string *) -> std::unique_ptr<WindowOutput> {
+          return std::make_unique<ArgsOutput>(catalog, dumped[dump]);
+        },
+        &sweeper);
+    size_t most_live = 0;
+    for (uint64_t ts = 1; ts <= kEvents; ts += 100) {
+      std::vector<prof_event> batch = instants({});
+      for (uint64_t t = ts; t < ts + 100; ++t) {
+        prof_event e{};
+        e.type = PROF_EVENT_INSTANT;
+        e.ts = t;
+        const prof_arg step[1] = {arg_uint(catalog.strings.intern("step"), t)};
+        e.args = catalog.args.intern({step, 1});
+        batch.push_back(e);
+      }
+      recorder.sink().consume(batch.data(), batch.size());
+      most_live = std::max(most_live, catalog.args.live());
+    }
+    EXPECT_LE(most_live, std::max<size_t>(ArgsSweeper::kFewestToSweep, 2 * kKept) + 100);
+    EXPECT_LE(catalog.args.size(), ArgsSweeper::kFewestToSweep + 2 * kKept + 101)
+        << "slots are reused, not added";
+    EXPECT_GT(sweeper.sweeps(), 10u);
+    EXPECT_GT(sweeper.freed(), kEvents - 2 * ArgsSweeper::kFewestToSweep);
+    std::string path;
+    ASSERT_EQ(recorder.dump(catalog, CaptureEnd{kEvents + 1}, &path), "");
+  }
+  const auto &kept = dumped[1];
+  ASSERT_EQ(kept.size(), kKept);
+  for (const auto &[ts, step] : kept)
+    ASSERT_EQ(step, ts) << "each kept event's own arguments";
+  EXPECT_EQ(kept.front().first, kEvents - kKept + 1);
 }
 
 TEST(FlightRecorderOutput, AnAbnormalEndWritesWhatItHolds) {

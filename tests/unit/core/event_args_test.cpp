@@ -122,6 +122,32 @@ TEST(EventArgs, APopNeverEndsBetweenAnEventAndItsArguments) {
   EXPECT_EQ(total, 15u);
 }
 
+// A flight recorder frees the sets no kept event refers to; later interns
+// reuse their ids, and equal arguments still share one set.
+TEST(EventArgs, ReleasedSetsAreFreedAndTheirIdsReused) {
+  ArgsTable table;
+  const auto set = [&table](uint64_t value) {
+    const prof_arg args[1] = {arg_uint(7, value)};
+    return table.intern({args, 1});
+  };
+  const prof_args_id a = set(1), b = set(2), c = set(3);
+  ASSERT_EQ(table.live(), 3u);
+  std::vector<bool> referenced(table.size());
+  referenced[b] = true;
+  EXPECT_EQ(table.release_unreferenced(referenced), 2u);
+  EXPECT_EQ(table.live(), 1u);
+  EXPECT_TRUE(table.args(a).empty());
+  EXPECT_EQ(table.args(b)[0].value.u, 2u) << "a referenced set stays, at its id";
+  EXPECT_EQ(set(2), b) << "and is still found";
+  const prof_args_id d = set(4), e = set(5);
+  EXPECT_TRUE((d == a || d == c) && (e == a || e == c) && d != e) << "freed ids reused";
+  EXPECT_EQ(table.size(), 4u) << "no new slot while freed ones remain";
+  EXPECT_EQ(table.args(d)[0].value.u, 4u);
+  EXPECT_EQ(set(4), d);
+  EXPECT_EQ(table.release_unreferenced(referenced), 2u) << "d and e";
+  EXPECT_EQ(table.release_unreferenced(referenced), 0u) << "each freed once";
+}
+
 TEST(EventArgs, FoldingInternsSetsAndDropsWhatItCannotTrust) {
   ArgsTable table;
   const prof_arg bytes[1] = {arg_uint(7, 4096)};
