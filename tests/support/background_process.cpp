@@ -1,4 +1,5 @@
 #include "tests/support/background_process.hpp"
+#include "tests/support/file_text.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -9,21 +10,7 @@
 #include <unistd.h>
 
 namespace prof::e2e {
-namespace {
-
-std::string read_file(const std::string &path) {
-  std::string text;
-  if (FILE *f = std::fopen(path.c_str(), "r")) {
-    char buffer[4096];
-    size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
-      text.append(buffer, n);
-    std::fclose(f);
-  }
-  return text;
-}
-
-} // namespace
+namespace {} // namespace
 
 Background::Background(const std::vector<std::string> &argv, const std::filesystem::path &dir,
                        const std::vector<std::string> &environment, const std::string &name) {
@@ -75,6 +62,8 @@ int Background::wait(std::chrono::milliseconds timeout) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string Background::output() const { return read_file(out_) + read_file(err_); }
+std::string Background::output() const {
+  return prof::testing::file_text(out_) + prof::testing::file_text(err_);
+}
 
 } // namespace prof::e2e

@@ -6,6 +6,7 @@
 #include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
+#include "tests/support/file_text.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -35,13 +36,6 @@ using ::testing::Pair;
 
 const fs::path kSourceDir = PROF_SOURCE_DIR;
 constexpr uint64_t kMiB = 1ull << 20;
-
-std::string read_text(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void write_text(const fs::path &path, const std::string &text) {
   std::ofstream(path, std::ios::binary) << text;
@@ -356,7 +350,7 @@ TEST_F(CaptureE2E, WaitsForOrphanedDescendants) {
   EXPECT_EQ(r.exit_code, 0) << r.describe();
   // Checked right after prof returned: the orphan has finished by then.
   EXPECT_TRUE(fs::exists(marker)) << "prof returned before the orphan ended\n" << r.describe();
-  EXPECT_THAT(read_text(marker), HasSubstr("orphan"));
+  EXPECT_THAT(prof::testing::file_text(marker), HasSubstr("orphan"));
   EXPECT_GE(r.seconds, 0.45);
 }
 
@@ -435,7 +429,7 @@ TEST_F(CaptureE2E, ExistingOutputNeedsForceOverwrite) {
   EXPECT_THAT(refused.err, AllOf(HasSubstr(report_path.string()), HasSubstr("--force-overwrite")));
   EXPECT_EQ(split_lines(refused.err).size(), 1u) << refused.describe();
   EXPECT_THAT(refused.out, Not(HasSubstr("APP-RAN"))) << "the application ran";
-  EXPECT_EQ(read_text(report_path), "precious");
+  EXPECT_EQ(prof::testing::file_text(report_path), "precious");
 
   const RunResult forced =
       prof({"--cpu-utilization", "--force-overwrite", "--export-profile", report_path.string(),
@@ -627,7 +621,7 @@ TEST_F(CaptureE2E, LogFileTakesProfsLines) {
                             "0.1", "--print", "APP-LINE"});
   EXPECT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_EQ(r.out, "APP-LINE\nworkload done: threads=1 seconds=0.1\n") << r.describe();
-  const std::string text = read_text(log);
+  const std::string text = prof::testing::file_text(log);
   EXPECT_THAT(text, HasSubstr("PROF is profiling process"));
   EXPECT_THAT(text, HasSubstr("======== Counters:"));
   EXPECT_THAT(text, HasSubstr("CPU utilization (total)"));
@@ -787,7 +781,7 @@ TEST_F(CaptureE2E, TruncatedReportIsStillImported) {
   const RunResult live = prof({"--cpu-utilization", "--memory-utilization", "--export-profile",
                                report_path.string(), kWorkload, "--seconds", "0.3"});
   ASSERT_EQ(live.exit_code, 0) << live.describe();
-  const std::string bytes = read_text(report_path);
+  const std::string bytes = prof::testing::file_text(report_path);
   ASSERT_GT(bytes.size(), 64u);
 
   // Cut in the middle, and cut just before the end (the END chunk lost).

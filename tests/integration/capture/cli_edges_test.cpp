@@ -6,6 +6,7 @@
 #include "tests/support/scratch_dir.hpp"
 
 #include "core/report/report_reader.hpp"
+#include "tests/support/file_text.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -203,11 +204,6 @@ TEST_F(CliEdges, VisualProfilerFoldersMergeAsTopsprofUsersCollectThem) {
   EXPECT_EQ(reader.header().pids.size(), 2u);
 }
 
-std::string read_text(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 const std::vector<std::string> kDumpFiles = {"chunks.txt", "configuration.txt", "environment.txt",
                                              "plugins.txt"};
 
@@ -219,21 +215,21 @@ TEST_F(CliEdges, DebugDumpWritesWhatABugReportNeeds) {
   EXPECT_THAT(r.out, HasSubstr("debug dump written to " + dump.string() + "\n"));
   ASSERT_EQ(files_in(dump), kDumpFiles);
 
-  const std::string configuration = read_text(dump / "configuration.txt");
+  const std::string configuration = prof::testing::file_text(dump / "configuration.txt");
   EXPECT_THAT(configuration, HasSubstr("command: " + kWorkload + " --seconds 0.1\n"));
   EXPECT_THAT(configuration, HasSubstr("\n  --debug-dump=dump\n  --cpu-utilization\n"
                                        "  --output=r\n"));
-  const std::string plugins = read_text(dump / "plugins.txt");
+  const std::string plugins = prof::testing::file_text(dump / "plugins.txt");
   EXPECT_THAT(plugins, StartsWith("Plugins:\n  NAME "));
   EXPECT_THAT(plugins, ::testing::ContainsRegex("\n  cpu-util +source +system +[0-9.]+ +1\\.[0-9]+ "
                                                 "+/[^ ]*libprof-cpu-util.so\n"));
   EXPECT_THAT(plugins, ::testing::ContainsRegex("\nIn this capture, with the options they ran "
                                                 "with:\ncpu-util [0-9.]+ .*frequency=100"));
-  const std::string environment = read_text(dump / "environment.txt");
+  const std::string environment = prof::testing::file_text(dump / "environment.txt");
   EXPECT_THAT(environment, StartsWith("prof: prof "));
   EXPECT_THAT(environment, HasSubstr("\nkernel: Linux "));
   EXPECT_THAT(environment, HasSubstr("\nhost: "));
-  const std::string chunks = read_text(dump / "chunks.txt");
+  const std::string chunks = prof::testing::file_text(dump / "chunks.txt");
   EXPECT_THAT(chunks, StartsWith("Report " + (dir_ / "r.profrep").string() + ": "));
   EXPECT_THAT(chunks, HasSubstr(" bytes, complete\n"));
   EXPECT_THAT(chunks, HasSubstr("end chunk: present\n"));
@@ -248,7 +244,7 @@ TEST_F(CliEdges, DebugDumpAloneDumpsToProfDebugPidWithoutAReport) {
   ASSERT_EQ(files.size(), 1u) << ::testing::PrintToString(files);
   EXPECT_THAT(files[0], ::testing::MatchesRegex("prof-debug-[0-9]+"));
   EXPECT_EQ(files_in(dir_ / files[0]), kDumpFiles);
-  EXPECT_THAT(read_text(dir_ / files[0] / "chunks.txt"),
+  EXPECT_THAT(prof::testing::file_text(dir_ / files[0] / "chunks.txt"),
               StartsWith("No report file was written by this capture"));
 }
 

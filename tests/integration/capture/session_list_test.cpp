@@ -2,6 +2,7 @@
 // goes when it ends, and sockets of sessions that are gone are cleaned up.
 #include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -22,12 +23,6 @@ using ::testing::HasSubstr;
 
 class SessionList : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/prof-sessions-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    runtime_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(runtime_); }
   std::vector<std::string> with_env(std::vector<std::string> args) const {
     args.insert(args.begin(), {"/usr/bin/env", "XDG_RUNTIME_DIR=" + runtime_.string(), kProf});
     return args;
@@ -54,7 +49,8 @@ protected:
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     return fs::exists(socket);
   }
-  fs::path runtime_;
+  testing::ScratchDir scratch_{"prof-sessions"};
+  fs::path runtime_{scratch_.path()};
 };
 
 TEST_F(SessionList, ARunningCaptureIsListedUntilItEnds) {

@@ -10,6 +10,7 @@
 #include "tests/support/waiting_process.hpp"
 
 #include "core/report/report_reader.hpp"
+#include "tests/support/file_text.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -45,10 +46,6 @@ protected:
     apps_.push_back(start_waiting({kTrain, "--steps", "100000", "--quiet"}, dir_, environment,
                                   "app" + std::to_string(apps_.size())));
     return *apps_.back();
-  }
-  static std::string read_text(const fs::path &path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
   }
   /// The session folder's files named trigger-*<suffix>.
   std::vector<fs::path> trigger_files(const std::string &suffix) const {
@@ -93,12 +90,12 @@ TEST_F(TriggerFolder, ARequestCapturesTheSameStepsInEveryWatchingProcessOnce) {
   fs::path console;
   for (int i = 0; i < 300; ++i) {
     for (const fs::path &log : trigger_files(".log"))
-      if (read_text(log).find("prof detached") != std::string::npos) console = log;
+      if (prof::testing::file_text(log).find("prof detached") != std::string::npos) console = log;
     if (!console.empty()) break;
     std::this_thread::sleep_for(100ms);
   }
   ASSERT_FALSE(console.empty()) << "no triggered capture finished";
-  const std::string text = read_text(console);
+  const std::string text = prof::testing::file_text(console);
   EXPECT_THAT(text, HasSubstr("2 agents joined"));
   std::set<uint64_t> steps[2];
   for (int rank = 0; rank < 2; ++rank) {
@@ -116,8 +113,8 @@ TEST_F(TriggerFolder, ARequestCapturesTheSameStepsInEveryWatchingProcessOnce) {
   // Each agent ignored the two bad files and logged why; one of them started prof.
   size_t started = 0;
   for (const Background *app : {&rank0, &rank1}) {
-    const std::string log =
-        read_text(dir_ / "prof" / ("trigger-" + std::to_string(app->pid()) + ".log"));
+    const std::string log = prof::testing::file_text(
+        dir_ / "prof" / ("trigger-" + std::to_string(app->pid()) + ".log"));
     EXPECT_THAT(log, HasSubstr("broken.json: not a capture request: line 1"));
     EXPECT_THAT(log, HasSubstr("unknown.json: not a capture request: unknown key \"kill\""));
     EXPECT_THAT(log, HasSubstr("(2 ignored so far)"));
@@ -148,7 +145,7 @@ TEST_F(TriggerFolder, RequestsOfAnotherUserOrThatOthersMayWriteAreIgnored) {
   std::string text;
   for (int i = 0; i < 50 && text.find("2 ignored") == std::string::npos; ++i) {
     std::this_thread::sleep_for(100ms);
-    text = read_text(log);
+    text = prof::testing::file_text(log);
   }
   EXPECT_THAT(text, HasSubstr("foreign.json: owned by user 65534"));
   EXPECT_THAT(text, HasSubstr("open.json: others may write it"));

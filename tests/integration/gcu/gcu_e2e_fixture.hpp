@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tests/support/build_paths.hpp"
+#include "tests/support/file_text.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -20,13 +21,6 @@ namespace prof::e2e {
 
 namespace fs = std::filesystem;
 inline const std::string kAdd = (kBuildDir / "bin" / "gcu-add").string();
-
-inline std::string read_text(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// Lines of prof's output without their "==PID== " prefix.
 inline std::vector<std::string> unprefixed(const std::string &out) {

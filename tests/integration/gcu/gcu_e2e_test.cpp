@@ -243,7 +243,7 @@ TEST_F(GcuE2E, DevicesOptionRestrictsTheCaptureAndMustAgreeWithTheFilter) {
 TEST_F(GcuE2E, ExportedTreeEditedAndImportedSelectsWhatWasChecked) {
   RunResult r = prof({"--export-activities", "tree.json"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
-  std::string tree = read_text(dir_ / "tree.json");
+  std::string tree = prof::testing::file_text(dir_ / "tree.json");
   ASSERT_THAT(tree, HasSubstr("\"isCheck\": false"));
   // Check the first "Operator" leaf: device 0's General engine.
   const size_t op = tree.find("\"name\": \"Operator\"");

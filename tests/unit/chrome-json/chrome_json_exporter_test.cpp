@@ -5,6 +5,7 @@
 #include <prof/json_text.hpp>
 
 #include "tests/support/exporter_test.hpp"
+#include "tests/support/file_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -55,11 +56,6 @@ std::vector<std::string> parse_with_python(const std::string &path) {
   for (std::string line; std::getline(in, line);)
     lines.push_back(line);
   return lines;
-}
-
-std::string read_file(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 class ChromeJsonExporterTest : public testing::ExporterTest<ChromeJsonExporter> {
@@ -167,7 +163,7 @@ TEST_F(ChromeJsonExporterTest, WritesEveryEventKindParsedByPython) {
   EXPECT_EQ(parse_with_python(path_), expected);
 
   // Raw text: nanosecond-precise microseconds and one event per line.
-  const std::string text = read_file(path_);
+  const std::string text = prof::testing::file_text(path_);
   EXPECT_EQ(text.rfind("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", 0), 0u);
   EXPECT_NE(text.find("\"ts\":0.500,\"dur\":1.500,"), std::string::npos);
   EXPECT_EQ(host.warnings().size(), 1u);
@@ -226,13 +222,13 @@ TEST_F(ChromeJsonExporterTest, RefusesAnExistingFileUnlessOverwrite) {
   ChromeJsonExporter refused(host.host());
   EXPECT_FALSE(refused.begin());
   EXPECT_EQ(host.errors(), std::vector<std::string>{"chrome-json: '" + path_ + "' already exists"});
-  EXPECT_EQ(read_file(path_), "keep me");
+  EXPECT_EQ(prof::testing::file_text(path_), "keep me");
   EXPECT_EQ(files(), std::vector<std::string>{"out.json"});
 
   FakeExportHost again;
   again.set_option("overwrite", "true");
   ASSERT_TRUE(run(again, {}));
-  EXPECT_EQ(read_file(path_).rfind("{\"displayTimeUnit\"", 0), 0u);
+  EXPECT_EQ(prof::testing::file_text(path_).rfind("{\"displayTimeUnit\"", 0), 0u);
 }
 
 TEST_F(ChromeJsonExporterTest, MissingPathIsAnError) {
@@ -282,7 +278,7 @@ TEST_F(ChromeJsonExporterTest, ARenamedProcessAndThreadAreNamedAgain) {
   host.set_option("path", path_);
   ASSERT_TRUE(testing::run_renamed_during_capture<ChromeJsonExporter>(host))
       << ::testing::PrintToString(host.errors());
-  const std::string json = read_file(path_);
+  const std::string json = prof::testing::file_text(path_);
   const auto count = [&](const std::string &text) {
     size_t n = 0;
     for (size_t at = json.find(text); at != std::string::npos; at = json.find(text, at + 1))

@@ -3,6 +3,7 @@
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
 #include "core/control/control_server.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,12 +26,6 @@ namespace fs = std::filesystem;
 
 class ControlServerTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/prof-control-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   static std::string echo(const Request &request) {
     return "ok " + std::string(command_name(request.command)) + " " + request.argument;
   }
@@ -49,7 +44,8 @@ protected:
     close(fd);
     return back;
   }
-  fs::path dir_;
+  testing::ScratchDir scratch_{"prof-control"};
+  fs::path dir_{scratch_.path()};
 };
 
 TEST_F(ControlServerTest, AnswersRequestsFromThisUser) {

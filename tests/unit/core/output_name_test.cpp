@@ -1,6 +1,7 @@
 #include "core/output_name.hpp"
 
 #include "core/input_error.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -49,15 +50,13 @@ TEST(OutputName, ALauncherRankUnsetHereIsSplitOn) {
 }
 
 TEST(OutputName, IndexIsTheFirstFreeName) {
-  char pattern[] = "/tmp/prof-name-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  const std::string dir = pattern;
+  const testing::ScratchDir scratch("prof-name");
+  const std::string dir = scratch.path();
   EXPECT_EQ(expand_output_name(dir + "/r%i", kFacts, ".profrep"), dir + "/r1");
   std::ofstream(dir + "/r1.profrep") << "x";
   std::ofstream(dir + "/r2.profrep") << "x";
   EXPECT_EQ(expand_output_name(dir + "/r%i", kFacts, ".profrep"), dir + "/r3");
   EXPECT_EQ(expand_output_name(dir + "/r%i.profrep", kFacts, ".profrep"), dir + "/r3.profrep");
-  std::filesystem::remove_all(dir);
 }
 
 TEST(OutputName, BadMacrosNameThePattern) {

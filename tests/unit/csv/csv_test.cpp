@@ -4,6 +4,7 @@
 #include "csv_file.hpp"
 #include "tests/support/exporter_plugin_checks.hpp"
 #include "tests/support/exporter_test.hpp"
+#include "tests/support/file_text.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -20,13 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using prof::testing::FakeExportHost;
 using prof::testing::ScratchDir;
-
-std::string read_file(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::set<std::string> files_in(const fs::path &folder) {
   std::set<std::string> names;
@@ -96,15 +90,16 @@ TEST_F(CsvExporterTest, SummaryModeWritesTheSummaryTables) {
       fake_.instant(thread_, "mark", 3),
   };
   ASSERT_TRUE(run(events)) << ::testing::PrintToString(fake_.errors());
-  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
-                            "GCU activites,75.00,3000,1,3000,3000,3000,\"dot, \"\"fast\"\"\"\n"
-                            "GCU activites,25.00,1000,1,1000,1000,1000,copy\n"
-                            "API calls,100.00,2000,2,1000,500,1500,topsMalloc\n"
-                            "OS runtime,100.00,7,1,7,7,7,read\n"
-                            "Ranges,100.00,2000,1,2000,2000,2000,step\n"
-                            "\n"
-                            "Counter,Unit,Min,Avg,Max\n"
-                            "eth0 / RX rate,bytes/s,1.5,2,2.5\n");
+  EXPECT_EQ(prof::testing::file_text(out),
+            "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
+            "GCU activites,75.00,3000,1,3000,3000,3000,\"dot, \"\"fast\"\"\"\n"
+            "GCU activites,25.00,1000,1,1000,1000,1000,copy\n"
+            "API calls,100.00,2000,2,1000,500,1500,topsMalloc\n"
+            "OS runtime,100.00,7,1,7,7,7,read\n"
+            "Ranges,100.00,2000,1,2000,2000,2000,step\n"
+            "\n"
+            "Counter,Unit,Min,Avg,Max\n"
+            "eth0 / RX rate,bytes/s,1.5,2,2.5\n");
   EXPECT_EQ(files_in(dir_), std::set<std::string>{"summary.csv"});
   EXPECT_EQ(fake_.printed(),
             std::vector<std::string>{"csv: summary of 6 rows written to " + out.string()});
@@ -115,7 +110,8 @@ TEST_F(CsvExporterTest, SummaryModeWithoutEventsWritesTheHeader) {
   fake_.set_option("path", out.string());
   fake_.set_option("mode", "summary");
   ASSERT_TRUE(run({}));
-  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n");
+  EXPECT_EQ(prof::testing::file_text(out),
+            "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n");
 }
 
 TEST_F(CsvExporterTest, TablesModeWritesOneFilePerTable) {
@@ -149,23 +145,24 @@ TEST_F(CsvExporterTest, TablesModeWritesOneFilePerTable) {
   EXPECT_EQ(files_in(out),
             (std::set<std::string>{"tracks.csv", "slices.csv", "instants.csv", "counters.csv",
                                    "samples.csv", "stacks.csv", "flows.csv"}));
-  EXPECT_EQ(read_file(out / "tracks.csv"), "id,parent,kind,name,pid,tid,index,unit\n"
-                                           "1,0,device,GCU 0,0,0,0,\n"
-                                           "2,1,engine,SIP 0,0,0,-1,\n"
-                                           "3,0,process,app,0,0,-1,\n"
-                                           "4,3,thread,main,0,0,-1,\n"
-                                           "5,0,network,eth0,0,0,-1,\n"
-                                           "6,5,counter,RX rate,0,0,-1,bytes/s\n");
-  EXPECT_EQ(read_file(out / "slices.csv"),
+  EXPECT_EQ(prof::testing::file_text(out / "tracks.csv"), "id,parent,kind,name,pid,tid,index,unit\n"
+                                                          "1,0,device,GCU 0,0,0,0,\n"
+                                                          "2,1,engine,SIP 0,0,0,-1,\n"
+                                                          "3,0,process,app,0,0,-1,\n"
+                                                          "4,3,thread,main,0,0,-1,\n"
+                                                          "5,0,network,eth0,0,0,-1,\n"
+                                                          "6,5,counter,RX rate,0,0,-1,bytes/s\n");
+  EXPECT_EQ(prof::testing::file_text(out / "slices.csv"),
             "track,ts_ns,dur_ns,name,category,correlation,kind,args\n"
             "2,0,3000,\"dot, \"\"fast\"\"\",kernel,7,,\n"
             "2,4000,100,Memcpy HtoD,DMA,0,memcpy.htod,bytes=4096;dir=a;b\n");
-  EXPECT_EQ(read_file(out / "instants.csv"), "track,ts_ns,name,category,kind,args\n"
-                                             "4,5,\"two\nlines\",,,\n");
-  EXPECT_EQ(read_file(out / "counters.csv"), "track,ts_ns,value\n6,10,2.5\n");
-  EXPECT_EQ(read_file(out / "samples.csv"), "track,ts_ns,stack,category\n4,20,1,\n4,20,1,\n");
-  EXPECT_EQ(read_file(out / "stacks.csv"), "stack,depth,frame\n1,0,a\n1,1,b\n");
-  EXPECT_EQ(read_file(out / "flows.csv"), "track,ts_ns,flow,phase\n2,30,7,end\n");
+  EXPECT_EQ(prof::testing::file_text(out / "instants.csv"), "track,ts_ns,name,category,kind,args\n"
+                                                            "4,5,\"two\nlines\",,,\n");
+  EXPECT_EQ(prof::testing::file_text(out / "counters.csv"), "track,ts_ns,value\n6,10,2.5\n");
+  EXPECT_EQ(prof::testing::file_text(out / "samples.csv"),
+            "track,ts_ns,stack,category\n4,20,1,\n4,20,1,\n");
+  EXPECT_EQ(prof::testing::file_text(out / "stacks.csv"), "stack,depth,frame\n1,0,a\n1,1,b\n");
+  EXPECT_EQ(prof::testing::file_text(out / "flows.csv"), "track,ts_ns,flow,phase\n2,30,7,end\n");
   EXPECT_EQ(fake_.printed(),
             std::vector<std::string>{"csv: 7 events written to " + out.string() + "/"});
 }
@@ -179,12 +176,13 @@ TEST_F(CsvExporterTest, RefusesAnExistingFileWithoutOverwrite) {
   EXPECT_EQ(fake_.errors(), std::vector<std::string>{"csv: " + out.string() +
                                                      " already exists; set overwrite=true to "
                                                      "replace it"});
-  EXPECT_EQ(read_file(out), "keep me\n");
+  EXPECT_EQ(prof::testing::file_text(out), "keep me\n");
   EXPECT_EQ(files_in(dir_), std::set<std::string>{"taken.csv"});
 
   fake_.set_option("overwrite", "true");
   ASSERT_TRUE(run({}));
-  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n");
+  EXPECT_EQ(prof::testing::file_text(out),
+            "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n");
 }
 
 TEST_F(CsvExporterTest, TablesModeRefusesExistingTablesWithoutOverwrite) {
@@ -285,8 +283,9 @@ TEST_F(CsvExporterTest, BuiltPluginDescriptorAndExport) {
   const std::vector<prof_event> events{fake_.slice(engine_, "dot_dtu", 0, 1220000),
                                        fake_.slice(engine_, "dot_dtu", 5, 0)};
   ASSERT_TRUE(prof::testing::export_through_vtable(*d.exporter, fake_, events));
-  EXPECT_EQ(read_file(out), "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
-                            "GCU activites,100.00,1220000,2,610000,0,1220000,dot_dtu\n");
+  EXPECT_EQ(prof::testing::file_text(out),
+            "Type,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Name\n"
+            "GCU activites,100.00,1220000,2,610000,0,1220000,dot_dtu\n");
 }
 
 // A process that exec'd after its first events: its row has the name the
@@ -297,10 +296,10 @@ TEST_F(CsvExporterTest, TablesModeNamesTracksAsTheyAreAtTheEnd) {
   fake_.set_option("mode", "tables");
   ASSERT_TRUE(prof::testing::run_renamed_during_capture<CsvExporter>(fake_))
       << ::testing::PrintToString(fake_.errors());
-  EXPECT_EQ(read_file(out / "tracks.csv"), "id,parent,kind,name,pid,tid,index,unit\n"
-                                           "1,0,process,./app (rank 0),77,0,-1,\n"
-                                           "2,1,thread,app,77,77,-1,\n"
-                                           "3,1,thread,helper,77,78,-1,\n");
+  EXPECT_EQ(prof::testing::file_text(out / "tracks.csv"), "id,parent,kind,name,pid,tid,index,unit\n"
+                                                          "1,0,process,./app (rank 0),77,0,-1,\n"
+                                                          "2,1,thread,app,77,77,-1,\n"
+                                                          "3,1,thread,helper,77,78,-1,\n");
 }
 
 } // namespace

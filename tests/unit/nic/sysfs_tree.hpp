@@ -4,6 +4,8 @@
 #ifndef PROF_TESTS_NIC_SYSFS_TREE_HPP
 #define PROF_TESTS_NIC_SYSFS_TREE_HPP
 
+#include "tests/support/scratch_dir.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -28,14 +30,7 @@ struct RdmaValues {
 
 class SysfsTree {
 public:
-  SysfsTree() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "prof-nic-XXXXXX").string();
-    root_ = mkdtemp(pattern.data());
-  }
-  ~SysfsTree() {
-    std::error_code ignored;
-    std::filesystem::remove_all(root_, ignored);
-  }
+  SysfsTree() = default;
   SysfsTree(const SysfsTree &) = delete;
   SysfsTree &operator=(const SysfsTree &) = delete;
 
@@ -92,7 +87,8 @@ public:
   }
 
 private:
-  std::string root_;
+  testing::ScratchDir scratch_{"prof-nic"};
+  std::string root_ = scratch_.path();
 };
 
 } // namespace prof::testing

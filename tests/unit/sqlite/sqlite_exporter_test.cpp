@@ -6,6 +6,7 @@
 #include "sqlite_rows.hpp"
 
 #include "tests/support/exporter_test.hpp"
+#include "tests/support/file_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,11 +26,6 @@ namespace fs = std::filesystem;
 using prof::testing::FakeExportHost;
 using testing::Rows;
 using testing::SqliteRows;
-
-std::string read_file(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 class SqliteExporterTest : public prof::testing::ExporterTest<SqliteExporter> {
 protected:
@@ -205,7 +201,8 @@ TEST_F(SqliteExporterTest, DeviceSummaryGroupsDeviceSlicesByName) {
   EXPECT_EQ(db.query(kDeviceSummary), (Rows{{"copy", "1", "1000", "1000.0", "1000", "1000"},
                                             {"conv", "3", "900", "300.0", "100", "500"},
                                             {"idle", "1", "1", "1.0", "1", "1"}}));
-  const std::string docs = read_file(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
+  const std::string docs =
+      prof::testing::file_text(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
   EXPECT_NE(docs.find(kDeviceSummary), std::string::npos)
       << "docs/sqlite-schema.md no longer holds the query tested here";
 }
@@ -251,7 +248,8 @@ TEST_F(SqliteExporterTest, ArgumentsAndKindsAreRowsToJoin) {
                      "(SELECT id FROM strings WHERE value = 'plain')"),
             (Rows{{"NULL", "NULL"}}));
   EXPECT_EQ(db.query("SELECT kind, arg_set_id FROM instants"), (Rows{{"annotation", "2"}}));
-  const std::string docs = read_file(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
+  const std::string docs =
+      prof::testing::file_text(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
   EXPECT_NE(docs.find(kBytesByDirection), std::string::npos)
       << "docs/sqlite-schema.md no longer holds the query tested here";
 }
@@ -262,7 +260,8 @@ TEST_F(SqliteExporterTest, EveryQueryOfTheSchemaDocumentRuns) {
   SampleCapture capture(host);
   ASSERT_TRUE(run(host, capture.batches));
   SqliteRows db(path_);
-  const std::string docs = read_file(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
+  const std::string docs =
+      prof::testing::file_text(fs::path(PROF_SOURCE_DIR) / "docs" / "sqlite-schema.md");
   int queries = 0;
   for (size_t at = docs.find("```sql\n"); at != std::string::npos;
        at = docs.find("```sql\n", at + 1)) {
@@ -354,7 +353,7 @@ TEST_F(SqliteExporterTest, RefusesAnExistingFileWithoutOverwrite) {
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   EXPECT_FALSE(run(host, {{host.slice(queue, "work", 0, 1)}}));
   EXPECT_EQ(host.errors(), std::vector<std::string>{"sqlite: '" + path_ + "' already exists"});
-  EXPECT_EQ(read_file(path_), "keep me");
+  EXPECT_EQ(prof::testing::file_text(path_), "keep me");
   EXPECT_EQ(files(), std::vector<std::string>{"out.sqlite"});
 
   FakeExportHost again;

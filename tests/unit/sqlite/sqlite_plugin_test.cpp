@@ -6,6 +6,7 @@
 #include "core/report/report_writer.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/exporter_plugin_checks.hpp"
+#include "tests/support/file_text.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 
@@ -31,11 +32,6 @@ using testing::SqliteRows;
 
 using prof::e2e::kProf;
 const std::string kWorkload = (fs::path(PROF_BUILD_DIR) / "bin" / "prof-workload").string();
-
-std::string read_file(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 class SqlitePluginTest : public ::testing::Test {
 protected:
@@ -154,12 +150,12 @@ TEST_F(SqlitePluginTest, ProfExportWritesTheDatabase) {
   }
 
   // An existing output needs -f; the refusal is one line and changes nothing.
-  const std::string before = read_file(out);
+  const std::string before = prof::testing::file_text(out);
   const auto refused = run_process({kProf, "export", "--type", "sqlite", report.string()});
   EXPECT_EQ(refused.exit_code, 2) << refused.describe();
   EXPECT_EQ(refused.err, "prof: sqlite: output file '" + out.string() +
                              "' already exists (use --force-overwrite)\n");
-  EXPECT_EQ(read_file(out), before);
+  EXPECT_EQ(prof::testing::file_text(out), before);
   const auto forced = run_process({kProf, "export", "--type", "sqlite", "-f", report.string()});
   EXPECT_EQ(forced.exit_code, 0) << forced.describe();
   EXPECT_EQ(SqliteRows(out.string()).value("SELECT COUNT(*) FROM slices"), "20");

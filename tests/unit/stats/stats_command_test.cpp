@@ -4,6 +4,7 @@
 #include "stats_test_report.hpp"
 
 #include "core/console.hpp"
+#include "tests/support/file_text.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/stats_command.hpp"
@@ -19,13 +20,6 @@ namespace prof::stats {
 namespace {
 
 using prof::testing::JsonParser;
-
-std::string read_text(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 class StatsCommand : public ::testing::Test {
 protected:
@@ -54,7 +48,7 @@ protected:
 TEST_F(StatsCommand, WritesTheDefaultReportsThatHaveData) {
   const std::string out = dir_.file("out.txt");
   ASSERT_EQ(run({report_, "-o", out}), 0);
-  const std::string text = read_text(out);
+  const std::string text = prof::testing::file_text(out);
   for (const char *title :
        {"======== GCU activities:", "======== API calls:", "======== OS runtime:",
         "======== Ranges:", "======== Counters:", "======== CPU functions (4 samples):"})
@@ -67,7 +61,7 @@ TEST_F(StatsCommand, FormatsAndReportsAsAsked) {
   ASSERT_EQ(run({"--report", "gcu-activity, device-gaps", "--format", "json", "--gap-threshold",
                  "1000", "-o", json, report_}),
             0);
-  const auto parsed = JsonParser::parse(read_text(json));
+  const auto parsed = JsonParser::parse(prof::testing::file_text(json));
   ASSERT_EQ(parsed.members.size(), 2u);
   EXPECT_EQ(parsed["device-gaps"]["rows"].items.size(), 2u);
 
@@ -75,7 +69,7 @@ TEST_F(StatsCommand, FormatsAndReportsAsAsked) {
   ASSERT_EQ(
       run({"--report=device-utilization", "--interval", "2.5", "--format=csv", "-o", csv, report_}),
       0);
-  const std::string text = read_text(csv);
+  const std::string text = prof::testing::file_text(csv);
   EXPECT_EQ(
       text.rfind("Device,Start(ns),End(ns),Busy(ns),Busy(%)\nGCU 0,0,2500000,2000000,80\n", 0), 0u)
       << text;
@@ -86,9 +80,9 @@ TEST_F(StatsCommand, RefusesToOverwriteWithoutForce) {
   std::ofstream(out) << "keep";
   EXPECT_EQ(usage_error({report_, "-o", out}),
             "prof: stats: output file '" + out + "' already exists (use --force-overwrite)");
-  EXPECT_EQ(read_text(out), "keep");
+  EXPECT_EQ(prof::testing::file_text(out), "keep");
   EXPECT_EQ(run({report_, "-o", out, "-f"}), 0);
-  EXPECT_NE(read_text(out), "keep");
+  EXPECT_NE(prof::testing::file_text(out), "keep");
 }
 
 TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
@@ -148,17 +142,17 @@ TEST_F(StatsCommand, OperatorsAndStepsAsAsked) {
       run({"--report", "torch-ops", "--group-by", "shapes", "--format", "csv", "-o", csv, report_}),
       0);
   EXPECT_EQ(
-      read_text(csv).rfind(
+      prof::testing::file_text(csv).rfind(
           "Name,Pass,Calls,Self(ns),Self(%),Total(ns),Avg(ns),Min(ns),Max(ns),Input Shapes\n"
           "aten::mm,forward,4,400000,66.67,400000,100000,100000,100000,\"[[4, 8], [8, 4]]\"\n"
           "aten::mm,forward,2,200000,33.33,200000,100000,100000,100000,\"[[2, 8], [8, 4]]\"\n",
           0),
       0u)
-      << read_text(csv);
+      << prof::testing::file_text(csv);
 
   const std::string json = dir_.file("out.json");
   ASSERT_EQ(run({"--report", "steps,torch-ops", "--format", "json", "-o", json, report_}), 0);
-  const auto parsed = JsonParser::parse(read_text(json));
+  const auto parsed = JsonParser::parse(prof::testing::file_text(json));
   ASSERT_EQ(parsed.members.size(), 2u);
   EXPECT_EQ(parsed.members[0].first, "steps");
   EXPECT_EQ(parsed["steps"]["rows"].items.size(), 3u + 6u);
@@ -170,7 +164,7 @@ TEST_F(StatsCommand, OperatorsAndStepsAsAsked) {
   // HTML: the step chart whatever the reports asked.
   const std::string html = dir_.file("out.html");
   ASSERT_EQ(run({"--report", "torch-ops", "--format", "html", "-o", html, report_}), 0);
-  const std::string page = read_text(html);
+  const std::string page = prof::testing::file_text(html);
   EXPECT_NE(page.find("<svg id=\"step-times\""), std::string::npos);
   EXPECT_NE(page.find("<section class=\"report\" id=\"report-torch-ops\">"), std::string::npos);
   EXPECT_NE(page.find("<title>train [rank 1] (11), step 2: 900.00us</title>"), std::string::npos);
@@ -219,7 +213,7 @@ TEST_F(StatsCommand, ACutReportGivesWhatIsReadableAndOneWarning) {
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_NE(err.find("prof: warning: report '" + report_ + "' is cut at byte"), std::string::npos)
       << err;
-  const std::string text = read_text(out);
+  const std::string text = prof::testing::file_text(out);
   EXPECT_NE(text.find("Memcpy HtoD"), std::string::npos);
   EXPECT_EQ(text.find("Memset"), std::string::npos) << "the cut chunk held it";
 }
@@ -238,7 +232,7 @@ TEST_F(StatsCommand, AMalformedEventsChunkIsLeftOutAndNamed) {
   EXPECT_NE(err.find("is corrupted (malformed events payload); its events are left out"),
             std::string::npos)
       << err;
-  EXPECT_NE(read_text(out).find("conv"), std::string::npos);
+  EXPECT_NE(prof::testing::file_text(out).find("conv"), std::string::npos);
 }
 
 } // namespace
