@@ -55,7 +55,7 @@ PacketSequence &PerfettoExporter::start_sequence(prof_track_id track) {
   s.id = track == 0 ? kMainSequenceId : kMainSequenceId + track;
   // Interned state starts empty here, and the timestamps of the packets after
   // it are deltas on the sequence's clock.
-  s.clock.write_first_packet(out_, s.id, track == 0 ? 0 : TrackTable::uuid(track));
+  s.clock.write_first_packet(out_, s.id, track == 0 ? 0 : PerfettoTracks::uuid(track));
   return s;
 }
 

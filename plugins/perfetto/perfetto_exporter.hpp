@@ -43,9 +43,9 @@
 #include "batch_order.hpp"
 #include "interned_set.hpp"
 #include "packet_sequence.hpp"
+#include "perfetto_tracks.hpp"
 #include "proto_writer.hpp"
 #include "sort_ahead.hpp"
-#include "track_table.hpp"
 #include <prof/output/output_file.hpp>
 
 #include <prof/plugin.hpp>
@@ -94,9 +94,9 @@ private:
 
   ExportHost host_;
   ProtoWriter out_;
-  TrackTable tracks_;
+  PerfettoTracks tracks_;
   std::vector<PacketSequence> sequences_; // by track id; [0] the main sequence
-  BatchOrder order_; // for small batches
+  BatchOrder order_;                      // for small batches
   std::optional<SortAhead> ahead_;
   output::OutputFile file_{"perfetto"};
   std::optional<BackgroundWriter> writer_; // while the file is open; after file_, so stops first

@@ -4,7 +4,7 @@
 #include "tools/prof-plugin-check/check_arguments.hpp"
 #include "tools/prof-plugin-check/descriptor_rules.hpp"
 #include "tools/prof-plugin-check/exporter_checks.hpp"
-#include "tools/prof-plugin-check/option_rules.hpp"
+#include "tools/prof-plugin-check/option_value_checks.hpp"
 #include "tools/prof-plugin-check/rule_report.hpp"
 #include "tools/prof-plugin-check/scratch_folder.hpp"
 #include "tools/prof-plugin-check/source_checks.hpp"
@@ -73,14 +73,14 @@ int check(const CheckArguments &arguments) {
       report.skip(family, "the plugin did not load");
   } else if (plugin->kind == PROF_KIND_SOURCE) {
     SourceChecks source(*plugin, base, workload.get());
-    check_option_rules(
+    check_option_values(
         *plugin, base, [&](const core::OptionValues &v) { return source.try_options(v); }, report);
     source.check_lifecycle(report);
     source.check_events(report);
   } else {
     ScratchFolder scratch;
     ExporterChecks exporter(*plugin, base, scratch.path());
-    check_option_rules(
+    check_option_values(
         *plugin, base, [&](const core::OptionValues &v) { return exporter.try_options(v); },
         report);
     exporter.check(report);

@@ -1,4 +1,4 @@
-#include "tools/prof-plugin-check/option_rules.hpp"
+#include "tools/prof-plugin-check/option_value_checks.hpp"
 
 #include "tools/prof-plugin-check/option_cases.hpp"
 
@@ -6,9 +6,9 @@
 
 namespace prof::plugin_check {
 
-void check_option_rules(const core::PluginInfo &plugin,
-                        const std::map<std::string, std::string> &base, const TryOptions &run,
-                        RuleReport &report) {
+void check_option_values(const core::PluginInfo &plugin,
+                         const std::map<std::string, std::string> &base, const TryOptions &run,
+                         RuleReport &report) {
   using config::OptionValidator;
   std::vector<std::string> host_accepts, host_refuses, plugin_accepts;
   size_t accepted_cases = 0, refused_cases = 0;

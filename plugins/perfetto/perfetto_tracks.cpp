@@ -1,4 +1,4 @@
-#include "track_table.hpp"
+#include "perfetto_tracks.hpp"
 
 #include "perfetto_fields.hpp"
 #include "trace_packet.hpp"
@@ -22,7 +22,7 @@ uint32_t builtin_unit(std::string_view unit) {
 
 } // namespace
 
-void TrackTable::write_descriptor(prof_track_id id, ProtoWriter &out, int depth) {
+void PerfettoTracks::write_descriptor(prof_track_id id, ProtoWriter &out, int depth) {
   if (id >= tracks_.size()) tracks_.resize(static_cast<size_t>(id) + 1);
   if (tracks_[id].written || tracks_[id].visiting) return;
   tracks_[id].visiting = true;
@@ -78,7 +78,7 @@ void TrackTable::write_descriptor(prof_track_id id, ProtoWriter &out, int depth)
   ++written_;
 }
 
-int32_t TrackTable::exported_id(prof_track_id process, int32_t raw) {
+int32_t PerfettoTracks::exported_id(prof_track_id process, int32_t raw) {
   if (raw <= 0) return raw;
   auto [owner, first] = id_owner_.try_emplace(raw, process);
   if (first || owner->second == process) return raw;
@@ -87,8 +87,8 @@ int32_t TrackTable::exported_id(prof_track_id process, int32_t raw) {
   return stand_in->second;
 }
 
-void TrackTable::write_named(prof_track_id id, const prof_track_desc &desc, const TrackInfo &info,
-                             std::string_view name, ProtoWriter &out) {
+void PerfettoTracks::write_named(prof_track_id id, const prof_track_desc &desc,
+                                 const TrackInfo &info, std::string_view name, ProtoWriter &out) {
   begin_packet(out, kMainSequenceId);
   out.begin_nested(field::packet::kTrackDescriptor);
   out.field_varint(field::track_descriptor::kUuid, uuid(id));
@@ -106,7 +106,7 @@ void TrackTable::write_named(prof_track_id id, const prof_track_desc &desc, cons
   end_packet(out);
 }
 
-void TrackTable::refresh_names(ProtoWriter &out) {
+void PerfettoTracks::refresh_names(ProtoWriter &out) {
   for (prof_track_id id = 1; id < tracks_.size(); ++id) {
     TrackInfo &info = tracks_[id];
     if (!info.written) continue;
@@ -120,8 +120,8 @@ void TrackTable::refresh_names(ProtoWriter &out) {
   }
 }
 
-void TrackTable::write_process(const prof_track_desc &desc, std::string_view name, int32_t pid,
-                               ProtoWriter &out) {
+void PerfettoTracks::write_process(const prof_track_desc &desc, std::string_view name, int32_t pid,
+                                   ProtoWriter &out) {
   out.begin_nested(field::track_descriptor::kProcess);
   out.field_int(field::process_descriptor::kPid, pid);
   for (const std::string &arg : target_cmdline(desc.pid))
@@ -130,7 +130,7 @@ void TrackTable::write_process(const prof_track_desc &desc, std::string_view nam
   out.end_nested();
 }
 
-void TrackTable::write_counter(const prof_track_desc &desc, ProtoWriter &out) {
+void PerfettoTracks::write_counter(const prof_track_desc &desc, ProtoWriter &out) {
   out.begin_nested(field::track_descriptor::kCounter);
   if (desc.unit != nullptr && desc.unit[0] != '\0') {
     if (const uint32_t unit = builtin_unit(desc.unit); unit != 0)
@@ -141,7 +141,7 @@ void TrackTable::write_counter(const prof_track_desc &desc, ProtoWriter &out) {
   out.end_nested();
 }
 
-std::vector<std::string> TrackTable::target_cmdline(int32_t pid) const {
+std::vector<std::string> PerfettoTracks::target_cmdline(int32_t pid) const {
   // The host knows the command line of the profiled process only.
   std::vector<std::string> args;
   const prof_session_info &session = host_.session();

@@ -1,4 +1,4 @@
-// TrackTable: maps prof tracks to Perfetto track uuids and writes each
+// PerfettoTracks: maps prof tracks to Perfetto track uuids and writes each
 // track's TrackDescriptor the first time an event uses it, ancestors first.
 //
 // prof kind           Perfetto descriptor
@@ -12,8 +12,8 @@
 // COUNTER             CounterDescriptor{unit or unit_name}, parent_uuid
 // anything else       a named track with parent_uuid: device > cluster >
 //                     engine > index nest as prof declared them
-#ifndef PROF_PLUGINS_PERFETTO_TRACK_TABLE_HPP
-#define PROF_PLUGINS_PERFETTO_TRACK_TABLE_HPP
+#ifndef PROF_PLUGINS_PERFETTO_PERFETTO_TRACKS_HPP
+#define PROF_PLUGINS_PERFETTO_PERFETTO_TRACKS_HPP
 
 #include "proto_writer.hpp"
 
@@ -21,8 +21,8 @@
 
 #include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace prof::perfetto {
@@ -37,13 +37,13 @@ struct TrackInfo {
   std::string name;      ///< a process or thread track's name as written
 };
 
-class TrackTable {
+class PerfettoTracks {
 public:
   /// A track's uuid is its prof id: nonzero (0 is Perfetto's implicit global
   /// track), unique in the file, and a 1-3 byte varint on every event.
   static constexpr uint64_t uuid(prof_track_id id) { return id; }
 
-  explicit TrackTable(ExportHost host) : host_(host) {}
+  explicit PerfettoTracks(ExportHost host) : host_(host) {}
 
   /// The track's uuid, writing its descriptor (and its ancestors') into `out`
   /// first if needed. Track 0 is the global track, uuid 0.

@@ -21,8 +21,8 @@ using TryOptions = std::function<std::string(const core::OptionValues &values)>;
 /// Adds options.host-accepts-table-values, options.host-refuses-outside-values
 /// and options.plugin-accepts-table-values. `base` holds the values every run
 /// starts from (--option); each case changes one option on top of them.
-void check_option_rules(const core::PluginInfo &plugin,
-                        const std::map<std::string, std::string> &base, const TryOptions &run,
-                        RuleReport &report);
+void check_option_values(const core::PluginInfo &plugin,
+                         const std::map<std::string, std::string> &base, const TryOptions &run,
+                         RuleReport &report);
 
 } // namespace prof::plugin_check
