@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -98,9 +99,18 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
 
   prof::report::ReportReader reader;
   ASSERT_TRUE(reader.open(report.string()));
-  size_t beats = 0;
+  std::vector<uint64_t> beats;
   for (const prof_event &e : reader.read_all_events())
-    if (e.type == PROF_EVENT_SLICE && reader.string(e.name) == "beat") ++beats;
-  EXPECT_GE(beats, 20u); // 300 ms at one tick per 5 ms, with slack for a loaded machine
+    if (e.type == PROF_EVENT_SLICE && reader.string(e.name) == "beat") beats.push_back(e.ts);
+  EXPECT_GE(beats.size(), 20u); // 300 ms at one tick per 5 ms, with slack for a loaded machine
+  // The interval option reached the plugin: on its own timestamps, the
+  // median gap between beats is 5 ms (a loaded machine delays some, not most).
+  ASSERT_GE(beats.size(), 3u);
+  std::sort(beats.begin(), beats.end());
+  std::vector<uint64_t> gaps;
+  for (size_t i = 1; i < beats.size(); ++i)
+    gaps.push_back(beats[i] - beats[i - 1]);
+  std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+  EXPECT_NEAR(static_cast<double>(gaps[gaps.size() / 2]) / 1e6, 5.0, 1.5);
   fs::remove_all(work);
 }

@@ -692,9 +692,7 @@ TEST_F(MpiE2E, HangReportNamesTheRankThatStoppedInAPythonFunction) {
   std::ofstream(release).put('\n');
   const int exit_code = job.wait(std::chrono::seconds(120));
   ASSERT_FALSE(dumps.empty()) << job.output();
-  // The issue asks for 10 s after a 5 s timeout; a loaded machine gets slack.
-  std::cout << "the dump came " << seconds.count() << " s after rank 1 stopped\n";
-  EXPECT_LT(seconds.count(), 30.0);
+  std::cout << "the test saw the dump " << seconds.count() << " s after rank 1 stopped\n";
   EXPECT_EQ(exit_code, 0) << job.output();
   for (int rank = 0; rank < 4; ++rank)
     EXPECT_NE(job.output().find("rank " + std::to_string(rank) + " done"), std::string::npos)
@@ -702,6 +700,23 @@ TEST_F(MpiE2E, HangReportNamesTheRankThatStoppedInAPythonFunction) {
   EXPECT_NE(job.output().find("made no step for"), std::string::npos) << job.output();
 
   std::sort(dumps.begin(), dumps.end());
+  // How long after rank 1 stopped prof wrote the dump, on prof's own clock
+  // (the test's polling and a loaded machine do not count): rank 1's stall()
+  // is open in the dump, for that long. The issue asks for 10 s at most
+  // after a 5 s timeout.
+  report::ReportReader dump;
+  ASSERT_TRUE(dump.open(dumps.front().string()));
+  std::vector<uint64_t> stalls;
+  for (const prof_event &e : dump.read_all_events())
+    if (e.type == PROF_EVENT_SLICE && (e.flags & PROF_SLICE_UNFINISHED) != 0 &&
+        dump.string(e.name) == "stall")
+      stalls.push_back(e.duration);
+  ASSERT_EQ(stalls.size(), 1u) << "rank 1's stall(), open at the dump";
+  std::cout << "the dump came " << stalls[0] / 1e9 << " s after rank 1 stopped\n";
+  // The others began waiting in MPI_Allreduce #50 a moment before rank 1
+  // began stall(), and the timeout counts from their wait.
+  EXPECT_GE(stalls[0], 4'500'000'000u) << "not before the hang timeout";
+  EXPECT_LT(stalls[0], 10'000'000'000u);
   const RunResult stats = run_process(
       {kProf, "stats", "--report", "hang", "--format", "json", dumps.front().string()}, dir_);
   ASSERT_EQ(stats.exit_code, 0) << stats.describe();

@@ -114,6 +114,19 @@ TEST(CpuUtilPluginLoadTest, SamplesThisProcess) {
 
   const auto total = values_of("CPU utilization (total)");
   EXPECT_GE(total.size(), 5u); // ~15 ticks at 50 Hz in 300 ms, less on a loaded machine
+  // The frequency, on the plugin's own timestamps: a loaded machine delays
+  // some ticks, not most, so the median gap is the period (20 ms).
+  std::vector<uint64_t> gaps;
+  uint64_t previous = 0;
+  for (const auto &counter : fake.counters()) {
+    if (counter.track != by_name["CPU utilization (total)"].id) continue;
+    if (previous != 0) gaps.push_back(counter.ts - previous);
+    previous = counter.ts;
+  }
+  ASSERT_GE(gaps.size(), 4u);
+  std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+  EXPECT_NEAR(static_cast<double>(gaps[gaps.size() / 2]) / 1e6, 20.0, 4.0)
+      << "ticks 20 ms apart at 50 Hz";
   for (double v : total)
     EXPECT_TRUE(v >= 0 && v <= 100) << v;
   for (double v : values_of("cpu0 utilization"))
