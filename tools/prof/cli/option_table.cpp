@@ -210,13 +210,13 @@ constexpr OptionSpec kOptions[] = {
     {"buffer", 0, K::Enum, G::Advanced, "device|host", 0, 0, "device|host",
      "where device data is buffered (default device)"},
     {"device-buffer-size", 0, K::Int, G::Advanced, "MB", 1, 64, "",
-     "device buffer size, 1-64 MB (default 64)"},
+     "device buffer size, 1-64 MB (default 64; cuda: 8)"},
     {"host-buffer-size", 0, K::Int, G::Advanced, "MB", 1, 1024, "",
      "host buffer size, 1-1024 MB (default 1024)"},
     {"host-ringbuffer-size", 0, K::Int, G::Advanced, "MB", 2, 64, "",
-     "host ring buffer size, 2-64 MB (default 16)"},
+     "host ring buffer size, 2-64 MB (default 16; cuda: 64)"},
     {"watermark-threshold", 0, K::Int, G::Advanced, "MB", 1, 63, "",
-     "drain a ring at this fill, 1 to host-ringbuffer-size - 1 MB (default 15)"},
+     "drain a ring at this fill, 1 to host-ringbuffer-size - 1 MB (default 15; cuda: 2)"},
 };
 
 struct Spelling {
