@@ -39,6 +39,13 @@ WindowResult CaptureWindows::start(uint64_t at_ns, const std::string &output_nam
                     (where.empty() ? "" : ", writing " + where)};
 }
 
+void CaptureWindows::start_earlier(uint64_t at_ns) {
+  if (!current_ || at_ns >= current_->facts.start_ns) return;
+  for (const auto &old : closing_)
+    at_ns = std::max(at_ns, old->end_ns);
+  current_->facts.start_ns = std::min(current_->facts.start_ns, at_ns);
+}
+
 WindowResult CaptureWindows::stop(uint64_t at_ns) {
   if (!current_) return {false, "no collection window is running"};
   if (current_->suspended_since != kOpen) {

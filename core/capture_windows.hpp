@@ -67,6 +67,12 @@ public:
   ~CaptureWindows() override;
 
   WindowResult start(uint64_t at_ns, const std::string &output_name = "");
+  /// The current window keeps events from `at_ns` on, when that is earlier
+  /// than it began and after every stopped window's end: a step-aligned
+  /// window opens at the first boundary heard, and a process heard later
+  /// may have begun the step before it. Its report's header keeps the start
+  /// it was opened with.
+  void start_earlier(uint64_t at_ns);
   WindowResult stop(uint64_t at_ns);
   WindowResult suspend(uint64_t at_ns);
   WindowResult resume(uint64_t at_ns);

@@ -248,6 +248,11 @@ void CaptureController::take_step_request(const core::CaptureRequest &request) {
   case StepAlignment::Action::None:
     break;
   }
+  // Boundaries are heard in the order their processes' queues are read, not
+  // in time: the window keeps every process's step from its own begin.
+  if (windows_.collecting())
+    for (const auto &[pid, span] : steps_.spans())
+      windows_.start_earlier(span.begin);
 }
 
 // Without --at-step, S is picked once every joining process told its step,

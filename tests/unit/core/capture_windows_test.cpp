@@ -106,6 +106,25 @@ TEST_F(CaptureWindowsTest, EachWindowHoldsExactlyItsInterval) {
   EXPECT_EQ(shared_.ts.size(), 7u);
 }
 
+// A step-aligned window opens at the first boundary heard; a process heard
+// later that began the step earlier moves its start back, never into the
+// window before it.
+TEST_F(CaptureWindowsTest, AWindowStartsEarlierForAStepBegunBeforeItOpened) {
+  ASSERT_TRUE(windows_.start(100).ok);
+  ASSERT_TRUE(windows_.stop(200).ok);
+  ASSERT_TRUE(windows_.start(300).ok);
+  feed({290});
+  windows_.start_earlier(280);
+  feed({285, 279});
+  windows_.start_earlier(150); // inside window 1: only back to its end
+  feed({199, 200});
+  windows_.start_earlier(400); // later: no change
+  feed({250});
+  windows_.finish(catalog_, CaptureEnd{500});
+  EXPECT_EQ(outputs_[2].ts, (std::vector<uint64_t>{285, 200, 250}));
+  EXPECT_EQ(outputs_[1].ts, (std::vector<uint64_t>{199}));
+}
+
 TEST_F(CaptureWindowsTest, SuspendCutsOutExactlyTheSuspendedInterval) {
   ASSERT_TRUE(windows_.start(0).ok);
   ASSERT_TRUE(windows_.suspend(100).ok);
