@@ -7,6 +7,7 @@
 #include "tools/prof/capture_front_end.hpp"
 #include "tools/prof/capture_plan_options.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/detach_signal.hpp"
 #include "tools/prof/process_facts.hpp"
 #include "tools/prof/session_control.hpp"
 

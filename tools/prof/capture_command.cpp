@@ -5,6 +5,7 @@
 #include "tools/prof/capture_front_end.hpp"
 #include "tools/prof/capture_plan_options.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/detach_signal.hpp"
 
 #include <csignal>
 #include <cstring>

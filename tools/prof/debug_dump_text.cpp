@@ -6,10 +6,10 @@
 #include "core/report/report_reader.hpp"
 #include "core/session_details.hpp"
 #include "tools/prof/app_launcher.hpp"
-#include "tools/prof/capture_parts.hpp"
 #include "tools/prof/cli/help_text.hpp"
 #include "tools/prof/cli/option_table.hpp"
 #include "tools/prof/plugin_listing.hpp"
+#include "tools/prof/process_facts.hpp"
 
 #include <cstdio>
 #include <cstdlib>

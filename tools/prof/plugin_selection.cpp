@@ -2,6 +2,7 @@
 
 #include "core/config/option_validator.hpp"
 #include "core/output_name.hpp"
+#include "core/source_instance.hpp"
 #include "tools/prof/cli/plugin_mapping.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/python_program.hpp"
@@ -83,6 +84,25 @@ PluginSelection select_plugins(const cli::CommandLine &command,
         .push_back(std::move(selected));
   }
   return selection;
+}
+
+// Process-scope sources run inside the application, where a bad option could
+// only be reported after it started: each is configured here first, so a bad
+// filter string stops prof before anything runs.
+void check_process_sources(const std::vector<SelectedPlugin> &sources,
+                           core::CaptureContext &capture) {
+  for (const SelectedPlugin &selected : sources) {
+    core::SourceInstance source(*selected.plugin, selected.options, capture);
+    if (!source.create()) throw std::runtime_error(source.error());
+    if (!source.configure()) throw cli::UsageError(source.error());
+  }
+}
+
+std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected) {
+  std::vector<core::PluginChoice> choices;
+  for (const SelectedPlugin &s : selected)
+    choices.push_back({s.plugin, s.options});
+  return choices;
 }
 
 } // namespace prof::tool

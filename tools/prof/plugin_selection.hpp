@@ -2,8 +2,10 @@
 // validated options, or a usage error naming what asked for a missing one.
 #pragma once
 
+#include "core/capture/capture_runner.hpp"
 #include "core/option_values.hpp"
 #include "core/plugin_registry.hpp"
+#include "core/source_instance.hpp"
 #include "tools/prof/cli/command_line.hpp"
 
 #include <string>
@@ -38,5 +40,13 @@ std::vector<SelectedPlugin> take_process_sources(PluginSelection &selection);
 SelectedPlugin configure_plugin(const core::PluginInfo &plugin,
                                 const std::vector<std::pair<std::string, std::string>> &options,
                                 bool force, const std::string &requested_by);
+
+/// Configures each process-scope source once in prof, so a bad option is
+/// exit 2 before anything runs. Throws cli::UsageError.
+void check_process_sources(const std::vector<SelectedPlugin> &sources,
+                           core::CaptureContext &capture);
+
+/// The selected plugins as the capture runner takes them.
+std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected);
 
 } // namespace prof::tool

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -109,6 +110,12 @@ std::optional<ProcessFacts> read_process_facts(int pid) {
     break;
   }
   return facts;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return name;
 }
 
 } // namespace prof::tool

@@ -39,4 +39,7 @@ int innermost_pid(int pid);
 /// same device and inode in its /proc maps. False when either cannot be read.
 bool maps_file(int pid, const std::string &path);
 
+/// This machine's host name.
+std::string host_name();
+
 } // namespace prof::tool

@@ -1,6 +1,6 @@
 #include "tools/prof/prompt.hpp"
 
-#include "tools/prof/capture_parts.hpp"
+#include "tools/prof/detach_signal.hpp"
 
 #include <cstdio>
 #include <poll.h>

@@ -3,6 +3,7 @@
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
 #include "core/control/local_time.hpp"
+#include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/run_context.hpp"
 
 #include <algorithm>
@@ -300,6 +301,20 @@ int run_status(const std::string &session) {
     }
   }
   return kExitOk;
+}
+
+std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
+                                                     SessionFacts facts, core::Console &console) {
+  const std::string name = facts.name;
+  try {
+    return std::make_unique<SessionControl>(std::move(facts));
+  } catch (const std::exception &e) {
+    // A name the user gave must be the session's; a default one may go unlisted.
+    if (command.has("session-new"))
+      throw cli::UsageError("--session-new " + name + ": " + e.what());
+    console.warning(std::string("the session cannot be listed: ") + e.what());
+    return nullptr;
+  }
 }
 
 } // namespace prof::tool

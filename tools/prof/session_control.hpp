@@ -6,6 +6,7 @@
 #include "core/capture/capture_controller.hpp"
 #include "core/console.hpp"
 #include "core/control/control_server.hpp"
+#include "tools/prof/cli/command_line.hpp"
 
 #include <atomic>
 
@@ -71,5 +72,10 @@ std::vector<WaitingProcess> waiting_processes();
 /// prof status (asys): the state of each running session, or of the one
 /// named by `session` (its name or id; exit 2 when there is none such).
 int run_status(const std::string &session);
+
+/// The session's control socket, or null (said on the console) when it
+/// cannot be listed; throws cli::UsageError when --session-new named it.
+std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
+                                                     SessionFacts facts, core::Console &console);
 
 } // namespace prof::tool

@@ -212,13 +212,15 @@ TEST_F(AgentE2E, OsRuntimeTracingShowsAKnownMutexWait) {
     if (e.type == PROF_EVENT_SLICE && reader.string(e.name) == "pthread_mutex_lock" &&
         reader.string(e.category) == "osrt")
       longest = std::max(longest, e.duration);
-  // Within 5% of the wait the program measured around its own lock call, or
-  // 10 ms where a loaded machine preempted it between its clock and the call.
+  // Inside the wait the program measured around its own lock call (1 ms for
+  // the two clocks), and most of it: a loaded machine may preempt the
+  // program between its clock and the call, never make the call longer.
   const auto at = r.out.find("lock wait: ");
   ASSERT_NE(at, std::string::npos) << r.out;
   const double waited = std::stod(r.out.substr(at + 11));
   EXPECT_GT(waited, 50e6); // the helper held the lock most of its 150 ms
-  EXPECT_NEAR(static_cast<double>(longest), waited, std::max(waited * 0.05, 10e6));
+  EXPECT_LE(static_cast<double>(longest), waited + 1e6);
+  EXPECT_GE(static_cast<double>(longest), waited * 0.5);
 }
 
 TEST_F(AgentE2E, WithoutProfTheAgentDoesNothing) {

@@ -1,26 +1,11 @@
-#include "tools/prof/capture_parts.hpp"
+#include "tools/prof/capture_buffers.hpp"
 
-#include "core/session_clock.hpp"
 #include "core/shm_event_source.hpp"
-#include "core/source_instance.hpp"
 #include "tools/prof/agent_setup.hpp"
-#include "tools/prof/app_launcher.hpp"
-#include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/run_context.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <stdexcept>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 namespace prof::tool {
-
-std::string host_name() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
-}
 
 core::EventBusConfig bus_config(const cli::CommandLine &command) {
   core::EventBusConfig config;
@@ -52,50 +37,6 @@ core::EventBusConfig agent_bus_config(const cli::CommandLine &command,
   config.ring_bytes = std::min<uint64_t>(buffers.ring_bytes, 2 * mib);
   config.watermark_bytes = std::min(config.watermark_bytes, config.ring_bytes / 2);
   return config;
-}
-
-std::unique_ptr<SessionControl> open_session_control(const cli::CommandLine &command,
-                                                     SessionFacts facts, core::Console &console) {
-  const std::string name = facts.name;
-  try {
-    return std::make_unique<SessionControl>(std::move(facts));
-  } catch (const std::exception &e) {
-    // A name the user gave must be the session's; a default one may go unlisted.
-    if (command.has("session-new"))
-      throw cli::UsageError("--session-new " + name + ": " + e.what());
-    console.warning(std::string("the session cannot be listed: ") + e.what());
-    return nullptr;
-  }
-}
-
-// Process-scope sources run inside the application, where a bad option could
-// only be reported after it started: each is configured here first, so a bad
-// filter string stops prof before anything runs.
-void check_process_sources(const std::vector<SelectedPlugin> &sources,
-                           core::CaptureContext &capture) {
-  for (const SelectedPlugin &selected : sources) {
-    core::SourceInstance source(*selected.plugin, selected.options, capture);
-    if (!source.create()) throw std::runtime_error(source.error());
-    if (!source.configure()) throw cli::UsageError(source.error());
-  }
-}
-
-void signal_detach(int fd) {
-  const uint64_t one = 1;
-  (void)!write(fd, &one, sizeof one);
-}
-
-DetachSignal::DetachSignal() : fd(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {}
-
-DetachSignal::~DetachSignal() {
-  if (fd >= 0) close(fd);
-}
-
-std::vector<core::PluginChoice> choices_of(const std::vector<SelectedPlugin> &selected) {
-  std::vector<core::PluginChoice> choices;
-  for (const SelectedPlugin &s : selected)
-    choices.push_back({s.plugin, s.options});
-  return choices;
 }
 
 std::unique_ptr<core::ShmEventSource> shared_event_source(AgentSetup &agent,
