@@ -6,7 +6,7 @@
 // (a probe), and the process pays for that look.
 #pragma once
 
-#include "tools/agent/agent_state.hpp"
+#include "core/agent/agent_state.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -6,12 +6,12 @@
 #include "core/capture_requests.hpp"
 #include "core/descriptor_check.hpp"
 #include "core/session_clock.hpp"
-#include "tools/agent/agent_host.hpp"
-#include "tools/agent/agent_state.hpp"
-#include "tools/agent/dynamic_listener.hpp"
-#include "tools/agent/step_marks.hpp"
-#include "tools/agent/trigger_watch.hpp"
-#include "tools/agent/unfinished_answers.hpp"
+#include "core/agent/agent_host.hpp"
+#include "core/agent/agent_state.hpp"
+#include "core/agent/dynamic_listener.hpp"
+#include "core/agent/step_marks.hpp"
+#include "core/agent/trigger_watch.hpp"
+#include "core/agent/unfinished_answers.hpp"
 
 #include <cerrno>
 #include <csignal>

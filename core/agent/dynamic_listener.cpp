@@ -1,9 +1,9 @@
-#include "tools/agent/dynamic_listener.hpp"
+#include "core/agent/dynamic_listener.hpp"
 
 #include "core/control/control_folder.hpp"
 #include "core/control/control_server.hpp"
-#include "tools/agent/agent_state.hpp"
-#include "tools/agent/trigger_watch.hpp"
+#include "core/agent/agent_state.hpp"
+#include "core/agent/trigger_watch.hpp"
 
 #include <charconv>
 #include <fstream>

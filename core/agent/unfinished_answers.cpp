@@ -1,8 +1,8 @@
-#include "tools/agent/unfinished_answers.hpp"
+#include "core/agent/unfinished_answers.hpp"
 
 #include "core/session_clock.hpp"
 #include "core/shared_futex.hpp"
-#include "tools/agent/quiet_thread.hpp"
+#include "core/agent/quiet_thread.hpp"
 
 namespace prof::agent {
 namespace {

@@ -1,6 +1,6 @@
-#include "tools/agent/trigger_watch.hpp"
+#include "core/agent/trigger_watch.hpp"
 
-#include "tools/agent/quiet_thread.hpp"
+#include "core/agent/quiet_thread.hpp"
 
 #include "core/control/control_folder.hpp"
 #include "core/control/local_time.hpp"

@@ -1,8 +1,8 @@
-#include "tools/agent/step_marks.hpp"
+#include "core/agent/step_marks.hpp"
 
 #include "core/capture_requests.hpp"
 #include "core/session_clock.hpp"
-#include "tools/agent/agent_host.hpp"
+#include "core/agent/agent_host.hpp"
 
 #include <atomic>
 #include <mutex>

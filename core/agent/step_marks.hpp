@@ -4,7 +4,7 @@
 // boundaries prof's step-aligned windows (--capture-steps) follow.
 #pragma once
 
-#include "tools/agent/agent_state.hpp"
+#include "core/agent/agent_state.hpp"
 
 #include <cstdint>
 

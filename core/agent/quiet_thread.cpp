@@ -1,4 +1,4 @@
-#include "tools/agent/quiet_thread.hpp"
+#include "core/agent/quiet_thread.hpp"
 
 #include <csignal>
 #include <pthread.h>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/source_lifecycle.hpp"
-#include "tools/agent/agent_state.hpp"
+#include "core/agent/agent_state.hpp"
 
 #include <prof/plugin.h>
 

@@ -1,4 +1,4 @@
-#include "tools/agent/agent_host.hpp"
+#include "core/agent/agent_host.hpp"
 
 #include "core/descriptor_check.hpp"
 #include "core/host_emitters.hpp"
