@@ -3,7 +3,7 @@
 // the drops counted at its end.
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/event_sink.hpp"
 #include "core/export_view.hpp"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/event_source.hpp"
-#include "core/ring_pool.hpp"
+#include "core/runtime/ring_pool.hpp"
 
 #include <prof/event.h>
 #include <prof/plugin.h>

@@ -1,6 +1,6 @@
 #include "core/event_pump.hpp"
 
-#include "core/args_folding.hpp"
+#include "core/catalog/args_folding.hpp"
 #include "core/session_clock.hpp"
 
 namespace prof::core {

@@ -3,7 +3,7 @@
 // the session clock, and feeds the sinks.
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/event_source.hpp"
 #include "core/event_sink.hpp"
 

@@ -2,9 +2,9 @@
 // Every call comes from the one thread that drains (or reads a report).
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/report/report_model.hpp"
-#include "core/ring_pool.hpp"
+#include "core/runtime/ring_pool.hpp"
 
 #include <prof/event.h>
 

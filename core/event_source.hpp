@@ -2,7 +2,7 @@
 // rings of profiled processes.
 #pragma once
 
-#include "core/ring_pool.hpp"
+#include "core/runtime/ring_pool.hpp"
 
 #include <prof/event.h>
 

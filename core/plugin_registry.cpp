@@ -1,7 +1,7 @@
 #include "core/plugin_registry.hpp"
 
 #include "core/config/option_validator.hpp"
-#include "core/descriptor_check.hpp"
+#include "core/runtime/descriptor_check.hpp"
 #include "core/plugin_load_probe.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>

@@ -2,7 +2,7 @@
 // exporter works on a saved report exactly as on a live capture.
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/event_sink.hpp"
 #include "core/report/report_reader.hpp"
 

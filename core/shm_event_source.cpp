@@ -1,7 +1,7 @@
 #include "core/shm_event_source.hpp"
 
 #include "core/event_args_record.hpp"
-#include "core/page_give_back.hpp"
+#include "core/runtime/page_give_back.hpp"
 #include "core/report/report_model.hpp"
 
 #include <spdlog/spdlog.h>

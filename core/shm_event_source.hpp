@@ -2,9 +2,9 @@
 // to, then drains their rings, turning shared ids into the session's ids.
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/event_source.hpp"
-#include "core/shm_region.hpp"
+#include "core/runtime/shm_region.hpp"
 
 #include <memory>
 #include <vector>

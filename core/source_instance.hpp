@@ -2,12 +2,12 @@
 // track declaration and emits land in the session's catalog and event bus.
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/console.hpp"
 #include "core/event_bus.hpp"
 #include "core/option_values.hpp"
 #include "core/plugin_registry.hpp"
-#include "core/source_lifecycle.hpp"
+#include "core/runtime/source_lifecycle.hpp"
 
 #include <prof/plugin.h>
 

@@ -3,8 +3,8 @@
 // runs the capture's process-scope plugins, and gives each thread a ring in
 // the region. Without it, or when anything is wrong, it does nothing: the
 // application must never be harmed by prof.
-#include "core/capture_requests.hpp"
-#include "core/descriptor_check.hpp"
+#include "core/runtime/capture_requests.hpp"
+#include "core/runtime/descriptor_check.hpp"
 #include "core/session_clock.hpp"
 #include "core/agent/agent_host.hpp"
 #include "core/agent/agent_state.hpp"

@@ -2,7 +2,7 @@
 // go to the shared catalog, events to the thread's shared ring.
 #pragma once
 
-#include "core/source_lifecycle.hpp"
+#include "core/runtime/source_lifecycle.hpp"
 #include "core/agent/agent_state.hpp"
 
 #include <prof/plugin.h>

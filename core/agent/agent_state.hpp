@@ -2,10 +2,10 @@
 // pool and catalog writer over it, and whether prof is still there.
 #pragma once
 
-#include "core/agent_config.hpp"
-#include "core/ring_pool.hpp"
-#include "core/shm_catalog_writer.hpp"
-#include "core/shm_region.hpp"
+#include "core/runtime/agent_config.hpp"
+#include "core/runtime/ring_pool.hpp"
+#include "core/runtime/shm_catalog_writer.hpp"
+#include "core/runtime/shm_region.hpp"
 
 #include <prof/plugin.h>
 

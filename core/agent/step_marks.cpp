@@ -1,6 +1,6 @@
 #include "core/agent/step_marks.hpp"
 
-#include "core/capture_requests.hpp"
+#include "core/runtime/capture_requests.hpp"
 #include "core/session_clock.hpp"
 #include "core/agent/agent_host.hpp"
 

@@ -8,7 +8,7 @@
 // it. Every call on the thread that drains (EventSink's rule).
 #pragma once
 
-#include "core/args_table.hpp"
+#include "core/catalog/args_table.hpp"
 
 #include <prof/event.h>
 

@@ -10,7 +10,7 @@
 #include "core/capture/capture_controller.hpp"
 #include "core/capture/sources_switch.hpp"
 #include "core/capture/window_reports.hpp"
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 #include "core/exporter_instance.hpp"

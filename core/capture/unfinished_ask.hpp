@@ -5,7 +5,7 @@
 // (a process that cannot answer).
 #pragma once
 
-#include "core/shm_layout.hpp"
+#include "core/runtime/shm_layout.hpp"
 
 #include <cstdint>
 #include <vector>

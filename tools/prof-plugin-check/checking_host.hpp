@@ -6,7 +6,7 @@
 
 #include "tools/prof-plugin-check/event_checker.hpp"
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/option_values.hpp"
 #include "core/plugin_registry.hpp"
 

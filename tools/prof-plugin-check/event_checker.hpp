@@ -7,7 +7,7 @@
 
 #include "tools/prof-plugin-check/event_findings.hpp"
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 
 #include <prof/plugin.h>
 

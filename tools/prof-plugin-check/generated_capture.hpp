@@ -3,7 +3,7 @@
 // within each batch, as the capture runner hands them over.
 #pragma once
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 
 #include <prof/event.h>
 

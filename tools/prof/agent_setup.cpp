@@ -1,7 +1,7 @@
 #include "tools/prof/agent_setup.hpp"
 
-#include "core/agent_config.hpp"
-#include "core/shm_region.hpp"
+#include "core/runtime/agent_config.hpp"
+#include "core/runtime/shm_region.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/event_bus.hpp"
-#include "core/shm_region.hpp"
+#include "core/runtime/shm_region.hpp"
 #include "tools/prof/plugin_selection.hpp"
 
 #include <algorithm>

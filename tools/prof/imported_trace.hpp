@@ -5,7 +5,7 @@
 // is written, with the trace's own times in nanoseconds.
 #pragma once
 
-#include "core/string_table.hpp"
+#include "core/catalog/string_table.hpp"
 
 #include <prof/event.h>
 

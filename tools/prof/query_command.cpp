@@ -1,6 +1,6 @@
 #include "tools/prof/query_command.hpp"
 
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/event_bus.hpp"
 #include "core/source_instance.hpp"
 #include "tools/prof/cli/usage_error.hpp"

@@ -65,20 +65,20 @@ TEST(PluginMapping, EventsAndMetricsReachTheCounterSource) {
                                          "--devices", "1", "--buffer", "host", "app"}));
   const PluginRequest *pmc = find(requests, "sip-pmc");
   ASSERT_NE(pmc, nullptr);
-  EXPECT_EQ(pmc->options, (Pairs{{"events", "*/*/sippmc/sip_busy_with_wait"},
-                                 {"devices", "1"},
-                                 {"buffer", "host"}}));
+  EXPECT_EQ(
+      pmc->options,
+      (Pairs{{"events", "*/*/sippmc/sip_busy_with_wait"}, {"devices", "1"}, {"buffer", "host"}}));
   EXPECT_EQ(find(requests, "gcu"), nullptr);
 
   // A metric needs the operators, the counters and the table.
-  requests = plugin_requests(parse({"--metrics", "sip_busy_efficiency_per_op",
-                                    "--profile-from-start", "off", "app"}));
+  requests = plugin_requests(
+      parse({"--metrics", "sip_busy_efficiency_per_op", "--profile-from-start", "off", "app"}));
   for (const char *plugin : {"gcu", "sip-pmc"}) {
     const PluginRequest *request = find(requests, plugin);
     ASSERT_NE(request, nullptr) << plugin;
     EXPECT_EQ(request->requested_by, "--metrics");
-    EXPECT_EQ(request->options.front(), (std::pair<std::string, std::string>{
-                                            "metrics", "sip_busy_efficiency_per_op"}));
+    EXPECT_EQ(request->options.front(),
+              (std::pair<std::string, std::string>{"metrics", "sip_busy_efficiency_per_op"}));
     // prof's collection windows hold everything back, not the plugins.
     EXPECT_EQ(std::find(request->options.begin(), request->options.end(),
                         std::pair<std::string, std::string>{"from-start", "off"}),
@@ -132,6 +132,11 @@ TEST(PluginMapping, DefaultSummary) {
   EXPECT_EQ(find(plugin_requests(parse({"--print-trace", "--cpu-utilization", "ls"})), "summary"),
             nullptr);
   EXPECT_NE(find(plugin_requests(parse({"--import-profile", "r.profrep"})), "summary"), nullptr);
+  EXPECT_EQ(find(plugin_requests(
+                     parse({"--flight-recorder", "32M", "--cpu-utilization", "-o", "r", "ls"})),
+                 "summary"),
+            nullptr)
+      << "a flight recorder writes its dumps only";
   EXPECT_TRUE(plugin_requests(parse({"--plugin-list"})).empty());
   EXPECT_TRUE(plugin_requests(parse({"--stop"})).empty());
 }
@@ -160,19 +165,18 @@ TEST(PluginMapping, TraceAndSample) {
 }
 
 TEST(PluginMapping, TuningOptionsReachPluginsAskedForByTraceOrPlugin) {
-  auto requests = plugin_requests(parse({"-t", "osrt", "--osrt-threshold", "500",
-                                         "--plugin", "cpu-perf frequency=50",
-                                         "--sampling-frequency", "1000", "--backtrace", "dwarf",
-                                         "--nic-metrics", "true", "--nic-metrics-frequency", "200",
-                                         "ls"}));
+  auto requests = plugin_requests(
+      parse({"-t", "osrt", "--osrt-threshold", "500", "--plugin", "cpu-perf frequency=50",
+             "--sampling-frequency", "1000", "--backtrace", "dwarf", "--nic-metrics", "true",
+             "--nic-metrics-frequency", "200", "ls"}));
   EXPECT_EQ(find(requests, "osrt")->options, (Pairs{{"threshold", "500"}}));
   // The --plugin key wins over the option that tunes the same key.
   EXPECT_EQ(find(requests, "cpu-perf")->options,
             (Pairs{{"frequency", "50"}, {"backtrace", "dwarf"}}));
   EXPECT_EQ(find(requests, "nic")->options, (Pairs{{"frequency", "200"}}));
-  EXPECT_EQ(find(plugin_requests(parse({"--nic-metrics", "false", "--cpu-utilization", "ls"})),
-                 "nic"),
-            nullptr);
+  EXPECT_EQ(
+      find(plugin_requests(parse({"--nic-metrics", "false", "--cpu-utilization", "ls"})), "nic"),
+      nullptr);
 }
 
 TEST(PluginMapping, MemoryProfileAndKernelCallstack) {

@@ -1,4 +1,4 @@
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 
 #include <gtest/gtest.h>
 

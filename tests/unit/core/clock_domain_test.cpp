@@ -1,4 +1,4 @@
-#include "core/clock_domain.hpp"
+#include "core/catalog/clock_domain.hpp"
 #include "core/session_clock.hpp"
 
 #include <gtest/gtest.h>

@@ -1,12 +1,12 @@
 // Typed arguments on the event path: packed after their event in a ring,
 // kept together by the ring, folded into the catalog's argument sets by the
 // drain, so sinks see one event with an argument set id.
-#include "core/args_folding.hpp"
+#include "core/catalog/args_folding.hpp"
 #include "core/event_args_record.hpp"
 #include "core/event_bus.hpp"
 #include "core/event_pump.hpp"
 #include "core/host_emitters.hpp"
-#include "core/ring_buffer.hpp"
+#include "core/runtime/ring_buffer.hpp"
 
 #include <prof/event.hpp>
 

@@ -1,4 +1,4 @@
-#include "core/ring_buffer.hpp"
+#include "core/runtime/ring_buffer.hpp"
 
 #include <gtest/gtest.h>
 

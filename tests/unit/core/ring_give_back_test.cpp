@@ -1,7 +1,7 @@
 // The consumer gives back the pages of what it read (RingBuffer::pop with a
 // PageGiveBack, RingPool::set_give_back): what went back must never be a slot
 // still to be read, and a ring's headers stay.
-#include "core/ring_pool.hpp"
+#include "core/runtime/ring_pool.hpp"
 #include "tests/support/page_mapped.hpp"
 
 #include <gtest/gtest.h>

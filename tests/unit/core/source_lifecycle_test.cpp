@@ -2,7 +2,7 @@
 // and in the in-application agent: steps in order, each failure explained by
 // the error the plugin logged during it, errors outside a step left to the
 // host, and the instance stopped and destroyed once.
-#include "core/source_lifecycle.hpp"
+#include "core/runtime/source_lifecycle.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The loader on real .so fixtures: good ones load, each bad one is refused
 // with a one-line reason naming the file, and no refusal hides a good plugin.
-#include "core/catalog.hpp"
+#include "core/catalog/catalog.hpp"
 #include "core/console.hpp"
 #include "core/event_bus.hpp"
 #include "core/plugin_registry.hpp"

@@ -1,4 +1,4 @@
-#include "core/agent_config.hpp"
+#include "core/runtime/agent_config.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Capture requests cross the shared region in order; a reader that falls
 // more than the slots behind counts what it lost.
-#include "core/capture_requests.hpp"
+#include "core/runtime/capture_requests.hpp"
 
 #include <prof/profiler_api.h>
 

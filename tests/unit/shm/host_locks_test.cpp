@@ -4,9 +4,9 @@
 // shared catalog and the ring pools work, contended or not. (With
 // std::mutex there, osrt timed a contended catalog lock and recorded the
 // wait through the catalog: the thread waited for itself.)
-#include "core/ring_pool.hpp"
-#include "core/shm_catalog_writer.hpp"
-#include "core/shm_region.hpp"
+#include "core/runtime/ring_pool.hpp"
+#include "core/runtime/shm_catalog_writer.hpp"
+#include "core/runtime/shm_region.hpp"
 
 #include <gtest/gtest.h>
 

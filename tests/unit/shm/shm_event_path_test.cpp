@@ -1,11 +1,11 @@
 // The shared event path across real processes: children attach to the region
 // by name, define strings and tracks, emit from several threads, and die;
 // prof's side reads everything they wrote, ids translated.
-#include "core/args_folding.hpp"
+#include "core/catalog/args_folding.hpp"
 #include "core/event_args_record.hpp"
 #include "core/event_sink.hpp"
 #include "core/report/report_model.hpp"
-#include "core/shm_catalog_writer.hpp"
+#include "core/runtime/shm_catalog_writer.hpp"
 #include "core/shm_event_source.hpp"
 
 #include <gtest/gtest.h>

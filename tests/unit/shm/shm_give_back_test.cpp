@@ -2,7 +2,7 @@
 // catalog's log, slowly written rings); the region keeps its contents, so
 // whatever is read again, by prof or another reader, is intact.
 #include "core/event_sink.hpp"
-#include "core/shm_catalog_writer.hpp"
+#include "core/runtime/shm_catalog_writer.hpp"
 #include "core/shm_event_source.hpp"
 #include "tests/support/page_mapped.hpp"
 

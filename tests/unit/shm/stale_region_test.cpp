@@ -1,6 +1,6 @@
 // Regions a killed prof left in /dev/shm are removed by the next prof; those
 // of a prof still running are not.
-#include "core/shm_region.hpp"
+#include "core/runtime/shm_region.hpp"
 
 #include <gtest/gtest.h>
 

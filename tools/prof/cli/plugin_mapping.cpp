@@ -267,6 +267,9 @@ void add_python_sampling(const CommandLine &command, RequestList &list) {
 
 bool wants_default_summary(const CommandLine &command, RequestList &list) {
   if (command.has("quiet") || list.find("summary") || list.find("trace")) return false;
+  // A flight recorder writes its dumps only, and keeps its memory within its
+  // bound only when nothing beside it sees every event (args_sweeper.hpp).
+  if (command.has("flight-recorder")) return false;
   for (auto name : kPrintOptions)
     if (command.has(name)) return false;
   return command.has_app() || command.has("import-profile") || command.has("import-rawdata");

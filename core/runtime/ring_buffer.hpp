@@ -50,7 +50,8 @@ public:
   /// Largest power of two not above `n` (at least 2).
   static uint64_t capacity_for(uint64_t n) {
     uint64_t c = 2;
-    while (c * 2 <= n) c *= 2;
+    while (c * 2 <= n)
+      c *= 2;
     return c;
   }
 

@@ -1,8 +1,8 @@
-#include "core/ring_pool.hpp"
+#include "core/runtime/ring_pool.hpp"
 
-#include "core/page_give_back.hpp"
 #include "core/process_gone.hpp"
 #include "core/raw_mutex.hpp"
+#include "core/runtime/page_give_back.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -203,7 +203,8 @@ std::vector<CorruptRing> RingPool::take_corrupt_rings() { return std::exchange(c
 
 uint64_t RingPool::dropped() const {
   uint64_t total = 0;
-  for (const RingDrops &d : drops()) total += d.dropped;
+  for (const RingDrops &d : drops())
+    total += d.dropped;
   return total;
 }
 

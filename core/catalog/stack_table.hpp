@@ -2,7 +2,7 @@
 // leaf first.
 #pragma once
 
-#include "core/stable_vector.hpp"
+#include "core/catalog/stable_vector.hpp"
 
 #include <prof/event.h>
 

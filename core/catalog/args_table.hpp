@@ -4,7 +4,7 @@
 // later interns reuse their ids (release_unreferenced).
 #pragma once
 
-#include "core/stable_vector.hpp"
+#include "core/catalog/stable_vector.hpp"
 
 #include <prof/event.h>
 

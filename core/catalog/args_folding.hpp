@@ -2,7 +2,7 @@
 // argument sets: the drain's step between rings and sinks.
 #pragma once
 
-#include "core/args_table.hpp"
+#include "core/catalog/args_table.hpp"
 
 #include <prof/event.h>
 

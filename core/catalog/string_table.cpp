@@ -1,4 +1,4 @@
-#include "core/string_table.hpp"
+#include "core/catalog/string_table.hpp"
 
 namespace prof::core {
 
@@ -20,7 +20,8 @@ prof_string_id StringTable::intern(std::string_view text) {
 
 void StringTable::restore(prof_string_id id, std::string_view text) {
   std::lock_guard lock(mutex_);
-  while (texts_.size() < id) texts_.push_back(std::string()); // gaps are not interned
+  while (texts_.size() < id)
+    texts_.push_back(std::string()); // gaps are not interned
   if (texts_.size() != id) return;
   auto at = texts_.push_back(std::string(text));
   ids_.emplace(std::string_view(*at), id);

@@ -2,7 +2,7 @@
 // agent in every profiled process (found through PROF_AGENT_SHM).
 #pragma once
 
-#include "core/shm_layout.hpp"
+#include "core/runtime/shm_layout.hpp"
 
 #include <optional>
 #include <string>

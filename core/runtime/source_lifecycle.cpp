@@ -1,4 +1,4 @@
-#include "core/source_lifecycle.hpp"
+#include "core/runtime/source_lifecycle.hpp"
 
 #include <utility>
 

@@ -1,7 +1,7 @@
-#include "core/descriptor_check.hpp"
+#include "core/runtime/descriptor_check.hpp"
 
-#include <cstddef>
 #include <cctype>
+#include <cstddef>
 #include <set>
 
 namespace prof::core {

@@ -1,7 +1,7 @@
-#include "core/ring_buffer.hpp"
+#include "core/runtime/ring_buffer.hpp"
 
 #include "core/layout_page.hpp"
-#include "core/page_give_back.hpp"
+#include "core/runtime/page_give_back.hpp"
 
 namespace prof::core {
 

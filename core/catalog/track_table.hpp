@@ -2,8 +2,8 @@
 // thread-safe; lookups of handed-out ids need no lock.
 #pragma once
 
-#include "core/stable_vector.hpp"
-#include "core/string_table.hpp"
+#include "core/catalog/stable_vector.hpp"
+#include "core/catalog/string_table.hpp"
 
 #include <prof/event.h>
 

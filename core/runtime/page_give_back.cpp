@@ -1,4 +1,4 @@
-#include "core/page_give_back.hpp"
+#include "core/runtime/page_give_back.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>

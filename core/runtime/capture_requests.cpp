@@ -1,4 +1,4 @@
-#include "core/capture_requests.hpp"
+#include "core/runtime/capture_requests.hpp"
 
 #include <prof/profiler_api.h>
 

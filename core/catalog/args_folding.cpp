@@ -1,4 +1,4 @@
-#include "core/args_folding.hpp"
+#include "core/catalog/args_folding.hpp"
 
 #include "core/event_args_record.hpp"
 

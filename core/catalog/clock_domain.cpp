@@ -1,4 +1,4 @@
-#include "core/clock_domain.hpp"
+#include "core/catalog/clock_domain.hpp"
 
 #include "core/session_clock.hpp"
 
@@ -58,8 +58,9 @@ uint64_t ClockDomain::to_session_ns(uint64_t ticks) const {
   if (hi == pairs_.begin()) ++hi;
   if (hi == pairs_.end()) --hi;
   auto lo = hi - 1;
-  long double slope = (static_cast<long double>(hi->second) - static_cast<long double>(lo->second)) /
-                      (static_cast<long double>(hi->first) - static_cast<long double>(lo->first));
+  long double slope =
+      (static_cast<long double>(hi->second) - static_cast<long double>(lo->second)) /
+      (static_cast<long double>(hi->first) - static_cast<long double>(lo->first));
   return along_line(ticks, lo->first, lo->second, slope);
 }
 

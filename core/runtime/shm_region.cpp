@@ -1,8 +1,8 @@
-#include "core/shm_region.hpp"
+#include "core/runtime/shm_region.hpp"
 
 #include "core/layout_page.hpp"
 #include "core/process_gone.hpp"
-#include "core/ring_buffer.hpp"
+#include "core/runtime/ring_buffer.hpp"
 
 #include <cerrno>
 #include <csignal>

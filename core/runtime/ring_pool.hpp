@@ -4,7 +4,7 @@
 // drains them all.
 #pragma once
 
-#include "core/ring_buffer.hpp"
+#include "core/runtime/ring_buffer.hpp"
 
 #include <prof/event.h>
 
@@ -168,14 +168,14 @@ private:
   bool check_owners_;
   // While set, no owner is judged gone.
   const std::atomic<uint32_t> *owners_unchecked_ = nullptr;
-  const std::atomic<uint32_t> *ready_;   // nullptr: every ring is backed
+  const std::atomic<uint32_t> *ready_; // nullptr: every ring is backed
   GrowRings grow_ = nullptr;
   void *grow_context_ = nullptr;
   std::vector<RingDrops> retired_drops_; // owners that went away
   mutable std::mutex retired_mutex_;
   std::unique_ptr<prof_event[]> batch_; // not zeroed: pages are touched as events fill it
-  std::vector<bool> abandoned_;      // rings never to be read again (consumer only)
-  std::vector<CorruptRing> corrupt_; // found since take_corrupt_rings()
+  std::vector<bool> abandoned_;         // rings never to be read again (consumer only)
+  std::vector<CorruptRing> corrupt_;    // found since take_corrupt_rings()
   GiveBack give_back_ = GiveBack::Never;
   uint64_t producer_reserve_ = 0;
   std::vector<PageGiveBack> given_back_;     // per ring (consumer only)

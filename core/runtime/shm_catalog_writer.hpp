@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/raw_mutex.hpp"
-#include "core/shm_region.hpp"
+#include "core/runtime/shm_region.hpp"
 
 #include <prof/event.h>
 

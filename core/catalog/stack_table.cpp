@@ -1,4 +1,4 @@
-#include "core/stack_table.hpp"
+#include "core/catalog/stack_table.hpp"
 
 namespace prof::core {
 
@@ -18,7 +18,8 @@ prof_stack_id StackTable::intern(std::span<const prof_string_id> frames) {
 void StackTable::restore(prof_stack_id id, std::span<const prof_string_id> frames) {
   std::vector<prof_string_id> key(frames.begin(), frames.end());
   std::lock_guard lock(mutex_);
-  while (stacks_.size() < id) stacks_.push_back({});
+  while (stacks_.size() < id)
+    stacks_.push_back({});
   if (stacks_.size() != id) return;
   stacks_.push_back(key);
   ids_.emplace(std::move(key), id);

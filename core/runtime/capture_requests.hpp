@@ -3,7 +3,7 @@
 // reads them in order on its drain thread.
 #pragma once
 
-#include "core/shm_layout.hpp"
+#include "core/runtime/shm_layout.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/track_table.hpp"
+#include "core/catalog/track_table.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -89,7 +89,8 @@ std::vector<std::pair<prof_track_id, std::string>> TrackTable::renames_between(s
 
 prof_track_id TrackTable::restore(prof_track_id id, const prof_track_desc &desc) {
   std::lock_guard lock(mutex_);
-  while (entries_.size() < id) entries_.emplace_back(); // gaps stay unnamed
+  while (entries_.size() < id)
+    entries_.emplace_back(); // gaps stay unnamed
   if (entries_.size() != id) return 0;
   return add_locked(desc);
 }

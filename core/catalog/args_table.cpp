@@ -1,4 +1,4 @@
-#include "core/args_table.hpp"
+#include "core/catalog/args_table.hpp"
 
 #include <prof/event.hpp>
 

@@ -1,4 +1,4 @@
-#include "core/shm_catalog_writer.hpp"
+#include "core/runtime/shm_catalog_writer.hpp"
 
 #include "core/process_gone.hpp"
 

@@ -2,11 +2,11 @@
 // and clock domains of one capture (or of one report being read).
 #pragma once
 
-#include "core/args_table.hpp"
-#include "core/clock_domain.hpp"
-#include "core/stack_table.hpp"
-#include "core/string_table.hpp"
-#include "core/track_table.hpp"
+#include "core/catalog/args_table.hpp"
+#include "core/catalog/clock_domain.hpp"
+#include "core/catalog/stack_table.hpp"
+#include "core/catalog/string_table.hpp"
+#include "core/catalog/track_table.hpp"
 
 namespace prof::core {
 

@@ -2,7 +2,7 @@
 // up any id that has been handed out without taking a lock.
 #pragma once
 
-#include "core/stable_vector.hpp"
+#include "core/catalog/stable_vector.hpp"
 
 #include <prof/event.h>
 

@@ -8,7 +8,7 @@
 // likewise: its first catalog_reserved bytes, more as it fills.
 #pragma once
 
-#include "core/ring_pool.hpp"
+#include "core/runtime/ring_pool.hpp"
 
 #include <prof/plugin.h>
 
