@@ -48,7 +48,7 @@ std::atomic<MemorySource *> g_running{nullptr}; ///< the started instance of thi
 } // namespace
 
 std::vector<SiteBytes> heap_by_site(const HeapTable &heap, HeapMoment moment, size_t limit) {
-  const NotAccounted not_accounted; // the map allocates under the ledger's lock
+  const NotAccounted not_accounted; // prof's own maps are not the program's heap
   // A site's rows (one per lane) summed: a block may be freed in another lane.
   std::unordered_map<uintptr_t, LedgerValue> by_site;
   heap.ledger().for_each_site([&](uintptr_t site, const LedgerValue &now, const LedgerValue &peak) {
