@@ -1,5 +1,6 @@
 #include "heap_report.hpp"
 
+#include <prof/stats/process_label.hpp>
 #include <prof/stats/time_format.hpp>
 #include <prof/stats/value_format.hpp>
 
@@ -59,10 +60,12 @@ SiteRow stack_row(const ExportHost &host, const prof_event &e) {
   return row;
 }
 
-std::string process_label(const ExportHost &host, prof_track_id track) {
+// "app (pid 42)", for the headings.
+std::string heap_owner(const ExportHost &host, prof_track_id track) {
   const prof_track_desc *desc = host.track(track);
   if (desc == nullptr) return "track " + std::to_string(track);
-  std::string text = desc->name != nullptr && desc->name[0] != '\0' ? desc->name : "process";
+  std::string text =
+      desc->name != nullptr && desc->name[0] != '\0' ? short_process_name(desc->name) : "process";
   if (desc->pid != 0) text += " (pid " + std::to_string(desc->pid) + ")";
   return text;
 }
@@ -141,7 +144,7 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
     return format_duration(ts > origin ? ts - origin : 0) + " into the report";
   };
   for (auto &[track, heap] : processes) {
-    const std::string label = process_label(host, track);
+    const std::string label = heap_owner(host, track);
     if (heap.peak != nullptr) {
       Section peak{label,
                    "======== Heap of " + label + ": peak " +

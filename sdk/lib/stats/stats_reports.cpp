@@ -499,14 +499,6 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
   return table;
 }
 
-/// What `prof merge` appends to an input's top-level and process tracks'
-/// names (" [node1 rank 3]"), "" when the name has none.
-std::string_view merge_label(std::string_view name) {
-  if (!name.ends_with(']')) return {};
-  const size_t open = name.rfind(" [");
-  return open == std::string_view::npos ? std::string_view{} : name.substr(open);
-}
-
 /// Which process each device works for: the process of the same merged
 /// input (the same merge label), or, when one process communicates, that one.
 std::map<prof_track_id, prof_track_id> device_processes(StatsAggregator &aggregator,

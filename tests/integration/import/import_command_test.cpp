@@ -223,9 +223,9 @@ TEST_F(ImportCommand, FourLegacyRanksNameTheStraggler) {
   ASSERT_EQ(stragglers.exit_code, 0) << stragglers.describe();
   EXPECT_EQ(lines_starting(stragglers.out, "# late: "),
             (std::vector<std::string>{
-                "# late: gloo:0 gloo:all_reduce #3: python3 (rank 2) [rank 2] last, 300.00ms after "
+                "# late: gloo:0 gloo:all_reduce #3: python3 (rank 2) last, 300.00ms after "
                 "the first",
-                "# late: gloo:0 gloo:all_reduce #4: python3 (rank 2) [rank 2] last, 300.00ms after "
+                "# late: gloo:0 gloo:all_reduce #4: python3 (rank 2) last, 300.00ms after "
                 "the first"}))
       << stragglers.out;
 
