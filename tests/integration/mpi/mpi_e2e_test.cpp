@@ -207,7 +207,7 @@ TEST_F(MpiE2E, MergedRanksGiveTheCollectivesReport) {
   for (std::string line; std::getline(lines, line);)
     if (line.rfind("MPI_COMM_WORLD,MPI_Allreduce,", 0) == 0) {
       ++rows;
-      EXPECT_NE(line.find("rank " + std::to_string(rows - 1) + "]"), std::string::npos) << line;
+      EXPECT_NE(line.find("(rank " + std::to_string(rows - 1) + ")"), std::string::npos) << line;
       EXPECT_NE(line.find(",5,10240,"), std::string::npos) << line;
     }
   EXPECT_EQ(rows, 2) << stats.out;
