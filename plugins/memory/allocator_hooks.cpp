@@ -1,5 +1,6 @@
 #include "allocator_hooks.hpp"
 
+#include "prof_code.hpp"
 #include "stack_sampler.hpp"
 
 #include <prof/tsc_clock.hpp>
@@ -149,18 +150,20 @@ void start_child_tables() {
 }
 
 // The tables stay whole across fork(), and a child starts its own; threads
-// write the heap's ledger in lanes of their own: both set up when the plugin
-// is loaded.
-__attribute__((constructor)) void keep_tables_whole_across_fork() {
+// write the heap's ledger in lanes of their own; prof's code is known from
+// its first allocation: all set up when the plugin is loaded.
+__attribute__((constructor)) void set_up_tables() {
   pthread_atfork(&lock_tables, &unlock_tables, &start_child_tables);
   PeakLedger::use_thread_lanes();
+  prof_code().refresh();
 }
 
 void account_allocation(void *p, size_t size, uintptr_t site) {
   if (p == nullptr || t_busy || in_arena(p)) return;
   const NotAccounted inside;
-  g_heap.add({reinterpret_cast<uintptr_t>(p), size, site, sample_stack(size, site)}, &now_ns,
-             logged_tid());
+  if (prof_code().contains(site)) site = kProfSite;
+  const uint32_t stack = site == kProfSite ? 0 : sample_stack(size, site);
+  g_heap.add({reinterpret_cast<uintptr_t>(p), size, site, stack}, &now_ns, logged_tid());
   t_last_block = reinterpret_cast<uintptr_t>(p);
 }
 

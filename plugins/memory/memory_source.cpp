@@ -1,6 +1,7 @@
 #include "memory_source.hpp"
 
 #include "allocator_hooks.hpp"
+#include "prof_code.hpp"
 #include "stack_sampler.hpp"
 
 #include <prof/stacks/address_name.hpp>
@@ -58,10 +59,10 @@ std::vector<SiteBytes> heap_by_site(const HeapTable &heap, HeapMoment moment, si
   std::vector<SiteBytes> sites;
   SiteBytes prof_own{kProfSite, 0, 0};
   for (const auto &[address, value] : by_site) {
-    if (value.blocks <= 0) continue;
+    if (value.blocks <= 0 || (address == kProfSite && moment == HeapMoment::peak)) continue;
     const SiteBytes site{address, static_cast<uint64_t>(value.bytes),
                          static_cast<uint64_t>(value.blocks)};
-    if (site.site <= kProfSite || !in_prof_library(site.site)) {
+    if (site.site != kProfSite && (site.site == 0 || !in_prof_library(site.site))) {
       sites.push_back(site);
       continue;
     }
@@ -135,6 +136,7 @@ bool MemorySource::start() {
   if (started_) return true;
   if (const std::string problem = hooks_problem(); !problem.empty())
     host_.log(PROF_LOG_WARN, problem);
+  prof_code().refresh(); // the plugins loaded since this one
   declare_tracks();
   if (stack_period_ > 0) {
     python_ = python::find_python_runtime().runtime;
@@ -186,6 +188,7 @@ void MemorySource::restart_in_forked_child() {
 }
 
 void MemorySource::tick() {
+  prof_code().refresh();
   const uint64_t now = TscClock::now_ns();
   const HeapTotals totals = process_heap().totals();
   host_.counter(heap_track_, now, static_cast<double>(std::max<int64_t>(totals.in_use, 0)));

@@ -37,15 +37,13 @@ struct SiteBytes {
   uint64_t bytes = 0, blocks = 0;
 };
 
-/// Site of prof's own allocations (the agent's, the plugins'), summed as one.
-inline constexpr uintptr_t kProfSite = 1;
-
 /// When a heap's rows are read: now, or at its peak.
 enum class HeapMoment { now, peak };
 
 /// The bytes `heap` held by call site at `moment`, exact, most bytes first,
-/// at most `limit` (the rest summed into one entry of site 0); sites in
-/// prof's own libraries (libprof-*.so) count as one entry of kProfSite, last.
+/// at most `limit` (the rest summed into one entry of site 0); prof's own
+/// blocks (and sites in prof's libraries) count as one entry of kProfSite,
+/// last, and at the peak only those the heap's level counted.
 std::vector<SiteBytes> heap_by_site(const HeapTable &heap, HeapMoment moment, size_t limit);
 
 /// Estimated bytes of one sampled call stack (stack_sampler.hpp).

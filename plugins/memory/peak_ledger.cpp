@@ -158,7 +158,10 @@ void PeakLedger::change(int64_t bytes, int64_t blocks, uintptr_t site, uint32_t 
 // row's changes reach the level in the order they reach the row.
 void PeakLedger::change_lane(Lane &lane, int64_t bytes, int64_t blocks, uintptr_t site,
                              uint32_t stack, uint64_t (*now_ns)()) noexcept {
-  const auto [before, after] = move_level(bytes);
+  // prof's own blocks are no part of the heap's level: their row keeps what
+  // they hold now, and no peak.
+  const auto [before, after] =
+      site == kProfSite ? std::pair<uint64_t, uint64_t>{0, 0} : move_level(bytes);
   if (after > before && now_ns != nullptr) peak_ns_.store(now_ns(), std::memory_order_relaxed);
   lane.sites.change(site, bytes, blocks, 0, 0, before, after);
   if (stack != 0) {

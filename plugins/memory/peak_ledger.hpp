@@ -24,6 +24,10 @@
 
 namespace prof::memory {
 
+/// The site of prof's own blocks (allocated from prof's code, prof_code.hpp),
+/// summed as one row, outside the heap's level and peak.
+inline constexpr uintptr_t kProfSite = 1;
+
 /// What a row holds: exact bytes and blocks, and for a stack the estimate
 /// its sampled blocks stand for (stack_sampler.hpp).
 struct LedgerValue {
@@ -111,7 +115,8 @@ public:
   /// Sampled blocks stand for their weight at this sampling period.
   void set_stack_period(uint64_t period) noexcept { period_.store(period); }
   /// A block of `size` bytes allocated at `site` (its sampled stack `stack`,
-  /// 0 for none); `now_ns` is read when it makes a new peak.
+  /// 0 for none); `now_ns` is read when it makes a new peak. A block of
+  /// kProfSite moves its row only, never the level.
   void add(uint64_t size, uintptr_t site, uint32_t stack, uint64_t (*now_ns)()) noexcept;
   /// The same block freed.
   void remove(uint64_t size, uintptr_t site, uint32_t stack) noexcept;

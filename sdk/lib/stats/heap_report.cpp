@@ -205,13 +205,20 @@ StatsTable heap_report(const StatsAggregator &aggregator, const ExportHost &host
       table.sections.push_back(std::move(sizes));
     }
   }
+  bool sampled_peaks = false;
+  for (const auto &[track, heap] : processes)
+    sampled_peaks |= heap.peak_sites != nullptr;
   if (!table.sections.empty())
     table.notes.push_back(
         "Sites are the code that called the allocator (malloc, operator new, ...), their bytes "
-        "exact. Call sites at the peak are those of the largest heap the memory source sampled, "
-        "within one sampling period of the peak; prof's own allocations are one row there, and "
-        "kept out of the leaks. Call "
-        "stacks (leaf first, Python frames where the interpreter ran them) are those of a "
+        "exact. " +
+        std::string(sampled_peaks
+                        ? "Call sites at the peak are those of the largest heap the memory source "
+                          "sampled, within one sampling period of the peak; prof's own "
+                          "allocations are one row there, and kept out of the leaks. "
+                        : "The peak and its call sites are exact, at the moment of the peak; "
+                          "prof's own allocations are left out of the peak and of the leaks. ") +
+        "Call stacks (leaf first, Python frames where the interpreter ran them) are those of a "
         "sample by bytes: Bytes estimates what the stack holds, Error is two standard errors "
         "(the truth lies within it 95% of the time), Blocks counts the sampled blocks.");
   return table;

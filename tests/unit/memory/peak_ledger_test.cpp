@@ -60,6 +60,24 @@ TEST(PeakLedger, ThePeaksRowsAreThoseOfItsMomentNotOfLaterOnes) {
   EXPECT_EQ(rows.peak[0xC].bytes, 2500);
 }
 
+// prof's own blocks keep their row (what they hold now, for the report's
+// "prof's own" line) and never move the heap's level or its peak.
+TEST(PeakLedger, ProfsOwnBlocksStayOutOfTheLevelAndThePeak) {
+  PeakLedger ledger;
+  ledger.add(1000, 0xA, 0, &fake_now);
+  ledger.add(50'000, kProfSite, 0, &fake_now);
+  ledger.add(2000, 0xB, 0, &fake_now); // the peak: 3000, not 53000
+  ledger.remove(2000, 0xB, 0);
+  ledger.remove(50'000, kProfSite, 0);
+  ledger.add(30'000, kProfSite, 0, &fake_now);
+  EXPECT_EQ(ledger.peak(), 3000u);
+  EXPECT_EQ(ledger.in_use(), 1000);
+  Rows rows = sites(ledger);
+  EXPECT_EQ(rows.now[kProfSite].bytes, 30'000);
+  EXPECT_EQ(rows.now[kProfSite].blocks, 1);
+  EXPECT_EQ(rows.peak[0xA].bytes + rows.peak[0xB].bytes, 3000);
+}
+
 TEST(PeakLedger, SampledStacksAtThePeakCarryTheirWeight) {
   PeakLedger ledger;
   ledger.set_stack_period(1024);
