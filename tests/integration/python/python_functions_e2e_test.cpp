@@ -17,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -191,6 +192,28 @@ TEST_F(PythonFunctionsE2E, ABadListIsRefusedBeforeTheProgramRuns) {
                        ":1:52: expected a function name or an object with \"function\"\n");
   EXPECT_EQ(r.out.find("done"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "r.profrep"));
+}
+
+// prof's sitecustomize (first on PYTHONPATH in every Python program prof
+// starts) imports nothing the program would not have, and comes compiled:
+// the program's heap and start are its own.
+TEST_F(PythonFunctionsE2E, ProfsSitecustomizeImportsNothingAndComesCompiled) {
+  const RunResult bare = run_process({"/usr/bin/env", "PYTHONPATH=", PROF_SYSTEM_PYTHON3,
+                                      (kPrograms / "site_modules.py").string()},
+                                     kPrograms);
+  ASSERT_EQ(bare.exit_code, 0) << bare.describe();
+  const RunResult under_prof = profile({"--memory-profile"}, "site_modules.py");
+  ASSERT_EQ(under_prof.exit_code, 0) << under_prof.describe();
+  EXPECT_NE(under_prof.out.find("sitecustomize compiled: True"), std::string::npos)
+      << under_prof.out;
+  const auto modules = [](const std::string &out) {
+    std::set<std::string> names;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);)
+      if (!line.starts_with("sitecustomize compiled")) names.insert(line);
+    return names;
+  };
+  EXPECT_EQ(modules(under_prof.out), modules(bare.out));
 }
 
 } // namespace
