@@ -291,14 +291,27 @@ NotAccounted::NotAccounted() : was_(t_busy) { t_busy = true; }
 NotAccounted::~NotAccounted() { t_busy = was_; }
 
 std::string hooks_problem() {
-  Dl_info first{}, self{};
-  void *found = dlsym(RTLD_DEFAULT, "malloc");
-  if (dladdr(reinterpret_cast<const void *>(&g_heap), &self) == 0 || found == nullptr ||
-      dladdr(found, &first) == 0)
-    return "";
-  if (first.dli_fbase == self.dli_fbase) return "";
+  void *const found = dlsym(RTLD_DEFAULT, "malloc");
+  auto *const found_free = reinterpret_cast<void (*)(void *)>(dlsym(RTLD_DEFAULT, "free"));
+  if (found == nullptr || found_free == nullptr) return "";
+  // The malloc the program calls reaches these hooks, directly or through its
+  // own PLT entry (a non-PIE program that takes malloc's address has one,
+  // which dlsym returns): a block from it is in the table.
+  const bool was_busy = t_busy;
+  t_busy = false;
+  void *const probe = reinterpret_cast<void *(*)(size_t)>(found)(24);
+  t_busy = was_busy;
+  if (probe == nullptr) return "";
+  bool seen = false;
+  {
+    const NotAccounted inside;
+    seen = g_heap.remove(reinterpret_cast<uintptr_t>(probe), nullptr);
+    found_free(probe);
+  }
+  if (seen) return "";
+  Dl_info first{};
   return std::string("malloc is defined by ") +
-         (first.dli_fname ? first.dli_fname : "the program") +
+         (dladdr(found, &first) != 0 && first.dli_fname ? first.dli_fname : "the program") +
          ", which comes before prof's: its allocations are not profiled";
 }
 
