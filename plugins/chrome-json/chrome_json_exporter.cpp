@@ -1,5 +1,6 @@
 #include "chrome_json_exporter.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/json_text.hpp>
 
 #include <filesystem>
@@ -30,11 +31,12 @@ bool ChromeJsonExporter::fail(std::string message) {
 }
 
 bool ChromeJsonExporter::begin() {
-  const auto path = host_.option("path");
-  if (!path || path->empty()) return fail("chrome-json: option path is required");
+  const DeclaredOptions declared(host_, kOptions);
+  const std::string_view path = declared.text("path");
+  if (path.empty()) return fail("chrome-json: option path is required");
   int pid = host_.session().target_pid;
   if (pid <= 0) pid = static_cast<int>(::getpid());
-  if (!file_.open(resolve_output_path(*path, pid), host_.option_bool("overwrite", false)))
+  if (!file_.open(resolve_output_path(path, pid), declared.flag("overwrite")))
     return fail(file_.error());
   out_ = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
   return true;

@@ -1,5 +1,7 @@
 #include "cpu_perf_options.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include <linux/perf_event.h>
 
 #include <fstream>
@@ -54,33 +56,37 @@ std::optional<std::vector<HardwareCounter>> parse_counter_list(const std::string
 }
 
 std::optional<CpuPerfOptions> read_options(const Host &host) {
+  const DeclaredOptions declared(host, kOptions);
   CpuPerfOptions o;
-  o.callstack = host.option_bool("callstack", true);
-  o.kernel = host.option_bool("kernel", false);
-  o.switches = host.option_bool("switches", true);
-  const long long frequency = host.option_int("frequency", 100);
+  o.callstack = declared.flag("callstack");
+  o.kernel = declared.flag("kernel");
+  o.switches = declared.flag("switches");
+  const long long frequency = declared.integer("frequency");
   if (frequency < 1 || frequency > 10000) {
     host.error("cpu-perf: frequency must be 1..10000 Hz, got " + std::to_string(frequency));
     return std::nullopt;
   }
   o.frequency = static_cast<int>(frequency);
-  const long long period = host.option_int("period", 0);
+  const long long period = declared.integer("period");
   if (period < 0 || period > 1000000000LL) {
     host.error("cpu-perf: period must be 0..1000000000 events, got " + std::to_string(period));
     return std::nullopt;
   }
   o.period = static_cast<uint64_t>(period);
-  const long long depth = host.option_int("depth", 24);
+  const long long depth = declared.integer("depth");
   if (depth < 1 || depth > 127) {
     host.error("cpu-perf: depth must be 1..127 frames, got " + std::to_string(depth));
     return std::nullopt;
   }
   o.depth = static_cast<int>(depth);
 
-  const std::string backtrace(host.option("backtrace").value_or("fp"));
-  if (backtrace == "fp") o.backtrace = Backtrace::FramePointer;
-  else if (backtrace == "dwarf") o.backtrace = Backtrace::Dwarf;
-  else if (backtrace == "none") o.backtrace = Backtrace::None;
+  const std::string backtrace(declared.text("backtrace"));
+  if (backtrace == "fp")
+    o.backtrace = Backtrace::FramePointer;
+  else if (backtrace == "dwarf")
+    o.backtrace = Backtrace::Dwarf;
+  else if (backtrace == "none")
+    o.backtrace = Backtrace::None;
   else {
     host.error("cpu-perf: backtrace must be fp, dwarf or none, got '" + backtrace + "'");
     return std::nullopt;
@@ -93,17 +99,20 @@ std::optional<CpuPerfOptions> read_options(const Host &host) {
   }
 #endif
 
-  const std::string scope(host.option("scope").value_or("process-tree"));
-  if (scope == "process-tree") o.scope = Scope::ProcessTree;
-  else if (scope == "system-wide") o.scope = Scope::SystemWide;
-  else if (scope == "none") o.scope = Scope::None;
+  const std::string scope(declared.text("scope"));
+  if (scope == "process-tree")
+    o.scope = Scope::ProcessTree;
+  else if (scope == "system-wide")
+    o.scope = Scope::SystemWide;
+  else if (scope == "none")
+    o.scope = Scope::None;
   else {
     host.error("cpu-perf: scope must be process-tree, system-wide or none, got '" + scope + "'");
     return std::nullopt;
   }
 
   std::string bad;
-  auto counters = parse_counter_list(std::string(host.option("counters").value_or("")), bad);
+  auto counters = parse_counter_list(std::string(declared.text("counters")), bad);
   if (!counters) {
     host.error("cpu-perf: unknown hardware counter '" + bad +
                "'; known: cycles, instructions, cache-misses, cache-references, branches, "

@@ -1,5 +1,7 @@
 #include "cpu_util_source.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -16,18 +18,19 @@ bool CpuUtilSource::check_readable(const char *file) {
 }
 
 bool CpuUtilSource::configure() {
+  const DeclaredOptions declared(host_, kOptions);
   if (thread_.running()) {
     host_.error("cpu-util: configure while sampling; stop first");
     return false;
   }
-  const long long frequency = host_.option_int("frequency", 100);
+  const long long frequency = declared.integer("frequency");
   if (frequency < 1 || frequency > 1000) {
     host_.error("cpu-util: frequency must be 1..1000 Hz, got " + std::to_string(frequency));
     return false;
   }
   SamplerOptions options;
-  options.cpu = host_.option_bool("cpu", true);
-  options.memory = host_.option_bool("memory", true);
+  options.cpu = declared.flag("cpu");
+  options.memory = declared.flag("memory");
   if (!options.cpu && !options.memory) {
     host_.error("cpu-util: nothing to sample: cpu and memory are both false; enable at least one");
     return false;
@@ -44,8 +47,8 @@ bool CpuUtilSource::configure() {
   // The target is held before exec when sources start, so its comm is still
   // prof's: the session's command line names it.
   const char *command = host_.session().command;
-  std::string process_name = command && *command ? std::string(command)
-                                                 : "process " + std::to_string(options.target_pid);
+  std::string process_name =
+      command && *command ? std::string(command) : "process " + std::to_string(options.target_pid);
   if (options.target_pid > 0) {
     const auto text = fs_.read(std::to_string(options.target_pid) + "/stat");
     if (!text || !parse_pid_stat(*text))

@@ -17,6 +17,17 @@
 
 namespace prof::cpu_util {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"frequency", PROF_OPTION_INT, "100", 1, 1000, nullptr,
+     "samples per second (Hz); topsprof --utilization-frequency"},
+    {"cpu", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "CPU utilization: total, per CPU, and the profiled process tree"},
+    {"memory", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "memory: process tree RSS and its peaks, system memory used"},
+};
+
 class CpuUtilSource {
 public:
   explicit CpuUtilSource(Host host) : host_(host) {}

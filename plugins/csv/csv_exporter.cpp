@@ -2,6 +2,8 @@
 
 #include "csv_summary.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include <sys/stat.h>
 
 namespace prof::csv {
@@ -12,17 +14,17 @@ bool CsvExporter::fail(const std::string &message) {
 }
 
 bool CsvExporter::begin() {
-  const std::string_view mode = host_.option("mode").value_or("summary");
+  const DeclaredOptions declared(host_, kOptions);
+  const std::string_view mode = declared.text("mode");
   if (mode == "summary")
     mode_ = CsvMode::Summary;
   else if (mode == "tables")
     mode_ = CsvMode::Tables;
   else
     return fail("unknown mode '" + std::string(mode) + "' (choose summary or tables)");
-  path_ = std::string(host_.option("path").value_or(""));
-  if (path_.empty())
-    return fail("option 'path' is required, e.g. --plugin \"csv path=out.csv\"");
-  const bool overwrite = host_.option_bool("overwrite", false);
+  path_ = std::string(declared.text("path"));
+  if (path_.empty()) return fail("option 'path' is required, e.g. --plugin \"csv path=out.csv\"");
+  const bool overwrite = declared.flag("overwrite");
   std::string error;
   if (mode_ == CsvMode::Tables) {
     tables_.emplace(host_);
@@ -42,9 +44,11 @@ bool CsvExporter::begin() {
 bool CsvExporter::consume(const prof_event *events, size_t count) {
   if (!begun_) return fail("consume() called without a successful begin()");
   if (tables_) {
-    for (size_t i = 0; i < count; ++i) tables_->add(events[i]);
+    for (size_t i = 0; i < count; ++i)
+      tables_->add(events[i]);
   } else {
-    for (size_t i = 0; i < count; ++i) aggregator_->add(events[i]);
+    for (size_t i = 0; i < count; ++i)
+      aggregator_->add(events[i]);
   }
   return true;
 }
@@ -57,7 +61,8 @@ bool CsvExporter::end() {
     const uint64_t events = tables_->events();
     if (!tables_->commit(error)) return fail(error);
     tables_.reset();
-    host_.print("csv: " + std::to_string(events) + " events written to " + path_ + (path_.ends_with('/') ? "" : "/"));
+    host_.print("csv: " + std::to_string(events) + " events written to " + path_ +
+                (path_.ends_with('/') ? "" : "/"));
     return true;
   }
   const uint64_t rows = write_summary(host_, *aggregator_, summary_file_);

@@ -15,6 +15,17 @@
 
 namespace prof::csv {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
+     "summary: the CSV file to write; tables: the folder to write the CSV files to (required)"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr, "replace existing files"},
+    {"mode", PROF_OPTION_ENUM, "summary", 0, -1, "summary,tables",
+     "summary: the summary tables in one file; tables: one file per event table "
+     "(tracks, slices, instants, counters, samples, stacks, flows)"},
+};
+
 enum class CsvMode { Summary, Tables };
 
 class CsvExporter {

@@ -2,6 +2,7 @@
 
 #include "cuda_injection.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/thread_track.hpp>
 #include <prof/tsc_clock.hpp>
 
@@ -40,7 +41,7 @@ bool CudaSource::start() {
   if (options_.metrics && (target == 0 || target == getpid())) {
     std::string error;
     const NvmlLibrary *nvml =
-        open_nvml(std::string(host_.option("nvml").value_or("libnvidia-ml.so.1")), error);
+        open_nvml(std::string(DeclaredOptions(host_, kOptions).text("nvml")), error);
     if (nvml != nullptr) {
       metrics_ = std::make_unique<GpuMetricsSampler>(host_, *nvml, *tracks_);
       if (!metrics_->start(options_.metrics_hz, error)) metrics_.reset();
@@ -66,7 +67,7 @@ bool CudaSource::start() {
 
 bool CudaSource::start_cupti() {
   std::string error;
-  cupti_ = open_cupti(std::string(host_.option("cupti").value_or("libcupti.so")), error);
+  cupti_ = open_cupti(std::string(DeclaredOptions(host_, kOptions).text("cupti")), error);
   if (cupti_ == nullptr) {
     host_.log(PROF_LOG_WARN, "no CUPTI: " + error + "; the cuda source records nothing");
     return true;

@@ -1,5 +1,7 @@
 #include "folded_exporter.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,18 +11,20 @@
 namespace prof::folded {
 
 bool FoldedExporter::begin() {
-  path_ = std::string(host_.option("path").value_or(""));
+  const DeclaredOptions declared(host_, kOptions);
+  path_ = std::string(declared.text("path"));
   if (path_.empty()) {
     host_.log(PROF_LOG_ERROR, "folded: option 'path' is required, e.g. --plugin \"folded "
                               "path=out.folded\"");
     return false;
   }
-  overwrite_ = host_.option_bool("overwrite", false);
-  thread_frame_ = host_.option_bool("thread-frame", true);
+  overwrite_ = declared.flag("overwrite");
+  thread_frame_ = declared.flag("thread-frame");
   struct stat st {};
   if (!overwrite_ && stat(path_.c_str(), &st) == 0) {
-    host_.log(PROF_LOG_ERROR, "folded: " + path_ + " already exists; set overwrite=true to "
-                              "replace it");
+    host_.log(PROF_LOG_ERROR, "folded: " + path_ +
+                                  " already exists; set overwrite=true to "
+                                  "replace it");
     return false;
   }
   return true;
@@ -41,7 +45,8 @@ bool FoldedExporter::end() {
     return false;
   }
   const auto lines = stacks_.render(host_, thread_frame_);
-  for (const std::string &line : lines) std::fprintf(out, "%s\n", line.c_str());
+  for (const std::string &line : lines)
+    std::fprintf(out, "%s\n", line.c_str());
   const bool written = std::ferror(out) == 0;
   if (std::fclose(out) != 0 || !written) {
     host_.log(PROF_LOG_ERROR, "folded: cannot write " + temp + ": " + std::strerror(errno));
@@ -49,8 +54,8 @@ bool FoldedExporter::end() {
     return false;
   }
   if (std::rename(temp.c_str(), path_.c_str()) != 0) {
-    host_.log(PROF_LOG_ERROR, "folded: cannot rename " + temp + " to " + path_ + ": " +
-                                  std::strerror(errno));
+    host_.log(PROF_LOG_ERROR,
+              "folded: cannot rename " + temp + " to " + path_ + ": " + std::strerror(errno));
     std::remove(temp.c_str());
     return false;
   }

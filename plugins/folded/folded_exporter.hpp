@@ -11,6 +11,16 @@
 
 namespace prof::folded {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
+     "file to write the folded stacks to (required)"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr, "replace an existing file"},
+    {"thread-frame", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "start each stack with the thread's name, as perf's stackcollapse does"},
+};
+
 class FoldedExporter {
 public:
   explicit FoldedExporter(ExportHost host) : host_(host) {}

@@ -1,5 +1,7 @@
 #include "kineto_exporter.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include "kineto_args.hpp"
 #include <prof/json_text.hpp>
 
@@ -56,12 +58,13 @@ bool KinetoExporter::fail(std::string message) {
 }
 
 bool KinetoExporter::begin() {
-  const auto path = host_.option("path");
-  if (!path || path->empty()) return fail("kineto: option path is required");
+  const DeclaredOptions declared(host_, kOptions);
+  const std::string_view path = declared.text("path");
+  if (path.empty()) return fail("kineto: option path is required");
   const prof_session_info &session = host_.session();
   int pid = session.target_pid;
   if (pid <= 0) pid = static_cast<int>(::getpid());
-  if (!file_.open(resolve_output_path(*path, pid), host_.option_bool("overwrite", false)))
+  if (!file_.open(resolve_output_path(path, pid), declared.flag("overwrite")))
     return fail(file_.error());
   // ts counts from the session's start (ABI 1.3), else from the first event.
   if (session.struct_size >= offsetof(prof_session_info, start_ns) + sizeof session.start_ns &&

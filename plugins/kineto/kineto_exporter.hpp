@@ -43,6 +43,15 @@
 
 namespace prof::kineto {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
+     "output file, or a folder (existing or ending in '/') that receives prof-<pid>.pt.trace.json"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "replace an existing output file instead of refusing it"},
+};
+
 /// Final file name for the `path` option: `path` itself, or
 /// `<path>/prof-<pid>.pt.trace.json` when `path` is an existing folder or
 /// ends in '/'.

@@ -4,6 +4,7 @@
 #include "prof_code.hpp"
 #include "stack_sampler.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/stacks/address_name.hpp>
 #include <prof/thread_track.hpp>
 #include <prof/tsc_clock.hpp>
@@ -117,18 +118,19 @@ std::vector<StackBytes> heap_by_stack(const HeapTable &heap, const StackNames &n
 }
 
 bool MemorySource::configure() {
-  frequency_ = static_cast<int>(host_.option_int("frequency", 100));
+  const DeclaredOptions declared(host_, kOptions);
+  frequency_ = static_cast<int>(declared.integer("frequency"));
   if (frequency_ < 1 || frequency_ > 1000) {
     host_.error("frequency must be 1..1000 Hz, got " + std::to_string(frequency_));
     return false;
   }
-  const long long period = host_.option_int("stack-sample-bytes", kStackPeriod);
+  const long long period = declared.integer("stack-sample-bytes");
   if (period < 0) {
     host_.error("stack-sample-bytes must be 0 or more, got " + std::to_string(period));
     return false;
   }
   stack_period_ = static_cast<uint64_t>(period);
-  events_ = host_.option("profile").value_or("summary") == "events";
+  events_ = declared.text("profile") == "events";
   return true;
 }
 

@@ -31,6 +31,19 @@
 
 namespace prof::memory {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"frequency", PROF_OPTION_INT, "100", 1, 1000, nullptr,
+     "heap, mapping and RSS counter samples per second"},
+    {"stack-sample-bytes", PROF_OPTION_INT, "524288", 0, 1099511627776LL, nullptr,
+     "bytes allocated between call stacks taken, on average (a sample by bytes; 1: every "
+     "allocation, 0: call sites only)"},
+    {"profile", PROF_OPTION_ENUM, "summary", 0, 0, "summary,events",
+     "summary: counters and the summary at exit; events: also every allocation and free as a "
+     "memory instant on its thread (--memory-profile events)"},
+};
+
 /// Live bytes and blocks of one call site.
 struct SiteBytes {
   uintptr_t site = 0;
@@ -75,8 +88,6 @@ public:
 
   static constexpr size_t kSites = 50;
   static constexpr size_t kStacks = 20;
-  /// Bytes between sampled stacks on average, unless set.
-  static constexpr uint64_t kStackPeriod = 512 * 1024;
   /// Events the heap logs between two ticks at most (16 MiB).
   static constexpr size_t kEventsPerTick = 512 * 1024;
   /// Events emitted a millisecond at most (three ring records each).
@@ -95,8 +106,8 @@ private:
 
   Host host_;
   int frequency_ = 100;
-  uint64_t stack_period_ = kStackPeriod;
-  bool events_ = false; ///< an instant per allocation and free
+  uint64_t stack_period_ = 0; ///< set by configure()
+  bool events_ = false;       ///< an instant per allocation and free
   std::vector<HeapEvent> taken_;
   uint64_t events_lost_ = 0; ///< to a full event log
   std::unordered_map<int, prof_track_id> thread_tracks_;

@@ -7,11 +7,21 @@
 
 #include "mpi_recorder.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/plugin.hpp>
 
 #include <memory>
 
 namespace prof::mpi {
+
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"clock-sync", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "measure each rank's clock against rank 0's at MPI_Init and MPI_Finalize (a ping-pong over "
+     "a copy of MPI_COMM_WORLD) for prof merge; every rank must run the mpi source, or the "
+     "others wait for it"},
+};
 
 class MpiSource {
 public:
@@ -21,7 +31,7 @@ public:
   MpiSource &operator=(const MpiSource &) = delete;
 
   bool configure() {
-    clock_sync_ = host_.option_bool("clock-sync", false);
+    clock_sync_ = DeclaredOptions(host_, kOptions).flag("clock-sync");
     return true;
   }
   /// Fails when another mpi instance already traces this process.

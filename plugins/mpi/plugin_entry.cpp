@@ -5,16 +5,7 @@
 
 #include <prof/plugin.hpp>
 
-#include <array>
-
 namespace {
-
-constexpr std::array<prof_option_desc, 1> kOptions{{
-    {"clock-sync", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
-     "measure each rank's clock against rank 0's at MPI_Init and MPI_Finalize (a ping-pong over "
-     "a copy of MPI_COMM_WORLD) for prof merge; every rank must run the mpi source, or the "
-     "others wait for it"},
-}};
 
 constexpr prof_plugin_descriptor kDescriptor = [] {
   prof_plugin_descriptor d = prof::source_descriptor<prof::mpi::MpiSource>(
@@ -22,7 +13,7 @@ constexpr prof_plugin_descriptor kDescriptor = [] {
       "MPI calls of the profiled process through the profiling interface (PMPI): point-to-point, "
       "collectives, waits and one-sided synchronization, with bytes, peer, root, tag and "
       "communicator",
-      PROF_SCOPE_PROCESS, kOptions, "prof project");
+      PROF_SCOPE_PROCESS, prof::mpi::kOptions, "prof project");
   d.flags = PROF_PLUGIN_INTERPOSES; // its MPI_Send(), MPI_Allreduce() ...
   return d;
 }();

@@ -2,6 +2,8 @@
 
 #include "tick_cost.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,23 +32,24 @@ std::string format_us(double seconds) {
 NicSource::~NicSource() { stop(); }
 
 bool NicSource::make_sampler(int64_t &frequency) {
-  frequency = host_.option_int("frequency", 1000);
+  const DeclaredOptions declared(host_, kOptions);
+  frequency = declared.integer("frequency");
   if (frequency < 1 || frequency > 100000) {
     host_.error("nic: frequency must be 1..100000 Hz, got " + std::to_string(frequency));
     return false;
   }
-  const std::string include(host_.option("include").value_or(""));
-  auto parsed = DeviceFilter::parse(include, host_.option_bool("loopback", false));
+  const std::string include(declared.text("include"));
+  auto parsed = DeviceFilter::parse(include, declared.flag("loopback"));
   if (auto *error = std::get_if<std::string>(&parsed)) {
     host_.error(*error);
     return false;
   }
   SamplerOptions options;
-  options.sysfs_root = std::string(host_.option("sysfs-root").value_or("/sys"));
+  options.sysfs_root = std::string(declared.text("sysfs-root"));
   while (!options.sysfs_root.empty() && options.sysfs_root.back() == '/')
     options.sysfs_root.pop_back();
   // /proc/net/dev describes the running system; a prepared tree has only sysfs.
-  const std::string stats(host_.option("netdev-stats").value_or("auto"));
+  const std::string stats(declared.text("netdev-stats"));
   const bool proc = stats == "proc" || (stats == "auto" && options.sysfs_root == "/sys");
   options.netdev_stats = proc ? NetdevStats::kProc : NetdevStats::kSysfs;
 

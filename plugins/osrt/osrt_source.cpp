@@ -4,6 +4,7 @@
 #include "stack_symbolizer.hpp"
 #include "tracing_control.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/stacks/return_addresses.hpp>
 
 #include <string>
@@ -11,10 +12,9 @@
 namespace prof::osrt {
 namespace {
 
-bool read_int(const Host &host, const char *name, long long low, long long high, long long &out) {
-  const auto text = host.option(name);
-  if (!text) return true; // keep the default
-  const std::string value(*text);
+bool read_int(const Host &host, const DeclaredOptions &declared, const char *name, long long low,
+              long long high, long long &out) {
+  const std::string value(declared.text(name));
   char *end = nullptr;
   const long long parsed = std::strtoll(value.c_str(), &end, 10);
   if (value.empty() || *end != '\0' || parsed < low || parsed > high) {
@@ -33,25 +33,22 @@ OsrtSource::~OsrtSource() {
 }
 
 bool OsrtSource::configure() {
-  long long threshold = static_cast<long long>(settings_.threshold_ns);
-  long long backtrace_threshold = static_cast<long long>(settings_.backtrace_threshold_ns);
-  long long depth = settings_.backtrace_depth;
-  if (!read_int(host_, "threshold", 0, 1000000000000LL, threshold) ||
-      !read_int(host_, "backtrace-threshold", 0, 1000000000000LL, backtrace_threshold) ||
-      !read_int(host_, "backtrace-depth", 1, 127, depth))
+  const DeclaredOptions declared(host_, kOptions);
+  long long threshold = 0, backtrace_threshold = 0, depth = 0;
+  if (!read_int(host_, declared, "threshold", 0, 1000000000000LL, threshold) ||
+      !read_int(host_, declared, "backtrace-threshold", 0, 1000000000000LL, backtrace_threshold) ||
+      !read_int(host_, declared, "backtrace-depth", 1, 127, depth))
     return false;
   settings_.threshold_ns = static_cast<uint64_t>(threshold);
   settings_.backtrace_threshold_ns = static_cast<uint64_t>(backtrace_threshold);
   settings_.backtrace_depth = static_cast<int>(depth);
-  settings_.python_frames = host_.option_bool("python-backtrace", true);
-  if (const auto timer = host_.option("timer")) {
-    if (*timer != "auto" && *timer != "monotonic") {
-      host_.error("osrt: option timer must be auto or monotonic, got '" + std::string(*timer) +
-                  "'");
-      return false;
-    }
-    settings_.allow_tsc = *timer == "auto";
+  settings_.python_frames = declared.flag("python-backtrace");
+  const std::string_view timer = declared.text("timer");
+  if (timer != "auto" && timer != "monotonic") {
+    host_.error("osrt: option timer must be auto or monotonic, got '" + std::string(timer) + "'");
+    return false;
   }
+  settings_.allow_tsc = timer == "auto";
   return true;
 }
 

@@ -14,6 +14,21 @@
 
 namespace prof::osrt {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"threshold", PROF_OPTION_INT, "1000", 0, 1e12, nullptr,
+     "calls shorter than this many ns are not recorded (--osrt-threshold)"},
+    {"backtrace-threshold", PROF_OPTION_INT, "80000", 0, 1e12, nullptr,
+     "calls at least this many ns long carry a call stack (--osrt-backtrace-threshold)"},
+    {"backtrace-depth", PROF_OPTION_INT, "24", 1, 127, nullptr,
+     "most frames in a recorded call stack (--osrt-backtrace-depth)"},
+    {"python-backtrace", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
+     "call stacks of CPython 3.11-3.13 processes show the Python frames (--python-backtrace)"},
+    {"timer", PROF_OPTION_ENUM, "auto", 0, -1, "auto,monotonic",
+     "how calls are timed: auto (the TSC where the kernel trusts it) or monotonic (vDSO clock)"},
+};
+
 class OsrtSource {
 public:
   explicit OsrtSource(Host host) : host_(host) {}

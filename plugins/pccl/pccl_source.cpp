@@ -2,6 +2,7 @@
 
 #include "nccl_profiler_abi.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/injection_variable.hpp>
 #include <prof/tsc_clock.hpp>
 
@@ -10,8 +11,8 @@ extern "C" prof::pccl::nccl::ProfilerV6 ncclProfiler_v6;
 namespace prof::pccl {
 
 bool PcclSource::configure() {
-  detail_ =
-      host_.option("events").value_or("all") == "collectives" ? Detail::collectives : Detail::all;
+  const DeclaredOptions declared(host_, kOptions);
+  detail_ = declared.text("events") == "collectives" ? Detail::collectives : Detail::all;
   return true;
 }
 

@@ -11,6 +11,15 @@
 
 namespace prof::pccl {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"events", PROF_OPTION_ENUM, "all", 0, 0, "all,collectives",
+     "what NCCL reports: all (groups, collectives, point-to-point, API calls, kernel channels, "
+     "proxy operations and steps, network events) or collectives (all but the proxy's and the "
+     "network's, which are many)"},
+};
+
 class PcclSource {
 public:
   explicit PcclSource(Host host) : host_(host) {}

@@ -1,5 +1,7 @@
 #include "perfetto_exporter.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include "perfetto_fields.hpp"
 #include "trace_packet.hpp"
 #include "track_event_packet.hpp"
@@ -35,12 +37,13 @@ bool PerfettoExporter::fail(const std::string &message) {
 }
 
 bool PerfettoExporter::begin() {
-  const auto path = host_.option("path");
-  if (!path || path->empty()) return fail("perfetto: option path is required");
+  const DeclaredOptions declared(host_, kOptions);
+  const std::string_view path = declared.text("path");
+  if (path.empty()) return fail("perfetto: option path is required");
   int pid = host_.session().target_pid;
   if (pid <= 0) pid = static_cast<int>(::getpid());
-  const std::string final_path = output::resolve_output_path(*path, pid, ".perfetto-trace");
-  if (!file_.open(final_path, host_.option_bool("overwrite", false))) return fail(file_.error());
+  const std::string final_path = output::resolve_output_path(path, pid, ".perfetto-trace");
+  if (!file_.open(final_path, declared.flag("overwrite"))) return fail(file_.error());
   writer_.emplace(file_);
   ahead_.emplace();
   out_.clear();

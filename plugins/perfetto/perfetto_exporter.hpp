@@ -58,6 +58,16 @@
 
 namespace prof::perfetto {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
+     "output file, or a folder (existing or ending in '/') that receives "
+     "prof-<pid>.perfetto-trace (--export-visual-profiler DIR)"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "replace an existing output file instead of refusing it"},
+};
+
 class PerfettoExporter {
 public:
   explicit PerfettoExporter(ExportHost host) : host_(host), tracks_(host) {}

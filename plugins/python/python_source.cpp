@@ -1,5 +1,6 @@
 #include "python_source.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/tsc_clock.hpp>
 
 #include <pthread.h>
@@ -22,12 +23,13 @@ std::atomic<PythonSource *> g_running{nullptr}; ///< the instance sampling this 
 } // namespace
 
 bool PythonSource::configure() {
-  sampling_ = host_.option_bool("sampling", true);
-  native_ = host_.option_bool("native", false);
-  frequency_ = static_cast<int>(host_.option_int("frequency", 100));
-  depth_ = static_cast<int>(host_.option_int("depth", 64));
-  functions_ = std::string(host_.option("functions").value_or(""));
-  threshold_ns_ = static_cast<uint64_t>(std::max(0LL, host_.option_int("threshold", 0)));
+  const DeclaredOptions declared(host_, kOptions);
+  sampling_ = declared.flag("sampling");
+  native_ = declared.flag("native");
+  frequency_ = static_cast<int>(declared.integer("frequency"));
+  depth_ = static_cast<int>(declared.integer("depth"));
+  functions_ = std::string(declared.text("functions"));
+  threshold_ns_ = static_cast<uint64_t>(std::max(0LL, declared.integer("threshold")));
   if (std::string problem; !functions_.empty() && !valid_function_list(functions_, problem)) {
     host_.error("option functions: " + problem);
     return false;

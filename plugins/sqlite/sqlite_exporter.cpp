@@ -1,5 +1,7 @@
 #include "sqlite_exporter.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include <cstddef>
 
 #include "sqlite_schema.hpp"
@@ -36,11 +38,12 @@ bool SqliteExporter::fail(const std::string &message) {
 }
 
 bool SqliteExporter::begin() {
-  const auto path = host_.option("path");
-  if (!path || path->empty()) return fail("sqlite: option path is required");
+  const DeclaredOptions declared(host_, kOptions);
+  const std::string_view path = declared.text("path");
+  if (path.empty()) return fail("sqlite: option path is required");
   int pid = host_.session().target_pid;
   if (pid <= 0) pid = static_cast<int>(::getpid());
-  if (!file_.open(resolve_output_path(*path, pid), host_.option_bool("overwrite", false)))
+  if (!file_.open(resolve_output_path(path, pid), declared.flag("overwrite")))
     return fail(file_.error());
   try {
     open_database();

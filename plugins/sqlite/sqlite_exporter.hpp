@@ -26,6 +26,15 @@
 
 namespace prof::sqlite {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
+     "output file, or a folder (existing or ending in '/') that receives prof-<pid>.sqlite"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "replace an existing output file instead of refusing it"},
+};
+
 /// The plugin's version, also stored in the session table.
 inline constexpr const char *kPluginVersion = "1.0.0";
 

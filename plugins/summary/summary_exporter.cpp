@@ -1,5 +1,6 @@
 #include "summary_exporter.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/drop_causes.hpp>
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
@@ -46,7 +47,7 @@ std::optional<SummaryMode> parse_summary_mode(std::string_view text) {
 }
 
 bool SummaryExporter::begin() {
-  const std::string_view text = host_.option("mode").value_or("summary");
+  const std::string_view text = DeclaredOptions(host_, kOptions).text("mode");
   const auto mode = parse_summary_mode(text);
   if (!mode) {
     host_.log(PROF_LOG_ERROR, "summary: unknown mode '" + std::string(text) +
@@ -167,7 +168,8 @@ void SummaryExporter::print_report_tables() {
 
 void SummaryExporter::print_functions() {
   const stats::FunctionView &functions = aggregator_->functions();
-  const std::string_view which = host_.option("functions").value_or("all");
+  const DeclaredOptions declared(host_, kOptions);
+  const std::string_view which = declared.text("functions");
   if (functions.samples() == 0 || which == "none") return;
   const auto resolve = [this](prof_stack_id id) {
     std::vector<std::string> names;
@@ -177,13 +179,10 @@ void SummaryExporter::print_functions() {
     return names;
   };
   const std::string samples = std::to_string(functions.samples()) + " samples";
-  const auto rows = static_cast<size_t>(
-      std::strtoul(std::string(host_.option("function-rows").value_or("20")).c_str(), nullptr, 10));
-  const double min_percent =
-      std::strtod(std::string(host_.option("tree-min-percent").value_or("2")).c_str(), nullptr);
+  const auto rows = static_cast<size_t>(declared.integer("function-rows"));
+  const double min_percent = declared.real("tree-min-percent");
   const std::string pruned = " (" + samples + ", nodes under " +
-                             std::string(host_.option("tree-min-percent").value_or("2")) +
-                             "% left out):";
+                             std::string(declared.text("tree-min-percent")) + "% left out):";
   if (which == "all" || which == "flat")
     print_section("======== CPU functions (" + samples + "):", functions.flat_table(resolve, rows));
   if (which == "all" || which == "top-down")

@@ -15,6 +15,20 @@
 
 namespace prof::summary {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"mode", PROF_OPTION_ENUM, "summary", 0, -1, "summary,gcu,per-gcu,api",
+     "summary: all activities and counters; gcu: device activities only; "
+     "per-gcu: one table per device; api: API calls only"},
+    {"functions", PROF_OPTION_ENUM, "all", 0, -1, "all,flat,top-down,bottom-up,none",
+     "CPU function view of sampled call stacks: which tables to print"},
+    {"function-rows", PROF_OPTION_INT, "20", 1, 100000, nullptr,
+     "rows of the flat CPU function table"},
+    {"tree-min-percent", PROF_OPTION_DOUBLE, "2", 0, 100, nullptr,
+     "call-tree nodes under this share of the samples are left out"},
+};
+
 /// What the summary prints (option `mode`).
 enum class SummaryMode {
   Summary, ///< every group in one table, then the counters

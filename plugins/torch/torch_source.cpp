@@ -2,6 +2,7 @@
 
 #include "running_python.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/profiler_api.h>
 #include <prof/python/python_startup.hpp>
 #include <prof/tsc_clock.hpp>
@@ -11,12 +12,13 @@
 namespace prof::torch {
 
 bool TorchSource::configure() {
-  options_.operators = host_.option_bool("operators", true);
-  options_.shapes = host_.option_bool("shapes", false);
-  options_.collectives = host_.option_bool("collectives", true);
-  options_.ranges = host_.option_bool("ranges", true);
-  options_.memory = host_.option_bool("memory", false);
-  options_.steps = std::string(host_.option("steps").value_or("auto"));
+  const DeclaredOptions declared(host_, kOptions);
+  options_.operators = declared.flag("operators");
+  options_.shapes = declared.flag("shapes");
+  options_.collectives = declared.flag("collectives");
+  options_.ranges = declared.flag("ranges");
+  options_.memory = declared.flag("memory");
+  options_.steps = std::string(declared.text("steps"));
   if (options_.steps.empty()) {
     host_.error("option steps: expected auto, none or the name of the range that is one step");
     return false;

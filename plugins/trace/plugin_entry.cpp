@@ -1,20 +1,14 @@
-// ABI glue of the trace exporter: option table, vtable and entry symbol.
+// ABI glue of the trace exporter: descriptor (its option table is in the header) and entry symbol.
 #include "trace_exporter.hpp"
 
 #include <prof/plugin.hpp>
 
 namespace {
 
-constexpr prof_option_desc kOptions[] = {
-    {"scope", PROF_OPTION_ENUM, "all", 0, -1, "all,gcu",
-     "all: every slice and instant with its track; gcu: device activities only "
-     "(topsprof --print-gcu-trace)"},
-};
-
 constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::trace::TraceExporter>(
-        "trace", "1.0.0", "Activities in start-time order (topsprof trace mode)", kOptions,
-        "prof project");
+        "trace", "1.0.0", "Activities in start-time order (topsprof trace mode)",
+        prof::trace::kOptions, "prof project");
 
 } // namespace
 

@@ -1,5 +1,6 @@
 #include "trace_exporter.hpp"
 
+#include <prof/declared_options.hpp>
 #include <prof/drop_causes.hpp>
 #include <prof/stats/text_table.hpp>
 #include <prof/stats/time_format.hpp>
@@ -10,7 +11,8 @@ using stats::Align;
 using stats::format_duration;
 
 bool TraceExporter::begin() {
-  const std::string_view scope = host_.option("scope").value_or("all");
+  const DeclaredOptions declared(host_, kOptions);
+  const std::string_view scope = declared.text("scope");
   if (scope != "all" && scope != "gcu") {
     host_.log(PROF_LOG_ERROR,
               "trace: unknown scope '" + std::string(scope) + "' (choose all or gcu)");
@@ -37,10 +39,13 @@ bool TraceExporter::end() {
   if (records_.empty()) {
     // Counters and samples are not activities: say they exist, so an empty
     // trace of a counter capture does not read as "nothing was collected".
-    const std::string others =
-        other_events_ ? " (" + std::to_string(other_events_) + " counter values and samples were; see the summary)" : "";
-    host_.print(device_only_ ? "======== Profiling result: no GCU activities were collected" + others
-                             : "======== Profiling result: no activities were collected" + others);
+    const std::string others = other_events_
+                                   ? " (" + std::to_string(other_events_) +
+                                         " counter values and samples were; see the summary)"
+                                   : "";
+    host_.print(device_only_
+                    ? "======== Profiling result: no GCU activities were collected" + others
+                    : "======== Profiling result: no activities were collected" + others);
   } else {
     sort_by_start(records_);
     print_records();

@@ -16,6 +16,14 @@
 
 namespace prof::trace {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kOptions[] = {
+    {"scope", PROF_OPTION_ENUM, "all", 0, -1, "all,gcu",
+     "all: every slice and instant with its track; gcu: device activities only "
+     "(topsprof --print-gcu-trace)"},
+};
+
 class TraceExporter {
 public:
   explicit TraceExporter(ExportHost host) : host_(host), tracks_(host) {}

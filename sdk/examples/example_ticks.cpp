@@ -2,6 +2,7 @@
 // interval, emits a "tick" slice on its own track and a counter of ticks so
 // far. Everything a real source needs is here: options, tracks, emits,
 // start/stop and an error through the host.
+#include <prof/declared_options.hpp>
 #include <prof/periodic_thread.hpp>
 #include <prof/plugin.hpp>
 
@@ -10,13 +11,21 @@
 
 namespace {
 
+/// The options, with their defaults: the descriptor's table, and what
+/// configure() reads them against.
+constexpr prof_option_desc kOptions[] = {
+    {"interval-ms", PROF_OPTION_INT, "10", 1, 10000, nullptr, "time between two ticks"},
+    {"label", PROF_OPTION_STRING, "tick", 0, -1, nullptr, "name of the tick slices"},
+};
+
 class ExampleTicks {
 public:
   explicit ExampleTicks(prof::Host host) : host_(host) {}
 
   bool configure() {
-    interval_ = std::chrono::milliseconds(host_.option_int("interval-ms", 10));
-    label_ = std::string(host_.option("label").value_or("tick"));
+    const prof::DeclaredOptions options(host_, kOptions);
+    interval_ = std::chrono::milliseconds(options.integer("interval-ms"));
+    label_ = std::string(options.text("label"));
     if (label_.empty()) {
       host_.error("label must not be empty");
       return false;
@@ -50,17 +59,12 @@ public:
 
 private:
   prof::Host host_;
-  std::chrono::milliseconds interval_{10};
+  std::chrono::milliseconds interval_{};
   std::string label_;
   prof_track_id track_ = 0, counter_ = 0;
   prof_string_id name_ = 0, category_ = 0;
   uint64_t ticks_ = 0;
   prof::PeriodicThread thread_; // last: stops before the members it uses go
-};
-
-constexpr prof_option_desc kOptions[] = {
-    {"interval-ms", PROF_OPTION_INT, "10", 1, 10000, nullptr, "time between two ticks"},
-    {"label", PROF_OPTION_STRING, "tick", 0, -1, nullptr, "name of the tick slices"},
 };
 
 constexpr prof_plugin_descriptor kDescriptor = prof::source_descriptor<ExampleTicks>(

@@ -3,6 +3,7 @@
 #include <prof/activity/device_list.hpp>
 #include <prof/activity/filter.hpp>
 #include <prof/activity/tree_json.hpp>
+#include <prof/declared_options.hpp>
 
 #include <fstream>
 #include <sstream>
@@ -23,24 +24,25 @@ std::string read_file(const std::string &path, const std::string &option) {
 
 } // namespace
 
-CaptureOptions read_capture_options(const Host &host, const prof_gcu_topology &topology,
-                                    activity::ItemKind kind, const std::string &default_filter) {
+CaptureOptions read_capture_options(const DeclaredOptions &declared,
+                                    const prof_gcu_topology &topology, activity::ItemKind kind,
+                                    const std::string &default_filter) {
   const bool activities = kind == activity::ItemKind::Activity;
   const char *filter_key = activities ? "activities" : "events";
   const char *import_key = activities ? "import-activities" : "import-events";
   const std::string filter_option = activities ? "--enable-activities" : "--enable-events";
   CaptureOptions options;
-  const std::string filter(host.option(filter_key).value_or(""));
-  const std::string import(host.option(import_key).value_or(""));
+  const std::string filter(declared.text(filter_key));
+  const std::string import(declared.text(import_key));
   try {
     if (!import.empty())
-      options.selection = activity::import_tree_json(topology, kind,
-                                                     read_file(import, import_key), import);
+      options.selection =
+          activity::import_tree_json(topology, kind, read_file(import, import_key), import);
     else if (!filter.empty())
       options.selection = activity::parse_filter(topology, kind, filter);
     else if (!default_filter.empty())
       options.selection = activity::parse_filter(topology, kind, default_filter);
-    const std::string devices(host.option("devices").value_or(""));
+    const std::string devices(declared.text("devices"));
     if (!devices.empty()) {
       options.devices = activity::parse_device_list(topology, devices);
       if (!options.selection.empty())
@@ -52,19 +54,21 @@ CaptureOptions read_capture_options(const Host &host, const prof_gcu_topology &t
   } catch (const activity::SelectionError &e) {
     throw std::runtime_error(e.what());
   }
-  options.buffer = host.option("buffer").value_or("device") == "host" ? PROF_GCU_BUFFER_HOST
-                                                                       : PROF_GCU_BUFFER_DEVICE;
-  options.device_buffer_bytes = static_cast<uint64_t>(host.option_int("device-buffer-size", 64)) * kMiB;
-  options.host_ring_bytes = static_cast<uint64_t>(host.option_int("host-ringbuffer-size", 16)) * kMiB;
-  options.watermark_bytes = static_cast<uint64_t>(host.option_int("watermark-threshold", 15)) * kMiB;
-  // The default watermark (15 MB) follows a smaller ring; a chosen one must fit.
-  if (options.watermark_bytes >= options.host_ring_bytes && host.option("watermark-threshold") == "15")
+  options.buffer =
+      declared.text("buffer") == "host" ? PROF_GCU_BUFFER_HOST : PROF_GCU_BUFFER_DEVICE;
+  options.device_buffer_bytes =
+      static_cast<uint64_t>(declared.integer("device-buffer-size")) * kMiB;
+  options.host_ring_bytes = static_cast<uint64_t>(declared.integer("host-ringbuffer-size")) * kMiB;
+  options.watermark_bytes = static_cast<uint64_t>(declared.integer("watermark-threshold")) * kMiB;
+  // The default watermark follows a smaller ring; a chosen one must fit.
+  if (options.watermark_bytes >= options.host_ring_bytes &&
+      declared.text("watermark-threshold") == declared.default_of("watermark-threshold"))
     options.watermark_bytes = options.host_ring_bytes - kMiB;
   if (options.watermark_bytes >= options.host_ring_bytes)
-    throw std::runtime_error("--watermark-threshold " + std::to_string(options.watermark_bytes / kMiB) +
-                             " must be below --host-ringbuffer-size " +
-                             std::to_string(options.host_ring_bytes / kMiB) + " (1 to " +
-                             std::to_string(options.host_ring_bytes / kMiB - 1) + " MB)");
+    throw std::runtime_error(
+        "--watermark-threshold " + std::to_string(options.watermark_bytes / kMiB) +
+        " must be below --host-ringbuffer-size " + std::to_string(options.host_ring_bytes / kMiB) +
+        " (1 to " + std::to_string(options.host_ring_bytes / kMiB - 1) + " MB)");
   return options;
 }
 

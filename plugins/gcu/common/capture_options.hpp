@@ -3,6 +3,7 @@
 #pragma once
 
 #include <prof/activity/selection.hpp>
+#include <prof/declared_options.hpp>
 
 #include <prof/gcu_driver.h>
 #include <prof/plugin.hpp>
@@ -42,8 +43,9 @@ struct CaptureOptions {
 /// JSON tree in "import-activities"/"import-events"; `default_filter` when
 /// neither is set and it is not empty), --devices and the buffer options.
 /// Throws std::runtime_error with a one-line message naming the option.
-CaptureOptions read_capture_options(const Host &host, const prof_gcu_topology &topology,
-                                    activity::ItemKind kind, const std::string &default_filter);
+CaptureOptions read_capture_options(const DeclaredOptions &declared,
+                                    const prof_gcu_topology &topology, activity::ItemKind kind,
+                                    const std::string &default_filter);
 
 /// The capture configuration for the driver (items and apis point into `options`).
 prof_gcu_capture_config make_capture_config(const CaptureOptions &options);

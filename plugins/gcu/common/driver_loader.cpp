@@ -1,5 +1,7 @@
 #include "driver_loader.hpp"
 
+#include <prof/declared_options.hpp>
+
 #include <dlfcn.h>
 
 #include <cstddef>
@@ -53,19 +55,20 @@ const prof_gcu_driver *load_gcu_driver(const std::string &library, std::string &
     error = "cannot load GCU driver '" + library + "': " + first_error;
     return nullptr;
   }
-  auto entry = reinterpret_cast<prof_gcu_driver_entry_fn>(dlsym(handle, PROF_GCU_DRIVER_ENTRY_SYMBOL));
+  auto entry =
+      reinterpret_cast<prof_gcu_driver_entry_fn>(dlsym(handle, PROF_GCU_DRIVER_ENTRY_SYMBOL));
   if (entry == nullptr) {
-    error = "'" + library + "' is not a GCU driver: it does not export " +
-            PROF_GCU_DRIVER_ENTRY_SYMBOL;
+    error =
+        "'" + library + "' is not a GCU driver: it does not export " + PROF_GCU_DRIVER_ENTRY_SYMBOL;
     return nullptr;
   }
   return checked(entry, "'" + library + "'", error);
 }
 
-const prof_gcu_driver &open_gcu_driver(const Host &host, const prof_gcu_topology *&topology) {
+const prof_gcu_driver &open_gcu_driver(const DeclaredOptions &declared,
+                                       const prof_gcu_topology *&topology) {
   std::string error;
-  const prof_gcu_driver *driver =
-      load_gcu_driver(std::string(host.option("driver").value_or("libgcusim.so")), error);
+  const prof_gcu_driver *driver = load_gcu_driver(std::string(declared.text("driver")), error);
   if (driver == nullptr) throw std::runtime_error(error);
   topology = driver->topology();
   if (topology == nullptr || topology->struct_size < offsetof(prof_gcu_topology, activity_descs))

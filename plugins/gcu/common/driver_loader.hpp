@@ -2,6 +2,7 @@
 // library named by the plugin's `driver` option (gcusim by default).
 #pragma once
 
+#include <prof/declared_options.hpp>
 #include <prof/gcu_driver.h>
 #include <prof/plugin.hpp>
 
@@ -14,6 +15,7 @@ const prof_gcu_driver *load_gcu_driver(const std::string &library, std::string &
 
 /// The driver named by the source's `driver` option and its device tree;
 /// throws std::runtime_error with the reason when there is none.
-const prof_gcu_driver &open_gcu_driver(const Host &host, const prof_gcu_topology *&topology);
+const prof_gcu_driver &open_gcu_driver(const DeclaredOptions &declared,
+                                       const prof_gcu_topology *&topology);
 
 } // namespace prof::gcu

@@ -2,6 +2,7 @@
 
 #include <prof/activity/tree_json.hpp>
 #include <prof/activity/tree_text.hpp>
+#include <prof/declared_options.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -10,9 +11,9 @@
 
 namespace prof::gcu {
 
-bool answer_tree_query(const Host &host, const prof_gcu_topology &topology,
-                       activity::ItemKind kind, std::string_view what, QueryPrinter print,
-                       void *ctx) {
+bool answer_tree_query(const Host &host, const DeclaredOptions &declared,
+                       const prof_gcu_topology &topology, activity::ItemKind kind,
+                       std::string_view what, QueryPrinter print, void *ctx) {
   const std::string noun = kind == activity::ItemKind::Activity ? "activities" : "events";
   if (what == noun) {
     print_tree(topology, kind, print, ctx);
@@ -20,10 +21,9 @@ bool answer_tree_query(const Host &host, const prof_gcu_topology &topology,
   }
   const std::string option = "export-" + noun;
   if (what != option) return false;
-  const std::string path(host.option(option.c_str()).value_or(""));
+  const std::string path(declared.text(option.c_str()));
   std::string error;
-  if (path.empty() ||
-      !write_tree_file(topology, kind, path, host.option_bool("overwrite", false), error)) {
+  if (path.empty() || !write_tree_file(topology, kind, path, declared.flag("overwrite"), error)) {
     host.error("--" + option + ": " + (path.empty() ? "no file given" : error));
     return false;
   }

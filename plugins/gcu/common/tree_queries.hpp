@@ -3,6 +3,7 @@
 #pragma once
 
 #include <prof/activity/selection.hpp>
+#include <prof/declared_options.hpp>
 
 #include <prof/gcu_driver.h>
 #include <prof/plugin.hpp>
@@ -15,9 +16,9 @@ namespace prof::gcu {
 /// tree, "export-activities" (or "export-events") writes it to the file in
 /// the option of that name. False for other queries, or after logging why
 /// the export failed.
-bool answer_tree_query(const Host &host, const prof_gcu_topology &topology,
-                       activity::ItemKind kind, std::string_view what, QueryPrinter print,
-                       void *ctx);
+bool answer_tree_query(const Host &host, const DeclaredOptions &declared,
+                       const prof_gcu_topology &topology, activity::ItemKind kind,
+                       std::string_view what, QueryPrinter print, void *ctx);
 
 /// Prints the tree of `kind` in topsprof's --query-activities layout.
 void print_tree(const prof_gcu_topology &topology, activity::ItemKind kind, QueryPrinter print,

@@ -5,6 +5,7 @@
 #include "thread_tracks.hpp"
 #include "tree_queries.hpp"
 #include <prof/correlation.hpp>
+#include <prof/declared_options.hpp>
 
 #include <chrono>
 #include <cstring>
@@ -15,7 +16,8 @@
 namespace prof::gcu {
 
 GcuSource::GcuSource(Host host)
-    : host_(host), driver_(&open_gcu_driver(host_, topology_)), kinds_(*driver_, *topology_) {}
+    : host_(host), driver_(&open_gcu_driver(DeclaredOptions(host_, kGcuOptions), topology_)),
+      kinds_(*driver_, *topology_) {}
 
 GcuSource::~GcuSource() {
   if (subscribed_) driver_->unsubscribe(handle_);
@@ -26,20 +28,22 @@ bool GcuSource::query(std::string_view what, QueryPrinter print, void *ctx) {
     print_api_domains(*topology_, print, ctx);
     return true;
   }
-  return answer_tree_query(host_, *topology_, activity::ItemKind::Activity, what, print, ctx);
+  return answer_tree_query(host_, DeclaredOptions(host_, kGcuOptions), *topology_,
+                           activity::ItemKind::Activity, what, print, ctx);
 }
 
 bool GcuSource::configure() {
+  const DeclaredOptions declared(host_, kGcuOptions);
   try {
     std::string defaults;
-    if (auto metrics = host_.option("metrics"); metrics && !metrics->empty())
-      defaults = std::string(metric_defaults(*metrics).activities);
-    options_ = read_capture_options(host_, *topology_, activity::ItemKind::Activity, defaults);
+    if (const std::string_view metrics = declared.text("metrics"); !metrics.empty())
+      defaults = std::string(metric_defaults(metrics).activities);
+    options_ = read_capture_options(declared, *topology_, activity::ItemKind::Activity, defaults);
   } catch (const std::exception &e) {
     host_.error(e.what());
     return false;
   }
-  if (options_.selection.empty() && !host_.option_bool("utilization", false)) {
+  if (options_.selection.empty() && !declared.flag("utilization")) {
     host_.error("nothing to record: give --enable-activities, --import-activities, --metrics or "
                 "--gcu-utilization");
     return false;
@@ -48,6 +52,7 @@ bool GcuSource::configure() {
 }
 
 bool GcuSource::start() {
+  const DeclaredOptions declared(host_, kGcuOptions);
   pid_ = getpid();
   tracks_ = std::make_unique<DeviceTracks>(host_, *driver_);
   memory_ = std::make_unique<MemoryEvents>(host_, *tracks_, pid_);
@@ -75,13 +80,13 @@ bool GcuSource::start() {
     }
     subscribed_ = true;
   }
-  if (host_.option_bool("utilization", false)) {
+  if (declared.flag("utilization")) {
     std::vector<uint32_t> devices = options_.devices;
     if (devices.empty())
       for (uint32_t d = 0; d < topology_->device_count; ++d)
         devices.push_back(d);
     utilization_ = std::make_unique<UtilizationSampler>(host_, *driver_, *tracks_, devices);
-    if (!utilization_->start(static_cast<int>(host_.option_int("utilization-frequency", 100)))) {
+    if (!utilization_->start(static_cast<int>(declared.integer("utilization-frequency")))) {
       host_.error("cannot start the GCU utilization sampler");
       return false;
     }

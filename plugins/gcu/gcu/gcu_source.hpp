@@ -20,6 +20,28 @@
 
 namespace prof::gcu {
 
+/// The options of this plugin alone.
+inline constexpr prof_option_desc kGcuOwnOptions[] = {
+    {"activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "activities to record, topsprof's filter string (e.g. \"*/general/operator|Api "
+     "Trace/RUNTIME/*\"); --enable-activities"},
+    {"import-activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "JSON tree of activities (isCheck leaves) to record; --import-activities"},
+    {"export-activities", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "write the activity tree as JSON to this file and stop; --export-activities"},
+    {"metrics", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "a metric whose default activities apply when none are selected; --metrics"},
+    {"utilization", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "sample device and cluster utilization; --gcu-utilization"},
+    {"utilization-frequency", PROF_OPTION_INT, "100", 1, 1000, nullptr,
+     "utilization samples per second (Hz); --gcu-utilization-frequency"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "replace an existing --export-activities file; --force-overwrite"},
+};
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr auto kGcuOptions = join_options(kGcuOwnOptions, kSharedCaptureOptions);
+
 class GcuSource {
 public:
   explicit GcuSource(Host host);

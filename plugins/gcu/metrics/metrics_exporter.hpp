@@ -9,6 +9,14 @@
 
 namespace prof::gcu {
 
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr prof_option_desc kMetricsOptions[] = {
+    {"metrics", PROF_OPTION_ENUM, "sip_busy_efficiency_per_op", 0, -1, "sip_busy_efficiency_per_op",
+     "the metric table to print: per operator, each SIP's busy cycles without and with waits; "
+     "--metrics"},
+};
+
 class MetricsExporter {
 public:
   /// `metrics` has one choice, and the host refuses any other before begin.

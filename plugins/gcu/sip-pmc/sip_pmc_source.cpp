@@ -4,6 +4,7 @@
 #include "metrics.hpp"
 #include "tree_queries.hpp"
 #include <prof/correlation.hpp>
+#include <prof/declared_options.hpp>
 
 #include <chrono>
 #include <stdexcept>
@@ -11,22 +12,25 @@
 
 namespace prof::gcu {
 
-SipPmcSource::SipPmcSource(Host host) : host_(host), driver_(&open_gcu_driver(host_, topology_)) {}
+SipPmcSource::SipPmcSource(Host host)
+    : host_(host), driver_(&open_gcu_driver(DeclaredOptions(host_, kSipPmcOptions), topology_)) {}
 
 SipPmcSource::~SipPmcSource() {
   if (subscribed_) driver_->unsubscribe(handle_);
 }
 
 bool SipPmcSource::query(std::string_view what, QueryPrinter print, void *ctx) {
-  return answer_tree_query(host_, *topology_, activity::ItemKind::Event, what, print, ctx);
+  return answer_tree_query(host_, DeclaredOptions(host_, kSipPmcOptions), *topology_,
+                           activity::ItemKind::Event, what, print, ctx);
 }
 
 bool SipPmcSource::configure() {
+  const DeclaredOptions declared(host_, kSipPmcOptions);
   try {
     std::string defaults;
-    if (auto metrics = host_.option("metrics"); metrics && !metrics->empty())
-      defaults = std::string(metric_defaults(*metrics).events);
-    options_ = read_capture_options(host_, *topology_, activity::ItemKind::Event, defaults);
+    if (const std::string_view metrics = declared.text("metrics"); !metrics.empty())
+      defaults = std::string(metric_defaults(metrics).events);
+    options_ = read_capture_options(declared, *topology_, activity::ItemKind::Event, defaults);
   } catch (const std::exception &e) {
     host_.error(e.what());
     return false;
@@ -84,8 +88,8 @@ void SipPmcSource::on_records(void *self, const prof_gcu_record *records, size_t
   for (size_t i = 0; i < count; ++i) {
     const prof_gcu_record &r = records[i];
     if (r.kind != PROF_GCU_RECORD_COUNTER) continue;
-    const prof_track_id track = source.tracks_->counter(r.device, r.group, r.group_index, r.engine,
-                                                        r.engine_index, r.item);
+    const prof_track_id track =
+        source.tracks_->counter(r.device, r.group, r.group_index, r.engine, r.engine_index, r.item);
     if (track == 0) continue;
     // The value covers [start, end): it is known at the end.
     source.host_.counter(track, r.end, static_cast<double>(r.value),

@@ -14,6 +14,25 @@
 
 namespace prof::gcu {
 
+/// The options of this plugin alone.
+inline constexpr prof_option_desc kSipPmcOwnOptions[] = {
+    {"events", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "events to record, topsprof's filter string (e.g. \"*/*/sippmc/sip_busy_with_wait\"); "
+     "--enable-events"},
+    {"import-events", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "JSON tree of events (isCheck leaves) to record; --import-events"},
+    {"export-events", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "write the event tree as JSON to this file and stop; --export-events"},
+    {"metrics", PROF_OPTION_STRING, "", 0, -1, nullptr,
+     "a metric (sip_busy_efficiency_per_op) whose default events apply when none are selected; "
+     "--metrics"},
+    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "replace an existing --export-events file; --force-overwrite"},
+};
+/// The plugin's option table: its descriptor's, and what DeclaredOptions
+/// reads each default from.
+inline constexpr auto kSipPmcOptions = join_options(kSipPmcOwnOptions, kSharedCaptureOptions);
+
 class SipPmcSource {
 public:
   explicit SipPmcSource(Host host);

@@ -106,26 +106,13 @@ public:
   }
   void error(const std::string &message) const { log(PROF_LOG_ERROR, message); }
 
-  /// Option text as validated by the host (the default when unset).
+  /// Option text as validated by the host (the default when unset), nullopt
+  /// when it hands none. Read options through prof::DeclaredOptions
+  /// (prof/declared_options.hpp), which falls back on the option table.
   std::optional<std::string_view> option(const char *name) const {
     const char *value = api_->get_option(host_, name);
     if (value == nullptr) return std::nullopt;
     return std::string_view(value);
-  }
-  /// Option as an integer; `fallback` when absent.
-  long long option_int(const char *name, long long fallback) const {
-    auto text = option(name);
-    return text ? std::strtoll(std::string(*text).c_str(), nullptr, 10) : fallback;
-  }
-  double option_double(const char *name, double fallback) const {
-    auto text = option(name);
-    return text ? std::strtod(std::string(*text).c_str(), nullptr) : fallback;
-  }
-  /// Option as a boolean: true/on/yes/1 are true.
-  bool option_bool(const char *name, bool fallback) const {
-    auto text = option(name);
-    if (!text) return fallback;
-    return *text == "true" || *text == "on" || *text == "yes" || *text == "1";
   }
   const prof_session_info &session() const { return *api_->session_info(host_); }
   const prof_host_api *api() const { return api_; }
@@ -227,15 +214,11 @@ public:
   void log(prof_log_level level, const std::string &message) const {
     api_->log(host_, level, message.c_str());
   }
+  /// As Host::option: read options through prof::DeclaredOptions.
   std::optional<std::string_view> option(const char *name) const {
     const char *value = api_->get_option(host_, name);
     if (value == nullptr) return std::nullopt;
     return std::string_view(value);
-  }
-  bool option_bool(const char *name, bool fallback) const {
-    auto text = option(name);
-    if (!text) return fallback;
-    return *text == "true" || *text == "on" || *text == "yes" || *text == "1";
   }
   uint64_t dropped_events() const { return api_->dropped_events(host_); }
   /// Events or records the capture lost under `cause` (ABI 1.6); on older
