@@ -35,6 +35,7 @@ namespace {
 
 AgentState *g_state = nullptr;
 core::ShmCatalogWriter *g_catalog_left_by_fork = nullptr; // see at_fork_child
+bool g_answering = false; ///< this process's thread answers dumps
 // Never destroyed: the agent's threads may read it while the process exits.
 // Made on first use: the agent's constructor may run before this file's
 // dynamic initializers.
@@ -111,6 +112,8 @@ PluginHost *start_plugin(const core::AgentPlugin &plugin) {
   return host;
 }
 
+void start_answering(AgentState &state);
+
 void at_fork_child() {
   // The forking thread's ring belongs to the parent: claim a new one.
   core::RingPool::reset_in_forked_child();
@@ -123,8 +126,10 @@ void at_fork_child() {
   g_state->catalog = std::make_unique<core::ShmCatalogWriter>(g_state->region);
   forget_dynamic_listener();
   // Taken by the thread answering a dump when the process was copied: that
-  // thread is not in the child.
+  // thread is not in the child, which answers with one of its own (a forked
+  // worker's open calls are in the dumps too).
   new (&g_plugins_mutex) std::mutex;
+  if (g_answering) start_answering(*g_state);
 }
 
 void stop_plugins() {
@@ -167,6 +172,15 @@ void watch_stalls(uint64_t now) {
         {core::kCaptureStall, pid_for_prof(state), call.ts, std::to_string(now - call.ts), ""});
   }
   told = std::move(still_open);
+}
+
+// The thread that answers dumps (and, with --hang-timeout, looks for stalls).
+void start_answering(AgentState &state) {
+  std::string thread_error;
+  std::function<void(uint64_t)> probe;
+  if (state.config.stall_ns != 0) probe = &watch_stalls;
+  g_answering = start_unfinished_answers(state, &answer_dump, std::move(probe), &thread_error);
+  if (!g_answering) say(thread_error + "; dumps will not show what this process is inside");
 }
 
 // `import prof` (prof.step()) in the application's Python programs: the
@@ -258,13 +272,7 @@ bool attach_region(const char *name, std::string *error, int fd, int32_t pid_see
   // whole (a plugin that starts inside a running Python, as torch's, does
   // so on the thread that marks the steps, before its next mark).
   post_step_position(*g_state);
-  if (g_state->config.answers_dumps || g_state->config.stall_ns != 0) {
-    std::string thread_error;
-    std::function<void(uint64_t)> probe;
-    if (g_state->config.stall_ns != 0) probe = &watch_stalls;
-    if (!start_unfinished_answers(*g_state, &answer_dump, std::move(probe), &thread_error))
-      say(thread_error + "; dumps will not show what this process is inside");
-  }
+  if (g_state->config.answers_dumps || g_state->config.stall_ns != 0) start_answering(*g_state);
   if (running_plugins().size() != g_state->config.plugins.size()) {
     *error = std::to_string(g_state->config.plugins.size() - running_plugins().size()) +
              " plugins did not start (see the application's stderr)";
@@ -276,6 +284,7 @@ bool attach_region(const char *name, std::string *error, int fd, int32_t pid_see
 
 void detach_region() {
   if (g_state) stop_unfinished_answers(*g_state);
+  g_answering = false;
   stop_plugins();
   {
     std::lock_guard lock(g_plugins_mutex);

@@ -143,6 +143,54 @@ TEST_F(FlightRecorder, AProcessThatStopsSteppingIsDumpedOnce) {
   EXPECT_EQ(reports(), 1u) << "once, and nothing at the normal end";
 }
 
+// A process's forked child answers dumps with a thread of its own: the call
+// the child is blocked in is open in the dump, on the child's thread.
+TEST_F(FlightRecorder, AForkedChildsOpenCallIsInTheDump) {
+  std::ofstream(dir_ / "work" / "forks.py") << "import os, sys, time\n"
+                                               "r, w = os.pipe()\n"
+                                               "child = os.fork()\n"
+                                               "if child == 0:\n"
+                                               "    os.close(w)\n"
+                                               "    print('child', os.getpid(), flush=True)\n"
+                                               "    os.read(r, 1)\n"
+                                               "    os._exit(0)\n"
+                                               "os.close(r)\n"
+                                               "while not os.path.exists(sys.argv[1]):\n"
+                                               "    time.sleep(0.05)\n"
+                                               "os.write(w, b'x')\n"
+                                               "os.waitpid(child, 0)\n";
+  const fs::path release = dir_ / "work" / "release";
+  Background capture(prof_args({"--session-new", "fk", "--flight-recorder", "8M", "--trace", "osrt",
+                                "--osrt-threshold", "1000000", "-o", "fk", "--print-app-log",
+                                "/usr/bin/python3", "forks.py", release.string()}),
+                     dir_ / "work");
+  std::smatch said;
+  std::string out;
+  for (int i = 0; i < 300; ++i) {
+    out = capture.output();
+    if (std::regex_search(out, said, std::regex(R"(child (\d+))"))) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_FALSE(said.empty()) << out;
+  const int child = std::stoi(said[1]);
+  std::this_thread::sleep_for(500ms); // well inside its read
+  const RunResult dumped = prof({"dump", "--session", "fk"});
+  std::ofstream(release).put('\n');
+  EXPECT_EQ(capture.wait(), 0) << capture.output();
+  ASSERT_EQ(dumped.exit_code, 0) << dumped.describe();
+
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open((dir_ / "work" / "fk.profrep").string())) << dumped.describe();
+  std::vector<std::string> open_in_child;
+  for (const prof_event &e : reader.read_all_events()) {
+    if (e.type != PROF_EVENT_SLICE || (e.flags & PROF_SLICE_UNFINISHED) == 0) continue;
+    const auto track = reader.tracks().find(e.track);
+    if (track != reader.tracks().end() && track->second.pid == child)
+      open_in_child.push_back(std::string(reader.string(e.name)));
+  }
+  EXPECT_THAT(open_in_child, ::testing::Contains("read")) << "the child's blocked read()";
+}
+
 // Attached to several processes, a dump is one report per process as soon
 // as it is written; a process that stops (SIGSTOP) is the one named.
 TEST_F(FlightRecorder, AttachedProcessesAreDumpedOneReportEachWhenOneStops) {
