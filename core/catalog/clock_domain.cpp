@@ -26,6 +26,14 @@ void ClockDomain::add_calibration(uint64_t ticks, uint64_t session_ns) {
     return;
   }
   pairs_.insert(at, {ticks, session_ns});
+  if (pairs_.size() <= kMostPairs) return;
+  const size_t half = pairs_.size() / 2;
+  size_t kept = 1;
+  for (size_t i = 2; i < half; i += 2)
+    pairs_[kept++] = pairs_[i];
+  for (size_t i = half; i < pairs_.size(); ++i)
+    pairs_[kept++] = pairs_[i];
+  pairs_.resize(kept);
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> ClockDomain::calibration() const {

@@ -22,8 +22,12 @@ public:
   /// when the rate is first needed.
   ClockDomain(std::string name, double (*measured_hz)());
 
-  /// Records that `ticks` on this clock happened at `session_ns`.
+  /// Records that `ticks` on this clock happened at `session_ns`. Past
+  /// kMostPairs, every other pair of the older half goes (the first and the
+  /// newest half stay): a capture of days keeps kMostPairs at most, dense
+  /// where they are recent, and a smooth drift is followed as closely.
   void add_calibration(uint64_t ticks, uint64_t session_ns);
+  static constexpr size_t kMostPairs = 4096;
   /// Session nanoseconds of `ticks`: interpolated between the two surrounding
   /// calibration pairs (drift), extrapolated from the nearest segment outside
   /// them, from the nominal frequency and one pair (offset) when only one is

@@ -145,13 +145,19 @@ prof_clock_id ShmCatalogWriter::register_clock(std::string_view name, double fre
                 });
 }
 
-void ShmCatalogWriter::add_calibration(prof_clock_id clock, uint64_t ticks, uint64_t session_ns) {
+bool ShmCatalogWriter::add_calibration(prof_clock_id clock, uint64_t ticks, uint64_t session_ns) {
   std::lock_guard guard(mutex_);
+  const auto last = calibrated_ns_.find(clock);
+  if (last != calibrated_ns_.end() && session_ns >= last->second &&
+      session_ns - last->second < kCalibrationSpacingNs)
+    return false;
+  calibrated_ns_[clock] = session_ns;
   append(kShmCalibration, 20, nullptr, [&](char *out, uint32_t) {
     std::memcpy(out, &clock, 4);
     std::memcpy(out + 4, &ticks, 8);
     std::memcpy(out + 12, &session_ns, 8);
   });
+  return true;
 }
 
 } // namespace prof::core

@@ -34,7 +34,12 @@ public:
     seen_pid_ = seen;
   }
   prof_clock_id register_clock(std::string_view name, double frequency_hz);
-  void add_calibration(prof_clock_id clock, uint64_t ticks, uint64_t session_ns);
+  /// A clock's pairs reach the log once per kCalibrationSpacingNs at most:
+  /// the log is written once and never reclaimed, and a source calibrating
+  /// ten times a second (as gcu's does) filled it in hours; a drift is
+  /// followed as well from pairs a second apart. False when left out.
+  bool add_calibration(prof_clock_id clock, uint64_t ticks, uint64_t session_ns);
+  static constexpr uint64_t kCalibrationSpacingNs = 1'000'000'000;
 
 private:
   /// Appends one record under the region's lock; `fill` writes the payload
@@ -50,7 +55,8 @@ private:
   RawMutex mutex_; // this process's threads; the region lock orders processes
   std::unordered_map<std::string, prof_string_id> strings_;
   std::map<std::vector<prof_string_id>, prof_stack_id> stacks_;
-  int32_t own_pid_ = 0, seen_pid_ = 0; // 0: pids are written as declared
+  std::unordered_map<prof_clock_id, uint64_t> calibrated_ns_; ///< each clock's last pair
+  int32_t own_pid_ = 0, seen_pid_ = 0;                        // 0: pids are written as declared
 };
 
 } // namespace prof::core

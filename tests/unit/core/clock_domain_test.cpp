@@ -29,11 +29,30 @@ TEST(ClockDomain, TwoPairsCorrectDrift) {
   EXPECT_EQ(domain.to_session_ns(2'002'000), 7'000'000'000u);
 }
 
+// A source that calibrates ten times a second for a day: the pairs stay
+// within the bound, the first and the latest are kept, the recent ones
+// dense, and a clock with a steady drift converts as exactly as before.
+TEST(ClockDomain, ADaysPairsStayWithinTheBoundAndFollowTheDrift) {
+  ClockDomain domain("dev", 1e9);
+  const auto ticks_at = [](uint64_t ns) { return ns + ns / 1000; }; // 0.1% fast
+  constexpr uint64_t kStep = 100'000'000, kDay = 86'400'000'000'000;
+  for (uint64_t ns = 0; ns <= kDay; ns += kStep)
+    domain.add_calibration(ticks_at(ns), ns);
+  const auto pairs = domain.calibration();
+  EXPECT_LE(pairs.size(), ClockDomain::kMostPairs);
+  EXPECT_GE(pairs.size(), ClockDomain::kMostPairs / 2);
+  EXPECT_EQ(pairs.front().second, 0u);
+  EXPECT_EQ(pairs.back().second, kDay);
+  EXPECT_EQ(pairs[pairs.size() - 2].second, kDay - kStep) << "the latest pairs stay dense";
+  for (const uint64_t ns : {uint64_t{12'345'678'000}, kDay / 3, kDay - 50'000'000})
+    EXPECT_EQ(domain.to_session_ns(ticks_at(ns)), ns);
+}
+
 TEST(ClockDomain, InterpolatesPiecewiseBetweenNeighbours) {
   ClockDomain domain("dev", 1e9);
   domain.add_calibration(0, 0);
-  domain.add_calibration(1000, 2000);  // slope 2
-  domain.add_calibration(2000, 2500);  // slope 0.5
+  domain.add_calibration(1000, 2000); // slope 2
+  domain.add_calibration(2000, 2500); // slope 0.5
   EXPECT_EQ(domain.to_session_ns(500), 1000u);
   EXPECT_EQ(domain.to_session_ns(1500), 2250u);
   EXPECT_EQ(domain.to_session_ns(3000), 3000u);

@@ -233,6 +233,33 @@ TEST(ShmEventPath, AFullCatalogIsCountedNotCorrupted) {
   region.unlink();
 }
 
+// A source that calibrates its clock ten times a second (as gcu's does)
+// writes a pair to the catalog once a second at most: ten minutes of it fit
+// a 64 KiB catalog with room left, where every pair would have filled it.
+TEST(ShmEventPath, CalibrationPairsReachTheCatalogOnceASecondAtMost) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  ShmCatalogWriter writer(region);
+  const prof_clock_id clock = writer.register_clock("device 0", 1e9);
+  ASSERT_NE(clock, 0u);
+  size_t written = 0;
+  for (uint64_t ns = 0; ns <= 600'000'000'000; ns += 100'000'000)
+    written += writer.add_calibration(clock, ns * 2, ns);
+  EXPECT_EQ(written, 601u);
+  EXPECT_NE(writer.intern_string("a name after ten minutes"), 0u) << "the catalog has room";
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  source.sync_catalog();
+  EXPECT_EQ(source.catalog_overflow(), 0u);
+  size_t pairs = 0;
+  for (size_t id = 1; id < catalog.clocks.size(); ++id)
+    if (const ClockDomain *domain = catalog.clocks.find(static_cast<prof_clock_id>(id));
+        domain && domain->name() == "device 0")
+      pairs = domain->calibration().size();
+  EXPECT_EQ(pairs, 601u);
+  region.unlink();
+}
+
 // The catalog is reserved a part at a time: a process that fills the part
 // reserved reserves more (through the region's name, in a child here, as in
 // an application), and every definition arrives; once the name is gone no
