@@ -165,13 +165,15 @@ TEST_F(MemoryE2E, TheCallSitesAtThePeakAreThoseOfItsMomentExactly) {
   for (const auto &[site, bytes] : heap.at_peak)
     sum += bytes.bytes;
   EXPECT_EQ(sum, heap.peak) << "the rows at the peak are the whole heap at that moment";
-  // prof's own blocks (hundreds of KiB, still live at exit) are no part of
+  // prof's own blocks (about 200 KiB or more, live at exit) are no part of
   // the program's peak, as heaptrack's are none of its: the peak is the
-  // block, the leaks and what the C library and loader hold (a few KiB).
+  // block, the leaks and what the C library and loader hold (a few KiB;
+  // and in sanitizer builds, whose preloaded libraries bring libstdc++ into
+  // this C program, its 71 KiB emergency pool, as heaptrack's does).
   EXPECT_EQ(heap.at_peak.count("(prof's own allocations)"), 0u);
   ASSERT_EQ(heap.prof_live.count("(prof's own allocations)"), 1u);
   EXPECT_GT(heap.prof_live.at("(prof's own allocations)").bytes, 64u * 1024);
-  EXPECT_LT(heap.peak, 5u * 1024 * 1024 + 37'000 + 16 * 1024);
+  EXPECT_LT(heap.peak, 5u * 1024 * 1024 + 37'000 + 96 * 1024);
   EXPECT_EQ(heap.leaks.at("leak_one").bytes, 37'000u);
   EXPECT_EQ(heap.leaks.count("hold_briefly"), 0u);
   EXPECT_GE(heap.totals.at("allocations"), 300'000u + 38);
