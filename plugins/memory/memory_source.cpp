@@ -56,14 +56,15 @@ std::vector<SiteBytes> heap_by_site(const HeapTable &heap, HeapMoment moment, si
   heap.ledger().for_each_site([&](uintptr_t site, const LedgerValue &now, const LedgerValue &peak) {
     by_site[site] += moment == HeapMoment::peak ? peak : now;
   });
-  // prof's own blocks, as one row (a name lookup per call site, not per block)
+  // prof's own blocks, as one row: those the hooks knew as prof's, and those
+  // of prof's libraries loaded since the hooks last looked
   std::vector<SiteBytes> sites;
   SiteBytes prof_own{kProfSite, 0, 0};
   for (const auto &[address, value] : by_site) {
     if (value.blocks <= 0 || (address == kProfSite && moment == HeapMoment::peak)) continue;
     const SiteBytes site{address, static_cast<uint64_t>(value.bytes),
                          static_cast<uint64_t>(value.blocks)};
-    if (site.site != kProfSite && (site.site == 0 || !in_prof_library(site.site))) {
+    if (site.site != kProfSite && !prof_code().contains(site.site)) {
       sites.push_back(site);
       continue;
     }

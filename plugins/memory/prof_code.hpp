@@ -1,7 +1,8 @@
 // Where prof's own code lies in the process: the executable segments of its
 // libraries (libprof-*.so: the agent, the plugins, the SDK's). The hooks ask
 // it on every allocation, so that prof's own blocks stay out of the heap's
-// level and peak (heaptrack leaves its own out too); it is read without a
+// level and peak (heaptrack leaves its own out too), and the reports ask it
+// which call sites and stacks are prof's; it is read without a
 // lock or a call, and refreshed from a plain context (the plugin's load,
 // its start, each tick of its worker) since libraries come and go.
 #ifndef PROF_PLUGINS_MEMORY_PROF_CODE_HPP

@@ -1,24 +1,13 @@
 #include "stack_names.hpp"
 
+#include "prof_code.hpp"
+
 #include <prof/python/frame_merge.hpp>
 #include <prof/stacks/address_name.hpp>
 
-#include <dlfcn.h>
-
 #include <span>
-#include <string_view>
 
 namespace prof::memory {
-
-bool in_prof_library(uintptr_t address) {
-  Dl_info info{};
-  if (address <= 1 || dladdr(reinterpret_cast<void *>(address - 1), &info) == 0 ||
-      info.dli_fname == nullptr)
-    return false;
-  const std::string_view file = info.dli_fname;
-  const auto slash = file.rfind('/');
-  return file.substr(slash == std::string_view::npos ? 0 : slash + 1).starts_with("libprof-");
-}
 
 StackNames::StackNames(const Host &host, const python::PythonRuntime *python)
     : host_(host), python_(python) {
@@ -53,7 +42,7 @@ void StackNames::update(const RawStackTable &table) {
                                               static_cast<uint32_t>(frames.size()));
       named.leaf = frames.front();
     }
-    named.prof_own = raw.native_count > 0 && in_prof_library(raw.native[0]);
+    named.prof_own = raw.native_count > 0 && prof_code().contains(raw.native[0]);
     named_.push_back(named);
   }
 }

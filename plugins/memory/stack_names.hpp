@@ -19,10 +19,6 @@
 
 namespace prof::memory {
 
-/// Whether code address `address` (a return address) lies in one of prof's
-/// own libraries (libprof-*.so): the agent's and the plugins' allocations.
-bool in_prof_library(uintptr_t address);
-
 class StackNames {
 public:
   /// `python`: the process's interpreter, or nullptr; it must outlive this.
