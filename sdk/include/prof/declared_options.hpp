@@ -27,8 +27,6 @@ public:
           return static_cast<const AnyHost *>(any)->option(name);
         }) {}
 
-  /// Whether the table declares `name`.
-  bool declares(std::string_view name) const { return find(name) != nullptr; }
   /// The value the host hands; nullopt when it hands none.
   std::optional<std::string_view> given(const char *name) const { return lookup_(host_, name); }
   /// The table's default for `name`; "" when it declares none.

@@ -140,7 +140,13 @@ StatsTable hang_report(const StatsAggregator &aggregator, const ExportHost &host
                    "======== Hang: nothing was open at a dump in this report (dumps come from "
                    "--flight-recorder with prof dump or --hang-timeout)",
                    {}};
-  const auto label_of = [&host](prof_track_id process) { return process_label(host, process); };
+  // One label a process, however many calls and slices it has.
+  std::map<prof_track_id, std::string> labels;
+  const auto label_of = [&](prof_track_id process) -> const std::string & {
+    auto found = labels.find(process);
+    if (found == labels.end()) found = labels.emplace(process, process_label(host, process)).first;
+    return found->second;
+  };
 
   // By resolved texts: equal names interned apart (merged reports) are one.
   std::map<std::string, std::map<std::string, RankCalls>> communicators;
