@@ -7,7 +7,7 @@ ReportExportView::ReportExportView(const report::ReportReader &reader) : reader_
     tracks_.emplace(id, prof_track_desc{sizeof(prof_track_desc), track.kind, track.parent,
                                         track.name.c_str(), track.pid, track.tid, track.index,
                                         track.unit.empty() ? nullptr : track.unit.c_str(),
-                                        track.clock});
+                                        track.clock, track.flags});
   session_ = session_of(reader.header(), details_);
 }
 

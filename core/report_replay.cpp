@@ -101,9 +101,16 @@ void load_catalog(const report::ReportReader &reader, Catalog &catalog) {
   for (size_t id = 1; id < strings.size(); ++id)
     catalog.strings.restore(static_cast<prof_string_id>(id), strings[id]);
   for (const auto &[id, track] : reader.tracks()) {
-    prof_track_desc desc{sizeof(prof_track_desc), track.kind, track.parent, track.name.c_str(),
-                         track.pid, track.tid, track.index,
-                         track.unit.empty() ? nullptr : track.unit.c_str(), track.clock};
+    prof_track_desc desc{sizeof(prof_track_desc),
+                         track.kind,
+                         track.parent,
+                         track.name.c_str(),
+                         track.pid,
+                         track.tid,
+                         track.index,
+                         track.unit.empty() ? nullptr : track.unit.c_str(),
+                         track.clock,
+                         track.flags};
     catalog.tracks.restore(id, desc);
   }
   for (const auto &[id, stack] : reader.stacks()) {

@@ -8,8 +8,8 @@ namespace prof::core {
 
 report::TrackRecord to_record(prof_track_id id, const TrackEntry &entry) {
   const prof_track_desc &d = entry.desc;
-  return report::TrackRecord{id,    d.kind,  d.parent, entry.name, d.pid,
-                             d.tid, d.index, entry.unit, d.clock};
+  return report::TrackRecord{id,    d.kind,  d.parent,   entry.name, d.pid,
+                             d.tid, d.index, entry.unit, d.clock,    d.flags};
 }
 
 template <class F> void ReportSink::guarded(F &&write) {

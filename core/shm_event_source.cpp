@@ -102,7 +102,8 @@ void ShmEventSource::apply(uint16_t type, uint16_t flags, const char *p, uint32_
                          r.tid,
                          r.index,
                          r.unit_bytes == UINT32_MAX ? nullptr : unit.c_str(),
-                         map(clocks_, r.clock)};
+                         map(clocks_, r.clock),
+                         (flags & kShmTrackShared) != 0 ? PROF_TRACK_SHARED : 0u};
     // A track prof refuses (unknown kind or parent) stays undefined: events
     // on it are refused and counted, never put on the root. A process that
     // exec'd names its tracks again after its new program.

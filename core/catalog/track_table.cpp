@@ -42,6 +42,11 @@ prof_track_id TrackTable::declare(const prof_track_desc *desc, bool renaming) {
   std::memcpy(&copy, desc, std::min<size_t>(desc->struct_size, sizeof(copy)));
   copy.struct_size = sizeof(copy);
   if (desc->struct_size <= offsetof(prof_track_desc, clock)) copy.clock = PROF_CLOCK_SESSION;
+  copy.flags &= PROF_TRACK_SHARED; // bits of a later minor mean nothing here
+  if (copy.kind == PROF_TRACK_PROCESS || copy.kind == PROF_TRACK_THREAD)
+    copy.flags = 0;
+  else if ((copy.flags & PROF_TRACK_SHARED) != 0)
+    copy.pid = 0; // every process's: no owner
   if (copy.kind == PROF_TRACK_PROCESS || copy.kind == PROF_TRACK_THREAD) {
     auto key = std::make_tuple(static_cast<int>(copy.kind), copy.pid,
                                copy.kind == PROF_TRACK_THREAD ? copy.tid : 0);
@@ -55,8 +60,9 @@ prof_track_id TrackTable::declare(const prof_track_desc *desc, bool renaming) {
   }
   if (copy.kind == PROF_TRACK_DEVICE || copy.kind == PROF_TRACK_CLUSTER ||
       copy.kind == PROF_TRACK_ENGINE) {
+    // One per owner: each process's stream is its own track.
     auto key = std::make_tuple(static_cast<int>(copy.kind), copy.parent, copy.index, copy.clock,
-                               std::string(copy.name));
+                               std::string(copy.name), copy.pid, copy.flags);
     if (auto it = device_parts_.find(key); it != device_parts_.end()) return it->second;
     prof_track_id id = add_locked(copy);
     device_parts_.emplace(std::move(key), id);

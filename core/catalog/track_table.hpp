@@ -70,7 +70,9 @@ private:
   std::map<std::tuple<int, int32_t, int32_t>, prof_track_id> process_threads_;
   // Device, cluster and engine tracks are shared by the sources that declare
   // them (gcu and sip-pmc both place tracks under "GCU 0").
-  std::map<std::tuple<int, prof_track_id, int32_t, prof_clock_id, std::string>, prof_track_id>
+  // Tracks of one owner (pid) only: each process's streams are its own.
+  std::map<std::tuple<int, prof_track_id, int32_t, prof_clock_id, std::string, int32_t, uint32_t>,
+           prof_track_id>
       device_parts_;
   mutable std::mutex mutex_;
   std::string last_error_;

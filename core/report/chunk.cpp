@@ -18,6 +18,8 @@ std::string_view chunk_type_name(uint16_t type) {
     return "stacks";
   case ChunkType::args:
     return "args";
+  case ChunkType::track_flags:
+    return "track flags";
   case ChunkType::clocks:
     return "clocks";
   case ChunkType::drops:

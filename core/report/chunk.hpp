@@ -33,7 +33,8 @@ enum class ChunkType : uint16_t {
   drops = 6,
   events = 7,
   end = 8,
-  args = 9, ///< argument sets (plugin ABI 1.5); older readers skip them
+  args = 9,         ///< argument sets (plugin ABI 1.5); older readers skip them
+  track_flags = 10, ///< flags of tracks written before (plugin ABI 1.10); older readers skip them
 };
 
 /// Lower-case name of a chunk type for messages ("events"); "unknown" otherwise.

@@ -2,6 +2,8 @@
 
 #include <prof/byte_codec.hpp>
 
+#include <algorithm>
+
 namespace prof::report {
 namespace {
 
@@ -136,6 +138,25 @@ bool decode_tracks(std::span<const uint8_t> payload, std::vector<TrackRecord> &t
     t.index = in.svarint32();
     t.unit = in.string();
     t.clock = in.varint32();
+  });
+}
+
+void encode_track_flags(std::span<const TrackRecord> tracks, std::vector<uint8_t> &out) {
+  ByteWriter w(out);
+  w.varint(static_cast<uint64_t>(
+      std::count_if(tracks.begin(), tracks.end(), [](const TrackRecord &t) { return t.flags; })));
+  for (const auto &t : tracks)
+    if (t.flags != 0) {
+      w.varint(t.id);
+      w.varint(t.flags);
+    }
+}
+
+bool decode_track_flags(std::span<const uint8_t> payload,
+                        std::vector<std::pair<uint32_t, uint32_t>> &flags) {
+  return decode_list(payload, flags, [](ByteReader &in, std::pair<uint32_t, uint32_t> &f) {
+    f.first = in.varint32();
+    f.second = in.varint32();
   });
 }
 

@@ -29,6 +29,12 @@ bool decode_strings(std::span<const uint8_t> payload, uint32_t &first_id,
 void encode_tracks(std::span<const TrackRecord> tracks, std::vector<uint8_t> &out);
 bool decode_tracks(std::span<const uint8_t> payload, std::vector<TrackRecord> &tracks);
 
+/// TRACK_FLAGS payload: count, then (track id, flags) pairs of the tracks
+/// in `tracks` whose flags are not 0. Read after the tracks they name.
+void encode_track_flags(std::span<const TrackRecord> tracks, std::vector<uint8_t> &out);
+bool decode_track_flags(std::span<const uint8_t> payload,
+                        std::vector<std::pair<uint32_t, uint32_t>> &flags);
+
 void encode_stacks(std::span<const StackRecord> stacks, std::vector<uint8_t> &out);
 bool decode_stacks(std::span<const uint8_t> payload, std::vector<StackRecord> &stacks);
 

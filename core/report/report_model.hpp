@@ -59,6 +59,8 @@ struct TrackRecord {
   int32_t index = -1;
   std::string unit;
   uint32_t clock = PROF_CLOCK_SESSION;
+  /// PROF_TRACK_* bits; stored in TRACK_FLAGS chunks, which older readers skip.
+  uint32_t flags = 0;
   bool operator==(const TrackRecord &) const = default;
 };
 

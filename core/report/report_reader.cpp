@@ -152,6 +152,13 @@ bool ReportReader::apply_chunk(uint16_t type, uint16_t flags, std::span<const ui
       tracks_[r.id] = std::move(r);
     return true;
   }
+  case ChunkType::track_flags: {
+    std::vector<std::pair<uint32_t, uint32_t>> records;
+    if (!decode_track_flags(payload, records)) return false;
+    for (const auto &[id, flags] : records)
+      if (auto track = tracks_.find(id); track != tracks_.end()) track->second.flags = flags;
+    return true;
+  }
   case ChunkType::stacks: {
     std::vector<StackRecord> records;
     if (!decode_stacks(payload, records)) return false;

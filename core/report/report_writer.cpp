@@ -71,6 +71,11 @@ void ReportWriter::add_tracks(std::span<const TrackRecord> tracks) {
     payload_.clear();
     encode_tracks(slice, payload_);
     write_payload(static_cast<uint16_t>(ChunkType::tracks));
+    if (std::none_of(slice.begin(), slice.end(), [](const TrackRecord &t) { return t.flags; }))
+      return;
+    payload_.clear();
+    encode_track_flags(slice, payload_);
+    write_payload(static_cast<uint16_t>(ChunkType::track_flags));
   });
 }
 

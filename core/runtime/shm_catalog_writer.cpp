@@ -115,7 +115,8 @@ prof_track_id ShmCatalogWriter::declare_track(const prof_track_desc &desc, bool 
         std::memcpy(out + sizeof record, name.data(), name.size());
         std::memcpy(out + sizeof record + name.size(), unit.data(), unit.size());
       },
-      names_process ? kShmTrackNamesProcess : uint16_t{0});
+      static_cast<uint16_t>((names_process ? kShmTrackNamesProcess : 0) |
+                            ((desc.flags & PROF_TRACK_SHARED) != 0 ? kShmTrackShared : 0)));
 }
 
 prof_stack_id ShmCatalogWriter::intern_stack(std::span<const prof_string_id> frames) {

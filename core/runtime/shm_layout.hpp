@@ -99,7 +99,7 @@ struct ShmHeader {
 /// next record starts at the next multiple of 8.
 struct ShmRecordHeader {
   uint16_t type;
-  uint16_t flags; ///< kShmTrackNamesProcess, or 0
+  uint16_t flags; ///< kShmTrack* bits, or 0
   uint32_t bytes;
 };
 
@@ -107,6 +107,9 @@ struct ShmRecordHeader {
 /// now starts, so its name replaces the one an earlier image (before exec)
 /// gave the track. Other declarations of a track keep its name.
 inline constexpr uint16_t kShmTrackNamesProcess = 1;
+/// On a kShmTrack record: the track is PROF_TRACK_SHARED (ABI 1.10); an
+/// older prof ignores the bit.
+inline constexpr uint16_t kShmTrackShared = 2;
 
 enum ShmRecordType : uint16_t {
   kShmString = 1,      ///< u32 id, text

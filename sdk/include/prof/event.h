@@ -46,12 +46,29 @@ typedef struct prof_track_desc {
   prof_track_kind kind; ///< what the track is
   prof_track_id parent; ///< enclosing track, 0 for a top-level one
   const char *name;     ///< display name, never NULL
-  int32_t pid;          ///< process id for process/thread tracks, else 0
-  int32_t tid;          ///< thread id for thread tracks, else 0
-  int32_t index;        ///< device/cluster/engine/cpu index, else -1
-  const char *unit;     ///< unit of a counter track ("%", "bytes", ...), else NULL
-  prof_clock_id clock;  ///< clock domain of the timestamps emitted on it
+  /// Process id of a process or thread track. On any other track (ABI 1.10):
+  /// the process that owns the work on it, 0 for none. A stream or queue that
+  /// a process-scope source declares for its own process's context is owned
+  /// by that process (getpid() there; the host maps it to the pid prof sees),
+  /// and so is every track under it. Splitting a capture by process puts an
+  /// owned track in its owner's report only; statistics count its work as
+  /// the owner's. A track of no owner, not PROF_TRACK_SHARED, is treated as
+  /// shared (what every track of a plugin before ABI 1.10 is).
+  int32_t pid;
+  int32_t tid;         ///< thread id for thread tracks, else 0
+  int32_t index;       ///< device/cluster/engine/cpu index, else -1
+  const char *unit;    ///< unit of a counter track ("%", "bytes", ...), else NULL
+  prof_clock_id clock; ///< clock domain of the timestamps emitted on it
+  /* ABI 1.10: read only when struct_size covers it. */
+  uint32_t flags; ///< PROF_TRACK_* bits, 0 for none
 } prof_track_desc;
+
+/// prof_track_desc::flags (ABI 1.10): the track is of the device itself and
+/// every process shares it (a device, its clusters and engines as
+/// containers, utilization, device-wide counters). pid is 0. Splitting a
+/// capture by process copies it into every part, and `prof merge` of those
+/// parts keeps it once. The host sets it on the tracks it copied so.
+#define PROF_TRACK_SHARED 0x1u
 
 /// Kind of an event record.
 typedef enum prof_event_type {

@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.9.
+/* prof plugin ABI, version 1.10.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -28,8 +28,10 @@ extern "C" {
 /// (prof_host_api::count_dropped, prof_export_api::dropped_by_cause), 1.7
 /// call stacks as arguments (PROF_ARG_STACK), 1.8 framework operators
 /// (PROF_CATEGORY_OPERATOR) and steps (PROF_STEP_ARG), 1.9 unfinished slices
-/// (prof_source_vtable::emit_unfinished, PROF_SLICE_UNFINISHED).
-#define PROF_ABI_MINOR 9
+/// (prof_source_vtable::emit_unfinished, PROF_SLICE_UNFINISHED), 1.10 owners
+/// of device tracks (prof_track_desc::pid) and shared tracks
+/// (prof_track_desc::flags, PROF_TRACK_SHARED).
+#define PROF_ABI_MINOR 10
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"

@@ -28,13 +28,15 @@ public:
   prof_string_id intern(std::string_view text) const {
     return api_->intern_string(host_, text.data(), text.size());
   }
-  /// Declares a track; `unit` only for counters.
+  /// Declares a track; `unit` only for counters. `pid` of a track that is
+  /// no process or thread is its owner, `flags` PROF_TRACK_* bits (ABI 1.10;
+  /// an older host ignores both there).
   prof_track_id track(prof_track_kind kind, std::string_view name, prof_track_id parent = 0,
                       int pid = 0, int tid = 0, int index = -1, const char *unit = nullptr,
-                      prof_clock_id clock = PROF_CLOCK_SESSION) const {
+                      prof_clock_id clock = PROF_CLOCK_SESSION, uint32_t flags = 0) const {
     std::string owned(name);
     prof_track_desc desc{
-        sizeof(prof_track_desc), kind, parent, owned.c_str(), pid, tid, index, unit, clock};
+        sizeof(prof_track_desc), kind, parent, owned.c_str(), pid, tid, index, unit, clock, flags};
     return api_->declare_track(host_, &desc);
   }
   void slice(prof_track_id t, uint64_t begin, uint64_t duration, prof_string_id name,

@@ -48,9 +48,12 @@ public:
                                  tid,
                                  index,
                                  track.unit ? track.unit->c_str() : nullptr,
-                                 PROF_CLOCK_SESSION};
+                                 PROF_CLOCK_SESSION,
+                                 0};
     return id;
   }
+  /// Sets track `id`'s PROF_TRACK_* flags (ABI 1.10).
+  void set_track_flags(prof_track_id id, uint32_t flags) { tracks_.at(id).desc.flags = flags; }
 
   /// Gives track `id` a new name, as a host does for a process that exec'd.
   void rename_track(prof_track_id id, const std::string &name) {

@@ -35,6 +35,7 @@ public:
     std::string name;
     int pid, tid, index;
     std::string unit;
+    uint32_t flags = 0; ///< PROF_TRACK_* bits (ABI 1.10)
   };
   struct Slice {
     prof_track_id track;
@@ -165,8 +166,11 @@ private:
       FakeSourceHost &h = self(host);
       std::lock_guard lock(h.mutex_);
       const auto id = static_cast<prof_track_id>(h.tracks_.size() + 1);
+      const bool has_flags =
+          desc->struct_size >= offsetof(prof_track_desc, flags) + sizeof desc->flags;
       h.tracks_.push_back(Track{id, desc->kind, desc->parent, desc->name, desc->pid, desc->tid,
-                                desc->index, desc->unit ? desc->unit : ""});
+                                desc->index, desc->unit ? desc->unit : "",
+                                has_flags ? desc->flags : 0u});
       return id;
     }
     static prof_stack_id intern_stack(void *host, const prof_string_id *frames, uint32_t count) {
