@@ -7,13 +7,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
+#include <tuple>
 #include <unistd.h>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace prof::report {
 namespace {
@@ -136,8 +140,25 @@ Header merged_header(const std::vector<Header> &headers, const MergePlan &plan) 
   return out;
 }
 
+/// Which capture a report is of: its parts (a split by process) share the
+/// host and the clock anchor, taken once when the capture started.
+using CaptureKey = std::tuple<std::string, uint64_t, uint64_t>;
+
+std::optional<CaptureKey> capture_of(const Header &header) {
+  if (!has_anchor(header)) return std::nullopt;
+  return CaptureKey{header.host_name, header.clock_anchor.realtime_ns,
+                    header.clock_anchor.monotonic_ns};
+}
+
+/// What makes two events on one shared track the same event.
+using SharedEventKey =
+    std::tuple<uint32_t, uint8_t, uint64_t, uint64_t, uint32_t, uint64_t, uint64_t>;
+
 // Maps the ids of each input in turn onto the ids of the one output and
-// writes its records and events there.
+// writes its records and events there. A track the input shares with the
+// other parts of its capture (PROF_TRACK_SHARED, as a split writes it) is
+// written once: a later part's copy maps onto it, and its events that the
+// output has already are left out.
 class MergeWriter {
 public:
   explicit MergeWriter(ReportWriter &writer) : writer_(writer) { string_ids_.emplace("", 0); }
@@ -177,6 +198,13 @@ private:
   std::unordered_map<uint32_t, uint32_t> tracks_, stacks_, args_, clocks_;
   std::vector<TrackRecord> undeclared_; // tracks met only in events, not yet written
   std::vector<prof_event> batch_;
+  std::optional<CaptureKey> capture_;
+
+  // Over every input: the shared tracks written, by capture and input id,
+  // and the events written on them.
+  std::map<std::tuple<CaptureKey, uint32_t>, uint32_t> shared_tracks_;
+  std::unordered_set<uint32_t> shared_outputs_;
+  std::set<SharedEventKey> shared_events_;
 
   uint64_t end_ns_ = 0;
   uint64_t dropped_ = 0;
@@ -187,6 +215,7 @@ void MergeWriter::add(const ReportReader &reader, const MergeInput &input, size_
                       const std::function<void(size_t)> &batch_done) {
   label_ = input.label;
   input_ = input;
+  capture_ = capture_of(reader.header());
   tracks_.clear();
   stacks_.clear();
   args_.clear();
@@ -268,12 +297,26 @@ void MergeWriter::write_clocks(const ReportReader &reader) {
 }
 
 void MergeWriter::write_tracks(const ReportReader &reader) {
-  for (const auto &[id, track] : reader.tracks())
-    if (id != 0) tracks_.emplace(id, next_track_++);
+  std::unordered_set<uint32_t> written_before;
+  for (const auto &[id, track] : reader.tracks()) {
+    if (id == 0) continue;
+    if (!capture_ || (track.flags & PROF_TRACK_SHARED) == 0) {
+      tracks_.emplace(id, next_track_++);
+      continue;
+    }
+    const auto [shared, added] = shared_tracks_.try_emplace({*capture_, id}, next_track_);
+    if (added) {
+      ++next_track_;
+      shared_outputs_.insert(shared->second);
+    } else {
+      written_before.insert(id);
+    }
+    tracks_.emplace(id, shared->second);
+  }
   std::vector<TrackRecord> records;
   records.reserve(reader.tracks().size());
   for (const auto &[id, track] : reader.tracks()) {
-    if (id == 0) continue;
+    if (id == 0 || written_before.contains(id)) continue;
     TrackRecord record = track;
     record.id = tracks_.at(id);
     const auto parent = tracks_.find(track.parent);
@@ -325,7 +368,9 @@ void MergeWriter::write_events(const ReportReader &reader, size_t index,
   const uint64_t tag = static_cast<uint64_t>(index) << 48;
   reader.for_each_event_batch([&](const prof_event *events, size_t count) {
     batch_.assign(events, events + count);
-    for (prof_event &e : batch_) {
+    size_t kept = 0;
+    for (prof_event e : batch_) {
+      const uint64_t input_id = e.id; // the same in every part of a capture
       e.track = track_id(e.track);
       e.name = mapped_string(e.name);
       e.category = mapped_string(e.category);
@@ -341,7 +386,15 @@ void MergeWriter::write_events(const ReportReader &reader, size_t index,
       }
       e.ts = shifted(e.ts, shift(e.ts));
       end_ns_ = std::max(end_ns_, e.ts + e.duration);
+      if (shared_outputs_.contains(e.track)) {
+        uint64_t value = 0;
+        if (e.type == PROF_EVENT_COUNTER) std::memcpy(&value, &e.value, sizeof value);
+        const SharedEventKey key{e.track, e.type, e.ts, e.duration, e.name, input_id, value};
+        if (!shared_events_.insert(key).second) continue; // another part of its capture had it
+      }
+      batch_[kept++] = e;
     }
+    batch_.resize(kept);
     if (!undeclared_.empty()) {
       writer_.add_tracks(undeclared_);
       undeclared_.clear();

@@ -89,6 +89,12 @@ struct MergeResult {
 /// i > 0 are tagged with i in bits 48..63 so that inputs never share a flow.
 /// Timestamps move by each input's shift_ns.
 ///
+/// Parts of one capture (the reports a split by process wrote: one host, one
+/// clock anchor) share its PROF_TRACK_SHARED tracks, the device and the
+/// machine: those are written once, from the first part that has them, and
+/// an event on them that an earlier part had is not written again, so that
+/// the merge counts it once.
+///
 /// The report is written under a temporary name in the same folder and
 /// renamed to `output` only once whole; an existing `output` is refused
 /// unless `force_overwrite`. Throws ReportError (the output cannot be

@@ -16,36 +16,54 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int kNoGroup = -1;
-constexpr int kEveryReport = -2; ///< a track of no process
+constexpr int kEveryReport = -2; ///< a track of no process: shared by every report
 
 std::string in_quotes(const std::string &path) { return "'" + path + "'"; }
 
-/// Which report each track goes to.
+/// Which report each track goes to: its process's, the one of the process
+/// that owns it (a device's stream, prof_track_desc::pid), or every one.
 class TrackGroups {
 public:
   TrackGroups(const ReportReader &reader, const ProcessGroupOf &group_of)
-      : reader_(reader), group_of_(group_of) {}
+      : reader_(reader), group_of_(group_of) {
+    for (const auto &[id, track] : reader.tracks())
+      if (track.kind == PROF_TRACK_PROCESS) processes_.try_emplace(track.pid, id);
+  }
 
   int group(uint32_t track) {
     if (auto it = groups_.find(track); it != groups_.end()) return it->second;
-    int group = kEveryReport;
+    int found = kEveryReport;
     uint32_t at = track;
     // Bounded: a damaged report with a parent cycle must not hang us.
     for (int depth = 0; at != 0 && depth < 64; ++depth) {
       const TrackRecord *record = reader_.track(at);
       if (record == nullptr) break;
       if (record->kind == PROF_TRACK_PROCESS) {
-        group = std::max(group_of_(*record), kNoGroup);
+        found = std::max(group_of_(*record), kNoGroup);
+        break;
+      }
+      if ((record->flags & PROF_TRACK_SHARED) != 0) break; // the device's, every process's
+      if (const uint32_t owner = owner_of(*record); owner != 0) {
+        found = group(owner);
         break;
       }
       at = record->parent;
     }
-    return groups_[track] = group;
+    return groups_[track] = found;
   }
 
 private:
+  /// The process track of a track's owner, 0 for none or an owner the
+  /// report has no process of (then the track is every report's).
+  uint32_t owner_of(const TrackRecord &record) const {
+    if (record.kind == PROF_TRACK_THREAD || record.pid == 0) return 0;
+    const auto found = processes_.find(record.pid);
+    return found != processes_.end() ? found->second : 0;
+  }
+
   const ReportReader &reader_;
   const ProcessGroupOf &group_of_;
+  std::map<int32_t, uint32_t> processes_; // pid -> its process track
   std::map<uint32_t, int> groups_;
 };
 
@@ -141,7 +159,12 @@ std::vector<SplitOutput> split_report(const std::string &input, const ProcessGro
       std::vector<TrackRecord> tracks;
       for (const auto &[id, track] : reader.tracks()) {
         const int group = groups.group(id);
-        if (group == out.result.group || group == kEveryReport) tracks.push_back(track);
+        if (group == out.result.group) tracks.push_back(track);
+        // In every report: one copy of the capture's, which a merge keeps once.
+        if (group == kEveryReport) {
+          tracks.push_back(track);
+          tracks.back().flags |= PROF_TRACK_SHARED;
+        }
       }
       out.writer->add_tracks(tracks);
       out.writer->add_stacks(stacks);

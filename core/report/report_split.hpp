@@ -39,8 +39,12 @@ using GroupSpans = std::map<int, TimeSpan>;
 /// threads' rings go to path_for(group_of(process)); processes of no group
 /// and drops of no thread go to path_for(-1), which may be `input` itself,
 /// written when `keep_rest` or when something belongs there (a thread's
-/// drops with no track go to the first report when there is no such one). Tracks of no
-/// process (CPUs, devices, counters of the machine) go to every report.
+/// drops with no track go to the first report when there is no such one). A
+/// track a process owns (a device's stream or queue whose pid names a process
+/// of `input`, and everything under it) goes with that process. Tracks of no
+/// process (CPUs, devices, counters of the machine) go to every report,
+/// marked PROF_TRACK_SHARED there, so that a merge of the reports keeps one
+/// copy of them.
 /// Strings, stacks and clock domains are copied whole, argument sets as the
 /// events use them. A group with a span in `spans` keeps only the events of
 /// that time (its own and those of tracks of no process), and its report's
