@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <thread>
 #include <vector>
 
@@ -65,6 +66,37 @@ TEST(TrackTable, OneTrackPerProcessAndThread) {
   EXPECT_EQ(p1, p2);
   prof_track_desc thread{sizeof(prof_track_desc), PROF_TRACK_THREAD, p1, "worker", 42, 43, -1, nullptr, 0};
   EXPECT_EQ(catalog.tracks.declare(&thread), catalog.tracks.declare(&thread));
+}
+
+// ABI 1.10: each process's stream is its own track under the one device;
+// a shared track has no owner; a plugin before 1.10 declares neither.
+TEST(TrackTable, DeviceTracksAreOnePerOwnerAndSharedOnesHaveNone) {
+  Catalog catalog;
+  prof_track_desc device{
+      sizeof(prof_track_desc), PROF_TRACK_DEVICE, 0, "GCU 0", 0, 0, 0, nullptr, 0,
+      PROF_TRACK_SHARED};
+  const prof_track_id dev = catalog.tracks.declare(&device);
+  EXPECT_EQ(catalog.tracks.declare(&device), dev);
+  prof_track_desc stream{
+      sizeof(prof_track_desc), PROF_TRACK_ENGINE, dev, "General stream 1", 21, 0, 1, nullptr, 0, 0};
+  const prof_track_id first = catalog.tracks.declare(&stream);
+  EXPECT_EQ(catalog.tracks.declare(&stream), first);
+  stream.pid = 22;
+  const prof_track_id second = catalog.tracks.declare(&stream);
+  EXPECT_NE(second, first);
+  EXPECT_EQ(catalog.tracks.find(second)->desc.pid, 22);
+
+  prof_track_desc odd = device;
+  odd.pid = 5;
+  odd.flags = PROF_TRACK_SHARED | 0x80u;
+  const prof_track_id shared = catalog.tracks.declare(&odd);
+  EXPECT_EQ(shared, dev) << "a shared track has no owner; unknown bits are dropped";
+  prof_track_desc old = device;
+  old.struct_size = offsetof(prof_track_desc, flags);
+  old.flags = 0xffu; // past what the plugin knows: never read
+  const prof_track_id legacy = catalog.tracks.declare(&old);
+  EXPECT_NE(legacy, dev);
+  EXPECT_EQ(catalog.tracks.find(legacy)->desc.flags, 0u);
 }
 
 // What the application's processes declare renames: a process that exec'd

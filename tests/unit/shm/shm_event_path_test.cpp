@@ -362,6 +362,30 @@ TEST(ShmEventPath, ArgumentsArriveTranslatedAndForgedSetIdsAreCleared) {
   region.unlink();
 }
 
+// A device track's owner (ABI 1.10) arrives as the pid prof sees, and the
+// shared mark with it.
+TEST(ShmEventPath, TrackOwnersAndTheSharedMarkArrive) {
+  const std::string name = new_shm_name();
+  ShmRegion region = ShmRegion::create(name, small_region(), "");
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  ShmCatalogWriter writer(region);
+  prof_track_desc device{
+      sizeof(prof_track_desc), PROF_TRACK_DEVICE, 0, "GCU 0", 0, 0, 0, nullptr, 0,
+      PROF_TRACK_SHARED};
+  const prof_track_id dev = writer.declare_track(device);
+  prof_track_desc stream{
+      sizeof(prof_track_desc), PROF_TRACK_ENGINE, dev, "General stream 1", 77, 0, 1, nullptr, 0, 0};
+  writer.declare_track(stream);
+  source.sync_catalog();
+  ASSERT_EQ(catalog.tracks.size(), 3u);
+  EXPECT_EQ(catalog.tracks.find(1)->desc.flags, PROF_TRACK_SHARED);
+  EXPECT_EQ(catalog.tracks.find(2)->desc.flags, 0u);
+  EXPECT_EQ(catalog.tracks.find(2)->desc.pid, 77);
+  EXPECT_EQ(catalog.tracks.find(2)->desc.parent, 1u);
+  region.unlink();
+}
+
 // A thread of the application that finds every backed ring taken reserves
 // the next itself (through the region's name, as the agent does) instead of
 // losing events until prof's next drain; prof counts that ring as backed. A
