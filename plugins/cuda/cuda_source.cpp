@@ -35,7 +35,7 @@ bool CudaSource::configure() {
 
 bool CudaSource::start() {
   if (started_) return true;
-  tracks_ = std::make_unique<CudaTracks>(host_);
+  tracks_ = std::make_unique<CudaTracks>(host_, getpid());
   // Device metrics once per capture: in its root process (or, attached, wherever asked).
   const int target = host_.session().target_pid;
   if (options_.metrics && (target == 0 || target == getpid())) {

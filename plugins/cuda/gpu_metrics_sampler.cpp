@@ -18,12 +18,12 @@ bool GpuMetricsSampler::start(int frequency_hz, std::string &error) {
   for (unsigned int index = 0; index < count; ++index) {
     Device device{};
     if (nvml_.device_by_index(index, &device.handle) != 0) continue;
-    device.utilization = tracks_.counter(index, "GPU utilization", "%");
-    device.memory_utilization = tracks_.counter(index, "Memory utilization", "%");
-    device.memory_used = tracks_.counter(index, "Memory used (NVML)", "bytes");
-    device.sm_clock = tracks_.counter(index, "SM clock", "MHz");
-    device.power = tracks_.counter(index, "Power", "W");
-    device.temperature = tracks_.counter(index, "Temperature", "C");
+    device.utilization = tracks_.device_counter(index, "GPU utilization", "%");
+    device.memory_utilization = tracks_.device_counter(index, "Memory utilization", "%");
+    device.memory_used = tracks_.device_counter(index, "Memory used (NVML)", "bytes");
+    device.sm_clock = tracks_.device_counter(index, "SM clock", "MHz");
+    device.power = tracks_.device_counter(index, "Power", "W");
+    device.temperature = tracks_.device_counter(index, "Temperature", "C");
     devices_.push_back(device);
   }
   if (devices_.empty()) {

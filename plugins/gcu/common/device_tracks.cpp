@@ -10,8 +10,20 @@ constexpr int64_t kMemoryUsed = -3;
 int64_t stream_key(uint32_t stream) { return -3 - static_cast<int64_t>(stream); }
 } // namespace
 
-DeviceTracks::DeviceTracks(const Host &host, const prof_gcu_driver &driver)
-    : host_(host), driver_(driver), topology_(*driver.topology()) {}
+DeviceTracks::DeviceTracks(const Host &host, const prof_gcu_driver &driver, int owner)
+    : host_(host), driver_(driver), topology_(*driver.topology()), owner_(owner) {}
+
+prof_track_id DeviceTracks::owned(prof_track_kind kind, const std::string &name,
+                                  prof_track_id parent, int index, const char *unit,
+                                  prof_clock_id clock) const {
+  return host_.track(kind, name, parent, owner_, 0, index, unit, clock);
+}
+
+prof_track_id DeviceTracks::shared(prof_track_kind kind, const std::string &name,
+                                   prof_track_id parent, int index, const char *unit,
+                                   prof_clock_id clock) const {
+  return host_.track(kind, name, parent, 0, 0, index, unit, clock, PROF_TRACK_SHARED);
+}
 
 prof_clock_id DeviceTracks::clock(uint32_t device) {
   std::lock_guard lock(mutex_);
@@ -47,8 +59,8 @@ prof_track_id DeviceTracks::device(uint32_t device) {
 prof_track_id DeviceTracks::device_locked(uint32_t device) {
   auto key = std::make_tuple(device, -1, 0u, kNone, kNone, kNone);
   if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
-  const prof_track_id id = host_.track(PROF_TRACK_DEVICE, "GCU " + std::to_string(device), 0, 0, 0,
-                                       static_cast<int>(device));
+  const prof_track_id id =
+      shared(PROF_TRACK_DEVICE, "GCU " + std::to_string(device), 0, static_cast<int>(device));
   tracks_.emplace(key, id);
   return id;
 }
@@ -64,8 +76,8 @@ prof_track_id DeviceTracks::group_locked(uint32_t device, int32_t group, uint32_
   if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
   const std::string name =
       std::string(topology_.groups[group].name) + " " + std::to_string(group_index);
-  const prof_track_id id = host_.track(PROF_TRACK_CLUSTER, name, device_locked(device), 0, 0,
-                                       static_cast<int>(group_index));
+  const prof_track_id id =
+      shared(PROF_TRACK_CLUSTER, name, device_locked(device), static_cast<int>(group_index));
   tracks_.emplace(key, id);
   return id;
 }
@@ -75,11 +87,12 @@ prof_track_id DeviceTracks::engine_kind_locked(uint32_t device, int32_t group,
   auto key = std::make_tuple(device, group, group_index, int64_t{engine}, kEngineKind, kNone);
   if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
   const prof_gcu_engine_desc &desc = topology_.engines[engine];
-  // An engine with one instance is its own row: no "TS" > "TS 0" nesting.
-  const prof_clock_id clock = desc.count == 1 ? clock_locked(device) : PROF_CLOCK_SESSION;
-  const prof_track_id id = host_.track(PROF_TRACK_ENGINE, desc.name,
-                                       group_locked(device, group, group_index), 0, 0,
-                                       desc.count == 1 ? 0 : -1, nullptr, clock);
+  // An engine with one instance is its own row of work: no "TS" > "TS 0"
+  // nesting. One with several is a container of the device.
+  const prof_track_id parent = group_locked(device, group, group_index);
+  const prof_track_id id = desc.count == 1 ? owned(PROF_TRACK_ENGINE, desc.name, parent, 0, nullptr,
+                                                   clock_locked(device))
+                                           : shared(PROF_TRACK_ENGINE, desc.name, parent, -1);
   tracks_.emplace(key, id);
   return id;
 }
@@ -92,9 +105,9 @@ prof_track_id DeviceTracks::instance_locked(uint32_t device, int32_t group, uint
                              kInstance);
   if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
   const prof_track_id id =
-      host_.track(PROF_TRACK_ENGINE, std::string(desc.name) + " " + std::to_string(engine_index),
-                  engine_kind_locked(device, group, group_index, engine), 0, 0,
-                  static_cast<int>(engine_index), nullptr, clock_locked(device));
+      owned(PROF_TRACK_ENGINE, std::string(desc.name) + " " + std::to_string(engine_index),
+            engine_kind_locked(device, group, group_index, engine), static_cast<int>(engine_index),
+            nullptr, clock_locked(device));
   tracks_.emplace(key, id);
   return id;
 }
@@ -112,8 +125,8 @@ prof_track_id DeviceTracks::stream(uint32_t device, uint32_t engine, uint32_t st
   auto key = std::make_tuple(device, -1, 0u, int64_t{engine}, kNone, stream_key(stream));
   if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
   const std::string name = std::string(topology_.engines[engine].name) + " stream " + std::to_string(stream);
-  const prof_track_id id = host_.track(PROF_TRACK_ENGINE, name, device_locked(device), 0, 0,
-                                       static_cast<int>(stream), nullptr, clock_locked(device));
+  const prof_track_id id = owned(PROF_TRACK_ENGINE, name, device_locked(device),
+                                 static_cast<int>(stream), nullptr, clock_locked(device));
   tracks_.emplace(key, id);
   return id;
 }
@@ -127,11 +140,11 @@ prof_track_id DeviceTracks::counter(uint32_t device, int32_t group, uint32_t gro
   if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
   // The instance row is a container here (session clock); the counter carries the device clock.
   const prof_gcu_engine_desc &desc = topology_.engines[engine];
-  const prof_track_id parent = host_.track(
+  const prof_track_id parent = shared(
       PROF_TRACK_ENGINE, std::string(desc.name) + " " + std::to_string(engine_index),
-      engine_kind_locked(device, group, group_index, engine), 0, 0, static_cast<int>(engine_index));
-  const prof_track_id id = host_.track(PROF_TRACK_COUNTER, desc.events[event], parent, 0, 0, -1,
-                                       "cycles", clock_locked(device));
+      engine_kind_locked(device, group, group_index, engine), static_cast<int>(engine_index));
+  const prof_track_id id =
+      shared(PROF_TRACK_COUNTER, desc.events[event], parent, -1, "cycles", clock_locked(device));
   tracks_.emplace(key, id);
   return id;
 }
@@ -141,8 +154,7 @@ prof_track_id DeviceTracks::device_child(uint32_t device, int64_t what, prof_tra
   std::lock_guard lock(mutex_);
   auto key = std::make_tuple(device, -1, 0u, what, kNone, kNone);
   if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
-  const prof_track_id id =
-      host_.track(kind, name, device_locked(device), 0, 0, -1, unit, clock_locked(device));
+  const prof_track_id id = owned(kind, name, device_locked(device), -1, unit, clock_locked(device));
   tracks_.emplace(key, id);
   return id;
 }
@@ -156,7 +168,7 @@ prof_track_id DeviceTracks::memory_used(uint32_t device) {
 }
 
 prof_track_id DeviceTracks::utilization(prof_track_id parent, const std::string &name) {
-  return host_.track(PROF_TRACK_COUNTER, name, parent, 0, 0, -1, "%");
+  return shared(PROF_TRACK_COUNTER, name, parent, -1, "%");
 }
 
 } // namespace prof::gcu

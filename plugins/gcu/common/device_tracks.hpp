@@ -2,6 +2,12 @@
 // streams under device-level engines, the device's memory row and counter)
 // and one clock domain per device, made on first use. Shared by the gcu and
 // sip-pmc sources.
+//
+// Owners (ABI 1.10): the rows of the work a capture's process launched (its
+// streams, the engine instances that ran its records, its memory rows and
+// buffer counts) are that process's, the `owner` given; the device itself,
+// its clusters, engines as containers, utilization and performance counters
+// are PROF_TRACK_SHARED.
 #pragma once
 
 #include <prof/gcu_driver.h>
@@ -17,7 +23,9 @@ namespace prof::gcu {
 
 class DeviceTracks {
 public:
-  DeviceTracks(const Host &host, const prof_gcu_driver &driver);
+  /// `owner`: the pid whose work the capture sees (getpid() of a
+  /// process-scope source), 0 when the work is no one process's.
+  DeviceTracks(const Host &host, const prof_gcu_driver &driver, int owner = 0);
 
   /// The clock domain of `device`'s clock, registered and calibrated on first use.
   prof_clock_id clock(uint32_t device);
@@ -53,9 +61,17 @@ private:
   prof_track_id device_child(uint32_t device, int64_t what, prof_track_kind kind, const char *name,
                              const char *unit);
 
+  /// A track of the work the capture sees, or of the device every process shares.
+  prof_track_id owned(prof_track_kind kind, const std::string &name, prof_track_id parent,
+                      int index, const char *unit, prof_clock_id clock) const;
+  prof_track_id shared(prof_track_kind kind, const std::string &name, prof_track_id parent,
+                       int index, const char *unit = nullptr,
+                       prof_clock_id clock = PROF_CLOCK_SESSION) const;
+
   const Host &host_;
   const prof_gcu_driver &driver_;
   const prof_gcu_topology &topology_;
+  const int owner_;
   std::mutex mutex_;
   std::map<uint32_t, prof_clock_id> clocks_;
   // (device, group, group index, engine, engine index, what): what is -1 for

@@ -54,7 +54,7 @@ bool GcuSource::configure() {
 bool GcuSource::start() {
   const DeclaredOptions declared(host_, kGcuOptions);
   pid_ = getpid();
-  tracks_ = std::make_unique<DeviceTracks>(host_, *driver_);
+  tracks_ = std::make_unique<DeviceTracks>(host_, *driver_, pid_);
   memory_ = std::make_unique<MemoryEvents>(host_, *tracks_, pid_);
   activity_names_.assign(topology_->engine_count, {});
   for (uint32_t e = 0; e < topology_->engine_count; ++e)
@@ -132,13 +132,14 @@ void GcuSource::report_drops() {
     stats.struct_size = sizeof stats;
     if (driver_->stats(handle_, device, &stats) != 0 || stats.produced == 0) continue;
     // In the report as counters, so every exporter and a later reader see them.
+    // The capture's own buffers: its process's counts.
     const prof_track_id parent = tracks_->device(device);
     const uint64_t now = host_.now();
     host_.counter(
-        host_.track(PROF_TRACK_COUNTER, "GCU records produced", parent, 0, 0, -1, "records"), now,
-        static_cast<double>(stats.produced));
+        host_.track(PROF_TRACK_COUNTER, "GCU records produced", parent, pid_, 0, -1, "records"),
+        now, static_cast<double>(stats.produced));
     host_.counter(
-        host_.track(PROF_TRACK_COUNTER, "GCU records dropped", parent, 0, 0, -1, "records"), now,
+        host_.track(PROF_TRACK_COUNTER, "GCU records dropped", parent, pid_, 0, -1, "records"), now,
         static_cast<double>(stats.dropped));
     host_.count_dropped(PROF_DROP_DEVICE_BUFFER_FULL, stats.dropped);
     if (stats.dropped > 0)

@@ -47,7 +47,7 @@ protected:
 
   Fake host_{0, prof::testing::HostAbi::current};
   Host view_{host_.api(), &host_};
-  CudaTracks tracks_{view_};
+  CudaTracks tracks_{view_, 4321};
   ActivityTranslator translator_{view_, tracks_,
                                  [](CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
                                    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid == 211)
@@ -98,6 +98,34 @@ TEST_F(ActivityTranslation, KernelIsDemangledOnItsStreamWithItsLaunchShape) {
   EXPECT_EQ(host_.track(s.track).kind, PROF_TRACK_ENGINE);
   EXPECT_EQ(host_.track(host_.track(s.track).parent).kind, PROF_TRACK_DEVICE);
   EXPECT_EQ(host_.track(host_.track(s.track).parent).index, 1);
+}
+
+// ABI 1.10: CUPTI reports this process's work, so its streams, waits,
+// memory rows and counters are its own; the device and NVML's counters of
+// it are every process's.
+TEST_F(ActivityTranslation, StreamsAreTheProcesssAndTheDeviceIsShared) {
+  auto k = record<CUpti_ActivityKernel10>(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  k.name = "kernel";
+  k.start = 1000;
+  k.end = 1500;
+  k.streamId = 7;
+  k.correlationId = 99;
+  feed(k);
+  const Fake::Track stream = host_.track(slice("kernel").track);
+  EXPECT_EQ(stream.pid, 4321);
+  EXPECT_EQ(stream.flags, 0u);
+  const Fake::Track device = host_.track(stream.parent);
+  EXPECT_EQ(device.pid, 0);
+  EXPECT_EQ(device.flags, PROF_TRACK_SHARED);
+  EXPECT_EQ(host_.track(tracks_.sync(0, 7)).pid, 4321);
+  EXPECT_EQ(host_.track(tracks_.memory(0)).pid, 4321);
+  EXPECT_EQ(host_.track(tracks_.counter(0, PROF_MEMORY_USED_TRACK, "bytes")).pid, 4321);
+  const Fake::Track clock = host_.track(tracks_.device_counter(0, "SM clock", "MHz"));
+  EXPECT_EQ(clock.pid, 0);
+  EXPECT_EQ(clock.flags, PROF_TRACK_SHARED);
+  EXPECT_NE(tracks_.device_counter(0, "Memory used", "bytes"),
+            tracks_.counter(0, "Memory used", "bytes"))
+      << "the device's counter is not the process's of the same name";
 }
 
 TEST_F(ActivityTranslation, GraphKernelNamesItsGraphNode) {

@@ -73,7 +73,7 @@ protected:
 
   FakeSourceHost fake_{0, testing::HostAbi::current};
   Host host_{fake_.api(), &fake_};
-  DeviceTracks tracks_of_{host_, kDriver};
+  DeviceTracks tracks_of_{host_, kDriver, kPid};
   MemoryEvents memory_{host_, tracks_of_, kPid};
   std::vector<FakeSourceHost::Track> tracks_;
 };
@@ -152,6 +152,21 @@ TEST_F(MemoryEventsTest, UnknownOperationsAreSkipped) {
   ASSERT_EQ(fake_.instants().size(), 1u);
   EXPECT_EQ(fake_.instants()[0].args.count("memory"), 0u);
   EXPECT_TRUE(fake_.counters().empty()) << "not known to be device memory";
+}
+
+// ABI 1.10: the rows of the process's allocations are its own; the device
+// (and its utilization) every process's.
+TEST_F(MemoryEventsTest, TheMemoryRowsAreTheProcesssAndTheDeviceShared) {
+  const FakeSourceHost::Track row = track(tracks_of_.memory(1));
+  EXPECT_EQ(row.pid, kPid);
+  EXPECT_EQ(row.flags, 0u);
+  EXPECT_EQ(track(tracks_of_.memory_used(1)).pid, kPid);
+  const FakeSourceHost::Track device = track(tracks_of_.device(1));
+  EXPECT_EQ(device.pid, 0);
+  EXPECT_EQ(device.flags, PROF_TRACK_SHARED);
+  const FakeSourceHost::Track busy = track(tracks_of_.utilization(device.id, "GCU 1 utilization"));
+  EXPECT_EQ(busy.pid, 0);
+  EXPECT_EQ(busy.flags, PROF_TRACK_SHARED);
 }
 
 } // namespace
