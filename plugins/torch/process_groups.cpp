@@ -22,7 +22,7 @@ void ProcessGroups::name(const void *address, std::optional<std::string_view> na
   facts.rank = rank;
   facts.size = size;
   if (!ranks.empty()) facts.ranks = ranks_text(ranks);
-  if (sequence_base != 0) group.sequence_base = sequence_base;
+  if (sequence_base != kSequenceUnknown) group.sequence_base = sequence_base;
 }
 
 bool ProcessGroups::knows(const void *address) const {
@@ -38,7 +38,7 @@ std::optional<IssuedCollective> ProcessGroups::issue(const void *address,
   const auto found = index_of_.find(address);
   if (found == index_of_.end()) return std::nullopt;
   Group &group = groups_[found->second - 1];
-  if (group.sequence_base != 0 && group_sequence >= group.sequence_base)
+  if (group.sequence_base != kSequenceUnknown && group_sequence >= group.sequence_base)
     group.issued = group_sequence - group.sequence_base;
   const IssuedCollective issued{found->second, ++group.issued, flow, issued_ns};
   if (!wait) return issued;

@@ -22,6 +22,9 @@
 
 namespace prof::torch {
 
+/// A group whose own count of operations prof does not know.
+inline constexpr uint64_t kSequenceUnknown = UINT64_MAX;
+
 /// What reports say about a group.
 struct GroupFacts {
   std::string communicator; ///< "gloo:default", "gloo:1": the same on every member
@@ -42,10 +45,11 @@ class ProcessGroups {
 public:
   /// Names the group at `address` (again: newer facts win, the sequence stays).
   /// Without a name it gets "BACKEND:sizeN#K", K counting such groups.
-  /// `sequence_base` (0: unknown) is PyTorch's own count of the group's
-  /// operations when it was made (prof_torch_group::sequence_base).
+  /// `sequence_base` is PyTorch's own count of the group's operations when
+  /// it was made (prof_torch_group::sequence_base), kSequenceUnknown if not known.
   void name(const void *address, std::optional<std::string_view> name, std::string_view backend,
-            int rank, int size, const std::vector<int64_t> &ranks, uint64_t sequence_base = 0);
+            int rank, int size, const std::vector<int64_t> &ranks,
+            uint64_t sequence_base = kSequenceUnknown);
   bool knows(const void *address) const;
 
   /// A c10d operator `operation` ("all_reduce") called on the group at
@@ -80,7 +84,7 @@ private:
   struct Group {
     GroupFacts facts;
     uint64_t issued = 0;
-    uint64_t sequence_base = 0; ///< 0: unknown
+    uint64_t sequence_base = kSequenceUnknown;
   };
   struct Waiting {
     std::string operation;

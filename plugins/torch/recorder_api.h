@@ -15,7 +15,9 @@ extern "C" {
 #endif
 
 #define PROF_TORCH_RECORDER_SYMBOL "prof_torch_recorder"
-#define PROF_TORCH_RECORDER_VERSION 3
+#define PROF_TORCH_RECORDER_VERSION 4
+/* prof_torch_group::sequence_base when the group's own count is not known. */
+#define PROF_TORCH_SEQUENCE_UNKNOWN UINT64_MAX
 
 /* What a call is, from RecordFunction's scope and name. */
 enum prof_torch_call_kind {
@@ -59,7 +61,8 @@ typedef struct prof_torch_group {
   size_t rank_count;
   uint64_t sequence_base;   /* the group's own count when it was made, the same
                                on every member (its group_sequence before its
-                               first operation, at least 1), 0 unknown */
+                               first operation: drawn by rank 0 on 1.x, 0 on
+                               2.x), PROF_TORCH_SEQUENCE_UNKNOWN unknown */
 } prof_torch_group;
 
 typedef struct prof_torch_recorder_api {

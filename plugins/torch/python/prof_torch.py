@@ -1,15 +1,16 @@
 """prof's torch source, in each Python process of the application.
 
 prof's sitecustomize calls start(). Once the program has imported torch
-(before or after start), the bridge _prof_torch, built against the libtorch
-prof was built with, registers PyTorch's RecordFunction callbacks: every
+(before or after start), the bridge _prof_torch registers PyTorch's RecordFunction callbacks: every
 operator, backward node, user range and backend collective then reaches the
 torch source preloaded into the process. The process groups the program
 creates are named to it, so that their operations carry the group's name,
 size and ranks on every rank.
 
-A torch other than the one the bridge was built for is said once, and the
-program runs on unrecorded.
+The bridge is the one prof was built with (Debian's libtorch-dev) when the
+program imports that torch, else one built once for the program's torch
+(prof_torch_jit). A torch it cannot serve is said once, and the program
+runs on unrecorded.
 """
 
 import functools
@@ -25,43 +26,59 @@ def _warn(text):
     sys.stderr.write(f"prof: {text}\n")
 
 
-def _loaded_torch_library():
-    """The libtorch_cpu this process has mapped, '' if none."""
-    try:
-        with open("/proc/self/maps") as maps:
-            for line in maps:
-                path = line.rstrip("\n").split(" ")[-1]
-                if "/libtorch_cpu." in path:
-                    return os.path.realpath(path)
-    except OSError:
-        pass
-    return ""
+def _not_recorded(why):
+    _warn(f"{why}: this program's operators, steps and collectives are not recorded")
 
 
-def _bridge():
-    """The bridge module, or None (said why)."""
+def _bridge(late):
+    """The bridge module, or None (said why, or being built in the
+    background for a program prof came to late): the one prof was built
+    with when this is its torch, else one built for this torch."""
+    import torch
+
+    import prof_torch_jit
+
     try:
         import prof_torch_build
     except ImportError:
-        _warn("prof was built without PyTorch's headers (Debian's libtorch-dev): "
-              "the torch source records nothing")
-        return None
-    import torch
-
-    loaded = _loaded_torch_library()
-    if loaded != prof_torch_build.TORCH_LIBRARY:
-        _warn(f"the torch source serves the torch prof was built with "
-              f"({prof_torch_build.TORCH_VERSION}, {prof_torch_build.TORCH_LIBRARY}); this "
-              f"program's torch {getattr(torch, '__version__', '?')} "
-              f"({loaded or 'its library not found'}) is another: its operators, steps and "
-              f"collectives are not recorded")
-        return None
+        prof_torch_build = None
+    loaded = prof_torch_jit.loaded_libraries().get("libtorch_cpu", "")
+    if prof_torch_build is not None and loaded == prof_torch_build.TORCH_LIBRARY:
+        try:
+            import _prof_torch
+        except ImportError as error:
+            _warn(f"the torch source's bridge did not load: {error}")
+            return None
+        return _prof_torch
     try:
-        import _prof_torch
-    except ImportError as error:
-        _warn(f"the torch source's bridge did not load: {error}")
+        bridge = prof_torch_jit.cached_bridge(torch)
+        if bridge is not None:
+            return bridge
+        if not late:  # the program has not begun its torch work: it waits for the bridge
+            return prof_torch_jit.built_bridge(torch, _warn)
+    except prof_torch_jit.BridgeUnavailable as why:
+        _not_recorded(why)
         return None
-    return _prof_torch
+    except Exception as error:  # never the program's failure
+        _not_recorded(f"the torch source's bridge is not available for torch "
+                      f"{getattr(torch, '__version__', '?')} ({error!r})")
+        return None
+
+    # A running program is never held up: recording begins once it is built.
+    def build_then_activate():
+        try:
+            _activate(prof_torch_jit.built_bridge(
+                torch, lambda text: _warn(f"{text}; recording begins once it is built")))
+        except prof_torch_jit.BridgeUnavailable as why:
+            _not_recorded(why)
+        except Exception as error:
+            _not_recorded(f"the torch source's bridge is not available for torch "
+                          f"{getattr(torch, '__version__', '?')} ({error!r})")
+
+    import threading
+
+    threading.Thread(target=build_then_activate, name="prof-torch-bridge", daemon=True).start()
+    return None
 
 
 def _groups(c10d):
@@ -80,25 +97,34 @@ def _groups(c10d):
     return found
 
 
+_SEQUENCE_UNKNOWN = 2**64 - 1  # recorder_api.h's PROF_TORCH_SEQUENCE_UNKNOWN
+
+
 def _sequence_base(c10d, group, name, backend):
-    """The group's own operation count when it was made, 0 if unknown:
-    gloo and nccl groups start theirs at a number rank 0 drew and left in
-    the group's store (init_process_group and new_group), the same on
-    every member. Known, it numbers the group's operations alike on every
+    """The group's own operation count when it was made, _SEQUENCE_UNKNOWN
+    if not known:
+    on 1.x, gloo and nccl groups start theirs at a number rank 0 drew and
+    left in the group's store (init_process_group and new_group), the same
+    on every member; 2.x starts it at 0. Known, it numbers the group's operations alike on every
     rank however late prof came in."""
     if backend not in ("gloo", "nccl"):
-        return 0
+        return _SEQUENCE_UNKNOWN
     try:
         import datetime
 
         store = c10d._pg_map[group][1]
         key = f"{name}/SEQ_NUM_STORE_KEY"
-        # Present since the group was made: the wait returns at once. Never
-        # a plain get, which would block the program on a missing key.
-        store.wait([key], datetime.timedelta(seconds=2))
+        if hasattr(store, "check"):
+            # 2.x counts from 0 on every member and leaves no key.
+            if not store.check([key]):
+                return 0
+        else:
+            # Present since the group was made: the wait returns at once. Never
+            # a plain get, which would block the program on a missing key.
+            store.wait([key], datetime.timedelta(seconds=2))
         return int.from_bytes(store.get(key), "little")
     except Exception:  # another torch, another store: counted from prof's start
-        return 0
+        return _SEQUENCE_UNKNOWN
 
 
 def _name_groups(bridge, c10d, named):
@@ -142,13 +168,7 @@ def _follow_groups(bridge, c10d):
             setattr(distributed, function_name, wrapped)
 
 
-def _install():
-    if _state["installed"]:
-        return
-    _state["installed"] = True
-    bridge = _bridge()
-    if bridge is None:
-        return
+def _activate(bridge):
     bridge.install()
     c10d = sys.modules.get("torch.distributed.distributed_c10d")
     if c10d is None:
@@ -163,11 +183,21 @@ def _install():
         _follow_groups(bridge, c10d)
 
 
+def _install(late):
+    if _state["installed"]:
+        return
+    _state["installed"] = True
+    bridge = _bridge(late)
+    if bridge is not None:
+        _activate(bridge)
+
+
 def start():
     """prof's sitecustomize calls this at start-up; the torch source, in the
     interpreter's main thread, when prof attaches to a running program."""
     if _state["started"]:
         return
     _state["started"] = True
-    prof_after_import.after_import("torch", lambda module: _install(),
+    late = "torch" in sys.modules
+    prof_after_import.after_import("torch", lambda module: _install(late),
                                    "the torch source did not start")

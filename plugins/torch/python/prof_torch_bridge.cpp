@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 
 #include <string>
@@ -39,8 +40,17 @@ public:
   static bool can_wrap(c10::Allocator *inner) { return inner && inner->raw_deleter() != nullptr; }
   explicit ReportingAllocator(c10::Allocator *inner)
       : inner_(inner), inner_delete_(inner->raw_deleter()) {}
-  c10::DataPtr allocate(size_t bytes) const override {
-    c10::DataPtr block = inner_->allocate(bytes);
+  // 1.x declares allocate() const, 2.3 and later not, and adds copy_data():
+  // each torch overrides the one it declares, without `override`.
+  c10::DataPtr allocate(size_t bytes) const { return report(inner_->allocate(bytes), bytes); }
+  c10::DataPtr allocate(size_t bytes) { return report(inner_->allocate(bytes), bytes); }
+  void copy_data(void *dest, const void *src, std::size_t count) const {
+    std::memcpy(dest, src, count);
+  }
+  c10::DeleterFnPtr raw_deleter() const override { return &report_and_delete; }
+
+private:
+  c10::DataPtr report(c10::DataPtr block, size_t bytes) const {
     void *data = block.get();
     if (data == nullptr || block.get_context() != data || block.get_deleter() != inner_delete_)
       return block; // not one of the plain blocks: left as it is, unreported
@@ -49,9 +59,6 @@ public:
     g_api->allocated(data, bytes);
     return {data, data, &report_and_delete, device};
   }
-  c10::DeleterFnPtr raw_deleter() const override { return &report_and_delete; }
-
-private:
   static void report_and_delete(void *data) {
     if (data != nullptr) g_api->freed(data);
     s_inner_delete(data);
@@ -112,6 +119,7 @@ void name_unknown_group(c10d::ProcessGroup *group) {
   if (g_api->knows_group(group)) return;
   prof_torch_group facts{};
   facts.group = group;
+  facts.sequence_base = PROF_TORCH_SEQUENCE_UNKNOWN;
   std::string backend = "unknown";
   try {
     backend = group->getBackendName();
@@ -307,5 +315,5 @@ PYBIND11_MODULE(_prof_torch, module) {
   module.def("install", &install, "records PyTorch's calls into prof's torch source");
   module.def("name_group", &name_group, "names a process group to prof's torch source",
              pybind11::arg("group"), pybind11::arg("name"), pybind11::arg("backend"),
-             pybind11::arg("ranks"), pybind11::arg("sequence_base") = 0);
+             pybind11::arg("ranks"), pybind11::arg("sequence_base") = PROF_TORCH_SEQUENCE_UNKNOWN);
 }
