@@ -47,20 +47,35 @@ std::optional<IssuedCollective> ProcessGroups::issue(const void *address,
   return issued;
 }
 
+namespace {
+
+/// Whether a backend may carry out `asked` with a call of `carried`: gloo
+/// runs a reduce-scatter (FSDP's gradients) as an all-reduce of the input.
+bool carried_as(std::string_view asked, std::string_view carried) {
+  return asked == "reduce_scatter" && carried == "all_reduce";
+}
+
+} // namespace
+
 std::optional<IssuedCollective> ProcessGroups::carry_out(std::string_view operation,
                                                          uint64_t tensor) {
   std::lock_guard lock(mutex_);
-  auto chosen = waiting_.end();
+  auto chosen = waiting_.end(), stand_in = waiting_.end();
   for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
-    if (it->operation != operation) continue;
+    if (it->operation != operation) {
+      if (stand_in == waiting_.end() && carried_as(it->operation, operation)) stand_in = it;
+      continue;
+    }
     if (tensor != 0 && it->tensor == tensor) {
       chosen = it;
       break;
     }
     if (chosen == waiting_.end()) chosen = it;
   }
+  if (chosen == waiting_.end()) chosen = stand_in;
   if (chosen == waiting_.end()) return std::nullopt;
-  const IssuedCollective issued = chosen->issued;
+  IssuedCollective issued = chosen->issued;
+  if (chosen->operation != operation) issued.asked_for = chosen->operation;
   waiting_.erase(chosen);
   return issued;
 }

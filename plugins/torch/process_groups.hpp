@@ -39,6 +39,10 @@ struct IssuedCollective {
   uint64_t sequence = 0;
   uint64_t flow = 0;      ///< the flow from the c10d operator to the backend's call, 0 none
   uint64_t issued_ns = 0; ///< when the c10d operator was called
+  /// The operation the c10d operator asked for, where the backend carries
+  /// it out as another ("reduce_scatter", which gloo runs as an all-reduce);
+  /// empty when it is the backend call's own.
+  std::string asked_for;
 };
 
 class ProcessGroups {
@@ -65,7 +69,8 @@ public:
                                         bool wait = true, uint64_t group_sequence = 0);
   /// The backend's call of `operation` on `tensor`: the issued operation it
   /// carries out (the oldest of that operation on that tensor, else the
-  /// oldest of that operation), nullopt when none waits.
+  /// oldest of that operation, else the oldest of an operation a backend
+  /// carries out as `operation`), nullopt when none waits.
   std::optional<IssuedCollective> carry_out(std::string_view operation, uint64_t tensor);
 
   /// Forgets the issued operations no backend call took yet: a new recording

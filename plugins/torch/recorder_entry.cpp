@@ -65,10 +65,17 @@ void freed(const void *address) {
     recorder->memory(at, *bytes, true, tensor_blocks().live());
 }
 
-constexpr prof_torch_recorder_api kApi = {
-    PROF_TORCH_RECORDER_VERSION, &recording,   &wants_shapes, &begin,     &end,
-    &name_group_entry,           &knows_group, &warn,         &wants_memory, &allocated,
-    &freed};
+constexpr prof_torch_recorder_api kApi = {PROF_TORCH_RECORDER_VERSION,
+                                          &recording,
+                                          &wants_shapes,
+                                          &begin,
+                                          &end,
+                                          &name_group_entry,
+                                          &knows_group,
+                                          &warn,
+                                          &wants_memory,
+                                          &allocated,
+                                          &freed};
 
 } // namespace
 } // namespace prof::torch

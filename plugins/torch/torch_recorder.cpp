@@ -266,6 +266,14 @@ void TorchRecorder::begin(const prof_torch_call &call, prof_torch_open_call &ope
   } else if (const auto issued = groups_.carry_out(operation, call.first_tensor)) {
     facts->issued = *issued;
     facts->matched = true;
+    if (!issued->asked_for.empty()) {
+      // Named for what was asked ("gloo:reduce_scatter"), as reports count it.
+      const std::string_view name = call.name;
+      const std::string asked = std::string(name.substr(0, name.find(':') + 1)) + issued->asked_for;
+      facts->operation = intern_text(issued->asked_for);
+      open.words[kTrackAndName] = (open.words[kTrackAndName] & 0xffffffffu) |
+                                  (static_cast<uint64_t>(intern_text(asked)) << 32);
+    }
     if (issued->flow != 0)
       host_.api()->emit_flow(host_.context(), state.track, now, issued->flow, PROF_FLOW_END);
   }

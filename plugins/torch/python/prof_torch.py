@@ -181,6 +181,8 @@ def _activate(bridge):
             c10d = None
     if c10d is not None:
         _follow_groups(bridge, c10d)
+    prof_after_import.after_import("torch._inductor.async_compile", _record_inductor_kernels,
+                                   "torch.compile's kernels are not recorded")
 
 
 def _install(late):
@@ -190,6 +192,42 @@ def _install(late):
     bridge = _bridge(late)
     if bridge is not None:
         _activate(bridge)
+
+
+def _record_inductor_kernels(async_compile):
+    """Each C++ kernel torch.compile's Inductor generates for the CPU
+    (cpp_fused_addmm_relu_0: named after the operators it fuses) becomes a
+    range of its own around each call, as an operator would be. Inductor's
+    own switch for it (TORCHINDUCTOR_CPP_ENABLE_KERNEL_PROFILE) leaves
+    kernels that do not load on 2.15, so the kernels its wrapper module
+    calls are wrapped there, once compiled."""
+    # A RecordFunction whatever profiler runs (_RecordFunctionFast records
+    # only under torch.profiler); the bridge takes it for an operator.
+    record = getattr(sys.modules.get("torch.autograd.profiler"), "record_function", None)
+    compiler = getattr(async_compile, "AsyncCompile", None)
+    wait = getattr(compiler, "wait", None)
+    if record is None or wait is None or getattr(wait, "__prof_torch__", False):
+        return
+
+    def recorded(name, kernel):
+        def kernel_in_range(*args, **kwargs):
+            with record(name):
+                return kernel(*args, **kwargs)
+
+        kernel_in_range.__prof_torch__ = True
+        return kernel_in_range
+
+    @functools.wraps(wait)
+    def wait_then_record(self, scope, *args, **kwargs):
+        result = wait(self, scope, *args, **kwargs)
+        for name, value in list(scope.items()):
+            if (name.startswith("cpp_fused_") and callable(value)
+                    and not getattr(value, "__prof_torch__", False)):
+                scope[name] = recorded(name, value)
+        return result
+
+    wait_then_record.__prof_torch__ = True
+    compiler.wait = wait_then_record
 
 
 def start():

@@ -97,6 +97,10 @@ bool backend_collective(std::string_view name) {
   return true;
 }
 
+/// Whether `name` is a kernel torch.compile's Inductor generated for the
+/// CPU ("cpp_fused_addmm_relu_0"), which prof_torch.py records as a range.
+bool inductor_kernel(std::string_view name) { return name.substr(0, 10) == "cpp_fused_"; }
+
 /// The process group among a c10d operator's inputs, nullptr if none.
 c10d::ProcessGroup *group_of(const c10::IValue &input) {
   if (!input.isObject()) return nullptr;
@@ -207,7 +211,9 @@ std::unique_ptr<at::ObserverContext> on_begin(const at::RecordFunction &fn) {
     call.kind = PROF_TORCH_BACKWARD_NODE;
     break;
   default:
-    call.kind = backend_collective(name) ? PROF_TORCH_COLLECTIVE : PROF_TORCH_USER_RANGE;
+    call.kind = backend_collective(name) ? PROF_TORCH_COLLECTIVE
+                : inductor_kernel(name)  ? PROF_TORCH_OPERATOR
+                                         : PROF_TORCH_USER_RANGE;
   }
   call.sequence = fn.seqNr();
   call.thread = fn.threadId();

@@ -680,6 +680,91 @@ TEST_P(TorchE2E, WithoutACompilerATorchProfWasNotBuiltWithIsSaidOnce) {
   EXPECT_EQ(r.err.find(said), r.err.rfind(said)) << "said once: " << r.err;
 }
 
+/// Each row's calls of a CSV report, by "COMMUNICATOR,NAME" and rank.
+std::map<std::string, std::map<int, int>> collective_calls(const std::string &csv) {
+  std::map<std::string, std::map<int, int>> calls;
+  const std::regex row(R"rx(^([^,]+,[^,]+),[^,]*\(rank (\d+)\)[^,]*,(\d+),)rx");
+  std::istringstream lines(csv);
+  for (std::string line; std::getline(lines, line);)
+    if (std::smatch m; std::regex_search(line, m, row))
+      calls[m[1]][std::stoi(m[2])] = std::stoi(m[3]);
+  return calls;
+}
+
+// FSDP2 (fully_shard) on 2 gloo ranks: the parameters' all-gathers and the
+// gradients' reduce-scatters (gloo runs each as an all-reduce: said as the
+// reduce-scatter asked for), as many as torch.profiler counts in the same run.
+TEST_P(TorchE2E, Fsdp2AllGathersAndReduceScattersAreCollectives) {
+  if (python() == PROF_SYSTEM_PYTHON3) GTEST_SKIP() << "FSDP2 needs PyTorch 2.x";
+  constexpr int kFsdpRanks = 2;
+  std::vector<std::future<RunResult>> runs;
+  for (int rank = 0; rank < kFsdpRanks; ++rank)
+    runs.push_back(std::async(std::launch::async, [&, rank] {
+      return run_process({"/usr/bin/env", "RANK=" + std::to_string(rank),
+                          "WORLD_SIZE=" + std::to_string(kFsdpRanks), "MASTER_ADDR=127.0.0.1",
+                          "MASTER_PORT=" + std::to_string(port(29660)), "OMP_NUM_THREADS=1", kProf,
+                          "--quiet", "--print-app-log", "-t", "torch", "-o",
+                          (dir() / "f%q{RANK}").string(), python(),
+                          (kPrograms / "fsdp2_train.py").string(), "3"},
+                         {}, std::chrono::seconds(240));
+    }));
+  std::map<std::string, int> torch_counts; // the same on both ranks
+  for (int rank = 0; rank < kFsdpRanks; ++rank) {
+    const RunResult r = runs[rank].get();
+    ASSERT_EQ(r.exit_code, 0) << "rank " << rank << ": " << r.describe();
+    const std::regex counted(R"rx(torch.profiler (\S+) (\d+))rx");
+    for (std::sregex_iterator it(r.out.begin(), r.out.end(), counted), end; it != end; ++it)
+      torch_counts[(*it)[1]] = std::stoi((*it)[2]);
+  }
+  ASSERT_GT(torch_counts["gloo:all_gather"], 0);
+  ASSERT_GT(torch_counts["c10d::_reduce_scatter_base_"], 0);
+
+  const RunResult collectives =
+      run_process({kProf, "stats", "--report", "collectives", "--format", "csv", dir().string()});
+  ASSERT_EQ(collectives.exit_code, 0) << collectives.describe();
+  const auto calls = collective_calls(collectives.out);
+  const std::map<int, int> all_gathers = {{0, torch_counts["gloo:all_gather"]},
+                                          {1, torch_counts["gloo:all_gather"]}};
+  const std::map<int, int> reduce_scatters = {{0, torch_counts["c10d::_reduce_scatter_base_"]},
+                                              {1, torch_counts["c10d::_reduce_scatter_base_"]}};
+  const auto rows = [&](const std::string &row) {
+    return calls.count(row) ? calls.at(row) : std::map<int, int>{};
+  };
+  EXPECT_EQ(rows("gloo:0,gloo:all_gather"), all_gathers) << collectives.out;
+  EXPECT_EQ(rows("gloo:0,gloo:reduce_scatter"), reduce_scatters) << collectives.out;
+  EXPECT_EQ(collectives.out.find("unmatched"), std::string::npos) << collectives.out;
+  const RunResult stragglers =
+      run_process({kProf, "stats", "--report", "stragglers", dir().string()});
+  EXPECT_EQ(stragglers.exit_code, 0) << stragglers.describe();
+  EXPECT_NE(stragglers.out.find("gloo:reduce_scatter"), std::string::npos) << stragglers.out;
+  const RunResult overlap = run_process({kProf, "stats", "--report", "overlap", dir().string()});
+  EXPECT_EQ(overlap.exit_code, 0) << overlap.describe();
+  for (int rank = 0; rank < kFsdpRanks; ++rank)
+    EXPECT_NE(overlap.out.find("(rank " + std::to_string(rank) + ")"), std::string::npos)
+        << overlap.out;
+}
+
+// torch.compile on the CPU: the kernels Inductor generates are operators of
+// their own in the report, named as Inductor names them after what they fuse.
+TEST_P(TorchE2E, InductorKernelsOfACompiledModelAreOperators) {
+  if (python() == PROF_SYSTEM_PYTHON3) GTEST_SKIP() << "torch.compile needs PyTorch 2.x";
+  const RunResult r = run_process({kProf, "--quiet", "--print-app-log", "-t", "torch", "-o",
+                                   (dir() / "compiled").string(), python(),
+                                   (kPrograms / "compiled_model.py").string(), "3"},
+                                  {}, std::chrono::seconds(280));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  EXPECT_EQ(r.out, "done\n");
+  const RunResult ops = run_process({kProf, "stats", "--report", "torch-ops", "--format", "csv",
+                                     (dir() / "compiled.profrep").string()});
+  ASSERT_EQ(ops.exit_code, 0) << ops.describe();
+  // cpp_fused_relu_0, cpp_fused_tanh_1: one call a step each.
+  const std::regex kernel_row(R"rx((^|\n)(cpp_fused_\w+),forward,(\d+),)rx");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(ops.out, m, kernel_row)) << ops.out;
+  EXPECT_EQ(m[3], "3") << m[2];
+  EXPECT_NE(ops.out.find("Torch-Compiled Region"), std::string::npos) << ops.out;
+}
+
 // A program that never imports torch runs as before, and says nothing.
 TEST_P(TorchE2E, AProgramWithoutTorchRunsUnharmed) {
   const RunResult r = run_process({kProf, "--quiet", "--print-app-log", "-t", "torch", "-o",

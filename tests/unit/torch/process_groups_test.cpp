@@ -66,6 +66,26 @@ TEST(TorchProcessGroups, PyTorchsOwnCountNumbersOperationsAlikeHoweverLateProfCa
   ProcessGroups unknown_base;
   unknown_base.name(&group, std::nullopt, "gloo", 0, 2, {});
   EXPECT_EQ(unknown_base.issue(&group, "all_reduce", 0, 0, 0, true, 1005)->sequence, 1u);
+  // 2.x counts from 0: a known base of 0 numbers as PyTorch does.
+  ProcessGroups two;
+  two.name(&group, "0", "gloo", 0, 2, {0, 1}, 0);
+  EXPECT_EQ(two.issue(&group, "all_reduce", 0, 0, 0, true, 140)->sequence, 141u);
+}
+
+TEST(TorchProcessGroups, AReduceScatterGlooRunsAsAnAllReduceIsTakenByIt) {
+  ProcessGroups groups;
+  groups.name(&kWorld, "0", "gloo", 0, 2, {});
+  groups.issue(&kWorld, "all_gather", 100, 11);
+  groups.issue(&kWorld, "reduce_scatter", 200, 22);
+  groups.issue(&kWorld, "all_reduce", 300, 33);
+  // An all-reduce of its own comes first; then the reduce-scatter, said as asked.
+  const auto own = groups.carry_out("all_reduce", 0);
+  EXPECT_EQ(own->flow, 33u);
+  EXPECT_EQ(own->asked_for, "");
+  const auto stand_in = groups.carry_out("all_reduce", 0);
+  EXPECT_EQ(stand_in->flow, 22u);
+  EXPECT_EQ(stand_in->asked_for, "reduce_scatter");
+  EXPECT_FALSE(groups.carry_out("all_reduce", 0)); // an all-gather is never one
 }
 
 TEST(TorchProcessGroups, ABackendCallTakesTheOperationOnItsTensor) {

@@ -141,7 +141,7 @@ TEST_F(TorchRecorderTest, ACollectiveCarriesItsGroupAndSequenceFromItsC10dOperat
   start();
   int group = 0;
   const int64_t ranks[] = {0, 1, 2, 3};
-  name_group({&group, "0", "gloo", 1, 4, ranks, 4});
+  name_group({&group, "0", "gloo", 1, 4, ranks, 4, PROF_TORCH_SEQUENCE_UNKNOWN});
   EXPECT_TRUE(process_groups().knows(&group));
   for (uint64_t tensor : {0x100u, 0x200u}) {
     prof_torch_call c10d = op("c10d::allreduce_");
@@ -204,7 +204,7 @@ TEST_F(TorchRecorderTest, AnOperatorIssuedBeforeThisRecordingIsNotTakenByItsCall
   start();
   int group = 0;
   const int64_t ranks[] = {0, 1};
-  name_group({&group, "1", "gloo", 0, 2, ranks, 2});
+  name_group({&group, "1", "gloo", 0, 2, ranks, 2, PROF_TORCH_SEQUENCE_UNKNOWN});
   prof_torch_call c10d = op("c10d::allreduce_");
   c10d.group = &group;
   c10d.first_tensor = 0x100;
@@ -231,7 +231,7 @@ TEST_F(TorchRecorderTest, ARunningCollectiveIsEmittedUnfinishedAtADump) {
   start();
   int group = 0;
   const int64_t ranks[] = {0, 1};
-  name_group({&group, "2", "gloo", 1, 2, ranks, 2});
+  name_group({&group, "2", "gloo", 1, 2, ranks, 2, PROF_TORCH_SEQUENCE_UNKNOWN});
   prof_torch_call c10d = op("c10d::allreduce_");
   c10d.group = &group;
   c10d.first_tensor = 0x300;
