@@ -1,9 +1,9 @@
 """prof's torch source, in each Python process of the application.
 
 prof's sitecustomize calls start(). Once the program has imported torch
-(before or after start), the bridge _prof_torch registers PyTorch's RecordFunction callbacks: every
-operator, backward node, user range and backend collective then reaches the
-torch source preloaded into the process. The process groups the program
+(before or after start), the bridge _prof_torch registers PyTorch's
+RecordFunction callbacks: every operator, backward node, user range and
+backend collective then reaches the torch source preloaded into the process. The process groups the program
 creates are named to it, so that their operations carry the group's name,
 size and ranks on every rank.
 
@@ -30,6 +30,20 @@ def _not_recorded(why):
     _warn(f"{why}: this program's operators, steps and collectives are not recorded")
 
 
+def _obtained(get, torch):
+    """What get() returns, None when the bridge cannot be had (said why)."""
+    import prof_torch_jit
+
+    try:
+        return get()
+    except prof_torch_jit.BridgeUnavailable as why:
+        _not_recorded(why)
+    except Exception as error:  # never the program's failure
+        _not_recorded(f"the torch source's bridge is not available for torch "
+                      f"{getattr(torch, '__version__', '?')} ({error!r})")
+    return None
+
+
 def _bridge(late):
     """The bridge module, or None (said why, or being built in the
     background for a program prof came to late): the one prof was built
@@ -50,30 +64,19 @@ def _bridge(late):
             _warn(f"the torch source's bridge did not load: {error}")
             return None
         return _prof_torch
-    try:
-        bridge = prof_torch_jit.cached_bridge(torch)
-        if bridge is not None:
-            return bridge
-        if not late:  # the program has not begun its torch work: it waits for the bridge
-            return prof_torch_jit.built_bridge(torch, _warn)
-    except prof_torch_jit.BridgeUnavailable as why:
-        _not_recorded(why)
-        return None
-    except Exception as error:  # never the program's failure
-        _not_recorded(f"the torch source's bridge is not available for torch "
-                      f"{getattr(torch, '__version__', '?')} ({error!r})")
-        return None
+    none_yet = object()
+    cached = _obtained(lambda: prof_torch_jit.cached_bridge(torch) or none_yet, torch)
+    if cached is not none_yet:  # the bridge, or None: said why it cannot be had
+        return cached
+    if not late:  # the program has not begun its torch work: it waits for the bridge
+        return _obtained(lambda: prof_torch_jit.built_bridge(torch, _warn), torch)
 
     # A running program is never held up: recording begins once it is built.
     def build_then_activate():
-        try:
-            _activate(prof_torch_jit.built_bridge(
-                torch, lambda text: _warn(f"{text}; recording begins once it is built")))
-        except prof_torch_jit.BridgeUnavailable as why:
-            _not_recorded(why)
-        except Exception as error:
-            _not_recorded(f"the torch source's bridge is not available for torch "
-                          f"{getattr(torch, '__version__', '?')} ({error!r})")
+        bridge = _obtained(lambda: prof_torch_jit.built_bridge(
+            torch, lambda text: _warn(f"{text}; recording begins once it is built")), torch)
+        if bridge is not None:
+            _activate(bridge)
 
     import threading
 
