@@ -25,6 +25,9 @@ public:
     return catalog_.stacks.frames(id);
   }
   std::span<const prof_arg> args(prof_args_id id) const override { return catalog_.args.args(id); }
+  std::vector<prof_track_id> processes(int32_t pid) const override {
+    return catalog_.tracks.processes(pid);
+  }
   const prof_session_info &session() const override { return session_; }
   uint64_t dropped(prof_drop_cause cause) const override {
     return cause < PROF_DROP_CAUSE_COUNT ? dropped_[cause] : 0;

@@ -3,6 +3,36 @@
 namespace prof::core {
 
 const char *ExportView::option(const char *) const { return nullptr; }
+std::vector<prof_track_id> ExportView::processes(int32_t) const { return {}; }
+
+namespace {
+/// What `prof merge` appends to an input's top-level, process and device
+/// tracks' names (" [node1 rank 3]"), "" when `name` has none.
+std::string_view input_label(std::string_view name) {
+  if (!name.ends_with(']')) return {};
+  const size_t open = name.rfind(" [");
+  return open == std::string_view::npos ? std::string_view{} : name.substr(open);
+}
+} // namespace
+
+prof_track_id ExportView::process_track(int32_t pid, prof_track_id near) const {
+  const std::vector<prof_track_id> found = processes(pid);
+  if (found.size() < 2) return found.empty() ? 0 : found.front();
+  std::string_view label;
+  // Bounded walk: a malformed report with a parent cycle must not hang us.
+  for (int depth = 0; near != 0 && label.empty() && depth < 64; ++depth) {
+    const prof_track_desc *desc = track(near);
+    if (desc == nullptr) break;
+    label = input_label(desc->name ? desc->name : "");
+    near = desc->parent;
+  }
+  for (const prof_track_id process : found) {
+    const prof_track_desc *desc = track(process);
+    if (!label.empty() && desc != nullptr && input_label(desc->name ? desc->name : "") == label)
+      return process;
+  }
+  return found.front();
+}
 void ExportView::print(std::string_view) {}
 void ExportView::log(prof_log_level, std::string_view) {}
 
@@ -32,6 +62,9 @@ uint64_t dropped_by_cause(void *host, prof_drop_cause cause) { return view(host)
 const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
   return to_c(view(host).args(id), count);
 }
+prof_track_id process_track(void *host, int32_t pid, prof_track_id near) {
+  return view(host).process_track(pid, near);
+}
 
 const prof_export_api table = {
     sizeof(prof_export_api),
@@ -45,6 +78,7 @@ const prof_export_api table = {
     &dropped_events,
     &args,
     &dropped_by_cause,
+    &process_track,
 };
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 namespace prof::core {
 
@@ -26,6 +27,13 @@ public:
   virtual const prof_session_info &session() const = 0;
   /// Events or records the capture lost under `cause`.
   virtual uint64_t dropped(prof_drop_cause cause) const = 0;
+  /// The process tracks of process `pid`, in id order (several only in a
+  /// merged report); none by default.
+  virtual std::vector<prof_track_id> processes(int32_t pid) const;
+  /// The process track of `pid` for the owned track `near`: the only one,
+  /// or in a merged report the one of `near`'s input (the same label
+  /// " [...]" as the nearest track above `near` that has one); 0 for none.
+  prof_track_id process_track(int32_t pid, prof_track_id near) const;
   /// The exporter's option `name`, nullptr when unset; none by default.
   virtual const char *option(const char *name) const;
   /// The exporter's console output and log messages; nowhere by default.

@@ -8,6 +8,8 @@ ReportExportView::ReportExportView(const report::ReportReader &reader) : reader_
                                         track.name.c_str(), track.pid, track.tid, track.index,
                                         track.unit.empty() ? nullptr : track.unit.c_str(),
                                         track.clock, track.flags});
+  for (const auto &[id, track] : reader.tracks())
+    if (track.kind == PROF_TRACK_PROCESS) processes_.emplace(track.pid, id);
   session_ = session_of(reader.header(), details_);
 }
 
@@ -19,6 +21,13 @@ const char *ReportExportView::string(prof_string_id id) const {
 const prof_track_desc *ReportExportView::track(prof_track_id id) const {
   const auto found = tracks_.find(id);
   return found == tracks_.end() ? nullptr : &found->second;
+}
+
+std::vector<prof_track_id> ReportExportView::processes(int32_t pid) const {
+  std::vector<prof_track_id> found;
+  for (auto [at, end] = processes_.equal_range(pid); at != end; ++at)
+    found.push_back(at->second);
+  return found;
 }
 
 std::span<const prof_string_id> ReportExportView::stack(prof_stack_id id) const {

@@ -9,7 +9,9 @@
 #include "core/report/report_reader.hpp"
 #include "core/session_details.hpp"
 
+#include <map>
 #include <unordered_map>
+#include <vector>
 
 namespace prof::core {
 
@@ -29,10 +31,12 @@ public:
   std::span<const prof_arg> args(prof_args_id id) const override;
   const prof_session_info &session() const override { return session_; }
   uint64_t dropped(prof_drop_cause cause) const override { return reader_.dropped(cause); }
+  std::vector<prof_track_id> processes(int32_t pid) const override;
 
 private:
   const report::ReportReader &reader_;
   std::unordered_map<prof_track_id, prof_track_desc> tracks_;
+  std::multimap<int32_t, prof_track_id> processes_; ///< by pid, in id order
   prof_session_info session_{};
   SessionDetails details_;
 };

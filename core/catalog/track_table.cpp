@@ -111,8 +111,17 @@ prof_track_id TrackTable::add_locked(const prof_track_desc &desc) {
   entry.name_id = strings_.intern(entry.name);
   entry.desc.name = entry.name.c_str();
   entry.desc.unit = desc.unit ? entry.unit.c_str() : nullptr;
+  if (desc.kind == PROF_TRACK_PROCESS) processes_.emplace(desc.pid, id);
   published_.store(entries_.size(), std::memory_order_release);
   return id;
+}
+
+std::vector<prof_track_id> TrackTable::processes(int32_t pid) const {
+  std::lock_guard lock(mutex_);
+  std::vector<prof_track_id> found;
+  for (auto [at, end] = processes_.equal_range(pid); at != end; ++at)
+    found.push_back(at->second);
+  return found;
 }
 
 const prof_track_desc *TrackTable::current(prof_track_id id) const {

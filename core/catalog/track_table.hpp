@@ -55,6 +55,9 @@ public:
   /// The track's descriptor under its latest name (see declare_renaming),
   /// nullptr for 0 or an id not handed out. Stays valid with the table.
   const prof_track_desc *current(prof_track_id id) const;
+  /// The process tracks of process `pid`, in id order (several only when a
+  /// merged report was restored).
+  std::vector<prof_track_id> processes(int32_t pid) const;
   /// Number of ids handed out plus one (ids are 1 .. size()-1).
   size_t size() const { return published_.load(std::memory_order_acquire); }
   /// Why the last declare() returned 0.
@@ -74,6 +77,7 @@ private:
   std::map<std::tuple<int, prof_track_id, int32_t, prof_clock_id, std::string, int32_t, uint32_t>,
            prof_track_id>
       device_parts_;
+  std::multimap<int32_t, prof_track_id> processes_; ///< by pid, declared or restored
   mutable std::mutex mutex_;
   std::string last_error_;
   std::atomic<size_t> published_{1};

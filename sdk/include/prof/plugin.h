@@ -29,8 +29,8 @@ extern "C" {
 /// call stacks as arguments (PROF_ARG_STACK), 1.8 framework operators
 /// (PROF_CATEGORY_OPERATOR) and steps (PROF_STEP_ARG), 1.9 unfinished slices
 /// (prof_source_vtable::emit_unfinished, PROF_SLICE_UNFINISHED), 1.10 owners
-/// of device tracks (prof_track_desc::pid) and shared tracks
-/// (prof_track_desc::flags, PROF_TRACK_SHARED).
+/// of device tracks (prof_track_desc::pid, prof_export_api::process_track)
+/// and shared tracks (prof_track_desc::flags, PROF_TRACK_SHARED).
 #define PROF_ABI_MINOR 10
 
 /// Name of the one symbol every plugin exports.
@@ -242,6 +242,12 @@ typedef struct prof_export_api {
   /// Events or records the capture lost under `cause` (dropped_events is
   /// PROF_DROP_RING_FULL's count); 0 for an unknown cause.
   uint64_t (*dropped_by_cause)(void *host, prof_drop_cause cause);
+  /* ABI 1.10: check struct_size before calling. */
+  /// The process track of process `pid`, as the owner of a device track
+  /// names it (prof_track_desc::pid), 0 when the capture has none. Where a
+  /// merged report holds several processes of that pid, the one of the
+  /// input that `near` (the owned track) came from.
+  prof_track_id (*process_track)(void *host, int32_t pid, prof_track_id near);
 } prof_export_api;
 
 /// The instance functions of an exporter plugin. Events arrive in batches,

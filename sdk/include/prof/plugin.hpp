@@ -231,6 +231,30 @@ public:
       return api_->dropped_by_cause(host_, cause);
     return cause == PROF_DROP_RING_FULL ? dropped_events() : 0;
   }
+  /// The process track whose work `track` holds: the process at or above
+  /// it, or the one its owner (ABI 1.10: prof_track_desc::pid of a track that
+  /// is no process or thread) names; 0 for a shared track or one of no
+  /// process. On hosts older than ABI 1.10 owners are not known.
+  prof_track_id owner_process(prof_track_id track) const {
+    const bool owners =
+        api_->struct_size >= offsetof(prof_export_api, process_track) + sizeof(api_->process_track);
+    // Bounded walk: a malformed report with a parent cycle must not hang us.
+    for (int depth = 0; track != 0 && depth < 64; ++depth) {
+      const prof_track_desc *desc = this->track(track);
+      if (desc == nullptr) return 0;
+      if (desc->kind == PROF_TRACK_PROCESS) return track;
+      if (desc->kind != PROF_TRACK_THREAD && owners) {
+        const bool shared = desc->struct_size > offsetof(prof_track_desc, flags) &&
+                            (desc->flags & PROF_TRACK_SHARED) != 0;
+        if (shared) return 0;
+        if (desc->pid > 0)
+          if (const prof_track_id owner = api_->process_track(host_, desc->pid, track))
+            return owner;
+      }
+      track = desc->parent;
+    }
+    return 0;
+  }
   /// The arguments of a slice or instant (prof_event::args); empty for none
   /// and on hosts older than ABI 1.5.
   std::span<const prof_arg> args(uint64_t id) const {

@@ -8,9 +8,9 @@
 namespace prof::stats {
 namespace {
 
-// "PRS3": with framework operators, their memory, and steps. Every rank
-// runs the same binary, so a new version of the bytes only needs a new magic.
-constexpr uint32_t kMagic = 0x33535250;
+// "PRS4": with device work by owner process. Every rank runs the same
+// binary, so a new version of the bytes only needs a new magic.
+constexpr uint32_t kMagic = 0x34535250;
 
 void put(ByteWriter &out, const DurationStats &d) {
   out.varint(d.calls);
@@ -71,6 +71,23 @@ void get_into(ByteReader &in, std::map<prof_track_id, BusyTimeline> &timelines, 
     auto it = timelines.find(track);
     if (it == timelines.end()) it = timelines.emplace(track, make()).first;
     get_into(in, it->second);
+  }
+}
+
+void put(ByteWriter &out, std::map<DeviceProcess, BusyTimeline> &timelines) {
+  out.varint(timelines.size());
+  for (auto &[key, timeline] : timelines) {
+    out.varint(key.device);
+    out.varint(key.process);
+    put(out, timeline);
+  }
+}
+void get_into(ByteReader &in, std::map<DeviceProcess, BusyTimeline> &timelines) {
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    DeviceProcess key;
+    key.device = in.varint32();
+    key.process = in.varint32();
+    get_into(in, timelines[key]);
   }
 }
 
@@ -178,6 +195,15 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
   put(out, a.timelines_);
   put(out, a.communication_time_);
   put(out, a.compute_);
+  put(out, a.process_compute_);
+  put(out, a.process_busy_);
+  out.varint(a.device_work_.size());
+  for (const auto &[key, stats] : a.device_work_) {
+    out.varint(key.process);
+    out.varint(key.name);
+    out.varint(key.kind);
+    put(out, stats);
+  }
 
   out.varint(a.functions_.samples_);
   out.varint(a.functions_.samples_by_stack_.size());
@@ -300,6 +326,15 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
   get_into(in, a.timelines_, [join_gap] { return BusyTimeline(join_gap); });
   get_into(in, a.communication_time_, [] { return BusyTimeline(); });
   get_into(in, a.compute_, [] { return BusyTimeline(); });
+  get_into(in, a.process_compute_);
+  get_into(in, a.process_busy_);
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    DeviceWorkKey key;
+    key.process = in.varint32();
+    key.name = in.varint32();
+    key.kind = static_cast<uint16_t>(in.varint());
+    a.device_work_[key].merge(get_duration(in));
+  }
 
   a.functions_.samples_ = in.varint();
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {

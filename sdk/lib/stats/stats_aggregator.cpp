@@ -73,22 +73,12 @@ void StatsAggregator::add_operator(const prof_event &e) {
 
 prof_track_id StatsAggregator::process_of(prof_track_id track) {
   if (auto found = processes_.find(track); found != processes_.end()) return found->second;
-  prof_track_id at = track, process = 0;
-  // Bounded walk: a malformed report with a parent cycle must not hang us.
-  for (int depth = 0; at != 0 && depth < 64; ++depth) {
-    const prof_track_desc *desc = host_.track(at);
-    if (desc == nullptr) break;
-    if (desc->kind == PROF_TRACK_PROCESS) {
-      process = at;
-      break;
-    }
-    at = desc->parent;
-  }
-  return processes_[track] = process;
+  return processes_[track] = host_.owner_process(track);
 }
 
 void StatsAggregator::add(const prof_event *events, size_t count) {
-  const bool device_work = scope_.memcpy || scope_.kernels || scope_.timelines;
+  const bool device_work =
+      scope_.memcpy || scope_.kernels || scope_.timelines || scope_.device_work;
   // Events come in runs per thread (a ring each): the last thread's span is at hand.
   prof_track_id span_track = 0;
   bool span_is_thread = false;
@@ -174,6 +164,13 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       }
       ++device_slices_;
       uncategorized_device_slices_ += e.kind == PROF_CATEGORY_OTHER;
+      if (scope_.device_work) device_work_[{process_of(e.track), e.name, e.kind}].add(e.duration);
+      if (scope_.overlap)
+        if (const prof_track_id owner = process_of(e.track); owner != 0) {
+          process_busy_[{place.device, owner}].add(e.ts, e.ts + e.duration);
+          if (e.kind == PROF_CATEGORY_KERNEL)
+            process_compute_[{place.device, owner}].add(e.ts, e.ts + e.duration);
+        }
       if (scope_.kernels && e.kind == PROF_CATEGORY_KERNEL) kernels_[e.name].add(e.duration);
       if (scope_.overlap && e.kind == PROF_CATEGORY_KERNEL)
         compute_[place.device].add(e.ts, e.ts + e.duration);
@@ -209,6 +206,12 @@ void StatsAggregator::merge(StatsAggregator &other) {
     communication_time_[process].merge(timeline);
   for (auto &[device, timeline] : other.compute_)
     compute_[device].merge(timeline);
+  for (auto &[key, timeline] : other.process_compute_)
+    process_compute_[key].merge(timeline);
+  for (auto &[key, timeline] : other.process_busy_)
+    process_busy_[key].merge(timeline);
+  for (const auto &[key, stats] : other.device_work_)
+    device_work_[key].merge(stats);
   functions_.merge(other.functions_);
   memory_.merge(other.memory_);
   for (const auto &[key, stats] : other.annotations_)

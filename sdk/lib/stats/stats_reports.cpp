@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace prof::stats {
@@ -57,6 +58,53 @@ StatsTable group_report(std::string_view name, ActivityGroup group, const std::s
     table.sections.push_back(
         {"", "======== " + noun + ":", activity_rows(group_title(group), found->second)});
   return table;
+}
+
+/// Device work by the process that owns its track (ExportHost::owner_process),
+/// in label order: "no process" for work of none. Empty unless the work of
+/// two processes or more is in the report: one process's is the whole.
+std::vector<std::pair<std::string, NamedStats>>
+device_work_by_process(const StatsAggregator &aggregator, const ExportHost &host,
+                       bool kernels_only) {
+  std::map<prof_track_id, std::string> labels;
+  std::map<std::string, NamedStats> by_label;
+  for (const auto &[key, stats] : aggregator.device_work()) {
+    if (kernels_only && key.kind != PROF_CATEGORY_KERNEL) continue;
+    auto label = labels.find(key.process);
+    if (label == labels.end())
+      label = labels
+                  .emplace(key.process,
+                           key.process == 0 ? "no process" : process_label(host, key.process))
+                  .first;
+    by_label[label->second][std::string(host.string(key.name))].merge(stats);
+  }
+  size_t owners = 0;
+  for (const auto &[process, label] : labels)
+    owners += process != 0;
+  if (owners < 2) return {};
+  std::vector<std::pair<std::string, NamedStats>> out(by_label.begin(), by_label.end());
+  std::sort(out.begin(), out.end(),
+            [](const auto &a, const auto &b) { return natural_less(a.first, b.first); });
+  return out;
+}
+
+/// Adds a section per process that owns device work (device_work_by_process)
+/// after the table's section of all of it, whose label becomes "all".
+void add_process_sections(StatsTable &table, const std::string &noun,
+                          const std::vector<std::pair<std::string, NamedStats>> &by_process,
+                          bool type_column) {
+  if (by_process.empty() || table.sections.empty()) return;
+  table.label_key = "Process";
+  table.sections.front().label = "all";
+  for (const auto &[label, stats] : by_process) {
+    auto rows = activity_rows(type_column ? group_title(ActivityGroup::Device) : "", stats);
+    if (!type_column)
+      for (auto &row : rows)
+        row.erase(row.begin());
+    table.sections.push_back({label, "======== " + noun + " of " + label + ":", std::move(rows)});
+  }
+  table.notes.push_back("each process's part: the device work on the streams and queues it owns; "
+                        "\"no process\": work on tracks no process owns");
 }
 
 /// Device tracks by label, so tables come out in name order.
@@ -499,8 +547,9 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
   return table;
 }
 
-/// Which process each device works for: the process of the same merged
-/// input (the same merge label), or, when one process communicates, that one.
+/// Which process each device works for, where no process owns the work on
+/// it (see process_busy()): the process of the same merged input (the same
+/// merge label), or, when one process communicates, that one.
 std::map<prof_track_id, prof_track_id> device_processes(StatsAggregator &aggregator,
                                                         const ExportHost &host) {
   const auto name_of = [&host](prof_track_id track) {
@@ -510,9 +559,12 @@ std::map<prof_track_id, prof_track_id> device_processes(StatsAggregator &aggrega
   std::vector<prof_track_id> processes;
   for (const auto &[process, timeline] : aggregator.communication_time())
     if (process != 0) processes.push_back(process);
+  std::set<prof_track_id> owned; // devices whose work names its processes
+  for (const auto &[key, timeline] : aggregator.process_busy())
+    owned.insert(key.device);
   std::map<prof_track_id, prof_track_id> out;
   for (const auto &[device, timeline] : aggregator.timelines()) {
-    if (device == 0) continue;
+    if (device == 0 || owned.contains(device)) continue;
     prof_track_id match = processes.size() == 1 ? processes.front() : 0;
     const std::string_view label = merge_label(name_of(device));
     for (const prof_track_id process : processes)
@@ -552,16 +604,23 @@ StatsTable overlap_report(StatsAggregator &aggregator, const ExportHost &host) {
                    {"Devices", "Devices", Align::Right}};
   table.empty_text = "======== Overlap: no communication calls in this report";
   std::map<prof_track_id, std::vector<prof_track_id>> devices_of;
+  std::map<prof_track_id, BusyTimeline> computes; // process -> when its devices computed
   for (const auto &[device, process] : device_processes(aggregator, host))
-    if (process != 0) devices_of[process].push_back(device);
+    if (process != 0) {
+      devices_of[process].push_back(device);
+      BusyTimeline copy = aggregator.compute()[device];
+      computes[process].merge(copy);
+    }
+  // On a device that processes share, a process's own kernels only.
+  for (const auto &[key, timeline] : aggregator.process_compute()) {
+    devices_of[key.process].push_back(key.device);
+    BusyTimeline copy = timeline;
+    computes[key.process].merge(copy);
+  }
   std::vector<std::pair<std::string, std::vector<Cell>>> rows;
   for (auto &[process, timeline] : aggregator.communication_time()) {
     if (process == 0) continue;
-    BusyTimeline compute;
-    for (const prof_track_id device : devices_of[process]) {
-      BusyTimeline copy = aggregator.compute()[device];
-      compute.merge(copy);
-    }
+    BusyTimeline &compute = computes[process];
     const uint64_t communication = timeline.busy();
     OverlapCursor computing(compute.periods());
     uint64_t overlapped = 0;
@@ -581,7 +640,8 @@ StatsTable overlap_report(StatsAggregator &aggregator, const ExportHost &host) {
     section.rows.push_back(std::move(cells));
   table.sections.push_back(std::move(section));
   table.notes.push_back("Overlapped: time in communication calls while the process's devices "
-                        "ran kernels (devices of a merged input go with its processes)");
+                        "ran kernels (devices of a merged input go with its processes; on a "
+                        "device processes share, each process's own kernels)");
   return table;
 }
 
@@ -600,8 +660,14 @@ StatsTable idle_report(StatsAggregator &aggregator, const ExportHost &host) {
                    {"Host", "Host(ns)", Align::Right}};
   table.empty_text = "======== Idle: no device work in this report";
   std::vector<std::pair<std::string, std::vector<Cell>>> rows;
-  for (const auto &[device, process] : device_processes(aggregator, host)) {
-    const std::vector<Period> &busy = aggregator.timelines()[device].periods();
+  // Each device's work, or on a device processes share each owner's.
+  std::vector<std::tuple<prof_track_id, prof_track_id, BusyTimeline *>> work;
+  for (const auto &[device, process] : device_processes(aggregator, host))
+    work.emplace_back(device, process, &aggregator.timelines()[device]);
+  for (auto &[key, timeline] : aggregator.process_busy())
+    work.emplace_back(key.device, key.process, &timeline);
+  for (const auto &[device, process, timeline] : work) {
+    const std::vector<Period> &busy = timeline->periods();
     if (busy.empty()) continue;
     std::vector<Period> gaps;
     for (size_t i = 1; i < busy.size(); ++i)
@@ -622,7 +688,7 @@ StatsTable idle_report(StatsAggregator &aggregator, const ExportHost &host) {
     }
     const prof_track_desc *desc = host.track(device);
     const std::string name = desc && desc->name ? desc->name : "device";
-    rows.push_back({name,
+    rows.push_back({name + " " + process_label(host, process),
                     {Cell::of_text(name),
                      process ? Cell::of_text(process_label(host, process)) : Cell::of_text("-", ""),
                      Cell::of_ns(busy.back().end - busy.front().begin), Cell::of_ns(idle),
@@ -637,7 +703,8 @@ StatsTable idle_report(StatsAggregator &aggregator, const ExportHost &host) {
   table.sections.push_back(std::move(section));
   table.notes.push_back("Communication: idle while the device's process was in communication "
                         "calls; launch gaps: other gaps under 10us between its work; host: the "
-                        "rest, the device waiting for work");
+                        "rest, the device waiting for work; on a device processes share, a row "
+                        "per process, of its own work");
   return table;
 }
 
@@ -664,10 +731,12 @@ void needs_nothing(StatsScope &, const ReportOptions &) {}
 const ReportEntry kReports[] = {
     {{"gcu-activity", "device activities by name, all devices together (the summary's GCU rows)",
       true},
-     needs_nothing,
+     [](StatsScope &scope, const ReportOptions &) { scope.device_work = true; },
      Timelines::none,
      [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
-       return group_report(name, ActivityGroup::Device, "GCU activities", a, h);
+       StatsTable table = group_report(name, ActivityGroup::Device, "GCU activities", a, h);
+       add_process_sections(table, "GCU activities", device_work_by_process(a, h, false), true);
+       return table;
      }},
     {{"gcu-activity-per-device", "device activities by name, one table per device", false},
      needs_nothing,
@@ -724,10 +793,12 @@ const ReportEntry kReports[] = {
      }},
     {{"kernels", "device kernels (slices of the kernel category) by name, all devices together",
       false},
-     [](StatsScope &scope, const ReportOptions &) { scope.kernels = true; },
+     [](StatsScope &scope, const ReportOptions &) { scope.kernels = scope.device_work = true; },
      Timelines::none,
      [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
-       return time_by_name_report(name, "Kernels", a.kernels(), a, h);
+       StatsTable table = time_by_name_report(name, "Kernels", a.kernels(), a, h);
+       add_process_sections(table, "Kernels", device_work_by_process(a, h, true), false);
+       return table;
      }},
     {{"memcpy-time", "memory copies and sets on devices, time by name", false},
      [](StatsScope &scope, const ReportOptions &) { scope.memcpy = true; },

@@ -99,6 +99,30 @@ TEST(TrackTable, DeviceTracksAreOnePerOwnerAndSharedOnesHaveNone) {
   EXPECT_EQ(catalog.tracks.find(legacy)->desc.flags, 0u);
 }
 
+// What an owned track's pid names: the process track of that pid, declared
+// or restored (a merged report restored may hold two of one pid).
+TEST(TrackTable, ProcessesOfAPid) {
+  Catalog catalog;
+  prof_track_desc process{
+      sizeof(prof_track_desc), PROF_TRACK_PROCESS, 0, "train", 21, 0, -1, nullptr, 0, 0};
+  const prof_track_id train = catalog.tracks.declare(&process);
+  EXPECT_EQ(catalog.tracks.processes(21), std::vector<prof_track_id>{train});
+  EXPECT_TRUE(catalog.tracks.processes(22).empty());
+  prof_track_desc thread = process;
+  thread.kind = PROF_TRACK_THREAD;
+  thread.parent = train;
+  thread.tid = 21;
+  catalog.tracks.declare(&thread);
+  EXPECT_EQ(catalog.tracks.processes(21).size(), 1u) << "threads are no processes";
+
+  Catalog restored;
+  process.name = "train [node0]";
+  restored.tracks.restore(1, process);
+  process.name = "train [node1]";
+  restored.tracks.restore(2, process);
+  EXPECT_EQ(restored.tracks.processes(21), (std::vector<prof_track_id>{1, 2}));
+}
+
 // What the application's processes declare renames: a process that exec'd
 // declares its track again under its new program's name.
 TEST(TrackTable, ReDeclaredByTheApplicationATrackTakesTheNewName) {

@@ -820,8 +820,13 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
   const uint32_t thread0 = report.thread(report.process("rank 0", 100), "main", 100);
   const uint32_t thread1 = report.thread(report.process("rank 1", 200), "main", 200);
   const uint32_t gpu = report.track(PROF_TRACK_DEVICE, 0, "GPU 9", 9);
+  // Each rank's stream on the device they share: device work by owner.
+  const uint32_t streams[] = {report.owned(PROF_TRACK_ENGINE, gpu, "Stream 1", 100),
+                              report.owned(PROF_TRACK_ENGINE, gpu, "Stream 1", 200)};
   for (uint64_t i = 0; i < 2000; ++i) {
     const uint64_t ts = kOrigin + i * 50 * kUs;
+    report.slice(streams[i % 2], ts + 2 * kUs, (i % 5 + 1) * kUs, i % 3 ? "gemm" : "relu", "",
+                 PROF_CATEGORY_KERNEL);
     report.communication(thread0, ts, 20 * kUs, "MPI_Allreduce", "world", 64, i + 1);
     report.communication(thread1, ts + 3 * kUs, 17 * kUs, "MPI_Allreduce", "world", 64, i + 1);
     report.call(thread0, ts + 25 * kUs, kUs, "cudaMalloc", 5000 + i);

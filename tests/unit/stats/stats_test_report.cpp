@@ -41,6 +41,20 @@ uint32_t TestReport::process(const std::string &name, int pid) {
   return id;
 }
 
+uint32_t TestReport::owned(prof_track_kind kind, uint32_t parent, const std::string &name, int pid,
+                           int index) {
+  const uint32_t id = track(kind, parent, name, index);
+  tracks_.back().pid = pid;
+  return id;
+}
+
+uint32_t TestReport::shared(prof_track_kind kind, uint32_t parent, const std::string &name,
+                            int index) {
+  const uint32_t id = track(kind, parent, name, index);
+  tracks_.back().flags = PROF_TRACK_SHARED;
+  return id;
+}
+
 uint32_t TestReport::thread(uint32_t process, const std::string &name, int tid) {
   const uint32_t id = track(PROF_TRACK_THREAD, process, name);
   tracks_.back().tid = tid;

@@ -25,6 +25,12 @@ public:
                  const std::string &unit = "");
   /// A process track with its process id.
   uint32_t process(const std::string &name, int pid);
+  /// A track of a device's work that process `pid` owns (a stream or
+  /// queue, prof_track_desc::pid, ABI 1.10).
+  uint32_t owned(prof_track_kind kind, uint32_t parent, const std::string &name, int pid,
+                 int index = -1);
+  /// A track of the device itself that every process shares (PROF_TRACK_SHARED).
+  uint32_t shared(prof_track_kind kind, uint32_t parent, const std::string &name, int index = -1);
   /// A thread track with its thread id.
   uint32_t thread(uint32_t process, const std::string &name, int tid);
   /// A stack of function names, leaf first.

@@ -170,6 +170,11 @@ private:
   static uint64_t dropped_by_cause(void *host, prof_drop_cause cause) {
     return cause < PROF_DROP_CAUSE_COUNT ? self(host).dropped_[cause] : 0;
   }
+  static prof_track_id process_track(void *host, int32_t pid, prof_track_id) {
+    for (const auto &[id, track] : self(host).tracks_)
+      if (track.desc.kind == PROF_TRACK_PROCESS && track.desc.pid == pid) return id;
+    return 0;
+  }
   static const prof_arg *args(void *host, prof_args_id id, uint32_t *count) {
     auto &sets = self(host).arg_sets_;
     if (id == 0 || id > sets.size()) {
@@ -190,7 +195,8 @@ private:
                                         &get_option,
                                         &dropped_events,
                                         &args,
-                                        &dropped_by_cause};
+                                        &dropped_by_cause,
+                                        &process_track};
 
   std::map<prof_string_id, std::string> strings_;
   std::map<prof_track_id, Track> tracks_; // map nodes keep desc.name pointers valid

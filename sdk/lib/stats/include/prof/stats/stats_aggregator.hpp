@@ -126,6 +126,22 @@ struct StepKey {
   auto operator<=>(const StepKey &) const = default;
 };
 
+/// Device work of one name and category by the process that owns its track
+/// (ProcessOwner: prof_track_desc::pid, ABI 1.10), 0 for work of no process.
+struct DeviceWorkKey {
+  prof_track_id process = 0;
+  prof_string_id name = 0;
+  uint16_t kind = PROF_CATEGORY_OTHER; ///< the slices' well-known category
+  auto operator<=>(const DeviceWorkKey &) const = default;
+};
+
+/// A device and a process that owns work on it.
+struct DeviceProcess {
+  prof_track_id device = 0;  ///< the enclosing DEVICE track, 0 if none
+  prof_track_id process = 0; ///< the owner's process track
+  auto operator<=>(const DeviceProcess &) const = default;
+};
+
 /// The time a thread was seen: from its first event to its last event's end.
 struct ThreadSpan {
   uint64_t first = std::numeric_limits<uint64_t>::max();
@@ -154,6 +170,8 @@ struct StatsScope {
   bool operators = false;       ///< framework operators by name and pass
   bool operator_shapes = false; ///< and by input shapes (with `operators`)
   bool steps = false;           ///< the span of each step in each process
+  /// Device slices by owner process, name and category (device_work()).
+  bool device_work = false;
   /// Slices open at a dump and each thread's latest CPU sample (with
   /// `collectives`: what a hang report needs).
   bool open_work = false;
@@ -206,6 +224,15 @@ public:
   std::map<prof_track_id, BusyTimeline> &communication_time() { return communication_time_; }
   /// When each device ran kernels, by DEVICE track.
   std::map<prof_track_id, BusyTimeline> &compute() { return compute_; }
+  /// When each device ran kernels of each process that owns work on it (with
+  /// `overlap`); only device work on tracks a process owns.
+  std::map<DeviceProcess, BusyTimeline> &process_compute() { return process_compute_; }
+  /// When each device was busy with each owner process's work (with `overlap`).
+  std::map<DeviceProcess, BusyTimeline> &process_busy() { return process_busy_; }
+
+  /// Device slices by the process that owns their track, name and category
+  /// (with StatsScope::device_work).
+  const std::map<DeviceWorkKey, DurationStats> &device_work() const { return device_work_; }
 
   /// Every collective call (see CollectiveCall), in no order.
   const std::vector<CollectiveCall> &collective_calls() const { return collective_calls_; }
@@ -254,7 +281,8 @@ private:
   prof_string_id string_arg(const prof_event &e, std::string_view name, KeyCache &keys);
   /// Adds an operator slice.
   void add_operator(const prof_event &e);
-  /// The process track at or above `track`, 0 if none (cached).
+  /// The process track at or above `track`, or the one its owner names
+  /// (ExportHost::owner_process), 0 if none (cached).
   prof_track_id process_of(prof_track_id track);
 
   ExportHost host_;
@@ -281,6 +309,9 @@ private:
   std::map<prof_track_id, BusyTimeline> timelines_;
   std::map<prof_track_id, BusyTimeline> communication_time_;
   std::map<prof_track_id, BusyTimeline> compute_;
+  std::map<DeviceProcess, BusyTimeline> process_compute_;
+  std::map<DeviceProcess, BusyTimeline> process_busy_;
+  std::map<DeviceWorkKey, DurationStats> device_work_;
   FunctionView functions_;
   MemoryLog memory_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
