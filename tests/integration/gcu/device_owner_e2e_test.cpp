@@ -4,14 +4,13 @@
 // merge of the reports counts every slice once.
 #include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
+#include "tests/support/report_tracks.hpp"
 #include "tests/support/scratch_dir.hpp"
 #include "tests/support/waiting_process.hpp"
 
 #include "core/report/report_merge.hpp"
 #include "core/report/report_reader.hpp"
 #include "core/report/report_split.hpp"
-
-#include <prof/correlation.hpp>
 
 #include <gtest/gtest.h>
 
@@ -24,28 +23,12 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-/// What a report holds of the device.
-struct DeviceWork {
-  std::map<int, size_t> by_launcher; ///< correlated device slices by the pid that launched them
-  std::map<int, size_t> by_owner;    ///< the same by their track's owner (kept by a merge)
-  size_t shared_events = 0;          ///< events on PROF_TRACK_SHARED tracks
-  size_t events = 0;
-};
+using prof::testing::DeviceWork;
 
 DeviceWork device_work(const std::string &path) {
   report::ReportReader reader;
   EXPECT_TRUE(reader.open(path)) << path;
-  DeviceWork work;
-  for (const prof_event &e : reader.read_all_events()) {
-    ++work.events;
-    const report::TrackRecord *track = reader.track(e.track);
-    if (track == nullptr) continue;
-    work.shared_events += (track->flags & PROF_TRACK_SHARED) != 0;
-    if (e.type != PROF_EVENT_SLICE || e.id == 0 || track->kind == PROF_TRACK_THREAD) continue;
-    ++work.by_launcher[static_cast<int>(e.id >> kCorrelationBits)];
-    ++work.by_owner[track->pid];
-  }
-  return work;
+  return prof::testing::device_work(reader);
 }
 
 class DeviceOwner : public ::testing::Test {
