@@ -118,6 +118,30 @@ TEST_F(DeviceOwner, OneCaptureSplitByProcessMergesBackToTheWhole) {
   const DeviceWork all = device_work(merged);
   EXPECT_EQ(all.by_owner, whole.by_launcher);
   EXPECT_EQ(all.events, whole.events) << "nothing counted twice, nothing lost";
+
+  // `prof stats` of the whole: a section of kernels per process, its own.
+  std::map<int, uint64_t> kernels; // by the pid of their track's owner
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open(whole_path));
+  for (const prof_event &e : reader.read_all_events())
+    if (e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_KERNEL)
+      if (const report::TrackRecord *track = reader.track(e.track); track && track->pid != 0)
+        ++kernels[track->pid];
+  ASSERT_EQ(kernels.size(), 3u);
+  const RunResult stats = run_process(
+      {kProf, "stats", "--report", "kernels", "--format", "csv", whole_path}, dir_, 120s);
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  std::map<int, uint64_t> by_section; // Process,Time(%),Time(ns),Calls,...: calls by "(pid)"
+  for (const std::string &line : split_lines(stats.out)) {
+    const size_t open = line.find(" ("), close = line.find("),");
+    if (line.starts_with("#") || open == std::string::npos || close == std::string::npos) continue;
+    const int pid = std::stoi(line.substr(open + 2, close - open - 2));
+    size_t field = close + 2;
+    for (int skip = 0; skip < 2; ++skip)
+      field = line.find(',', field) + 1;
+    by_section[pid] += std::stoull(line.substr(field, line.find(',', field) - field));
+  }
+  EXPECT_EQ(by_section, kernels) << stats.out;
 }
 
 } // namespace
