@@ -3,23 +3,40 @@
 #include "runtime_export.hpp"
 #include "runtime_state.hpp"
 
+#include <prof/event.h>
+
 using namespace prof::gcusim;
 
-GCUSIM_EXPORT gcuError_t gcuLaunchKernel(const char *name, gcuKernelFn body, void *args,
-                                         gcuStream_t stream_handle) {
-  ApiCall call(kGcuLaunchKernel);
+namespace {
+
+/// A kernel launch; its records are of `category` (0: what the activity says).
+gcuError_t launch(ApiFunction function, const char *name, gcuKernelFn body, void *args,
+                  gcuStream_t stream_handle, uint16_t category) {
+  ApiCall call(function);
   RuntimeState &state = RuntimeState::instance();
   std::shared_ptr<CommandStream> stream = state.stream(stream_handle);
   if (!stream) return call.finish(gcuErrorInvalidHandle);
   call.set_device(static_cast<int32_t>(stream->device()));
   if (name == nullptr || *name == '\0' || body == nullptr) return call.finish(gcuErrorInvalidValue);
   Simulator &sim = state.simulator();
-  uint32_t label = sim.labels().intern(name);
+  uint32_t label = sim.labels().intern(name, category);
   Device &device = sim.device(stream->device());
   WorkOrigin origin{stream->id(), call.work_correlation_id(), sim.next_op_id()};
   stream->enqueue(
       [&device, body, args, label, origin] { device.run_kernel(body, args, label, origin); });
   return call.finish(gcuSuccess);
+}
+
+} // namespace
+
+GCUSIM_EXPORT gcuError_t gcuLaunchKernel(const char *name, gcuKernelFn body, void *args,
+                                         gcuStream_t stream) {
+  return launch(kGcuLaunchKernel, name, body, args, stream, 0);
+}
+
+GCUSIM_EXPORT gcuError_t gcuLaunchCollectiveKernel(const char *name, gcuKernelFn body, void *args,
+                                                   gcuStream_t stream) {
+  return launch(kGcuLaunchCollectiveKernel, name, body, args, stream, PROF_CATEGORY_COMMUNICATION);
 }
 
 GCUSIM_EXPORT gcuError_t gcuStreamCreate(gcuStream_t *stream) {

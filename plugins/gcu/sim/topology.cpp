@@ -57,7 +57,8 @@ const char *const kRuntimeFunctions[] = {"gcuInit",
                                          "gcuProfilerStart",
                                          "gcuProfilerStop",
                                          "gcuMallocHost",
-                                         "gcuFreeHost"};
+                                         "gcuFreeHost",
+                                         "gcuLaunchCollectiveKernel"};
 static_assert(sizeof(kRuntimeFunctions) / sizeof(kRuntimeFunctions[0]) == kApiFunctionCount);
 
 template <class T, size_t N> constexpr uint32_t count_of(const T (&)[N]) { return N; }

@@ -93,6 +93,7 @@ enum ApiFunction : uint32_t {
   kGcuProfilerStop,
   kGcuMallocHost, // added last, so the indices of the others stay
   kGcuFreeHost,
+  kGcuLaunchCollectiveKernel,
   kApiFunctionCount
 };
 inline constexpr uint32_t kRuntimeDomain = 0;

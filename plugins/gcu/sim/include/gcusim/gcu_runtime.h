@@ -127,6 +127,12 @@ gcuError_t gcuMallocHost(void **ptr, size_t bytes);
 /// Frees memory from gcuMallocHost.
 gcuError_t gcuFreeHost(void *ptr);
 
+/// Queues a collective library's kernel: as gcuLaunchKernel, but its records
+/// are communication (a collective running on the device, as a CCL's
+/// all-reduce kernel is), not compute. The body does the exchange.
+gcuError_t gcuLaunchCollectiveKernel(const char *name, gcuKernelFn body, void *args,
+                                     gcuStream_t stream);
+
 /// Text naming an error code; never NULL. Not traced.
 const char *gcuGetErrorString(gcuError_t error);
 
