@@ -154,7 +154,7 @@ void communication_args(ArgsWriter &w, const Args &a) {
   if (const auto ranks = a.text("group ranks")) w.string("Process Group Ranks", ranks_list(*ranks));
 }
 
-void device_args(ArgsWriter &w, const Args &a, const prof_event &e) {
+void device_args(ArgsWriter &w, const Args &a, const prof_event &e, const KinetoPlace &place) {
   if (e.kind == PROF_CATEGORY_KERNEL) {
     for (const char *name : {"grid", "block"})
       if (const auto dims = a.text(name)) {
@@ -167,8 +167,10 @@ void device_args(ArgsWriter &w, const Args &a, const prof_event &e) {
     w.integer("registers per thread", a.integer("registers_per_thread"));
   }
   w.integer("bytes", a.integer("bytes"));
-  w.integer("device", a.integer("device"));
-  w.integer("stream", a.integer("stream"));
+  // HTA takes an event with a stream for device work: the row's, unless the
+  // source named one.
+  w.integer("device", a.integer("device").value_or(place.device_index));
+  w.integer("stream", a.integer("stream").value_or(place.tid));
   w.integer("context", a.integer("context"));
   if (e.id != 0) w.integer("correlation", static_cast<int64_t>(e.id));
 }
@@ -226,6 +228,36 @@ std::string ranks_list(std::string_view ranks) {
   return out + "]";
 }
 
+std::string kineto_name(const prof_event &e, const KinetoPlace &place, std::string_view name) {
+  if (!on_device(place)) return std::string(name);
+  const auto called = [&](std::string_view prefix, std::string_view kind) {
+    if (name.starts_with(kind)) return std::string(name);
+    return std::string(prefix) + " (" + std::string(name) + ")";
+  };
+  switch (e.kind) {
+  case PROF_CATEGORY_COMMUNICATION:
+    if (name.starts_with(kCollectiveKernelPrefix)) return std::string(name);
+    return std::string(kCollectiveKernelPrefix) + std::string(name);
+  case PROF_CATEGORY_MEMCPY:
+    return called("Memcpy", "Memcpy");
+  case PROF_CATEGORY_MEMCPY_HTOD:
+    return called("Memcpy HtoD", "Memcpy HtoD");
+  case PROF_CATEGORY_MEMCPY_DTOH:
+    return called("Memcpy DtoH", "Memcpy DtoH");
+  case PROF_CATEGORY_MEMCPY_DTOD:
+    return called("Memcpy DtoD", "Memcpy DtoD");
+  case PROF_CATEGORY_MEMCPY_PTOP:
+    return called("Memcpy PtoP", "Memcpy PtoP");
+  case PROF_CATEGORY_MEMSET:
+    return called("Memset", "Memset");
+  case PROF_CATEGORY_SYNC:
+    if (name.find("Sync") != std::string_view::npos) return std::string(name);
+    return "Sync (" + std::string(name) + ")";
+  default:
+    return std::string(name);
+  }
+}
+
 std::string kineto_category(const ExportHost &host, const prof_event &e, const KinetoPlace &place) {
   const std::string_view category = host.string(e.category);
   switch (e.kind) {
@@ -235,7 +267,8 @@ std::string kineto_category(const ExportHost &host, const prof_event &e, const K
     if (on_device(place)) return "gpu_user_annotation";
     return category == "python" ? "python_function" : "user_annotation";
   case PROF_CATEGORY_COMMUNICATION:
-    if (on_device(place)) return "gpu_user_annotation";
+    // A collective running on a device is a kernel there (NCCL's are).
+    if (on_device(place)) return "kernel";
     return host.string(e.name).starts_with("c10d::") ? "cpu_op" : "user_annotation";
   case PROF_CATEGORY_RUNTIME_API:
     return "cuda_runtime";
@@ -273,6 +306,7 @@ void append_kineto_args(std::string &out, const ExportHost &host, const prof_eve
     if (a.find("communicator") == nullptr) return;
     [[fallthrough]];
   case PROF_CATEGORY_COMMUNICATION:
+    if (on_device(place)) device_args(w, a, e, place);
     communication_args(w, a);
     return;
   case PROF_CATEGORY_RUNTIME_API:
@@ -287,7 +321,7 @@ void append_kineto_args(std::string &out, const ExportHost &host, const prof_eve
   case PROF_CATEGORY_MEMCPY_PTOP:
   case PROF_CATEGORY_MEMSET:
   case PROF_CATEGORY_SYNC:
-    device_args(w, a, e);
+    device_args(w, a, e, place);
     return;
   case PROF_CATEGORY_MEMORY:
     if (e.type == PROF_EVENT_INSTANT) {

@@ -4,6 +4,8 @@
 //   annotation                    user_annotation (python_function for the
 //                                 category "python", gpu_user_annotation on
 //                                 a device)
+//   communication on a device     kernel named ncclDevKernel_NAME, with the
+//                                 device args below and record_param_comms'
 //   communication                 user_annotation (cpu_op for a c10d
 //                                 operator) with record_param_comms' names:
 //                                 "Collective name", "Process Group Name",
@@ -14,7 +16,13 @@
 //   kernel, copies, set, sync     kernel, gpu_memcpy, gpu_memset, cuda_sync:
 //                                 "grid", "block", "registers per thread",
 //                                 "bytes", "device", "stream", "context",
-//                                 "correlation"
+//                                 "correlation"; "device" and "stream" are
+//                                 the row's when the source gave none
+//   names on a device             as Kineto names them, where tools read the
+//                                 kind of work from the name (HTA does):
+//                                 copies "Memcpy HtoD (NAME)", sets "Memset
+//                                 (NAME)", syncs "Sync (NAME)" unless NAME
+//                                 already says so
 //   memory instants               cpu_instant_event "[memory]": "Addr",
 //                                 "Bytes" (negative for a free), "Total
 //                                 Allocated", "Total Reserved", "Device
@@ -31,6 +39,13 @@
 #include <string_view>
 
 namespace prof::kineto {
+
+/// What Kineto's NCCL kernels' names begin with; HTA counts a device
+/// kernel named so as communication.
+inline constexpr std::string_view kCollectiveKernelPrefix = "ncclDevKernel_";
+
+/// The name Kineto gives event `e` (named `name` in the report) at `place`.
+std::string kineto_name(const prof_event &e, const KinetoPlace &place, std::string_view name);
 
 /// Kineto's "cat" for event `e` at `place`.
 std::string kineto_category(const ExportHost &host, const prof_event &e, const KinetoPlace &place);

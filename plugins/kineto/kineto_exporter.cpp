@@ -142,7 +142,7 @@ void KinetoExporter::write(const prof_event &e) {
       return;
     }
   }
-  write_slice(e, place, name);
+  write_slice(e, place, kineto_name(e, place, name));
 }
 
 void KinetoExporter::write_slice(const prof_event &e, const KinetoPlace &place,
@@ -243,7 +243,8 @@ std::string KinetoExporter::trailer() {
 
   std::string text = "\n],\"distributedInfo\":{\"backend\":";
   append_json_string(text, backend);
-  text += ",\"rank\":";
+  // HTA finds a file's rank with the pattern "rank":\s+(\d+), as Kineto spaces it.
+  text += ",\"rank\": ";
   append_int(text, rank);
   if (world_size > 0) {
     text += ",\"world_size\":";

@@ -150,6 +150,42 @@ TEST_F(KinetoExporterTest, StepsAreProfilerStepRangesWrittenOnce) {
   EXPECT_EQ(trace.find("baseTimeNanoseconds"), nullptr);
 }
 
+TEST_F(KinetoExporterTest, DeviceWorkAsHtaReadsIt) {
+  FakeExportHost host;
+  const prof_track_id gpu = host.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 0, 0, 0);
+  const prof_track_id stream = host.add_track(PROF_TRACK_ENGINE, "Stream 5", gpu, 0, 0, 5);
+  const prof_track_id dma = host.add_track(PROF_TRACK_ENGINE, "CDMA 2", gpu, 0, 0, 2);
+  host.session().rank = "3";
+  const uint64_t comm_args = host.add_args({host.string_arg("operation", "all_reduce")});
+  const JsonValue trace = exported(
+      host, {FakeExportHost::with_args(host.slice(stream, "eccl_all_reduce", 100, 50, "Op", 7),
+                                       comm_args, PROF_CATEGORY_COMMUNICATION),
+             FakeExportHost::with_args(host.slice(dma, "dma_h2d", 200, 10, "DMA"), 0,
+                                       PROF_CATEGORY_MEMCPY_HTOD),
+             FakeExportHost::with_args(host.slice(dma, "Memset", 220, 10, "DMA"), 0,
+                                       PROF_CATEGORY_MEMSET),
+             FakeExportHost::with_args(host.slice(stream, "wait stream", 240, 10, "TS"), 0,
+                                       PROF_CATEGORY_SYNC)});
+  // A collective on the device: a kernel named as NCCL's, which HTA counts
+  // as communication, with its stream (the row's) and device.
+  const JsonValue &comm = *events_named(trace, "X", "ncclDevKernel_eccl_all_reduce").at(0);
+  EXPECT_EQ(comm.find("cat")->string, "kernel");
+  EXPECT_EQ(comm.find("args")->find("stream")->number, 5);
+  EXPECT_EQ(comm.find("args")->find("device")->number, 0);
+  EXPECT_EQ(comm.find("args")->find("correlation")->number, 7);
+  EXPECT_EQ(comm.find("args")->find("Collective name")->string, "all_reduce");
+  // Copies, sets and syncs named so HTA tells them from compute.
+  const JsonValue &copy = *events_named(trace, "X", "Memcpy HtoD (dma_h2d)").at(0);
+  EXPECT_EQ(copy.find("cat")->string, "gpu_memcpy");
+  EXPECT_EQ(copy.find("args")->find("stream")->number, 2);
+  EXPECT_EQ(events_named(trace, "X", "Memset").size(), 1u);
+  EXPECT_EQ(events_named(trace, "X", "Sync (wait stream)").size(), 1u);
+  // HTA finds the rank by the pattern "rank":\s+N.
+  std::ifstream in(path_);
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  EXPECT_NE(text.find("\"rank\": 3"), std::string::npos);
+}
+
 TEST_F(KinetoExporterTest, FlowsArePairedWhateverTheirOrder) {
   FakeExportHost host;
   const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "python3", 0, 10);
