@@ -153,10 +153,12 @@ protected:
 };
 
 TEST_F(HtaE2E, HtaReadsTheRanksExportsAndAgreesWithProfStats) {
+  // mpirun around prof: each rank's own report (each process's gcusim has a
+  // device 0; under one prof they would be one device shared by both).
   const RunResult captured =
-      run_process({kProf, "--quiet", "--trace", "mpi", "--enable-activities", kActivities, "-o",
-                   (dir_ / "r%q{RANK}").string(), kMpirun, "--allow-run-as-root", "--oversubscribe",
-                   "-np", std::to_string(kRanks), kProgram, "4"},
+      run_process({kMpirun, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(kRanks),
+                   kProf, "--quiet", "--trace", "mpi", "--enable-activities", kActivities, "-o",
+                   (dir_ / "r%q{OMPI_COMM_WORLD_RANK}").string(), kProgram, "4"},
                   dir_, std::chrono::seconds(180));
   ASSERT_EQ(captured.exit_code, 0) << captured.describe();
   const fs::path traces = dir_ / "traces";
