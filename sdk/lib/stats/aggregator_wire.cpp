@@ -8,9 +8,9 @@
 namespace prof::stats {
 namespace {
 
-// "PRS4": with device work by owner process. Every rank runs the same
-// binary, so a new version of the bytes only needs a new magic.
-constexpr uint32_t kMagic = 0x34535250;
+// "PRS5": with communication on devices. Every rank runs the same binary,
+// so a new version of the bytes only needs a new magic.
+constexpr uint32_t kMagic = 0x35535250;
 
 void put(ByteWriter &out, const DurationStats &d) {
   out.varint(d.calls);
@@ -197,6 +197,8 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
   put(out, a.compute_);
   put(out, a.process_compute_);
   put(out, a.process_busy_);
+  put(out, a.device_communication_);
+  put(out, a.process_device_communication_);
   out.varint(a.device_work_.size());
   for (const auto &[key, stats] : a.device_work_) {
     out.varint(key.process);
@@ -328,6 +330,8 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
   get_into(in, a.compute_, [] { return BusyTimeline(); });
   get_into(in, a.process_compute_);
   get_into(in, a.process_busy_);
+  get_into(in, a.device_communication_, [] { return BusyTimeline(); });
+  get_into(in, a.process_device_communication_);
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     DeviceWorkKey key;
     key.process = in.varint32();

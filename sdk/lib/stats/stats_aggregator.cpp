@@ -128,7 +128,9 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
       latest_samples_[e.track].keep_latest(
           {e.ts, static_cast<prof_stack_id>(e.id), process_of(e.track)});
     }
-    if (scope_.overlap && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_COMMUNICATION)
+    // Calls on the host; collective kernels on a device are device work (below).
+    if (scope_.overlap && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_COMMUNICATION &&
+        !summary_.tracks().place(e.track).device_side)
       communication_time_[process_of(e.track)].add(e.ts, e.ts + e.duration);
     if (scope_.communication && e.type == PROF_EVENT_SLICE &&
         e.kind == PROF_CATEGORY_COMMUNICATION) {
@@ -170,10 +172,14 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
           process_busy_[{place.device, owner}].add(e.ts, e.ts + e.duration);
           if (e.kind == PROF_CATEGORY_KERNEL)
             process_compute_[{place.device, owner}].add(e.ts, e.ts + e.duration);
+          if (e.kind == PROF_CATEGORY_COMMUNICATION)
+            process_device_communication_[{place.device, owner}].add(e.ts, e.ts + e.duration);
         }
       if (scope_.kernels && e.kind == PROF_CATEGORY_KERNEL) kernels_[e.name].add(e.duration);
       if (scope_.overlap && e.kind == PROF_CATEGORY_KERNEL)
         compute_[place.device].add(e.ts, e.ts + e.duration);
+      if (scope_.overlap && e.kind == PROF_CATEGORY_COMMUNICATION)
+        device_communication_[place.device].add(e.ts, e.ts + e.duration);
       if (scope_.memcpy && is_copy(e.kind)) {
         memcpy_[e.name].add(e.duration);
         if (const auto bytes = bytes_of(e)) memcpy_bytes_[e.kind].add(static_cast<double>(*bytes));
@@ -210,6 +216,10 @@ void StatsAggregator::merge(StatsAggregator &other) {
     process_compute_[key].merge(timeline);
   for (auto &[key, timeline] : other.process_busy_)
     process_busy_[key].merge(timeline);
+  for (auto &[device, timeline] : other.device_communication_)
+    device_communication_[device].merge(timeline);
+  for (auto &[key, timeline] : other.process_device_communication_)
+    process_device_communication_[key].merge(timeline);
   for (const auto &[key, stats] : other.device_work_)
     device_work_[key].merge(stats);
   functions_.merge(other.functions_);

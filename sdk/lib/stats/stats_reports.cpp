@@ -594,43 +594,86 @@ private:
   size_t next_ = 0;
 };
 
-/// Per process: time in communication, and the share of it its devices computed through.
+/// How much of `communication`'s time lies inside `compute`'s.
+uint64_t overlapped_time(BusyTimeline &communication, BusyTimeline &compute) {
+  OverlapCursor computing(compute.periods());
+  uint64_t total = 0;
+  for (const Period &p : communication.periods())
+    total += computing.overlap(p);
+  return total;
+}
+
+/// Per process: time in communication calls and in communication on its
+/// devices, and the share of each its devices computed through.
 StatsTable overlap_report(StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"overlap", "", {}, {}, "", {}};
   table.columns = {{"Process", "Process", Align::Left},
                    {"Communication", "Communication(ns)", Align::Right},
                    {"Overlapped", "Overlapped(ns)", Align::Right},
                    {"Overlap", "Overlap(%)", Align::Right},
+                   {"DeviceCommunication", "DeviceCommunication(ns)", Align::Right},
+                   {"DeviceOverlapped", "DeviceOverlapped(ns)", Align::Right},
+                   {"DeviceOverlap", "DeviceOverlap(%)", Align::Right},
                    {"Devices", "Devices", Align::Right}};
-  table.empty_text = "======== Overlap: no communication calls in this report";
-  std::map<prof_track_id, std::vector<prof_track_id>> devices_of;
-  std::map<prof_track_id, BusyTimeline> computes; // process -> when its devices computed
+  table.empty_text = "======== Overlap: no communication in this report";
+  std::map<prof_track_id, std::set<prof_track_id>> devices_of;
+  // Per process: when its devices computed, and when they communicated.
+  std::map<prof_track_id, BusyTimeline> computes, device_communications;
+  const auto add = [&](BusyTimeline &into, const BusyTimeline &timeline) {
+    BusyTimeline copy = timeline;
+    into.merge(copy);
+  };
   for (const auto &[device, process] : device_processes(aggregator, host))
     if (process != 0) {
-      devices_of[process].push_back(device);
-      BusyTimeline copy = aggregator.compute()[device];
-      computes[process].merge(copy);
+      devices_of[process].insert(device);
+      add(computes[process], aggregator.compute()[device]);
+      add(device_communications[process], aggregator.device_communication()[device]);
     }
-  // On a device that processes share, a process's own kernels only.
+  // On a device that processes share, a process's own work only.
   for (const auto &[key, timeline] : aggregator.process_compute()) {
-    devices_of[key.process].push_back(key.device);
-    BusyTimeline copy = timeline;
-    computes[key.process].merge(copy);
+    devices_of[key.process].insert(key.device);
+    add(computes[key.process], timeline);
   }
+  for (const auto &[key, timeline] : aggregator.process_device_communication()) {
+    devices_of[key.process].insert(key.device);
+    add(device_communications[key.process], timeline);
+  }
+  std::set<prof_track_id> processes;
+  for (auto &[process, timeline] : aggregator.communication_time())
+    if (process != 0) processes.insert(process);
+  for (auto &[process, timeline] : device_communications)
+    if (timeline.busy() != 0) processes.insert(process);
+  // A process's communication and the share of it its devices computed
+  // through; "-" when it had none of that kind.
+  const auto figures = [&](std::vector<Cell> &cells, BusyTimeline *communication,
+                           BusyTimeline &compute) {
+    if (communication == nullptr) {
+      for (int i = 0; i < 3; ++i)
+        cells.push_back(Cell::of_text("-", ""));
+      return;
+    }
+    const uint64_t total = communication->busy();
+    const uint64_t overlapped = overlapped_time(*communication, compute);
+    cells.push_back(Cell::of_ns(total));
+    cells.push_back(Cell::of_ns(overlapped));
+    cells.push_back(Cell::of_percent(overlapped, total));
+  };
   std::vector<std::pair<std::string, std::vector<Cell>>> rows;
-  for (auto &[process, timeline] : aggregator.communication_time()) {
-    if (process == 0) continue;
+  for (const prof_track_id process : processes) {
     BusyTimeline &compute = computes[process];
-    const uint64_t communication = timeline.busy();
-    OverlapCursor computing(compute.periods());
-    uint64_t overlapped = 0;
-    for (const Period &call : timeline.periods())
-      overlapped += computing.overlap(call);
+    auto calls = aggregator.communication_time().find(process);
+    auto on_devices = device_communications.find(process);
     const std::string label = process_label(host, process);
-    rows.push_back({label,
-                    {Cell::of_text(label), Cell::of_ns(communication), Cell::of_ns(overlapped),
-                     Cell::of_percent(overlapped, communication),
-                     Cell::of_count(devices_of[process].size())}});
+    std::vector<Cell> cells{Cell::of_text(label)};
+    figures(cells, calls != aggregator.communication_time().end() ? &calls->second : nullptr,
+            compute);
+    figures(cells,
+            on_devices != device_communications.end() && on_devices->second.busy() != 0
+                ? &on_devices->second
+                : nullptr,
+            compute);
+    cells.push_back(Cell::of_count(devices_of[process].size()));
+    rows.push_back({label, std::move(cells)});
   }
   std::sort(rows.begin(), rows.end(),
             [](const auto &a, const auto &b) { return natural_less(a.first, b.first); });
@@ -639,9 +682,14 @@ StatsTable overlap_report(StatsAggregator &aggregator, const ExportHost &host) {
   for (auto &[label, cells] : rows)
     section.rows.push_back(std::move(cells));
   table.sections.push_back(std::move(section));
-  table.notes.push_back("Overlapped: time in communication calls while the process's devices "
-                        "ran kernels (devices of a merged input go with its processes; on a "
-                        "device processes share, each process's own kernels)");
+  table.notes.push_back("Communication: time in the process's communication calls on the host "
+                        "(MPI, collective libraries); overlapped: of it, time while the "
+                        "process's devices ran kernels");
+  table.notes.push_back("Device communication: time the process's devices ran communication work "
+                        "(collective kernels); device overlapped: of it, time while they ran "
+                        "compute kernels; device overlap: the share, as HTA's comm/comp overlap");
+  table.notes.push_back("A process's devices: those of its own input in a merged report; on a "
+                        "device processes share, its own work only");
   return table;
 }
 

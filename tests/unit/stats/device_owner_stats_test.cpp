@@ -134,6 +134,7 @@ TEST_F(DeviceOwnerStats, OverlapAndIdleCountEachProcesssOwnWork) {
   EXPECT_EQ(value(overlap, 0, 0, "Devices"), "1");
   EXPECT_EQ(value(overlap, 0, 1, "Process"), "b (20)");
   EXPECT_EQ(value(overlap, 0, 1, "Overlapped(ns)"), "0");
+  EXPECT_EQ(value(overlap, 0, 1, "DeviceCommunication(ns)"), "") << "no collective kernels";
 
   const StatsTable idle = one("idle");
   ASSERT_EQ(idle.sections.size(), 1u);
@@ -146,6 +147,33 @@ TEST_F(DeviceOwnerStats, OverlapAndIdleCountEachProcesssOwnWork) {
   EXPECT_EQ(value(idle, 0, 1, "Process"), "b (20)");
   EXPECT_EQ(value(idle, 0, 1, "Idle(ns)"), "50000");          // [350, 400)
   EXPECT_EQ(value(idle, 0, 1, "Communication(ns)"), "50000"); // b's call
+}
+
+// Collective kernels on each process's queue: each process's device
+// figure counts its own collectives against its own kernels, and a process
+// without communication calls on the host still has its row.
+//   a: collective [80, 220) against its matmuls [0, 100) and [200, 300)
+//   b: collective [450, 500) after its softmax; no calls on the host
+TEST_F(DeviceOwnerStats, DeviceOverlapCountsEachProcesssOwnCollectives) {
+  report_.communication(a_main_, us(100), 100 * kUs, "allreduce", "world");
+  report_.slice(a_queue_, us(80), 140 * kUs, "all_reduce", "", PROF_CATEGORY_COMMUNICATION);
+  report_.slice(b_queue_, us(450), 50 * kUs, "all_reduce", "", PROF_CATEGORY_COMMUNICATION);
+  open(report_, 2);
+  const StatsTable overlap = one("overlap");
+  ASSERT_EQ(overlap.sections.size(), 1u);
+  ASSERT_EQ(overlap.sections[0].rows.size(), 2u);
+  EXPECT_EQ(value(overlap, 0, 0, "Process"), "a (10)");
+  EXPECT_EQ(value(overlap, 0, 0, "Communication(ns)"), "100000");
+  // b's matmul ran through all of a's collective: not a's compute.
+  EXPECT_EQ(value(overlap, 0, 0, "DeviceCommunication(ns)"), "140000");
+  EXPECT_EQ(value(overlap, 0, 0, "DeviceOverlapped(ns)"), "40000"); // [80,100) and [200,220)
+  EXPECT_EQ(value(overlap, 0, 0, "DeviceOverlap(%)"), "28.57");
+  EXPECT_EQ(value(overlap, 0, 1, "Process"), "b (20)");
+  EXPECT_EQ(value(overlap, 0, 1, "Communication(ns)"), "") << "no calls: none in CSV";
+  EXPECT_EQ(value(overlap, 0, 1, "Overlap(%)"), "");
+  EXPECT_EQ(value(overlap, 0, 1, "DeviceCommunication(ns)"), "50000");
+  EXPECT_EQ(value(overlap, 0, 1, "DeviceOverlapped(ns)"), "0");
+  EXPECT_EQ(value(overlap, 0, 1, "Devices"), "1");
 }
 
 // A merged report of two captures whose processes have one pid: each

@@ -313,6 +313,48 @@ TEST_F(StatsReports, OverlapAndIdleOfOneRank) {
   EXPECT_TRUE(one("overlap").sections.empty());
 }
 
+// Collective kernels on the device (communication slices on its tracks):
+// the device-side figure, HTA's comm/comp overlap, is the share of their
+// union during which the device's kernels ran. They are not calls of the
+// host. Kernels at [0,100) [105,200) [300,400) us, collective kernels at
+// [180,320), [250,260) (inside it) and [600,650), a call at [150,350).
+TEST_F(StatsReports, OverlapOnTheDevicesIsTheCollectiveKernelsShare) {
+  testing::TestReport report;
+  const uint32_t app = report.process("app", 10);
+  const uint32_t main = report.thread(app, "app", 10);
+  const uint32_t gpu = report.track(PROF_TRACK_DEVICE, 0, "GPU 0", 0);
+  const uint32_t comm_stream = report.track(PROF_TRACK_ENGINE, gpu, "Stream 2", 2);
+  const auto us = [](uint64_t n) { return testing::kOrigin + n * testing::kUs; };
+  for (const auto &[begin, end] : {std::pair{0, 100}, {105, 200}, {300, 400}})
+    report.slice(gpu, us(begin), (end - begin) * testing::kUs, "gemm", "", PROF_CATEGORY_KERNEL);
+  for (const auto &[begin, end] : {std::pair{180, 320}, {250, 260}, {600, 650}})
+    report.slice(comm_stream, us(begin), (end - begin) * testing::kUs, "all_reduce", "",
+                 PROF_CATEGORY_COMMUNICATION);
+  report.communication(main, us(150), 200 * testing::kUs, "MPI_Allreduce", "world");
+  open(report, 3);
+  const StatsTable overlap = one("overlap");
+  ASSERT_EQ(overlap.sections.size(), 1u);
+  ASSERT_EQ(overlap.sections[0].rows.size(), 1u);
+  EXPECT_EQ(value(overlap, 0, 0, "Communication(ns)"), "200000") << "the call only";
+  EXPECT_EQ(value(overlap, 0, 0, "Overlapped(ns)"), "100000"); // [150,200) and [300,350)
+  EXPECT_EQ(value(overlap, 0, 0, "Overlap(%)"), "50");
+  EXPECT_EQ(value(overlap, 0, 0, "DeviceCommunication(ns)"), "190000");
+  EXPECT_EQ(value(overlap, 0, 0, "DeviceOverlapped(ns)"), "40000"); // [180,200) and [300,320)
+  EXPECT_EQ(value(overlap, 0, 0, "DeviceOverlap(%)"), "21.05");
+  EXPECT_EQ(value(overlap, 0, 0, "Devices"), "1");
+  ASSERT_EQ(overlap.notes.size(), 3u);
+  EXPECT_TRUE(overlap.notes[1].starts_with("Device communication: time the process's devices "
+                                           "ran communication work"))
+      << overlap.notes[1];
+
+  // The device waited for the collective kernels: not idle, so no idle time
+  // in communication calls either.
+  const StatsTable idle = one("idle");
+  ASSERT_EQ(idle.sections.size(), 1u);
+  EXPECT_EQ(value(idle, 0, 0, "Span(ns)"), "650000");
+  EXPECT_EQ(value(idle, 0, 0, "Idle(ns)"), "205000"); // [100,105) and [400,600)
+}
+
 // A merged report: each device goes with the process of its input (the
 // same merge label), not with the other rank's.
 TEST_F(StatsReports, OverlapPairsEachMergedRanksDevicesWithItsProcess) {
@@ -823,10 +865,20 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
   // Each rank's stream on the device they share: device work by owner.
   const uint32_t streams[] = {report.owned(PROF_TRACK_ENGINE, gpu, "Stream 1", 100),
                               report.owned(PROF_TRACK_ENGINE, gpu, "Stream 1", 200)};
+  // A merged input's process and its device, which names no owner.
+  const uint32_t node = report.thread(report.process("app [node 7]", 300), "main", 300);
+  const uint32_t node_gcu = report.track(PROF_TRACK_DEVICE, 0, "GCU 7 [node 7]", 7);
   for (uint64_t i = 0; i < 2000; ++i) {
     const uint64_t ts = kOrigin + i * 50 * kUs;
     report.slice(streams[i % 2], ts + 2 * kUs, (i % 5 + 1) * kUs, i % 3 ? "gemm" : "relu", "",
                  PROF_CATEGORY_KERNEL);
+    // Collective kernels beside them, on the owners' streams and on node 7's device.
+    report.slice(streams[(i + 1) % 2], ts + 4 * kUs, (i % 4 + 2) * kUs, "all_reduce", "",
+                 PROF_CATEGORY_COMMUNICATION);
+    report.slice(node_gcu, ts + kUs, (i % 6 + 1) * kUs, "conv", "", PROF_CATEGORY_KERNEL);
+    report.slice(node_gcu, ts + 3 * kUs, (i % 3 + 2) * kUs, "all_gather", "",
+                 PROF_CATEGORY_COMMUNICATION);
+    if (i % 10 == 0) report.communication(node, ts, 30 * kUs, "MPI_Barrier", "world");
     report.communication(thread0, ts, 20 * kUs, "MPI_Allreduce", "world", 64, i + 1);
     report.communication(thread1, ts + 3 * kUs, 17 * kUs, "MPI_Allreduce", "world", 64, i + 1);
     report.call(thread0, ts + 25 * kUs, kUs, "cudaMalloc", 5000 + i);

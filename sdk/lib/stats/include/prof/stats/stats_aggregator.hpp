@@ -219,14 +219,23 @@ public:
     return communication_;
   }
 
-  /// When each process was in communication calls, by process track (0:
-  /// calls under no process).
+  /// When each process was in communication calls on the host, by process
+  /// track (0: calls under no process); communication on devices is in
+  /// device_communication().
   std::map<prof_track_id, BusyTimeline> &communication_time() { return communication_time_; }
   /// When each device ran kernels, by DEVICE track.
   std::map<prof_track_id, BusyTimeline> &compute() { return compute_; }
   /// When each device ran kernels of each process that owns work on it (with
   /// `overlap`); only device work on tracks a process owns.
   std::map<DeviceProcess, BusyTimeline> &process_compute() { return process_compute_; }
+  /// When each device ran communication work (collective kernels: device
+  /// slices of the communication category), by DEVICE track (with `overlap`).
+  std::map<prof_track_id, BusyTimeline> &device_communication() { return device_communication_; }
+  /// The same by device and the process that owns the work's track (with
+  /// `overlap`); only device work on tracks a process owns.
+  std::map<DeviceProcess, BusyTimeline> &process_device_communication() {
+    return process_device_communication_;
+  }
   /// When each device was busy with each owner process's work (with `overlap`).
   std::map<DeviceProcess, BusyTimeline> &process_busy() { return process_busy_; }
 
@@ -310,6 +319,8 @@ private:
   std::map<prof_track_id, BusyTimeline> communication_time_;
   std::map<prof_track_id, BusyTimeline> compute_;
   std::map<DeviceProcess, BusyTimeline> process_compute_;
+  std::map<prof_track_id, BusyTimeline> device_communication_;
+  std::map<DeviceProcess, BusyTimeline> process_device_communication_;
   std::map<DeviceProcess, BusyTimeline> process_busy_;
   std::map<DeviceWorkKey, DurationStats> device_work_;
   FunctionView functions_;
