@@ -333,9 +333,9 @@ TEST(Capture, SubscribeRefusesInvalidConfigsSayingWhy) {
          c.items = &bad_item;
          c.item_count = 1;
        }},
-      {"apis[0]: function 29 out of range (29 functions in RUNTIME)",
+      {"apis[0]: function 30 out of range (30 functions in RUNTIME)",
        [](prof_gcu_capture_config &c) {
-         bad_api = {0, 29};
+         bad_api = {0, 30};
          c.apis = &bad_api;
          c.api_count = 1;
        }},

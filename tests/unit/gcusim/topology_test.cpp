@@ -115,7 +115,8 @@ TEST(Topology, MatchesTopsprofLayout) {
                            "gcuProfilerStart",
                            "gcuProfilerStop",
                            "gcuMallocHost",
-                           "gcuFreeHost"};
+                           "gcuFreeHost",
+                           "gcuLaunchCollectiveKernel"};
   EXPECT_EQ(names(t.api_domains[0].functions, t.api_domains[0].function_count), functions);
 }
 
