@@ -6,7 +6,10 @@ started with RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT as torchrun would.
 LATE_RANK waits DELAY_S before the forward pass of step LATE_STEP, so its
 gradient all-reduces of that step come last. With TORCH_PROFILER_TRACES=DIR
 the loop runs inside torch.profiler (started right after a barrier, as its
-users start it on every rank) and each rank writes DIR/rRANK.json. Prints "buckets N" (DDP's
+users start it on every rank) and each rank writes DIR/rRANK.json; with
+TORCH_PROFILER_COUNTS=1 it runs inside torch.profiler too, and prints
+"torch.profiler NAME COUNT" for each backend collective torch recorded
+(gloo:all_reduce ...). Prints "buckets N" (DDP's
 gradient buckets: those of step 1, and those DDP rebuilt for the later
 steps) and "step K" for each step.
 """
@@ -34,8 +37,9 @@ loss_function = nn.CrossEntropyLoss()
 data = torch.randn(16, 512)
 labels = torch.randint(0, 10, (16,))
 traces = os.environ.get("TORCH_PROFILER_TRACES")
+counts = os.environ.get("TORCH_PROFILER_COUNTS")
 profiler = None
-if traces:
+if traces or counts:
     from torch.profiler import ProfilerActivity, profile
 
     dist.barrier()
@@ -53,7 +57,15 @@ for step in range(1, steps + 1):
     print(f"step {step}", flush=True)
 if profiler is not None:
     profiler.__exit__(None, None, None)
-    profiler.export_chrome_trace(os.path.join(traces, f"r{rank}.json"))
+    if traces:
+        profiler.export_chrome_trace(os.path.join(traces, f"r{rank}.json"))
+    if counts:
+        from collections import Counter
+
+        counted = Counter(event.name for event in profiler.events()
+                          if event.name.startswith("gloo:"))
+        for name, count in sorted(counted.items()):
+            print(f"torch.profiler {name} {count}", flush=True)
 facts = ddp.logger._get_ddp_logging_data().strs_map
 first, rebuilt = (len(facts.get(key, "").split(", ")) for key in ("bucket_sizes", "rebuilt_bucket_sizes"))
 print(f"buckets {first} {rebuilt}", flush=True)

@@ -359,6 +359,45 @@ TEST_P(TorchE2E, ImportedTorchProfilerTracesGiveTheSameStragglerVerdict) {
   }
 }
 
+/// Each row's calls of a CSV report, by "COMMUNICATOR,NAME" and rank.
+std::map<std::string, std::map<int, int>> collective_calls(const std::string &csv) {
+  std::map<std::string, std::map<int, int>> calls;
+  const std::regex row(R"rx(^([^,]+,[^,]+),[^,]*\(rank (\d+)\)[^,]*,(\d+),)rx");
+  std::istringstream lines(csv);
+  for (std::string line; std::getline(lines, line);)
+    if (std::smatch m; std::regex_search(line, m, row))
+      calls[m[1]][std::stoi(m[2])] = std::stoi(m[3]);
+  return calls;
+}
+
+// prof and torch.profiler in the same run: prof's collectives report counts
+// each rank's gradient all-reduces as torch.profiler counts them (DDP's
+// start-up collectives, before torch.profiler opens, are broadcasts and an
+// all-gather).
+TEST_P(TorchE2E, CollectivesAreCountedAsTorchProfilerCountsThem) {
+  const std::vector<RunResult> ranks =
+      run_ranks({"-t", "torch"}, port(29670), {"TORCH_PROFILER_COUNTS=1"});
+  std::map<int, std::map<std::string, int>> torch_counts;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    ASSERT_EQ(ranks[rank].exit_code, 0) << "rank " << rank << ": " << ranks[rank].describe();
+    const std::regex counted(R"rx(torch.profiler (\S+) (\d+))rx");
+    for (std::sregex_iterator it(ranks[rank].out.begin(), ranks[rank].out.end(), counted), end;
+         it != end; ++it)
+      torch_counts[rank][(*it)[1]] = std::stoi((*it)[2]);
+  }
+  const int all_reduces = torch_counts[0]["gloo:all_reduce"];
+  ASSERT_GT(all_reduces, kSteps) << ranks[0].out;
+  const RunResult collectives =
+      run_process({kProf, "stats", "--report", "collectives", "--format", "csv", dir().string()});
+  ASSERT_EQ(collectives.exit_code, 0) << collectives.describe();
+  const auto calls = collective_calls(collectives.out);
+  ASSERT_TRUE(calls.count("gloo:0,gloo:all_reduce")) << collectives.out;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    SCOPED_TRACE("rank " + std::to_string(rank));
+    EXPECT_EQ(calls.at("gloo:0,gloo:all_reduce").at(rank), torch_counts[rank]["gloo:all_reduce"]);
+  }
+}
+
 // nsys's --pytorch: shapes on operators, and the function trace's module ranges.
 TEST_P(TorchE2E, PytorchOptionAddsShapesAndModuleRanges) {
   const std::vector<RunResult> ranks = run_ranks({"--pytorch=functions-trace-shapes"}, port(29640));
@@ -678,17 +717,6 @@ TEST_P(TorchE2E, WithoutACompilerATorchProfWasNotBuiltWithIsSaidOnce) {
   const std::string said = "no C++ compiler was found: install g++";
   ASSERT_NE(r.err.find(said), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(said), r.err.rfind(said)) << "said once: " << r.err;
-}
-
-/// Each row's calls of a CSV report, by "COMMUNICATOR,NAME" and rank.
-std::map<std::string, std::map<int, int>> collective_calls(const std::string &csv) {
-  std::map<std::string, std::map<int, int>> calls;
-  const std::regex row(R"rx(^([^,]+,[^,]+),[^,]*\(rank (\d+)\)[^,]*,(\d+),)rx");
-  std::istringstream lines(csv);
-  for (std::string line; std::getline(lines, line);)
-    if (std::smatch m; std::regex_search(line, m, row))
-      calls[m[1]][std::stoi(m[2])] = std::stoi(m[3]);
-  return calls;
 }
 
 // FSDP2 (fully_shard) on 2 gloo ranks: the parameters' all-gathers and the
