@@ -2,11 +2,14 @@
 """Checks the SQLite export of a prof report of NCCL collectives (the pccl
 source) and prints one table; exit 1 when a check fails.
 
-usage: check_nccl_report.py REPORT.sqlite NAME CALLS BYTES [COMMUNICATOR_SUFFIX]
+usage: check_nccl_report.py REPORT.sqlite NAME CALLS BYTES [COMMUNICATOR_SUFFIX [RANKS]]
 
 Expects CALLS communication slices named NAME, each with `bytes` = BYTES,
-`algorithm`, `protocol` and `sequence`, on a communicator whose name ends
-with COMMUNICATOR_SUFFIX (default "(1 rank)"), and no events dropped.
+on a communicator whose name ends with COMMUNICATOR_SUFFIX (default
+"(1 rank)"), and no events dropped. A collective also carries `algorithm`,
+`protocol` and `sequence`, CALLS / RANKS distinct sequences (RANKS, default
+1: the ranks recorded, each numbering its collectives alike); a
+point-to-point operation (Send, Recv) carries `peer`.
 """
 import sqlite3
 import sys
@@ -15,6 +18,8 @@ import sys
 def main():
     path, name, calls, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     suffix = sys.argv[5] if len(sys.argv) > 5 else "(1 rank)"
+    ranks = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+    p2p = name in ("Send", "Recv")
     db = sqlite3.connect(path)
     q = lambda sql, *a: db.execute(sql, a).fetchall()
 
@@ -36,10 +41,14 @@ def main():
 
     check(f"{name} slices on a communicator '... {suffix}'", calls, len(mine))
     check(f"{name} bytes", {str(size)}, {str(arg(r[0], "bytes")) for r in mine} or None)
-    check(f"{name} with algorithm and protocol", True,
-          bool(mine) and all(arg(r[0], "algorithm") and arg(r[0], "protocol") for r in mine))
-    sequences = sorted(int(arg(r[0], "sequence")) for r in mine if arg(r[0], "sequence") is not None)
-    check(f"{name} sequences distinct", len(mine), len(set(sequences)))
+    if p2p:
+        check(f"{name} with its peer", True,
+              bool(mine) and all(arg(r[0], "peer") is not None for r in mine))
+    else:
+        check(f"{name} with algorithm and protocol", True,
+              bool(mine) and all(arg(r[0], "algorithm") and arg(r[0], "protocol") for r in mine))
+        sequences = [int(arg(r[0], "sequence")) for r in mine if arg(r[0], "sequence") is not None]
+        check(f"{name} sequences distinct per rank", calls // ranks, len(set(sequences)))
     dropped = q("SELECT value FROM session WHERE key = 'dropped_events'")
     check("events dropped", "0", str(dropped[0][0]) if dropped else "0")
 
