@@ -1,6 +1,10 @@
 /* Drives a profiler plugin exactly as NCCL does, without NCCL or a GPU: it
- * dlopens the file NCCL_PROFILER_PLUGIN names, looks up ncclProfiler_vN
- * (N from argv[1]: 4, 5 or 6), and for two communicators ("NCCL 0x...",
+ * dlopens the file NCCL_PROFILER_PLUGIN names (RTLD_NOW | RTLD_LOCAL, the
+ * file already loaded), looks up ncclProfiler_vN and, failing that, each
+ * older table down to v4, as a NCCL whose newest interface is N does
+ * (N from argv[1]: 4, 5 or 6; NCCL 2.28 is 5). Every communicator's init
+ * gets the address of one activation mask, as NCCL's one process-wide
+ * ncclProfilerEventMask. For two communicators ("NCCL 0x...",
  * 4 ranks, this rank 1; and "tp" with 2 ranks, this rank 0) runs, on a user
  * thread per communicator and one proxy thread:
  *   per iteration i < ITERATIONS: [v5+ group API > collective API,
@@ -9,7 +13,9 @@
  *   per channel a send proxy operation to peer (rank+1)%n with two steps
  *   (states GPU wait, send wait, 4096 bytes moved), one IB network event
  *   under the first step, and a kernel channel with GPU timers;
- *   every 5th iteration a Send of 256 int64 to peer 0 in the group.
+ *   every 5th iteration a Send of 256 int64 to peer 0 in the group (v5+:
+ *   after its API event, the parent of its task as a collective API event
+ *   is of its collective).
  *   v6 also runs one copy-engine AllGather per iteration.
  * The proxy thread's control event goes idle > active > sleep once.
  * The events NCCL would start while the plugin's mask says no are not
@@ -433,6 +439,8 @@ static void *user_thread(void *arg) {
       group_api = start(c->context, &d);
       state(group_api, GroupStartApiStop, NULL);
     }
+    /* From v5 on a task's parent is its API event, stopped by then (NCCL
+     * 2.28: collTaskAppend stops it before the launch starts the task). */
     if (version >= 5 && active(c, CollApi)) {
       set_type(&d, CollApi, group_api, c->rank);
       d.d5.collApi.func = "AllReduce";
@@ -464,9 +472,19 @@ static void *user_thread(void *arg) {
       d.d4.coll.algo = d.d5.coll.algo = "Ring";
       d.d4.coll.proto = d.d5.coll.proto = "Simple";
       d.d5.coll.parentGroup = group;
+      d.d5.parentObj = coll_api;
       coll = start(c->context, &d);
     }
-    void *p2p = NULL;
+    void *p2p = NULL, *p2p_api = NULL;
+    if (i % 5 == 4 && version >= 5 && active(c, P2pApi)) {
+      set_type(&d, P2pApi, group_api, c->rank);
+      d.d5.p2pApi.func = "Send";
+      d.d5.p2pApi.count = 256;
+      d.d5.p2pApi.datatype = "ncclInt64";
+      d.d5.p2pApi.stream = (void *)0x5000;
+      p2p_api = start(c->context, &d);
+      stop(p2p_api);
+    }
     if (i % 5 == 4 && active(c, P2p)) {
       set_type(&d, P2p, group, c->rank);
       d.d4.p2p.func = d.d5.p2p.func = "Send";
@@ -476,6 +494,7 @@ static void *user_thread(void *arg) {
       d.d4.p2p.peer = d.d5.p2p.peer = 0;
       d.d4.p2p.nChannels = d.d5.p2p.nChannels = 1;
       d.d5.p2p.parentGroup = group;
+      d.d5.parentObj = p2p_api;
       p2p = start(c->context, &d);
     }
     if (version >= 5 && active(c, KernelLaunch)) {
@@ -515,11 +534,18 @@ int main(int argc, char **argv) {
     fprintf(stderr, "nccl-harness: %s\n", dlerror());
     return 2;
   }
-  char symbol[32];
-  snprintf(symbol, sizeof symbol, "ncclProfiler_v%d", version);
-  void *table = dlsym(library, symbol);
-  if (table == NULL) {
-    fprintf(stderr, "nccl-harness: no %s in %s\n", symbol, path);
+  /* Newest first, as NCCL's ncclProfilerPluginLoad: the first table found is used. */
+  void *table = NULL;
+  const int asked = version;
+  for (; version >= 4 && table == NULL; --version) {
+    char symbol[32];
+    snprintf(symbol, sizeof symbol, "ncclProfiler_v%d", version);
+    table = dlsym(library, symbol);
+  }
+  ++version;
+  if (table == NULL || version != asked) {
+    fprintf(stderr, "nccl-harness: no ncclProfiler_v%d in %s (found v%d)\n", asked, path,
+            table ? version : 0);
     return 2;
   }
   if (version == 4)
@@ -527,7 +553,7 @@ int main(int argc, char **argv) {
   else
     v5 = table;
 
-  static int masks[2];
+  static int mask; /* NCCL's ncclProfilerEventMask: one for every communicator */
   const char *rank = getenv("NCCL_HARNESS_RANK");
   comm comms[2] = {{.hash = 0xabcdef0123456789ull,
                     .name = NULL,
@@ -536,7 +562,7 @@ int main(int argc, char **argv) {
                    {.hash = 0x42ull, .name = "tp", .ranks = 2, .rank = 0}};
   for (int k = 0; k < 2; ++k) {
     comm *c = &comms[k];
-    c->mask = &masks[k];
+    c->mask = &mask;
     pthread_mutex_init(&c->lock, NULL);
     pthread_cond_init(&c->ready, NULL);
     pthread_cond_init(&c->taken, NULL);

@@ -13,9 +13,11 @@
 
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -226,6 +228,13 @@ TEST_P(PcclE2E, TheApplicationsCallsAreOnItsThreadsFromV5On) {
     EXPECT_EQ(s.args.at("bytes"), "4096");
     EXPECT_EQ(s.args.at("stream"), "20480"); // 0x5000
   }
+  // A point-to-point call's API event, parent of its task (NCCL 2.28's shape).
+  const auto sends = named(c, "ncclSend");
+  EXPECT_EQ(sends.size(), GetParam() >= 5 ? 2u * (kIterations / 5) : 0u);
+  for (const Slice &s : sends) {
+    EXPECT_EQ(s.track_kind, PROF_TRACK_THREAD);
+    EXPECT_EQ(s.args.at("bytes"), "2048");
+  }
 }
 
 TEST_P(PcclE2E, CollectivesOnlyLeavesTheProxyOut) {
@@ -276,6 +285,45 @@ TEST(PcclHang, TheReportNamesTheRankTheOthersWaitFor) {
   EXPECT_THAT(hang.out, ::testing::ContainsRegex("\\(rank 1\\)[^\n]* is inside usleep \\(osrt\\)"));
   EXPECT_THAT(hang.out, ::testing::Not(::testing::HasSubstr("Hang (tp)")))
       << "nothing of the other communicator is in flight";
+}
+
+// The NCCL installed here (the CUDA toolkit's, NCCL 2.28 on the project's
+// machines): the newest profiler table its library looks up, and that the
+// harness, asking for that version as NCCL does, records through it.
+std::string installed_nccl() {
+  for (const char *path : {"/usr/local/cuda/lib/libnccl.so.2", "/usr/local/cuda/lib64/libnccl.so.2",
+                           "/usr/lib/x86_64-linux-gnu/libnccl.so.2"})
+    if (fs::exists(path)) return path;
+  return "";
+}
+
+TEST(PcclInstalledNccl, TheNewestTableItAsksForIsExportedAndRecords) {
+  const std::string library = installed_nccl();
+  if (library.empty()) GTEST_SKIP() << "no libnccl.so.2 installed";
+  std::ifstream in(library, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_NE(bytes.find("NCCL_PROFILER_PLUGIN"), std::string::npos) << library;
+  int newest = 0;
+  const std::string prefix = "ncclProfiler_v";
+  for (size_t at = bytes.find(prefix); at != std::string::npos; at = bytes.find(prefix, at + 1)) {
+    size_t end = at + prefix.size();
+    int version = 0;
+    while (end < bytes.size() && bytes[end] >= '0' && bytes[end] <= '9')
+      version = version * 10 + (bytes[end++] - '0');
+    if (end < bytes.size() && bytes[end] == '\0') newest = std::max(newest, version);
+  }
+  ASSERT_GE(newest, 4) << library << " looks up no profiler table prof knows";
+  std::cout << library << " looks up ncclProfiler_v" << newest << " first\n";
+
+  testing::ScratchDir scratch{"prof-pccl-nccl", testing::ScratchDir::Keep::on_failure};
+  const fs::path dir = scratch.path();
+  const RunResult r = run_process({kProf, "--quiet", "-t", "pccl", "-o", (dir / "r").string(),
+                                   kHarness, std::to_string(newest)},
+                                  dir, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const Capture c = read_capture(dir / "r.profrep");
+  EXPECT_EQ(named(c, "AllReduce").size(), 2u * kIterations);
+  EXPECT_EQ(named(c, "Kernel channel").size(), 2u * (kIterations + kIterations / 5) * kChannels);
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, PcclE2E, ::testing::Values(4, 5, 6),
