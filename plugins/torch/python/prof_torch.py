@@ -3,9 +3,9 @@
 prof's sitecustomize calls start(). Once the program has imported torch
 (before or after start), the bridge _prof_torch registers PyTorch's
 RecordFunction callbacks: every operator, backward node, user range and
-backend collective then reaches the torch source preloaded into the process. The process groups the program
-creates are named to it, so that their operations carry the group's name,
-size and ranks on every rank.
+backend collective then reaches the torch source preloaded into the
+process. The process groups the program creates are named to it, so that
+their operations carry the group's name, size and ranks on every rank.
 
 The bridge is the one prof was built with (Debian's libtorch-dev) when the
 program imports that torch, else one built once for the program's torch
@@ -64,17 +64,17 @@ def _bridge(late):
             _warn(f"the torch source's bridge did not load: {error}")
             return None
         return _prof_torch
-    none_yet = object()
-    cached = _obtained(lambda: prof_torch_jit.cached_bridge(torch) or none_yet, torch)
-    if cached is not none_yet:  # the bridge, or None: said why it cannot be had
-        return cached
-    if not late:  # the program has not begun its torch work: it waits for the bridge
-        return _obtained(lambda: prof_torch_jit.built_bridge(torch, _warn), torch)
+    place = _obtained(lambda: prof_torch_jit.BridgePlace(torch), torch)
+    if place is None:
+        return None
+    if place.built() or not late:  # a program not yet at its torch work waits for the build
+        return _obtained(lambda: place.load(_warn), torch)
 
     # A running program is never held up: recording begins once it is built.
     def build_then_activate():
-        bridge = _obtained(lambda: prof_torch_jit.built_bridge(
-            torch, lambda text: _warn(f"{text}; recording begins once it is built")), torch)
+        bridge = _obtained(
+            lambda: place.load(lambda text: _warn(f"{text}; recording begins once it is built")),
+            torch)
         if bridge is not None:
             _activate(bridge)
 
@@ -105,11 +105,11 @@ _SEQUENCE_UNKNOWN = 2**64 - 1  # recorder_api.h's PROF_TORCH_SEQUENCE_UNKNOWN
 
 def _sequence_base(c10d, group, name, backend):
     """The group's own operation count when it was made, _SEQUENCE_UNKNOWN
-    if not known:
-    on 1.x, gloo and nccl groups start theirs at a number rank 0 drew and
-    left in the group's store (init_process_group and new_group), the same
-    on every member; 2.x starts it at 0. Known, it numbers the group's operations alike on every
-    rank however late prof came in."""
+    if not known: on 1.x, gloo and nccl groups start theirs at a number
+    rank 0 drew and left in the group's store (init_process_group and
+    new_group), the same on every member; 2.x starts it at 0. Known, it
+    numbers the group's operations alike on every rank however late prof
+    came in."""
     if backend not in ("gloo", "nccl"):
         return _SEQUENCE_UNKNOWN
     try:

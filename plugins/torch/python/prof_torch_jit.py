@@ -131,51 +131,12 @@ def _first_error(log):
     return lines[-1] if lines else "no output"
 
 
-def _build(torch, libraries, compiler, folder, module_path, failure_path, say):
-    say(f"building the torch source's bridge for torch {torch.__version__} "
-        f"(once per torch build, kept in {folder})")
-    temporary = module_path + f".{os.getpid()}.tmp"
-    # The compiler must not load prof's preloaded agent and sources.
-    environment = {key: value for key, value in os.environ.items()
-                   if key != "LD_PRELOAD" and not key.startswith("PROF_")}
-    try:
-        done = subprocess.run(_command(torch, libraries, compiler, temporary), env=environment,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, check=False)
-    except OSError as error:
-        done = None
-        log = str(error)
-    else:
-        log = done.stdout
-    if done is None or done.returncode != 0:
-        log_path = failure_path + ".log"
-        with open(log_path, "w") as out:
-            out.write(log)
-        why = (f"the torch source's bridge did not build for torch {torch.__version__} "
-               f"({_first_error(log)}; the whole log in {log_path})")
-        with open(failure_path, "w") as out:
-            out.write(why)
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise BridgeUnavailable(why)
-    os.replace(temporary, module_path)
-
-
-def _load(path):
-    loader = importlib.machinery.ExtensionFileLoader("_prof_torch", path)
-    spec = importlib.util.spec_from_file_location("_prof_torch", path, loader=loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    sys.modules["_prof_torch"] = module
-    return module
-
-
-class _Place:
-    """Where the bridge for this process's torch is kept, and how it is built."""
+class BridgePlace:
+    """Where the bridge for this process's torch is kept, and how it is built.
+    Raises BridgeUnavailable, saying why, when it cannot be had."""
 
     def __init__(self, torch):
+        self.torch = torch
         self.libraries = loaded_libraries()
         missing = [stem for stem in _LIBRARIES if stem not in self.libraries]
         if missing:
@@ -196,39 +157,62 @@ class _Place:
                                    "_prof_torch" + sysconfig.get_config_var("EXT_SUFFIX"))
         self.failure = os.path.join(self.folder, "failed")
 
-    def said_failure(self):
-        if os.path.exists(self.failure):
-            with open(self.failure) as failed:
-                raise BridgeUnavailable(failed.read().strip())
+    def built(self):
+        """Whether an earlier run built it."""
+        return os.path.exists(self.module)
 
+    def load(self, say):
+        """The bridge module, built now if no earlier run built it (`say`
+        tells the user so); a build that failed before is said, not retried."""
+        if not self.built():
+            os.makedirs(self.folder, exist_ok=True)
+            with open(os.path.join(self.folder, "lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # ranks started together: one builds
+                if os.path.exists(self.failure):
+                    with open(self.failure) as failed:
+                        raise BridgeUnavailable(failed.read().strip())
+                if not self.built():
+                    self._build(say)
+        try:
+            loader = importlib.machinery.ExtensionFileLoader("_prof_torch", self.module)
+            spec = importlib.util.spec_from_file_location("_prof_torch", self.module,
+                                                          loader=loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+        except ImportError as error:
+            raise BridgeUnavailable(f"the torch source's bridge built for torch "
+                                    f"{self.torch.__version__} did not load: {error}") from None
+        sys.modules["_prof_torch"] = module
+        return module
 
-def _loaded(torch, path):
-    try:
-        return _load(path)
-    except ImportError as error:
-        raise BridgeUnavailable(f"the torch source's bridge built for torch "
-                                f"{torch.__version__} did not load: {error}") from None
-
-
-def cached_bridge(torch):
-    """The bridge an earlier run built for this process's torch, None if
-    none has yet. Raises BridgeUnavailable saying why it cannot be had."""
-    place = _Place(torch)
-    place.said_failure()
-    return _loaded(torch, place.module) if os.path.exists(place.module) else None
-
-
-def built_bridge(torch, say):
-    """The bridge for this process's torch, built now if no earlier run
-    built it (`say` tells the user so). Raises BridgeUnavailable saying why
-    it cannot be had."""
-    place = _Place(torch)
-    os.makedirs(place.folder, exist_ok=True)
-    if not os.path.exists(place.module):
-        with open(os.path.join(place.folder, "lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # ranks started together: one builds
-            place.said_failure()
-            if not os.path.exists(place.module):
-                _build(torch, place.libraries, place.compiler, place.folder, place.module,
-                       place.failure, say)
-    return _loaded(torch, place.module)
+    def _build(self, say):
+        version = self.torch.__version__
+        say(f"building the torch source's bridge for torch {version} "
+            f"(once per torch build, kept in {self.folder})")
+        temporary = self.module + f".{os.getpid()}.tmp"
+        # The compiler must not load prof's preloaded agent and sources.
+        environment = {key: value for key, value in os.environ.items()
+                       if key != "LD_PRELOAD" and not key.startswith("PROF_")}
+        try:
+            done = subprocess.run(_command(self.torch, self.libraries, self.compiler, temporary),
+                                  env=environment, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                  check=False)
+            failed, log = done.returncode != 0, done.stdout
+        except OSError as error:
+            failed, log = True, str(error)
+        if not failed:
+            os.replace(temporary, self.module)
+            return
+        log_path = self.failure + ".log"
+        with open(log_path, "w") as out:
+            out.write(log)
+        why = (f"the torch source's bridge did not build for torch {version} "
+               f"({_first_error(log)}; the whole log in {log_path})")
+        with open(self.failure, "w") as out:
+            out.write(why)
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise BridgeUnavailable(why)
