@@ -230,26 +230,27 @@ std::string ranks_list(std::string_view ranks) {
 
 std::string kineto_name(const prof_event &e, const KinetoPlace &place, std::string_view name) {
   if (!on_device(place)) return std::string(name);
-  const auto called = [&](std::string_view prefix, std::string_view kind) {
+  // "Memset (NAME)", unless NAME already begins with what it is.
+  const auto called = [&](std::string_view kind) {
     if (name.starts_with(kind)) return std::string(name);
-    return std::string(prefix) + " (" + std::string(name) + ")";
+    return std::string(kind) + " (" + std::string(name) + ")";
   };
   switch (e.kind) {
   case PROF_CATEGORY_COMMUNICATION:
     if (name.starts_with(kCollectiveKernelPrefix)) return std::string(name);
     return std::string(kCollectiveKernelPrefix) + std::string(name);
   case PROF_CATEGORY_MEMCPY:
-    return called("Memcpy", "Memcpy");
+    return called("Memcpy");
   case PROF_CATEGORY_MEMCPY_HTOD:
-    return called("Memcpy HtoD", "Memcpy HtoD");
+    return called("Memcpy HtoD");
   case PROF_CATEGORY_MEMCPY_DTOH:
-    return called("Memcpy DtoH", "Memcpy DtoH");
+    return called("Memcpy DtoH");
   case PROF_CATEGORY_MEMCPY_DTOD:
-    return called("Memcpy DtoD", "Memcpy DtoD");
+    return called("Memcpy DtoD");
   case PROF_CATEGORY_MEMCPY_PTOP:
-    return called("Memcpy PtoP", "Memcpy PtoP");
+    return called("Memcpy PtoP");
   case PROF_CATEGORY_MEMSET:
-    return called("Memset", "Memset");
+    return called("Memset");
   case PROF_CATEGORY_SYNC:
     if (name.find("Sync") != std::string_view::npos) return std::string(name);
     return "Sync (" + std::string(name) + ")";
