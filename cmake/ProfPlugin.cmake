@@ -1,11 +1,13 @@
 # prof_add_plugin(NAME SOURCES... [LIBRARIES...] [CHECK_OPTIONS k=v...]
-#                 [CHECK_WORKLOAD target]): builds libprof-NAME.so into the
+#                 [CHECK_WORKLOAD target] [CHECK_SAMPLES file...]): builds libprof-NAME.so into the
 # build's plugin folder against the SDK headers only (plugins never link the
 # core). The plugin is listed in the global property PROF_PLUGINS; its test
 # PluginCheck.NAME runs prof-plugin-check from the values CHECK_OPTIONS
-# gives, with the library CHECK_WORKLOAD as its application (--workload).
+# gives, with the library CHECK_WORKLOAD as its application (--workload)
+# and, for an importer, the files CHECK_SAMPLES as its samples (--sample).
 function(prof_add_plugin name)
-  cmake_parse_arguments(ARG "" "CHECK_WORKLOAD" "SOURCES;LIBRARIES;CHECK_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "" "CHECK_WORKLOAD" "SOURCES;LIBRARIES;CHECK_OPTIONS;CHECK_SAMPLES"
+    ${ARGN})
   set(target prof-plugin-${name})
   add_library(${target} MODULE ${ARG_SOURCES})
   set_target_properties(${target} PROPERTIES
@@ -21,6 +23,7 @@ function(prof_add_plugin name)
   set_property(GLOBAL APPEND PROPERTY PROF_PLUGINS ${name})
   set_property(TARGET ${target} PROPERTY PROF_CHECK_OPTIONS ${ARG_CHECK_OPTIONS})
   set_property(TARGET ${target} PROPERTY PROF_CHECK_WORKLOAD ${ARG_CHECK_WORKLOAD})
+  set_property(TARGET ${target} PROPERTY PROF_CHECK_SAMPLES ${ARG_CHECK_SAMPLES})
 endfunction()
 
 # prof_add_plugin_core(NAME SOURCES... LIBRARIES...): the plugin's code

@@ -1,8 +1,8 @@
 #include "core/plugin_registry.hpp"
 
 #include "core/config/option_validator.hpp"
-#include "core/runtime/descriptor_check.hpp"
 #include "core/plugin_load_probe.hpp"
+#include "core/runtime/descriptor_check.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
@@ -24,7 +24,16 @@ const prof_option_desc *PluginInfo::option(const std::string &key) const {
 }
 
 const char *kind_name(prof_plugin_kind kind) {
-  return kind == PROF_KIND_SOURCE ? "source" : kind == PROF_KIND_EXPORTER ? "exporter" : "?";
+  return kind == PROF_KIND_SOURCE     ? "source"
+         : kind == PROF_KIND_EXPORTER ? "exporter"
+         : kind == PROF_KIND_IMPORTER ? "importer"
+                                      : "?";
+}
+
+std::string kinds_of(const PluginInfo &plugin) {
+  std::string kinds = kind_name(plugin.kind);
+  if (plugin.kind != PROF_KIND_IMPORTER && plugin.importer != nullptr) kinds += ",importer";
+  return kinds;
 }
 
 const char *scope_name(prof_plugin_scope scope) {
@@ -40,7 +49,8 @@ std::vector<fs::path> PluginRegistry::search_path(const std::vector<fs::path> &e
   std::vector<fs::path> folders;
   boost::dll::fs::error_code ec;
   fs::path exe = boost::dll::program_location(ec);
-  if (!ec) folders.push_back((exe.parent_path() / ".." / "lib" / "prof" / "plugins").lexically_normal());
+  if (!ec)
+    folders.push_back((exe.parent_path() / ".." / "lib" / "prof" / "plugins").lexically_normal());
   if (const char *env = std::getenv("PROF_PLUGIN_PATH")) {
     std::stringstream list(env);
     for (std::string item; std::getline(list, item, ':');)
@@ -60,7 +70,8 @@ void PluginRegistry::scan(const std::vector<fs::path> &folders, bool strict) {
     std::vector<fs::path> files;
     for (const auto &entry : fs::directory_iterator(folder, ec)) {
       const std::string file = entry.path().filename().string();
-      if (file.rfind("libprof-", 0) == 0 && entry.path().extension() == ".so") files.push_back(entry.path());
+      if (file.rfind("libprof-", 0) == 0 && entry.path().extension() == ".so")
+        files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
     pending_.insert(pending_.end(), files.begin(), files.end());
@@ -98,8 +109,10 @@ bool PluginRegistry::load_file(const fs::path &file) const {
   if (ec) {
     // Boost.DLL keeps only an errno; dlopen's own text names the real cause.
     std::string detail = ec.message();
-    if (void *handle = dlopen(file.c_str(), RTLD_LAZY | RTLD_LOCAL)) dlclose(handle);
-    else if (const char *why = dlerror()) detail = why;
+    if (void *handle = dlopen(file.c_str(), RTLD_LAZY | RTLD_LOCAL))
+      dlclose(handle);
+    else if (const char *why = dlerror())
+      detail = why;
     return refuse(file, "cannot be loaded: " + detail);
   }
   if (!library->has(PROF_PLUGIN_ENTRY_SYMBOL))
@@ -130,10 +143,12 @@ bool PluginRegistry::load_file(const fs::path &file) const {
   info.options.assign(descriptor->options, descriptor->options + descriptor->option_count);
   info.source = descriptor->source;
   info.exporter = descriptor->exporter;
+  info.importer = descriptor_importer(descriptor);
   info.library = std::move(library);
 
   if (const PluginInfo *other = loaded(info.name))
-    return refuse(file, "plugin name '" + info.name + "' is already taken by " + other->path.string());
+    return refuse(file,
+                  "plugin name '" + info.name + "' is already taken by " + other->path.string());
   const std::string stem = file.stem().string().substr(std::string("libprof-").size());
   if (stem != info.name)
     warnings_.push_back(file.string() + ": provides plugin '" + info.name +
@@ -183,7 +198,8 @@ const std::vector<std::string> &PluginRegistry::warnings() const {
 std::string PluginRegistry::names() const {
   load_all();
   std::string result;
-  for (const auto &p : plugins_) result += (result.empty() ? "" : ", ") + p.name;
+  for (const auto &p : plugins_)
+    result += (result.empty() ? "" : ", ") + p.name;
   return result.empty() ? "none" : result;
 }
 

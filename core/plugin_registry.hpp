@@ -34,6 +34,8 @@ struct PluginInfo {
   std::vector<prof_option_desc> options;
   const prof_source_vtable *source = nullptr;
   const prof_exporter_vtable *exporter = nullptr;
+  /// Set for an importer, and for an exporter that reads its format too.
+  const prof_importer_vtable *importer = nullptr;
   std::shared_ptr<boost::dll::shared_library> library;
 
   /// The option named `key`, nullptr if the plugin has none.
@@ -49,6 +51,9 @@ struct PluginRefusal {
 };
 
 const char *kind_name(prof_plugin_kind kind);
+/// What the plugin does: its kind, "exporter,importer" for one that reads
+/// its format too.
+std::string kinds_of(const PluginInfo &plugin);
 const char *scope_name(prof_plugin_scope scope);
 
 class PluginRegistry {

@@ -8,13 +8,20 @@ namespace prof::core {
 
 TrackTable::TrackTable(StringTable &strings) : strings_(strings) { entries_.emplace_back(); }
 
-prof_track_id TrackTable::declare(const prof_track_desc *desc) { return declare(desc, false); }
-
-prof_track_id TrackTable::declare_renaming(const prof_track_desc *desc) {
-  return declare(desc, true);
+prof_track_id TrackTable::declare(const prof_track_desc *desc) {
+  return declare(desc, Merge::Same);
 }
 
-prof_track_id TrackTable::declare(const prof_track_desc *desc, bool renaming) {
+prof_track_id TrackTable::declare_renaming(const prof_track_desc *desc) {
+  return declare(desc, Merge::Renaming);
+}
+
+prof_track_id TrackTable::declare_distinct(const prof_track_desc *desc) {
+  return declare(desc, Merge::Never);
+}
+
+prof_track_id TrackTable::declare(const prof_track_desc *desc, Merge merge) {
+  const bool renaming = merge == Merge::Renaming;
   std::lock_guard lock(mutex_);
   if (desc == nullptr || desc->struct_size < offsetof(prof_track_desc, clock)) {
     last_error_ = "track descriptor is missing or too small";
@@ -47,6 +54,14 @@ prof_track_id TrackTable::declare(const prof_track_desc *desc, bool renaming) {
     copy.flags = 0;
   else if ((copy.flags & PROF_TRACK_SHARED) != 0)
     copy.pid = 0; // every process's: no owner
+  if (merge == Merge::Never) {
+    const prof_track_id id = add_locked(copy);
+    if (copy.kind == PROF_TRACK_PROCESS || copy.kind == PROF_TRACK_THREAD)
+      process_threads_.emplace(std::make_tuple(static_cast<int>(copy.kind), copy.pid,
+                                               copy.kind == PROF_TRACK_THREAD ? copy.tid : 0),
+                               id);
+    return id;
+  }
   if (copy.kind == PROF_TRACK_PROCESS || copy.kind == PROF_TRACK_THREAD) {
     auto key = std::make_tuple(static_cast<int>(copy.kind), copy.pid,
                                copy.kind == PROF_TRACK_THREAD ? copy.tid : 0);

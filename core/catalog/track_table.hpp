@@ -44,6 +44,9 @@ public:
   /// application's own processes declare, so that a process is named after
   /// the program it became at exec and a thread after its latest name.
   prof_track_id declare_renaming(const prof_track_desc *desc);
+  /// As declare(), but never one with a track declared before: an imported
+  /// file names its own tracks, two threads of one id included.
+  prof_track_id declare_distinct(const prof_track_desc *desc);
   /// How many renames there were so far.
   size_t renames() const { return renames_published_.load(std::memory_order_acquire); }
   /// Renames [from, to) in the order they happened: the track and its new name.
@@ -64,7 +67,8 @@ public:
   std::string last_error() const;
 
 private:
-  prof_track_id declare(const prof_track_desc *desc, bool renaming);
+  enum class Merge { Same, Renaming, Never };
+  prof_track_id declare(const prof_track_desc *desc, Merge merge);
   prof_track_id add_locked(const prof_track_desc &desc);
   void rename_locked(prof_track_id id, const char *name);
 

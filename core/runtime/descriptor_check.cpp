@@ -24,6 +24,12 @@ std::string check_option_desc(const prof_option_desc &option) {
   return {};
 }
 
+const prof_importer_vtable *descriptor_importer(const prof_plugin_descriptor *d) {
+  if (d->struct_size < offsetof(prof_plugin_descriptor, importer) + sizeof(d->importer))
+    return nullptr;
+  return d->importer;
+}
+
 std::string check_descriptor(const prof_plugin_descriptor *d) {
   if (d == nullptr) return PROF_PLUGIN_ENTRY_SYMBOL " returned no descriptor";
   if (d->abi_major != PROF_ABI_MAJOR)
@@ -51,9 +57,14 @@ std::string check_descriptor(const prof_plugin_descriptor *d) {
     if (d->exporter == nullptr || d->exporter->create == nullptr ||
         d->exporter->destroy == nullptr || d->exporter->consume == nullptr)
       return "exporter plugin '" + name + "' lacks create/destroy/consume";
-  } else {
+  } else if (d->kind != PROF_KIND_IMPORTER) {
     return "plugin '" + name + "' has unknown kind " + std::to_string(d->kind);
   }
+  const prof_importer_vtable *importer = descriptor_importer(d);
+  if (d->kind == PROF_KIND_IMPORTER && importer == nullptr)
+    return "importer plugin '" + name + "' has no importer functions";
+  if (importer != nullptr && (importer->probe == nullptr || importer->read == nullptr))
+    return "plugin '" + name + "' has an importer without probe/read";
   if (d->scope != PROF_SCOPE_SYSTEM && d->scope != PROF_SCOPE_PROCESS)
     return "plugin '" + name + "' has unknown scope " + std::to_string(d->scope);
   if (d->option_count > 0 && d->options == nullptr)

@@ -17,6 +17,10 @@ constexpr uint32_t kMinimumDescriptorSize = offsetof(prof_plugin_descriptor, ven
 /// malformed option table.
 std::string check_descriptor(const prof_plugin_descriptor *d);
 
+/// The descriptor's importer functions (ABI 1.11), nullptr when it has none
+/// or was built before them.
+const prof_importer_vtable *descriptor_importer(const prof_plugin_descriptor *d);
+
 /// The source's emit_unfinished (ABI 1.9), or nullptr when it has none or
 /// was built before it.
 inline prof_status (*unfinished_emitter(const prof_source_vtable &vtable))(void *, uint64_t) {

@@ -1,6 +1,7 @@
 #include "kineto_args.hpp"
 
 #include <prof/json_text.hpp>
+#include <prof/kineto_format.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -8,6 +9,8 @@
 #include <optional>
 
 namespace prof::kineto {
+
+namespace kf = kineto_format;
 namespace {
 
 bool on_device(const KinetoPlace &place) { return place.device; }
@@ -127,31 +130,32 @@ std::string dims_list(const std::string &text) {
 }
 
 void operator_args(ArgsWriter &w, const Args &a) {
-  w.integer("Sequence number", a.integer("sequence number"));
-  w.integer("Fwd thread id", a.integer("forward thread"));
+  w.integer(kf::kSequenceNumber, a.integer("sequence number"));
+  w.integer(kf::kFwdThreadId, a.integer("forward thread"));
   if (const auto shapes = a.text(PROF_OPERATOR_ARG_INPUT_SHAPES)) {
     if (is_shape_list(*shapes))
-      w.raw("Input Dims", *shapes);
+      w.raw(kf::kInputDims, *shapes);
     else
-      w.string("Input Dims", shapes);
+      w.string(kf::kInputDims, shapes);
   }
   if (const auto types = a.text(PROF_OPERATOR_ARG_INPUT_TYPES))
-    w.raw("Input type", type_list(*types));
+    w.raw(kf::kInputType, type_list(*types));
 }
 
 void communication_args(ArgsWriter &w, const Args &a) {
-  if (const auto operation = a.text("operation")) w.string("Collective name", operation);
+  if (const auto operation = a.text("operation")) w.string(kf::kCollectiveName, operation);
   if (const auto communicator = a.text("communicator")) {
     const size_t colon = communicator->find(':');
-    w.string("Process Group Name",
+    w.string(kf::kProcessGroupName,
              colon == std::string::npos ? *communicator : communicator->substr(colon + 1));
   }
-  w.integer("Seq", a.integer("sequence"));
-  w.integer("Group size", a.integer("group size"));
-  w.integer("In msg nelems", a.integer("elements"));
-  w.integer("Out msg nelems", a.integer("elements"));
-  if (const auto dtype = a.text("dtype")) w.string("dtype", scalar_type_name(*dtype));
-  if (const auto ranks = a.text("group ranks")) w.string("Process Group Ranks", ranks_list(*ranks));
+  w.integer(kf::kSeq, a.integer("sequence"));
+  w.integer(kf::kGroupSize, a.integer("group size"));
+  w.integer(kf::kInMsgNelems, a.integer("elements"));
+  w.integer(kf::kOutMsgNelems, a.integer("elements"));
+  if (const auto dtype = a.text("dtype")) w.string(kf::kDtype, scalar_type_name(*dtype));
+  if (const auto ranks = a.text("group ranks"))
+    w.string(kf::kProcessGroupRanks, ranks_list(*ranks));
 }
 
 void device_args(ArgsWriter &w, const Args &a, const prof_event &e, const KinetoPlace &place) {
@@ -164,15 +168,15 @@ void device_args(ArgsWriter &w, const Args &a, const prof_event &e, const Kineto
         else
           w.raw(name, list);
       }
-    w.integer("registers per thread", a.integer("registers_per_thread"));
+    w.integer(kf::kRegistersPerThread, a.integer("registers_per_thread"));
   }
-  w.integer("bytes", a.integer("bytes"));
+  w.integer(kf::kCopyBytes, a.integer("bytes"));
   // HTA takes an event with a stream for device work: the row's, unless the
   // source named one.
-  w.integer("device", a.integer("device").value_or(place.device_index));
-  w.integer("stream", a.integer("stream").value_or(place.tid));
-  w.integer("context", a.integer("context"));
-  if (e.id != 0) w.integer("correlation", static_cast<int64_t>(e.id));
+  w.integer(kf::kDevice, a.integer("device").value_or(place.device_index));
+  w.integer(kf::kStream, a.integer("stream").value_or(place.tid));
+  w.integer(kf::kContext, a.integer("context"));
+  if (e.id != 0) w.integer(kf::kCorrelation, static_cast<int64_t>(e.id));
 }
 
 void memory_args(ArgsWriter &w, const Args &a, const KinetoPlace &place) {
@@ -180,12 +184,12 @@ void memory_args(ArgsWriter &w, const Args &a, const KinetoPlace &place) {
   const int64_t bytes = a.integer(PROF_MEMORY_ARG_BYTES).value_or(0);
   const bool device =
       place.device || a.text(PROF_MEMORY_ARG_MEMORY) == std::optional<std::string>("device");
-  w.integer("Addr", a.integer(PROF_MEMORY_ARG_ADDRESS));
-  w.integer("Bytes", free ? -bytes : bytes);
-  w.integer("Total Allocated", a.integer("total allocated"));
-  w.integer("Total Reserved", a.integer("total reserved"));
-  w.integer("Device Type", device ? 1 : 0);
-  w.integer("Device Id", device ? std::max(place.device_index, 0) : -1);
+  w.integer(kf::kAddr, a.integer(PROF_MEMORY_ARG_ADDRESS));
+  w.integer(kf::kBytes, free ? -bytes : bytes);
+  w.integer(kf::kTotalAllocated, a.integer("total allocated"));
+  w.integer(kf::kTotalReserved, a.integer("total reserved"));
+  w.integer(kf::kDeviceType, device ? 1 : 0);
+  w.integer(kf::kDeviceId, device ? std::max(place.device_index, 0) : -1);
 }
 
 } // namespace
@@ -263,30 +267,30 @@ std::string kineto_category(const ExportHost &host, const prof_event &e, const K
   const std::string_view category = host.string(e.category);
   switch (e.kind) {
   case PROF_CATEGORY_OPERATOR:
-    return "cpu_op";
+    return kf::kCpuOp;
   case PROF_CATEGORY_ANNOTATION:
-    if (on_device(place)) return "gpu_user_annotation";
-    return category == "python" ? "python_function" : "user_annotation";
+    if (on_device(place)) return kf::kGpuUserAnnotation;
+    return category == "python" ? kf::kPythonFunction : kf::kUserAnnotation;
   case PROF_CATEGORY_COMMUNICATION:
     // A collective running on a device is a kernel there (NCCL's are).
-    if (on_device(place)) return "kernel";
-    return host.string(e.name).starts_with("c10d::") ? "cpu_op" : "user_annotation";
+    if (on_device(place)) return kf::kKernel;
+    return host.string(e.name).starts_with("c10d::") ? kf::kCpuOp : kf::kUserAnnotation;
   case PROF_CATEGORY_RUNTIME_API:
-    return "cuda_runtime";
+    return kf::kCudaRuntime;
   case PROF_CATEGORY_DRIVER_API:
-    return "cuda_driver";
+    return kf::kCudaDriver;
   case PROF_CATEGORY_KERNEL:
-    return "kernel";
+    return kf::kKernel;
   case PROF_CATEGORY_MEMCPY:
   case PROF_CATEGORY_MEMCPY_HTOD:
   case PROF_CATEGORY_MEMCPY_DTOH:
   case PROF_CATEGORY_MEMCPY_DTOD:
   case PROF_CATEGORY_MEMCPY_PTOP:
-    return "gpu_memcpy";
+    return kf::kGpuMemcpy;
   case PROF_CATEGORY_MEMSET:
-    return "gpu_memset";
+    return kf::kGpuMemset;
   case PROF_CATEGORY_SYNC:
-    return "cuda_sync";
+    return kf::kCudaSync;
   case PROF_CATEGORY_MEMORY:
     return "cpu_instant_event";
   case PROF_CATEGORY_OVERHEAD:
@@ -312,7 +316,7 @@ void append_kineto_args(std::string &out, const ExportHost &host, const prof_eve
     return;
   case PROF_CATEGORY_RUNTIME_API:
   case PROF_CATEGORY_DRIVER_API:
-    if (e.id != 0) w.integer("correlation", static_cast<int64_t>(e.id));
+    if (e.id != 0) w.integer(kf::kCorrelation, static_cast<int64_t>(e.id));
     return;
   case PROF_CATEGORY_KERNEL:
   case PROF_CATEGORY_MEMCPY:

@@ -1,6 +1,7 @@
 #include "kineto_exporter.hpp"
 
 #include <prof/declared_options.hpp>
+#include <prof/kineto_format.hpp>
 
 #include "kineto_args.hpp"
 #include <prof/json_text.hpp>
@@ -12,9 +13,11 @@
 #include <unistd.h>
 
 namespace prof::kineto {
+
+namespace kf = kineto_format;
 namespace {
 
-constexpr std::string_view kProfilerStep = "ProfilerStep#";
+constexpr std::string_view kProfilerStep = kf::kProfilerStepPrefix;
 
 /// ProfilerStep#N's N, 0 for any other name.
 uint64_t profiler_step(std::string_view name) {
@@ -38,6 +41,15 @@ std::string plugin_option(std::string_view plugins, std::string_view plugin, std
     const size_t from = found + wanted.size();
     return std::string(line.substr(from, line.find(' ', from) - from));
   }
+  return "";
+}
+
+/// What the importer of an imported report recorded under `key` ("" none):
+/// this plugin's record, or "pytorch-trace"'s in reports imported before
+/// importers were plugins.
+std::string import_detail(std::string_view plugins, std::string_view key) {
+  for (const char *importer : {"kineto", "pytorch-trace"})
+    if (std::string value = plugin_option(plugins, importer, key); !value.empty()) return value;
   return "";
 }
 
@@ -171,7 +183,7 @@ void KinetoExporter::write_instant(const prof_event &e, const KinetoPlace &place
   }
   open_event('i', at, e.ts);
   out_ += ",\"s\":\"t\",\"name\":";
-  append_json_string(out_, memory ? std::string_view("[memory]") : host_.string(e.name));
+  append_json_string(out_, memory ? std::string_view(kf::kMemoryEvent) : host_.string(e.name));
   out_ += ",\"cat\":";
   append_json_string(out_, kineto_category(host_, e, place));
   append_kineto_args(out_, host_, e, place);
@@ -194,7 +206,7 @@ void KinetoExporter::add_flow_end(const prof_event &e, const KinetoPlace &place)
   const FlowEnd here{place, e.ts};
   const FlowEnd &from = begin ? here : found->second;
   const FlowEnd &to = begin ? found->second : here;
-  const char *category = to.place.device ? "ac2g" : "fwdbwd";
+  const char *category = to.place.device ? kf::kLaunchFlow : kf::kForwardBackwardFlow;
   write_flow('s', from, e.id, category);
   write_flow('f', to, e.id, category);
   other.erase(found);
@@ -234,20 +246,28 @@ std::string KinetoExporter::trailer() {
   const std::string_view rank_text = newer && session.rank ? session.rank : "";
   int64_t rank = 0;
   std::from_chars(rank_text.data(), rank_text.data() + rank_text.size(), rank);
-  std::string backend = plugin_option(plugins, "pytorch-trace", "backend");
+  std::string backend = import_detail(plugins, kf::kDetailBackend);
   if (backend.empty()) backend = backend_;
   int64_t world_size = 0;
-  const std::string world = plugin_option(plugins, "pytorch-trace", "world_size");
+  const std::string world = import_detail(plugins, kf::kDetailWorldSize);
   std::from_chars(world.data(), world.data() + world.size(), world_size);
   if (world_size <= 0) world_size = default_group_size_;
 
-  std::string text = "\n],\"distributedInfo\":{\"backend\":";
-  append_json_string(text, backend);
+  const auto key = [](std::string &out, std::string_view name, std::string_view space = "") {
+    out += ",\"";
+    out += name;
+    out += "\":";
+    out += space;
+  };
+  std::string text = "\n]";
+  key(text, kf::kDistributedInfo);
+  text += '{';
+  append_json_string(text.append("\"").append(kf::kBackend).append("\":"), backend);
   // HTA finds a file's rank with the pattern "rank":\s+(\d+), as Kineto spaces it.
-  text += ",\"rank\": ";
+  key(text, kf::kRank, " ");
   append_int(text, rank);
   if (world_size > 0) {
-    text += ",\"world_size\":";
+    key(text, kf::kWorldSize);
     append_int(text, world_size);
   }
   text += '}';
@@ -255,9 +275,9 @@ std::string KinetoExporter::trailer() {
   const bool anchored = session.struct_size >= offsetof(prof_session_info, realtime_anchor_ns) +
                                                    sizeof session.realtime_anchor_ns &&
                         session.realtime_anchor_ns != 0 &&
-                        plugin_option(plugins, "pytorch-trace", "clock") != "start";
+                        import_detail(plugins, "clock") != "start";
   if (anchored) {
-    text += ",\"baseTimeNanoseconds\":";
+    key(text, kf::kBaseTimeNanoseconds);
     append_int(text, static_cast<int64_t>(session.realtime_anchor_ns) +
                          (static_cast<int64_t>(base_ns_) -
                           static_cast<int64_t>(session.monotonic_anchor_ns)));

@@ -1,11 +1,11 @@
-// Fuzzes prof import's reader of PyTorch traces (both forms) and the passes
+// Fuzzes the kineto importer's reader of PyTorch traces (both forms) and the passes
 // that follow it (operator nesting, steps, collectives, flows). A rejection
-// must be TraceImportError, with an offset inside the input; a trace that
+// must be TraceReadError, with an offset inside the input; a trace that
 // reads must go through every pass. The first input byte, when odd, gives
 // the trace a rank (the collectives pass reads it).
-#include "tools/prof/pytorch_trace_reader.hpp"
-#include "tools/prof/trace_import_error.hpp"
-#include "tools/prof/trace_passes.hpp"
+#include "read/trace_passes.hpp"
+#include "read/trace_read_error.hpp"
+#include "read/trace_reader.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -14,14 +14,14 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0) return 0;
   const std::string_view text(reinterpret_cast<const char *>(data + 1), size - 1);
-  prof::tool::ImportedTrace trace;
+  prof::kineto::ImportedTrace trace;
   try {
-    prof::tool::read_pytorch_trace(text, trace);
-  } catch (const prof::tool::TraceImportError &error) {
+    prof::kineto::read_pytorch_trace(text, trace);
+  } catch (const prof::kineto::TraceReadError &error) {
     if (error.offset > text.size()) std::abort();
     return 0;
   }
   if (data[0] & 1) trace.distributed.rank = data[0] >> 1;
-  prof::tool::run_trace_passes(trace);
+  prof::kineto::run_trace_passes(trace);
   return 0;
 }

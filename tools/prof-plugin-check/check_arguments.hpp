@@ -1,4 +1,5 @@
-// The checker's command line: prof-plugin-check PLUGIN.so [--option k=v ...].
+// The checker's command line: prof-plugin-check PLUGIN.so [--option k=v ...]
+// [--workload LIB.so] [--sample FILE ...].
 #pragma once
 
 #include <filesystem>
@@ -14,6 +15,8 @@ struct CheckArguments {
   std::vector<std::pair<std::string, std::string>> options;
   /// --workload: a library standing in for the application (workload.hpp).
   std::filesystem::path workload;
+  /// --sample: files an importer reads.
+  std::vector<std::filesystem::path> samples;
   bool help = false;
 };
 

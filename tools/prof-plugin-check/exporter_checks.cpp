@@ -35,8 +35,14 @@ ExporterChecks::ExporterChecks(const core::PluginInfo &plugin,
                                std::map<std::string, std::string> base, fs::path scratch)
     : plugin_(plugin), base_(std::move(base)), scratch_(std::move(scratch)) {}
 
+std::string ExporterChecks::export_file(const GeneratedCapture &capture, fs::path *output) {
+  if (plugin_.option("path") == nullptr) return "the exporter writes no file (no path option)";
+  return export_capture(capture, base_, output);
+}
+
 std::string ExporterChecks::export_capture(const GeneratedCapture &capture,
-                                           std::map<std::string, std::string> values) {
+                                           std::map<std::string, std::string> values,
+                                           fs::path *written) {
   const fs::path folder = scratch_ / ("run-" + std::to_string(++runs_));
   fs::create_directories(folder);
   const fs::path output = folder / "out";
@@ -76,6 +82,7 @@ std::string ExporterChecks::export_capture(const GeneratedCapture &capture,
   }
   if (sink) std::fclose(sink);
   if (problem.empty() && writes_files) problem = output_problem(folder, output);
+  if (written != nullptr) *written = output;
   return problem;
 }
 

@@ -26,11 +26,15 @@ public:
   /// begin and end on an empty capture with `values`: "" when they succeeded.
   std::string try_options(const core::OptionValues &values);
   void check(RuleReport &report);
+  /// Exports `capture` with the base values into a fresh folder; "" when it
+  /// went well (`*output` is then the file written), else why not.
+  std::string export_file(const GeneratedCapture &capture, std::filesystem::path *output);
 
 private:
   /// Exports `capture` with `values`; "" when it went well, else why not.
   std::string export_capture(const GeneratedCapture &capture,
-                             std::map<std::string, std::string> values);
+                             std::map<std::string, std::string> values,
+                             std::filesystem::path *written = nullptr);
 
   const core::PluginInfo &plugin_;
   std::map<std::string, std::string> base_;

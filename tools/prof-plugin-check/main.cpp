@@ -4,6 +4,7 @@
 #include "tools/prof-plugin-check/check_arguments.hpp"
 #include "tools/prof-plugin-check/descriptor_rules.hpp"
 #include "tools/prof-plugin-check/exporter_checks.hpp"
+#include "tools/prof-plugin-check/importer_checks.hpp"
 #include "tools/prof-plugin-check/option_value_checks.hpp"
 #include "tools/prof-plugin-check/rule_report.hpp"
 #include "tools/prof-plugin-check/scratch_folder.hpp"
@@ -18,8 +19,11 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
+#include <optional>
 
 using namespace prof;
 using namespace prof::plugin_check;
@@ -55,6 +59,31 @@ void check_robustness(RuleReport &report) {
     report.skip("robustness.asan", "this checker is built without AddressSanitizer");
 }
 
+std::string read_sample(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// The exporter's output of generated captures, as samples for its importer.
+void add_exported_samples(ExporterChecks &exporter, ImporterChecks &importer, RuleReport &report) {
+  std::vector<std::string> problems;
+  for (const auto &[name, make] :
+       {std::pair{"one-of-each", &make_one_of_each_capture},
+        std::pair{"large", +[](GeneratedCapture &c) { make_large_capture(c, 20'000); }}}) {
+    GeneratedCapture capture;
+    make(capture);
+    std::filesystem::path output;
+    if (std::string problem = exporter.export_file(capture, &output); !problem.empty()) {
+      problems.push_back(std::string(name) + ": " + problem);
+      continue;
+    }
+    if (std::filesystem::is_regular_file(output))
+      importer.add_sample("its export of the " + std::string(name) + " capture",
+                          read_sample(output));
+  }
+  if (!problems.empty()) report.fail("importer.own-export", first_of(problems));
+}
+
 int check(const CheckArguments &arguments) {
   // Loaded first, as an application's libraries are there before the agent.
   std::unique_ptr<Workload> workload;
@@ -79,11 +108,22 @@ int check(const CheckArguments &arguments) {
     source.check_events(report);
   } else {
     ScratchFolder scratch;
-    ExporterChecks exporter(*plugin, base, scratch.path());
-    check_option_values(
-        *plugin, base, [&](const core::OptionValues &v) { return exporter.try_options(v); },
-        report);
-    exporter.check(report);
+    std::optional<ExporterChecks> exporter;
+    if (plugin->kind == PROF_KIND_EXPORTER) {
+      exporter.emplace(*plugin, base, scratch.path());
+      check_option_values(
+          *plugin, base, [&](const core::OptionValues &v) { return exporter->try_options(v); },
+          report);
+      exporter->check(report);
+    }
+    if (plugin->importer != nullptr) {
+      ImporterChecks importer(*plugin, scratch.path());
+      for (const auto &sample : arguments.samples)
+        importer.add_sample(sample.string(), read_sample(sample));
+      // A plugin that writes its format too reads back its own output.
+      if (exporter) add_exported_samples(*exporter, importer, report);
+      importer.check(report);
+    }
   }
   check_robustness(report);
   report.summary(plugin ? plugin->name : arguments.plugin.filename().string());

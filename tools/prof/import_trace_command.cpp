@@ -1,14 +1,11 @@
 #include "tools/prof/import_trace_command.hpp"
 
+#include "core/import/report_import.hpp"
 #include "core/output_name.hpp"
 #include "core/report/report_error.hpp"
 #include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/imported_report_writer.hpp"
-#include "tools/prof/pytorch_trace_reader.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/trace_file_names.hpp"
-#include "tools/prof/trace_import_error.hpp"
-#include "tools/prof/trace_passes.hpp"
 #include "tools/prof/trace_text.hpp"
 
 #include <boost/program_options.hpp>
@@ -34,7 +31,26 @@ struct ImportRequest {
   std::vector<std::string> outputs; ///< one per trace
   std::optional<int64_t> rank;
   bool force = false;
+  const core::PluginInfo *importer = nullptr; ///< --importer; else each file's best
 };
+
+/// The installed importers, by name ("none" when there are none).
+std::string importer_names(const core::PluginRegistry &registry) {
+  std::string names;
+  for (const core::PluginInfo &plugin : registry.plugins())
+    if (plugin.importer != nullptr) names += (names.empty() ? "" : ", ") + plugin.name;
+  return names.empty() ? "none installed" : names;
+}
+
+/// What a file begins with, for the error that no importer takes it.
+std::string opening_of(std::string_view text) {
+  const size_t at = text.find_first_not_of(" \t\r\n");
+  if (at == std::string_view::npos) return text.empty() ? "an empty file" : "only white space";
+  const auto c = static_cast<unsigned char>(text[at]);
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  static const char hex[] = "0123456789abcdef";
+  return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
+}
 
 // The reports written so far under temporary names: removed unless every
 // trace was imported, then renamed to their names.
@@ -99,41 +115,42 @@ std::vector<std::string> output_paths(const std::vector<std::string> &traces,
   return outputs;
 }
 
-/// The process's rank: --rank, else the trace's, else its file name's.
-std::optional<int64_t> rank_of(const ImportRequest &request, const ImportedTrace &trace,
-                               const std::string &path) {
-  if (request.rank) return request.rank;
-  if (trace.distributed.rank) return trace.distributed.rank;
-  if (trace.labelled_rank) return trace.labelled_rank;
-  return rank_in_file_name(path);
-}
-
 void import_trace(const ImportRequest &request, size_t index, const std::string &temporary,
-                  core::Console &console) {
+                  const core::PluginRegistry &registry, core::Console &console) {
   const std::string &path = request.traces[index];
-  ImportedTrace trace;
+  std::string text;
   try {
-    const std::string text = read_trace_text(path);
-    read_pytorch_trace(text, trace);
-  } catch (const TraceImportError &e) {
+    text = read_trace_text(path);
+  } catch (const TraceTextError &e) {
     throw cli::UsageError("import " + path + ": " + e.what());
   } catch (const std::system_error &e) {
     throw cli::UsageError("import " + path + ": " + e.what());
   }
-  trace.distributed.rank = rank_of(request, trace, path);
-  run_trace_passes(trace);
-  const ImportedReportFacts facts = write_imported_report(trace, path, temporary);
-  if (!facts.wall_clock)
-    console.warning("import " + path + ": the trace has no wall-clock times" +
-                    (trace.form == TraceForm::Legacy ? " (PyTorch's legacy profiler)" : "") +
-                    ": its times count from the profiler's start, and prof merge aligns ranks "
-                    "at their profiler starts");
+  const core::PluginInfo *importer = request.importer;
+  if (importer == nullptr) {
+    const auto takers = core::importers_for(registry, path, text);
+    if (takers.empty())
+      throw cli::UsageError("import " + path + ": expected a trace one of the importers reads (" +
+                            importer_names(registry) + "), found " + opening_of(text) +
+                            " at offset 0");
+    importer = takers.front();
+  }
+  const core::ImportJob job{path, text, request.rank, rank_in_file_name(path)};
+  core::ImportOutcome outcome;
+  try {
+    outcome = core::import_file(*importer, job, temporary);
+  } catch (const core::ImportRefused &e) {
+    throw cli::UsageError("import " + path + ": " + e.what());
+  }
+  for (const std::string &warning : outcome.warnings)
+    console.warning("import " + path + ": " + warning);
 }
 
 } // namespace
 
 int run_trace_import(const std::vector<std::string> &args, core::Console &console) {
-  po::options_description options("prof import [-o OUT] [--force-overwrite] [--rank N] TRACE...");
+  po::options_description options(
+      "prof import [-o OUT] [--force-overwrite] [--rank N] [--importer NAME] TRACE...");
   options.add_options()("output,o", po::value<std::string>(),
                         "the report (one TRACE; .profrep added without an extension), or the "
                         "folder of the reports (several); default: beside each TRACE, named "
@@ -142,9 +159,14 @@ int run_trace_import(const std::vector<std::string> &args, core::Console &consol
       "rank", po::value<int64_t>(),
       "the rank of the process that wrote TRACE (one TRACE), when the trace does not say "
       "(a legacy trace); else its file name's number (r3.json, rank3, trace_3.json)")(
+      "importer", po::value<std::string>(),
+      "read every TRACE with this importer plugin (default: the one that takes each file, "
+      "by its first bytes; prof --plugin-list lists them)")(
+      "plugin-path", po::value<std::vector<std::string>>(), "also load plugins from DIR")(
       "help,h", "this help")("trace", po::value<std::vector<std::string>>(),
-                             "PyTorch profiler traces: Kineto's JSON (export_chrome_trace, "
-                             "tensorboard_trace_handler; .json.gz too) or the legacy profiler's");
+                             "traces of other profilers (gzip-compressed too), as the "
+                             "installed importers read them: PyTorch's (Kineto's JSON, "
+                             "the legacy profiler's), Perfetto's protobuf traces");
   po::positional_options_description positional;
   positional.add("trace", -1);
   po::variables_map values;
@@ -160,8 +182,17 @@ int run_trace_import(const std::vector<std::string> &args, core::Console &consol
     return kExitOk;
   }
   if (!values.count("trace"))
-    throw cli::UsageError("import: give the PyTorch profiler traces to import (see prof import "
-                          "--help)");
+    throw cli::UsageError("import: give the traces to import (see prof import --help)");
+  std::vector<std::filesystem::path> extra;
+  if (values.count("plugin-path"))
+    for (const std::string &folder : values["plugin-path"].as<std::vector<std::string>>()) {
+      std::error_code ec;
+      if (!fs::is_directory(folder, ec))
+        throw cli::UsageError("import: --plugin-path '" + folder + "' is not a folder");
+      extra.emplace_back(folder);
+    }
+  core::PluginRegistry registry;
+  registry.scan(core::PluginRegistry::search_path(extra));
   ImportRequest request;
   request.traces = values["trace"].as<std::vector<std::string>>();
   request.force = values.count("force-overwrite") > 0;
@@ -171,6 +202,13 @@ int run_trace_import(const std::vector<std::string> &args, core::Console &consol
     if (values["rank"].as<int64_t>() < 0)
       throw cli::UsageError("import: --rank takes a rank, 0 or more");
     request.rank = values["rank"].as<int64_t>();
+  }
+  if (values.count("importer")) {
+    const std::string name = values["importer"].as<std::string>();
+    request.importer = registry.find(name);
+    if (request.importer == nullptr || request.importer->importer == nullptr)
+      throw cli::UsageError("import: --importer '" + name +
+                            "' is no importer (importers: " + importer_names(registry) + ")");
   }
   std::optional<std::string> output;
   if (values.count("output")) output = values["output"].as<std::string>();
@@ -185,7 +223,7 @@ int run_trace_import(const std::vector<std::string> &args, core::Console &consol
   for (size_t i = 0; i < request.traces.size(); ++i) {
     const std::string temporary = pending.add(request.outputs[i]);
     try {
-      import_trace(request, i, temporary, console);
+      import_trace(request, i, temporary, registry, console);
     } catch (const report::ReportError &e) {
       throw std::runtime_error("import " + request.traces[i] + ": " + e.what());
     }

@@ -71,7 +71,7 @@ std::string plugin_list_text(const core::PluginRegistry &registry) {
   } else {
     std::vector<std::vector<std::string>> rows{{"NAME", "KIND", "SCOPE", "VERSION", "ABI", "PATH"}};
     for (const auto &p : registry.plugins())
-      rows.push_back({p.name, core::kind_name(p.kind), core::scope_name(p.scope), p.version,
+      rows.push_back({p.name, core::kinds_of(p), core::scope_name(p.scope), p.version,
                       std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor),
                       p.path.string()});
     out += "Plugins:\n" + table(rows, "  ");
@@ -102,7 +102,7 @@ std::string plugin_list_text(const core::PluginRegistry &registry) {
 
 std::string plugin_help_text(const core::PluginInfo &plugin) {
   std::string out = "Plugin " + plugin.name + " " + plugin.version + " (" +
-                    core::kind_name(plugin.kind) + ", " + core::scope_name(plugin.scope) +
+                    core::kinds_of(plugin) + ", " + core::scope_name(plugin.scope) +
                     " scope): " + plugin.description + "\n" + "File: " + plugin.path.string() +
                     "\n";
   if (plugin.options.empty()) return out + "Options: none\n";

@@ -1,7 +1,5 @@
 #include "tools/prof/trace_text.hpp"
 
-#include "tools/prof/trace_import_error.hpp"
-
 #include <algorithm>
 #include <cerrno>
 #include <fstream>
@@ -26,7 +24,7 @@ std::string gunzip(const std::string &compressed) {
   std::string out;
   z_stream stream{};
   if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
-    throw TraceImportError("expected to start zlib's decompressor", 0);
+    throw TraceTextError("expected to start zlib's decompressor", 0);
   stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(compressed.data()));
   stream.avail_in = static_cast<uInt>(compressed.size()); // files over 4 GiB: see the loop
   size_t fed = compressed.size();
@@ -54,12 +52,12 @@ std::string gunzip(const std::string &compressed) {
     if (status == Z_OK) continue;
     if (status == Z_BUF_ERROR && stream.avail_in == 0) {
       inflateEnd(&stream);
-      throw TraceImportError("expected more gzip data (the file is cut)", compressed.size());
+      throw TraceTextError("expected more gzip data (the file is cut)", compressed.size());
     }
     const std::string why = stream.msg ? stream.msg : "damaged data";
     const size_t at = consumed();
     inflateEnd(&stream);
-    throw TraceImportError("expected gzip data (" + why + ")", at);
+    throw TraceTextError("expected gzip data (" + why + ")", at);
   }
   inflateEnd(&stream);
   return out;
@@ -85,9 +83,9 @@ std::string read_trace_text(const std::string &path) {
 #ifdef PROF_HAVE_ZLIB
   return gunzip(bytes);
 #else
-  throw TraceImportError("expected JSON: this prof was built without zlib (zlib1g-dev) and "
-                         "cannot read a gzip-compressed trace; gunzip it first",
-                         0);
+  throw TraceTextError("expected a trace: this prof was built without zlib (zlib1g-dev) and "
+                       "cannot read a gzip-compressed trace; gunzip it first",
+                       0);
 #endif
 }
 

@@ -1,4 +1,4 @@
-/* prof plugin ABI, version 1.10.
+/* prof plugin ABI, version 1.11.
  *
  * A plugin is a shared object that exports one C symbol, prof_plugin_entry,
  * returning a pointer to a static prof_plugin_descriptor. The host reads the
@@ -30,8 +30,9 @@ extern "C" {
 /// (PROF_CATEGORY_OPERATOR) and steps (PROF_STEP_ARG), 1.9 unfinished slices
 /// (prof_source_vtable::emit_unfinished, PROF_SLICE_UNFINISHED), 1.10 owners
 /// of device tracks (prof_track_desc::pid, prof_export_api::process_track)
-/// and shared tracks (prof_track_desc::flags, PROF_TRACK_SHARED).
-#define PROF_ABI_MINOR 10
+/// and shared tracks (prof_track_desc::flags, PROF_TRACK_SHARED), 1.11
+/// importers (PROF_KIND_IMPORTER, prof_plugin_descriptor::importer).
+#define PROF_ABI_MINOR 11
 
 /// Name of the one symbol every plugin exports.
 #define PROF_PLUGIN_ENTRY_SYMBOL "prof_plugin_entry"
@@ -50,7 +51,8 @@ typedef int prof_status;
 
 typedef enum prof_plugin_kind {
   PROF_KIND_SOURCE = 1,  ///< produces events
-  PROF_KIND_EXPORTER = 2 ///< consumes events (console, files)
+  PROF_KIND_EXPORTER = 2, ///< consumes events (console, files)
+  PROF_KIND_IMPORTER = 3  ///< reads another tool's trace files into reports (ABI 1.11)
 } prof_plugin_kind;
 
 typedef enum prof_plugin_scope {
@@ -261,6 +263,66 @@ typedef struct prof_exporter_vtable {
   prof_status (*end)(void *instance);
 } prof_exporter_vtable;
 
+/// What an importer tells the host about the capture a file holds
+/// (prof_import_api::set_facts). Times are those the importer emits.
+typedef struct prof_import_facts {
+  uint32_t struct_size;
+  const char *program; ///< the profiled program ("python3"), NULL when unknown
+  /// The file's own format, as the report records it ("kineto", "legacy").
+  const char *format;
+  const char *rank; ///< the process's rank in its job, NULL or "" when none
+  const int32_t *pids; ///< the processes the file holds, pid_count of them
+  uint32_t pid_count;
+  /// CLOCK_REALTIME at monotonic_anchor_ns; 0 when the file has no wall
+  /// clock (its times count from a profiler's start).
+  uint64_t realtime_anchor_ns;
+  uint64_t monotonic_anchor_ns; ///< that moment, on the emitted times
+  uint64_t start_ns;            ///< when the capture started, on the emitted times
+  /// More facts recorded with the format, key and value in turn
+  /// ("backend", "nccl"): 2 * detail_count strings.
+  const char *const *details;
+  uint32_t detail_count;
+} prof_import_facts;
+
+/// The file an importer reads, and what the user said of it.
+typedef struct prof_import_request {
+  uint32_t struct_size;
+  const char *path;    ///< the file as the user named it
+  const uint8_t *data; ///< its bytes, gzip compression already removed by the host
+  size_t size;
+  /// The rank the user gave (--rank), -1 when none: it overrides the file's.
+  int64_t rank;
+  /// The rank the file's name holds ("r3.json", "rank3"), -1 when none:
+  /// used when the file itself does not say.
+  int64_t name_rank;
+} prof_import_request;
+
+/// What the host offers an importer.
+typedef struct prof_import_api {
+  uint32_t struct_size;
+  /// Interning, tracks and the emit functions, as a source uses them. Times
+  /// are nanoseconds on the capture's own clock (any origin; facts anchor
+  /// it); events may come in any order. now() answers 0.
+  const prof_host_api *emit;
+  /// Records the capture's facts; call once, before read returns.
+  void (*set_facts)(void *host, const prof_import_facts *facts);
+} prof_import_api;
+
+/// The functions of an importer. Both may run on any thread, once per file;
+/// neither opens a file.
+typedef struct prof_importer_vtable {
+  uint32_t struct_size;
+  /// How surely this importer reads a file named `path` that begins with
+  /// `head` (its first head_size bytes, at most 4096, gzip removed): 0 not
+  /// at all, up to 100 certainly. prof takes the importer that answers
+  /// highest; look at the bytes, not only the name.
+  uint32_t (*probe)(const char *path, const uint8_t *head, size_t head_size);
+  /// Reads the file and emits its events through `api`. On a file it cannot
+  /// read, logs one line at PROF_LOG_ERROR saying what was expected where
+  /// (a byte offset) and returns PROF_ERROR; the host then writes nothing.
+  prof_status (*read)(const prof_import_api *api, void *host, const prof_import_request *request);
+} prof_importer_vtable;
+
 /// What prof_plugin_entry returns. Static storage; never freed.
 typedef struct prof_plugin_descriptor {
   uint32_t struct_size;    ///< sizeof(prof_plugin_descriptor) as built
@@ -279,6 +341,10 @@ typedef struct prof_plugin_descriptor {
   const char *vendor; ///< who ships the plugin, e.g. "prof project"
   /* ABI 1.4: check struct_size before reading. */
   uint32_t flags; ///< PROF_PLUGIN_* bits
+  /* ABI 1.11: check struct_size before reading. */
+  /// Set for PROF_KIND_IMPORTER; an exporter may set it too, to read the
+  /// format it writes (one plugin for a format both ways).
+  const prof_importer_vtable *importer;
 } prof_plugin_descriptor;
 
 /// The plugin replaces functions by symbol (it must be preloaded when the

@@ -385,7 +385,8 @@ constexpr prof_plugin_descriptor make_descriptor(const char *name, const char *v
                                 nullptr,
                                 nullptr,
                                 vendor,
-                                0};
+                                0,
+                                nullptr};
 }
 
 /// The vtable of source class T, with static storage.
@@ -441,6 +442,72 @@ exporter_descriptor(const char *name, const char *version, const char *descripti
                                              PROF_SCOPE_SYSTEM, options, N, vendor);
   d.exporter = &exporter_vtable<T>;
   return d;
+}
+
+/// An importer's view of the host: the emit functions (as a source has
+/// them, through host()) and the capture's facts.
+class ImportHost {
+public:
+  ImportHost(const prof_import_api *api, void *host)
+      : api_(api), host_(host), emit_(api->emit, host) {}
+  const Host &host() const { return emit_; }
+  void set_facts(const prof_import_facts &facts) const { api_->set_facts(host_, &facts); }
+
+private:
+  const prof_import_api *api_;
+  void *host_;
+  Host emit_;
+};
+
+/// Builds a prof_importer_vtable from a class T with
+///   static uint32_t probe(std::string_view path, std::span<const uint8_t> head);
+///   static bool read(const ImportHost &host, const prof_import_request &request);
+/// (read logs why before it returns false). Exceptions never cross the
+/// boundary: one that escapes read is logged as the reason.
+template <class T> struct ImporterAdapter {
+  static uint32_t probe(const char *path, const uint8_t *head, size_t size) noexcept {
+    try {
+      return T::probe(path ? std::string_view(path) : std::string_view(),
+                      std::span<const uint8_t>(head, head ? size : 0));
+    } catch (...) {
+      return 0;
+    }
+  }
+  static prof_status read(const prof_import_api *api, void *host,
+                          const prof_import_request *request) noexcept {
+    try {
+      return T::read(ImportHost(api, host), *request) ? PROF_OK : PROF_ERROR;
+    } catch (const std::exception &e) {
+      api->emit->log(host, PROF_LOG_ERROR, e.what());
+    } catch (...) {
+      api->emit->log(host, PROF_LOG_ERROR, "the importer failed");
+    }
+    return PROF_ERROR;
+  }
+  static constexpr prof_importer_vtable vtable() {
+    return prof_importer_vtable{sizeof(prof_importer_vtable), &probe, &read};
+  }
+};
+
+/// The vtable of importer class T, with static storage.
+template <class T>
+inline constexpr prof_importer_vtable importer_vtable = ImporterAdapter<T>::vtable();
+
+/// A complete descriptor for importer class T (see ImporterAdapter).
+template <class T>
+constexpr prof_plugin_descriptor importer_descriptor(const char *name, const char *version,
+                                                     const char *description, const char *vendor) {
+  prof_plugin_descriptor d = make_descriptor(name, version, description, PROF_KIND_IMPORTER,
+                                             PROF_SCOPE_SYSTEM, nullptr, 0, vendor);
+  d.importer = &importer_vtable<T>;
+  return d;
+}
+
+/// `descriptor` (an exporter's) that also reads its format with importer T.
+template <class T>
+constexpr prof_plugin_descriptor with_importer(prof_plugin_descriptor descriptor) {
+  descriptor.importer = &importer_vtable<T>;
+  return descriptor;
 }
 
 } // namespace prof

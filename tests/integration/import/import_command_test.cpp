@@ -127,9 +127,29 @@ TEST_F(ImportCommand, CutOrDamagedTracesWriteNothing) {
   write_file(file("garbage.json"), "<html>not a trace</html>");
   const RunResult garbage = run_process({kProf, "import", file("garbage.json")});
   EXPECT_EQ(garbage.exit_code, 2);
-  EXPECT_EQ(garbage.err, "prof: import " + file("garbage.json") +
-                             ": expected a PyTorch trace (a JSON object with \"traceEvents\", or "
-                             "an array of events), found '<' at offset 0\n");
+  // No importer takes it: the line names them.
+  EXPECT_EQ(garbage.err.rfind("prof: import " + file("garbage.json") +
+                                  ": expected a trace one of the importers reads (",
+                              0),
+            0u)
+      << garbage.err;
+  EXPECT_NE(garbage.err.find("kineto"), std::string::npos) << garbage.err;
+  EXPECT_NE(garbage.err.find("), found '<' at offset 0\n"), std::string::npos) << garbage.err;
+  // Forced on the kineto importer, the file is refused with what it expected.
+  const RunResult forced_garbage =
+      run_process({kProf, "import", "--importer", "kineto", file("garbage.json")});
+  EXPECT_EQ(forced_garbage.exit_code, 2);
+  EXPECT_EQ(forced_garbage.err,
+            "prof: import " + file("garbage.json") +
+                ": expected a PyTorch trace (a JSON object with \"traceEvents\", or an array of "
+                "events), found '<' at offset 0\n");
+  const RunResult no_importer =
+      run_process({kProf, "import", "--importer", "summary", file("garbage.json")});
+  EXPECT_EQ(no_importer.exit_code, 2);
+  EXPECT_EQ(
+      no_importer.err.rfind("prof: import: --importer 'summary' is no importer (importers: ", 0),
+      0u)
+      << no_importer.err;
   // One bad trace among good ones: none is written.
   const std::string good = copy(kLegacy, "good_r0.json");
   const RunResult mixed = run_process({kProf, "import", "-o", file("out"), good, file("cut.json")});
@@ -168,11 +188,13 @@ TEST_F(ImportCommand, OutputsUsageAndOverwrite) {
             "prof: import: --rank names the rank of one trace; give one TRACE with it\n");
   const RunResult nothing = run_process({kProf, "import"});
   EXPECT_EQ(nothing.exit_code, 2);
-  EXPECT_EQ(nothing.err,
-            "prof: import: give the PyTorch profiler traces to import (see prof import --help)\n");
+  EXPECT_EQ(nothing.err, "prof: import: give the traces to import (see prof import --help)\n");
   const RunResult help = run_process({kProf, "import", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_EQ(help.out.rfind("prof import [-o OUT] [--force-overwrite] [--rank N] TRACE...", 0), 0u)
+  EXPECT_EQ(
+      help.out.rfind(
+          "prof import [-o OUT] [--force-overwrite] [--rank N] [--importer NAME] TRACE...", 0),
+      0u)
       << help.out;
   const RunResult top = run_process({kProf, "--help"});
   EXPECT_NE(top.out.find("\n  import "), std::string::npos);
@@ -261,7 +283,7 @@ TEST_F(ImportCommand, RealLegacyTraceOfThisMachinesTorch) {
   const ReadBack r = read_back(file("trace_r0.profrep"));
   ASSERT_TRUE(r.complete);
   EXPECT_EQ(r.header.rank, "0");
-  EXPECT_EQ(r.header.plugins.at(0).version, "legacy");
+  EXPECT_EQ(r.header.plugins.at(0).options.at(0).second, "legacy");
   // Operators, each with its pass and a self time no longer than it.
   int operators = 0, backward = 0;
   for (const Event &e : r.events) {

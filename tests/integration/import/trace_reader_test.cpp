@@ -1,14 +1,14 @@
-// The trace reader, its passes and the report they write, in the test's
-// process: the hand-written fixtures of both forms, read back event by
-// event with exact values, and the offsets of what a cut or damaged trace
-// lacks.
+// The kineto plugin's importer (its reader, its passes, what it emits) and
+// the host that writes the report, in the test's process: the hand-written
+// fixtures of both forms, read back event by event with exact values, and
+// the offsets of what a cut or damaged trace lacks.
+#include "core/import/report_import.hpp"
+#include "read/trace_emitter.hpp"
+#include "read/trace_read_error.hpp"
+#include "read/trace_reader.hpp"
 #include "tests/integration/import/import_test_support.hpp"
 #include "tests/support/scratch_dir.hpp"
-#include "tools/prof/imported_report_writer.hpp"
-#include "tools/prof/pytorch_trace_reader.hpp"
 #include "tools/prof/trace_file_names.hpp"
-#include "tools/prof/trace_import_error.hpp"
-#include "tools/prof/trace_passes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,20 +17,29 @@
 namespace prof::import_test {
 namespace {
 
-using tool::ImportedTrace;
+using kineto::ImportedTrace;
 
 const std::string kFixtures = std::string(PROF_IMPORT_FIXTURES) + "/fixtures/";
-constexpr uint64_t kStart = tool::kImportStartNs;
+constexpr uint64_t kStart = kineto::kImportStartNs;
+
+/// The kineto plugin as prof import finds it.
+const core::PluginInfo &kineto_importer() {
+  static const core::PluginRegistry registry = [] {
+    core::PluginRegistry r;
+    r.scan({std::filesystem::path(PROF_BUILD_DIR) / "lib" / "prof" / "plugins"});
+    return r;
+  }();
+  const core::PluginInfo *plugin = registry.find("kineto");
+  if (plugin == nullptr || plugin->importer == nullptr) std::abort();
+  return *plugin;
+}
 
 /// The report `text` imports to (rank as the command would take it from
 /// the trace, or `rank`).
 ReadBack import_text(const std::string &text, std::optional<int64_t> rank = std::nullopt) {
   testing::ScratchDir dir("prof-import");
-  ImportedTrace trace;
-  tool::read_pytorch_trace(text, trace);
-  if (rank) trace.distributed.rank = rank;
-  tool::run_trace_passes(trace);
-  tool::write_imported_report(trace, "trace.json", dir.file("out.profrep"));
+  core::import_file(kineto_importer(), {"trace.json", text, rank, std::nullopt},
+                    dir.file("out.profrep"));
   return read_back(dir.file("out.profrep"));
 }
 
@@ -38,8 +47,8 @@ ReadBack import_text(const std::string &text, std::optional<int64_t> rank = std:
 std::pair<std::string, size_t> failure_of(const std::string &text) {
   try {
     ImportedTrace trace;
-    tool::read_pytorch_trace(text, trace);
-  } catch (const tool::TraceImportError &e) {
+    kineto::read_pytorch_trace(text, trace);
+  } catch (const kineto::TraceReadError &e) {
     return {e.what(), e.offset};
   }
   return {"", 0};
@@ -54,8 +63,9 @@ TEST(KinetoTrace, HeaderTracksAndClock) {
   EXPECT_EQ(r.header.clock_anchor.realtime_ns, 1'700'000'000'000'000'000ull);
   EXPECT_EQ(r.header.clock_anchor.monotonic_ns, kStart);
   ASSERT_EQ(r.header.plugins.size(), 1u);
-  EXPECT_EQ(r.header.plugins[0].name, "pytorch-trace");
-  EXPECT_EQ(r.header.plugins[0].version, "kineto");
+  EXPECT_EQ(r.header.plugins[0].name, "kineto");
+  EXPECT_EQ(r.header.plugins[0].options.front(),
+            (std::pair<std::string, std::string>{"format", "kineto"}));
   std::set<std::string> names;
   for (const auto &t : r.tracks)
     names.insert(std::to_string(t.kind) + ":" + t.name + ":" + std::to_string(t.pid) + ":" +
@@ -227,7 +237,7 @@ TEST(KinetoTrace, TimesKeepTheirNanosecondsPastADoublesPrecision) {
 TEST(LegacyTrace, EveryEventIsAnOperatorWithCollectivesAndSteps) {
   const ReadBack r = import_text(file_text(kFixtures + "legacy_r0.json"), 0);
   EXPECT_EQ(r.header.rank, "0");
-  EXPECT_EQ(r.header.plugins.at(0).version, "legacy");
+  EXPECT_EQ(r.header.plugins.at(0).options.at(0).second, "legacy");
   // No wall clock: time 0 is the profiler's start, at the fixed anchor.
   EXPECT_EQ(r.header.clock_anchor.realtime_ns, kStart);
   EXPECT_EQ(r.header.clock_anchor.monotonic_ns, kStart);

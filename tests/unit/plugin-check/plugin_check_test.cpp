@@ -107,7 +107,7 @@ TEST(PluginCheck, BadUsageSaysWhatWasExpectedAndExitsTwo) {
   run = check({fixture("good-source"), "--verbose"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.err, "prof-plugin-check: unknown option '--verbose' (expected --option "
-                     "KEY=VALUE, --workload LIB.so or --help)\n");
+                     "KEY=VALUE, --workload LIB.so, --sample FILE or --help)\n");
   run = check({fixture("good-source"), "--workload", fixture("good-exporter")});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.err, "prof-plugin-check: --workload '" + fixture("good-exporter") +

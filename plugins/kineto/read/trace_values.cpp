@@ -1,13 +1,16 @@
-#include "tools/prof/trace_values.hpp"
+#include "read/trace_values.hpp"
 
 #include <prof/collective_names.hpp>
+#include <prof/kineto_format.hpp>
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-namespace prof::tool {
+namespace prof::kineto {
+
+namespace kf = kineto_format;
 
 using activity::JsonType;
 using activity::JsonValue;
@@ -118,17 +121,17 @@ CollectiveFacts collective_facts(std::string_view text, const JsonValue *args) {
     const JsonValue *v = args->find(key);
     return v != nullptr && v->type == JsonType::Number ? exact_integer(text, *v) : -1;
   };
-  facts.group_name = string("Process Group Name");
-  facts.group_description = string("Process Group Description");
-  facts.collective = string("Collective name");
-  facts.dtype = dtype_name(string("dtype"));
-  facts.group_size = integer("Group size");
-  facts.in_elements = integer("In msg nelems");
-  facts.out_elements = integer("Out msg nelems");
-  facts.sequence = integer("Seq");
+  facts.group_name = string(kf::kProcessGroupName);
+  facts.group_description = string(kf::kProcessGroupDescription);
+  facts.collective = string(kf::kCollectiveName);
+  facts.dtype = dtype_name(string(kf::kDtype));
+  facts.group_size = integer(kf::kGroupSize);
+  facts.in_elements = integer(kf::kInMsgNelems);
+  facts.out_elements = integer(kf::kOutMsgNelems);
+  facts.sequence = integer(kf::kSeq);
   // "[0, 1, 2, 3]", as a string or a list.
   std::vector<int64_t> ranks;
-  if (const JsonValue *v = args->find("Process Group Ranks")) {
+  if (const JsonValue *v = args->find(kf::kProcessGroupRanks)) {
     const std::string listed = v->type == JsonType::String ? v->string : list_text(*v);
     int64_t current = -1;
     for (const char c : listed + " ") {
@@ -144,4 +147,4 @@ CollectiveFacts collective_facts(std::string_view text, const JsonValue *args) {
   return facts;
 }
 
-} // namespace prof::tool
+} // namespace prof::kineto

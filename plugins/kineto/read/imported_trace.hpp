@@ -5,19 +5,45 @@
 // is written, with the trace's own times in nanoseconds.
 #pragma once
 
-#include "core/catalog/string_table.hpp"
-
 #include <prof/event.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
-namespace prof::tool {
+namespace prof::kineto {
+
+/// The trace's strings by id, as the passes read them; the host interns
+/// them when the trace is emitted. Id 0 is "".
+class TraceStrings {
+public:
+  TraceStrings() : texts_{std::string()} {}
+  TraceStrings(const TraceStrings &) = delete;
+  TraceStrings &operator=(const TraceStrings &) = delete;
+
+  prof_string_id intern(std::string_view text) {
+    if (const auto it = ids_.find(text); it != ids_.end()) return it->second;
+    const auto id = static_cast<prof_string_id>(texts_.size());
+    ids_.emplace(texts_.emplace_back(text), id);
+    return id;
+  }
+  /// Text of `id`; "" for an id not handed out.
+  const std::string &text(prof_string_id id) const {
+    return id < texts_.size() ? texts_[id] : texts_[0];
+  }
+  size_t size() const { return texts_.size(); }
+
+private:
+  std::deque<std::string> texts_; // element addresses never move: ids_ views them
+  std::unordered_map<std::string_view, prof_string_id> ids_;
+};
 
 /// Where an event happened: a thread of a process, or a row of a device.
 struct Lane {
@@ -78,7 +104,7 @@ enum class TraceForm { Kineto, Legacy };
 /// A whole trace, read.
 struct ImportedTrace {
   TraceForm form = TraceForm::Kineto;
-  core::StringTable strings;
+  TraceStrings strings;
   std::vector<ImportedEvent> events;
   DistributedInfo distributed;
   /// Added to every ts to give CLOCK_REALTIME ns, when the trace's clock is
@@ -94,4 +120,4 @@ struct ImportedTrace {
   uint64_t skipped = 0;                 ///< events of a phase prof does not import
 };
 
-} // namespace prof::tool
+} // namespace prof::kineto

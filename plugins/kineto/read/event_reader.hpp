@@ -13,10 +13,10 @@
 //   "M" metadata                     -> process and thread names, rank labels
 // A backend's collective ("gloo:all_reduce"), a c10d operator
 // ("c10d::allreduce_") and "record_param_comms" are marked for the
-// collectives pass. Bad shapes throw TraceImportError with the offset.
+// collectives pass. Bad shapes throw TraceReadError with the offset.
 #pragma once
 
-#include "tools/prof/imported_trace.hpp"
+#include "read/imported_trace.hpp"
 
 #include <prof/activity/json_reader.hpp>
 
@@ -24,7 +24,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace prof::tool {
+namespace prof::kineto {
 
 /// Converts the trace's events one by one into an ImportedTrace.
 class KinetoEventReader {
@@ -73,4 +73,4 @@ bool is_c10d_collective(std::string_view name);
 /// "autograd::engine::evaluate_function: AddmmBackward0").
 bool is_backward_name(std::string_view name);
 
-} // namespace prof::tool
+} // namespace prof::kineto

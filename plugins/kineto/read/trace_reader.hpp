@@ -5,15 +5,15 @@
 // costs its events, not a tree of the whole document.
 #pragma once
 
-#include "tools/prof/imported_trace.hpp"
+#include "read/imported_trace.hpp"
 
 #include <string>
 #include <string_view>
 
-namespace prof::tool {
+namespace prof::kineto {
 
-/// Reads `text` (a whole trace) into `trace`. Throws TraceImportError:
+/// Reads `text` (a whole trace) into `trace`. Throws TraceReadError:
 /// what was expected, at which byte offset of `text`.
 void read_pytorch_trace(std::string_view text, ImportedTrace &trace);
 
-} // namespace prof::tool
+} // namespace prof::kineto

@@ -4,7 +4,7 @@
 // "0-3").
 #pragma once
 
-#include "tools/prof/imported_trace.hpp"
+#include "read/imported_trace.hpp"
 
 #include <prof/activity/json_reader.hpp>
 
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace prof::tool {
+namespace prof::kineto {
 
 /// A number of µs (`value`, parsed from `text`) in ns, exactly: read from
 /// its digits ("1700000000123456.789" keeps its ns), not through a double.
@@ -30,4 +30,4 @@ std::string list_text(const activity::JsonValue &value);
 /// record_param_comms' facts from its "args" (nullptr: none).
 CollectiveFacts collective_facts(std::string_view text, const activity::JsonValue *args);
 
-} // namespace prof::tool
+} // namespace prof::kineto

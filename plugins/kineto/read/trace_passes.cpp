@@ -1,9 +1,11 @@
 // add_operator_passes, add_steps and number_flows (trace_passes.hpp);
 // add_collectives is in trace_collectives.cpp.
-#include "tools/prof/trace_passes.hpp"
-#include "tools/prof/kineto_events.hpp"
+#include "read/trace_passes.hpp"
+
+#include "read/event_reader.hpp"
 
 #include <prof/event.hpp>
+#include <prof/kineto_format.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -11,10 +13,12 @@
 #include <numeric>
 #include <utility>
 
-namespace prof::tool {
+namespace prof::kineto {
+
+namespace kf = kineto_format;
 namespace {
 
-constexpr std::string_view kProfilerStepPrefix = "ProfilerStep#";
+constexpr std::string_view kProfilerStepPrefix = kf::kProfilerStepPrefix;
 
 bool is_operator(const ImportedEvent &e) {
   return e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_OPERATOR;
@@ -129,4 +133,4 @@ void run_trace_passes(ImportedTrace &trace) {
   number_flows(trace);
 }
 
-} // namespace prof::tool
+} // namespace prof::kineto

@@ -1,8 +1,8 @@
 // add_collectives (trace_passes.hpp): the collectives of an imported trace
 // in the torch source's shape, so the collectives and stragglers reports
 // match them across ranks.
-#include "tools/prof/trace_passes.hpp"
-#include "tools/prof/trace_values.hpp"
+#include "read/trace_passes.hpp"
+#include "read/trace_values.hpp"
 #include <prof/collective_names.hpp>
 
 #include <prof/event.hpp>
@@ -18,7 +18,7 @@
 #include <tuple>
 #include <vector>
 
-namespace prof::tool {
+namespace prof::kineto {
 namespace {
 
 /// The default group's name, as PyTorch 2.x names it ("Process Group Name"
@@ -276,4 +276,4 @@ private:
 
 void add_collectives(ImportedTrace &trace) { CollectivePass(trace).run(); }
 
-} // namespace prof::tool
+} // namespace prof::kineto

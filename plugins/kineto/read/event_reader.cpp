@@ -1,15 +1,18 @@
-#include "tools/prof/kineto_events.hpp"
+#include "read/event_reader.hpp"
 
-#include "tools/prof/trace_import_error.hpp"
-#include "tools/prof/trace_values.hpp"
+#include "read/trace_read_error.hpp"
+#include "read/trace_values.hpp"
 #include <prof/collective_names.hpp>
+#include <prof/kineto_format.hpp>
 
 #include <prof/event.hpp>
 
 #include <algorithm>
 #include <cctype>
 
-namespace prof::tool {
+namespace prof::kineto {
+
+namespace kf = kineto_format;
 
 using activity::JsonType;
 using activity::JsonValue;
@@ -35,16 +38,16 @@ Cat cat_of(std::string_view cat) {
   std::string lower(cat);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (lower == "cpu_op" || lower == "operator") return Cat::Operator;
-  if (lower == "user_annotation") return Cat::UserAnnotation;
-  if (lower == "gpu_user_annotation") return Cat::GpuAnnotation;
-  if (lower == "python_function") return Cat::Python;
-  if (lower == "cuda_runtime" || lower == "runtime") return Cat::Runtime;
-  if (lower == "cuda_driver" || lower == "driver") return Cat::Driver;
-  if (lower == "kernel") return Cat::Kernel;
-  if (lower == "gpu_memcpy" || lower == "memcpy") return Cat::Memcpy;
-  if (lower == "gpu_memset" || lower == "memset") return Cat::Memset;
-  if (lower == "cuda_sync") return Cat::Sync;
+  if (lower == kf::kCpuOp || lower == "operator") return Cat::Operator;
+  if (lower == kf::kUserAnnotation) return Cat::UserAnnotation;
+  if (lower == kf::kGpuUserAnnotation) return Cat::GpuAnnotation;
+  if (lower == kf::kPythonFunction) return Cat::Python;
+  if (lower == kf::kCudaRuntime || lower == "runtime") return Cat::Runtime;
+  if (lower == kf::kCudaDriver || lower == "driver") return Cat::Driver;
+  if (lower == kf::kKernel) return Cat::Kernel;
+  if (lower == kf::kGpuMemcpy || lower == "memcpy") return Cat::Memcpy;
+  if (lower == kf::kGpuMemset || lower == "memset") return Cat::Memset;
+  if (lower == kf::kCudaSync) return Cat::Sync;
   return Cat::Other;
 }
 
@@ -58,7 +61,7 @@ prof_category copy_kind(std::string_view name) {
 }
 
 constexpr std::string_view kEvaluatePrefix = "autograd::engine::evaluate_function:";
-constexpr std::string_view kParamComms = "record_param_comms";
+constexpr std::string_view kParamComms = kf::kParamComms;
 
 /// A rank a "process_labels" text names ("rank: 3", "Rank 3"), -1 when none.
 int64_t rank_in_labels(std::string_view labels) {
@@ -132,16 +135,16 @@ KinetoEventReader::KinetoEventReader(ImportedTrace &trace, std::string_view docu
 
 void KinetoEventReader::add(const JsonValue &event) {
   if (event.type != JsonType::Object)
-    throw TraceImportError("expected an event object, found " +
-                               std::string(activity::json_type_name(event.type)),
-                           event.offset);
+    throw TraceReadError("expected an event object, found " +
+                             std::string(activity::json_type_name(event.type)),
+                         event.offset);
   const JsonValue *ph = event.find("ph");
   if (ph == nullptr || ph->type != JsonType::String || ph->string.size() != 1)
-    throw TraceImportError("expected a one-letter \"ph\" in the event",
-                           ph ? ph->offset : event.offset);
+    throw TraceReadError("expected a one-letter \"ph\" in the event",
+                         ph ? ph->offset : event.offset);
   const JsonValue *name_value = event.find("name");
   if (name_value != nullptr && name_value->type != JsonType::String)
-    throw TraceImportError("expected a string for \"name\"", name_value->offset);
+    throw TraceReadError("expected a string for \"name\"", name_value->offset);
   const std::string_view name = name_value ? std::string_view(name_value->string) : "";
   const JsonValue *cat_value = event.find("cat");
   const std::string_view cat =
@@ -171,18 +174,18 @@ void KinetoEventReader::add_metadata(const JsonValue &event, std::string_view na
   const JsonValue *args = event.find("args");
   if (args == nullptr || args->type != JsonType::Object) return;
   const Lane lane = thread_lane(event);
-  if (name == "process_name") {
+  if (name == kf::kProcessName) {
     if (const JsonValue *n = args->find("name"); n && n->type == JsonType::String)
       trace_.process_names[lane.pid] = n->string;
-  } else if (name == "thread_name") {
+  } else if (name == kf::kThreadName) {
     if (const JsonValue *n = args->find("name"); n && n->type == JsonType::String)
       trace_.thread_names[{lane.pid, lane.tid}] = n->string;
-  } else if (name == "process_labels") {
-    const JsonValue *labels = args->find("labels");
+  } else if (name == kf::kProcessLabels) {
+    const JsonValue *labels = args->find(kf::kLabels);
     if (labels && labels->type == JsonType::String)
       if (const int64_t rank = rank_in_labels(labels->string); rank >= 0)
         trace_.labelled_rank = rank;
-    if (const JsonValue *rank = args->find("rank"); rank && rank->type == JsonType::Number)
+    if (const JsonValue *rank = args->find(kf::kRank); rank && rank->type == JsonType::Number)
       trace_.labelled_rank = exact_integer(text_, *rank);
   }
 }
@@ -191,14 +194,14 @@ void KinetoEventReader::add_slice(const JsonValue &event, std::string_view name,
                                   std::string_view cat_text) {
   const JsonValue *args = event.find("args");
   if (args != nullptr && args->type != JsonType::Object)
-    throw TraceImportError("expected an object for \"args\"", args->offset);
+    throw TraceReadError("expected an object for \"args\"", args->offset);
   const Cat cat = trace_.form == TraceForm::Legacy ? Cat::Operator : cat_of(cat_text);
   ImportedEvent out;
   out.type = PROF_EVENT_SLICE;
   out.name = text(name);
   out.ts = time_ns(event, "ts", true);
   out.duration = std::max<int64_t>(0, time_ns(event, "dur", false));
-  const JsonValue *correlation = args ? args->find("correlation") : nullptr;
+  const JsonValue *correlation = args ? args->find(kf::kCorrelation) : nullptr;
   if (correlation && correlation->type == JsonType::Number)
     out.id = static_cast<uint64_t>(std::max<int64_t>(0, exact_integer(text_, *correlation)));
   switch (cat) {
@@ -259,7 +262,7 @@ void KinetoEventReader::add_slice(const JsonValue &event, std::string_view name,
     out.role = EventRole::BackendCollective;
     out.args.clear();
     // Its own record_param_comms arguments (prof's kineto exporter writes them).
-    if (args != nullptr && (args->find("Process Group Name") || args->find("Seq")))
+    if (args != nullptr && (args->find(kf::kProcessGroupName) || args->find(kf::kSeq)))
       out.facts = std::make_shared<CollectiveFacts>(collective_facts(text_, args));
   } else if (cat == Cat::Operator && is_c10d_collective(name)) {
     out.role = EventRole::C10dOperator;
@@ -270,15 +273,15 @@ void KinetoEventReader::add_slice(const JsonValue &event, std::string_view name,
 
 void KinetoEventReader::add_operator_args(ImportedEvent &out, const JsonValue *args) {
   if (args == nullptr) return;
-  if (const JsonValue *v = args->find("Sequence number"); v && v->type == JsonType::Number)
+  if (const JsonValue *v = args->find(kf::kSequenceNumber); v && v->type == JsonType::Number)
     out.args.push_back(arg_int(keys_.sequence_number, exact_integer(text_, *v)));
-  if (const JsonValue *v = args->find("Fwd thread id");
+  if (const JsonValue *v = args->find(kf::kFwdThreadId);
       v && v->type == JsonType::Number && is_backward_name(trace_.strings.text(out.name)))
     out.args.push_back(arg_uint(keys_.forward_thread, static_cast<uint64_t>(std::max<int64_t>(
                                                           0, exact_integer(text_, *v)))));
-  if (const JsonValue *v = args->find("Input Dims"); v && v->type != JsonType::Null)
+  if (const JsonValue *v = args->find(kf::kInputDims); v && v->type != JsonType::Null)
     out.args.push_back(arg_string(keys_.input_shapes, text(list_text(*v))));
-  if (const JsonValue *v = args->find("Input type"); v && v->type != JsonType::Null)
+  if (const JsonValue *v = args->find(kf::kInputType); v && v->type != JsonType::Null)
     out.args.push_back(arg_string(keys_.input_types, text(list_text(*v))));
 }
 
@@ -299,15 +302,15 @@ void KinetoEventReader::add_device_args(ImportedEvent &out, const JsonValue *arg
           arg_uint(arg, static_cast<uint64_t>(std::max<int64_t>(0, exact_integer(text_, *v)))));
   };
   if (out.kind == PROF_CATEGORY_KERNEL) {
-    dims("grid", keys_.grid);
-    dims("block", keys_.block);
-    number("registers per thread", keys_.registers);
+    dims(kf::kGrid, keys_.grid);
+    dims(kf::kBlock, keys_.block);
+    number(kf::kRegistersPerThread, keys_.registers);
   } else if (out.kind != PROF_CATEGORY_SYNC) {
-    number("bytes", keys_.bytes);
+    number(kf::kCopyBytes, keys_.bytes);
   }
-  number("stream", keys_.stream);
-  number("device", keys_.device);
-  number("context", keys_.context);
+  number(kf::kStream, keys_.stream);
+  number(kf::kDevice, keys_.device);
+  number(kf::kContext, keys_.context);
 }
 
 void KinetoEventReader::add_instant(const JsonValue &event, std::string_view name,
@@ -319,28 +322,29 @@ void KinetoEventReader::add_instant(const JsonValue &event, std::string_view nam
   out.ts = time_ns(event, "ts", true);
   out.lane = thread_lane(event);
   const JsonValue *args = event.find("args");
-  if (name == "[memory]" && args != nullptr && args->type == JsonType::Object) {
+  if (name == kf::kMemoryEvent && args != nullptr && args->type == JsonType::Object) {
     out.kind = PROF_CATEGORY_MEMORY;
     const auto integer = [&](const char *key) -> std::optional<int64_t> {
       const JsonValue *v = args->find(key);
       if (v == nullptr || v->type != JsonType::Number) return std::nullopt;
       return exact_integer(text_, *v);
     };
-    const int64_t bytes = integer("Bytes").value_or(0);
+    const int64_t bytes = integer(kf::kBytes).value_or(0);
     out.args.push_back(arg_string(keys_.operation, bytes < 0 ? free_ : alloc_));
-    out.args.push_back(arg_uint(keys_.address, static_cast<uint64_t>(integer("Addr").value_or(0))));
+    out.args.push_back(
+        arg_uint(keys_.address, static_cast<uint64_t>(integer(kf::kAddr).value_or(0))));
     // Negated as unsigned: INT64_MIN has no signed negation.
     const auto size = static_cast<uint64_t>(bytes);
     out.args.push_back(arg_uint(keys_.bytes, bytes < 0 ? 0 - size : size));
     // Device Type is c10's DeviceType: 0 the CPU, 1 CUDA, others accelerators.
-    const int64_t device_type = integer("Device Type").value_or(0);
+    const int64_t device_type = integer(kf::kDeviceType).value_or(0);
     if (device_type != 0) {
       out.args.push_back(arg_string(keys_.memory, device_memory_));
-      out.lane = {true, std::max<int64_t>(0, integer("Device Id").value_or(0)), kDeviceMemoryRow};
+      out.lane = {true, std::max<int64_t>(0, integer(kf::kDeviceId).value_or(0)), kDeviceMemoryRow};
     }
-    if (const auto total = integer("Total Allocated"); total && *total >= 0)
+    if (const auto total = integer(kf::kTotalAllocated); total && *total >= 0)
       out.args.push_back(arg_uint(keys_.total_allocated, static_cast<uint64_t>(*total)));
-    if (const auto total = integer("Total Reserved"); total && *total >= 0)
+    if (const auto total = integer(kf::kTotalReserved); total && *total >= 0)
       out.args.push_back(arg_uint(keys_.total_reserved, static_cast<uint64_t>(*total)));
   }
   if (!out.lane.device) note_pid(out.lane.pid);
@@ -356,11 +360,11 @@ void KinetoEventReader::add_flow(const JsonValue &event, std::string_view cat, c
   const JsonValue *id = event.find("id");
   if (id == nullptr) id = event.find("bind_id");
   if (id == nullptr || (id->type != JsonType::Number && id->type != JsonType::String))
-    throw TraceImportError("expected an \"id\" in the flow event", event.offset);
+    throw TraceReadError("expected an \"id\" in the flow event", event.offset);
   out.id = id->type == JsonType::Number ? static_cast<uint64_t>(exact_integer(text_, *id))
                                         : text(id->string) | (uint64_t{1} << 63);
   // ac2g's end is on the device's stream; Kineto gives its device as the pid.
-  const bool on_device = phase == 'f' && cat == "ac2g";
+  const bool on_device = phase == 'f' && cat == kf::kLaunchFlow;
   out.lane = on_device ? device_lane(event, nullptr) : thread_lane(event);
   trace_.events.push_back(std::move(out));
 }
@@ -373,9 +377,9 @@ Lane KinetoEventReader::device_lane(const JsonValue &event, const JsonValue *arg
   Lane lane = thread_lane(event);
   lane.device = true;
   if (args != nullptr) {
-    if (const JsonValue *d = args->find("device"); d && d->type == JsonType::Number)
+    if (const JsonValue *d = args->find(kf::kDevice); d && d->type == JsonType::Number)
       lane.pid = exact_integer(text_, *d);
-    if (const JsonValue *s = args->find("stream"); s && s->type == JsonType::Number)
+    if (const JsonValue *s = args->find(kf::kStream); s && s->type == JsonType::Number)
       lane.tid = exact_integer(text_, *s);
   }
   lane.pid = std::max<int64_t>(0, lane.pid);
@@ -386,8 +390,8 @@ int64_t KinetoEventReader::lane_number(const JsonValue *value, std::string_view 
   if (value == nullptr) return 0;
   if (value->type == JsonType::Number) return exact_integer(text_, *value);
   if (value->type != JsonType::String)
-    throw TraceImportError("expected a number or a string for \"" + std::string(field) + "\"",
-                           value->offset);
+    throw TraceReadError("expected a number or a string for \"" + std::string(field) + "\"",
+                         value->offset);
   // "stream 7": the number it ends with; other text gets an id of its own.
   const std::string &s = value->string;
   size_t digits = 0;
@@ -407,10 +411,10 @@ int64_t KinetoEventReader::time_ns(const JsonValue &event, std::string_view fiel
   const JsonValue *value = event.find(field);
   if (value == nullptr) {
     if (!required) return 0;
-    throw TraceImportError("expected \"" + std::string(field) + "\" in the event", event.offset);
+    throw TraceReadError("expected \"" + std::string(field) + "\" in the event", event.offset);
   }
   if (value->type != JsonType::Number)
-    throw TraceImportError("expected a number for \"" + std::string(field) + "\"", value->offset);
+    throw TraceReadError("expected a number for \"" + std::string(field) + "\"", value->offset);
   // Far beyond any trace's times, and far enough from int64's ends that
   // sums and differences of two cannot overflow.
   constexpr int64_t kLimit = int64_t{1} << 61;
@@ -424,4 +428,4 @@ void KinetoEventReader::note_pid(int64_t pid) {
     trace_.pids.push_back(pid32);
 }
 
-} // namespace prof::tool
+} // namespace prof::kineto

@@ -4,9 +4,9 @@
 // and sequence, and flows with ids of the report's own.
 #pragma once
 
-#include "tools/prof/imported_trace.hpp"
+#include "read/imported_trace.hpp"
 
-namespace prof::tool {
+namespace prof::kineto {
 
 /// Gives each operator "pass" ("backward" for an autograd node, its
 /// evaluation and what they call on their thread, else "forward") and
@@ -34,4 +34,4 @@ void number_flows(ImportedTrace &trace);
 /// All of the above, in their order, on a trace whose rank is set.
 void run_trace_passes(ImportedTrace &trace);
 
-} // namespace prof::tool
+} // namespace prof::kineto

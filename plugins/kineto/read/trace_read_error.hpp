@@ -6,15 +6,15 @@
 #include <stdexcept>
 #include <string>
 
-namespace prof::tool {
+namespace prof::kineto {
 
 /// A malformed, cut or unreadable trace. what() is "<expected> at offset N";
 /// the command puts "prof: import FILE: " in front.
-class TraceImportError : public std::runtime_error {
+class TraceReadError : public std::runtime_error {
 public:
-  TraceImportError(const std::string &expected, std::size_t at)
+  TraceReadError(const std::string &expected, std::size_t at)
       : std::runtime_error(expected + " at offset " + std::to_string(at)), offset(at) {}
   std::size_t offset;
 };
 
-} // namespace prof::tool
+} // namespace prof::kineto
