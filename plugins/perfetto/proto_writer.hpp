@@ -9,6 +9,8 @@
 #ifndef PROF_PLUGINS_PERFETTO_PROTO_WRITER_HPP
 #define PROF_PLUGINS_PERFETTO_PROTO_WRITER_HPP
 
+#include "wire_format.hpp"
+
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -19,29 +21,11 @@
 
 namespace prof::perfetto {
 
-/// Protobuf wire types.
-enum class WireType : uint32_t { Varint = 0, Fixed64 = 1, LengthDelimited = 2, Fixed32 = 5 };
-
-/// Number of bytes of `value` as a varint (1..10).
-constexpr size_t varint_size(uint64_t value) {
-  size_t n = 1;
-  while (value >= 0x80) {
-    value >>= 7;
-    ++n;
-  }
-  return n;
-}
-
 /// Writes `value` little-endian at `out` (room for 8 bytes); returns the end.
 inline uint8_t *put_fixed64(uint8_t *out, uint64_t value) {
   if constexpr (std::endian::native == std::endian::big) value = __builtin_bswap64(value);
   std::memcpy(out, &value, sizeof value);
   return out + sizeof value;
-}
-
-/// A field's tag: its number and wire type.
-constexpr uint32_t field_tag(uint32_t field, WireType type) {
-  return (field << 3) | static_cast<uint32_t>(type);
 }
 
 /// Writes `value` as a varint at `out` (room for 10 bytes); returns the end.
