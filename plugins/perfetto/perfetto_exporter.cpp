@@ -7,6 +7,7 @@
 #include "track_event_packet.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <unistd.h>
 
 namespace prof::perfetto {
@@ -16,9 +17,9 @@ namespace {
 namespace f = field;
 
 /// iid of the name "flow", outside the range of prof string ids (uint32).
-constexpr uint64_t kFlowNameIid = 1ull << 32;
+constexpr uint64_t kFlowNameIid = prof_iids::kFlowName;
 // Category iids of the well-known categories: past every string id.
-constexpr uint64_t kKindIidBase = 1ull << 32;
+constexpr uint64_t kKindIidBase = prof_iids::kKindBase;
 /// The one synthetic mapping that holds every frame, and its path's iid.
 constexpr uint64_t kMappingIid = 1;
 constexpr uint64_t kMappingPathIid = 1;
@@ -57,9 +58,20 @@ PacketSequence &PerfettoExporter::start_sequence(prof_track_id track) {
   PacketSequence &s = sequences_[track];
   s.id = track == 0 ? kMainSequenceId : kMainSequenceId + track;
   // Interned state starts empty here, and the timestamps of the packets after
-  // it are deltas on the sequence's clock.
-  s.clock.write_first_packet(out_, s.id, track == 0 ? 0 : PerfettoTracks::uuid(track));
+  // it are deltas on the sequence's clock. The main sequence's snapshot
+  // carries the wall clock, for prof import.
+  s.clock.write_first_packet(out_, s.id, track == 0 ? 0 : PerfettoTracks::uuid(track),
+                             track == 0 ? realtime_at_zero() : 0);
   return s;
+}
+
+uint64_t PerfettoExporter::realtime_at_zero() const {
+  const prof_session_info &session = host_.session();
+  if (session.struct_size <
+          offsetof(prof_session_info, monotonic_anchor_ns) + sizeof session.monotonic_anchor_ns ||
+      session.realtime_anchor_ns <= session.monotonic_anchor_ns)
+    return 0;
+  return session.realtime_anchor_ns - session.monotonic_anchor_ns;
 }
 
 bool PerfettoExporter::consume(const prof_event *events, size_t count) {
@@ -212,7 +224,7 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type) {
     out_.begin_nested(f::packet::kInternedData);
     if (new_name)
       intern_entry(f::interned_data::kEventNames, name_iid,
-                   name_iid == kFlowNameIid ? "flow" : host_.string(e.name));
+                   name_iid == kFlowNameIid ? prof_iids::kFlowNameText : host_.string(e.name));
     if (new_category)
       intern_entry(f::interned_data::kEventCategories, e.category, host_.string(e.category));
     if (new_kind)
@@ -278,6 +290,9 @@ void PerfettoExporter::write_sample(const prof_event &e) {
     ++skipped_;
     return;
   }
+  // The call stack of something else (emit_stack: a blocking call's) is no
+  // CPU sample: as a PerfSample it would join Perfetto's CPU profile.
+  if (e.category != 0) return;
   int32_t pid = 0, tid = 0;
   if (e.track != 0) {
     tracks_.use(e.track, out_); // names the thread in the UI

@@ -20,13 +20,17 @@
 //                         UI shows per-thread sample tracks and flame graphs.
 //                         Frames sit in one synthetic mapping "[prof]" (prof
 //                         has symbol names, not addresses); rel_pc is the
-//                         frame's iid.
+//                         frame's iid. The call stacks of other things
+//                         (emit_stack: a category names what, e.g. osrt's
+//                         blocking calls) are left out: they are no CPU samples.
 // Packet order: see batch_order.hpp. Large batches are copied and ordered on
 // a second thread while the batch before them is encoded (sort_ahead.hpp);
 // the file is written on a third (background_writer.hpp).
 // Timestamps are session nanoseconds (CLOCK_MONOTONIC), written as deltas on
 // each sequence's incremental clock, which stands for the trace processor's
-// default trace clock (sequence_clock.hpp). Merging with a BOOTTIME trace of
+// default trace clock (sequence_clock.hpp). The main sequence's snapshot also
+// states CLOCK_REALTIME at that clock's 0 when the session knows it, so the
+// trace keeps its wall clock (prof import reads it back). Merging with a BOOTTIME trace of
 // the same machine would be off by the time spent suspended.
 // Sequence flags: SEQ_INCREMENTAL_STATE_CLEARED on each sequence's first
 // packet, none on the others. trace_processor reads
@@ -93,6 +97,8 @@ private:
     return start_sequence(track);
   }
   PacketSequence &start_sequence(prof_track_id track);
+  /// CLOCK_REALTIME when the session clock was 0; 0 when unknown.
+  uint64_t realtime_at_zero() const;
   void write(const prof_event &e, bool slice_end);
   void write_track_event(const prof_event &e, uint32_t type);
   void write_counter(const prof_event &e);

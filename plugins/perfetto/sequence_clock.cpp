@@ -8,8 +8,9 @@ namespace {
 
 namespace f = field;
 
-/// ClockSnapshot: the incremental clock and BOOTTIME, both at 0.
-void write_snapshot(ProtoWriter &out) {
+/// ClockSnapshot: the incremental clock and BOOTTIME, both at 0, and the
+/// wall clock at that moment when known (nonzero).
+void write_snapshot(ProtoWriter &out, uint64_t realtime_at_zero = 0) {
   out.begin_nested(f::packet::kClockSnapshot);
   out.begin_nested(f::clock_snapshot::kClocks);
   out.field_varint(f::clock::kClockId, SequenceClock::kId);
@@ -21,13 +22,19 @@ void write_snapshot(ProtoWriter &out) {
   out.field_varint(f::clock::kClockId, f::clock::kBuiltinBoottime);
   out.field_varint(f::clock::kTimestamp, 0);
   out.end_nested();
+  if (realtime_at_zero != 0) {
+    out.begin_nested(f::clock_snapshot::kClocks);
+    out.field_varint(f::clock::kClockId, f::clock::kBuiltinRealtime);
+    out.field_varint(f::clock::kTimestamp, realtime_at_zero);
+    out.end_nested();
+  }
   out.end_nested();
 }
 
 } // namespace
 
 void SequenceClock::write_first_packet(ProtoWriter &out, uint32_t sequence_id,
-                                       uint64_t default_track_uuid) {
+                                       uint64_t default_track_uuid, uint64_t realtime_at_zero) {
   sequence_id_ = sequence_id;
   begin_packet(out, sequence_id_, f::packet::kSeqIncrementalStateCleared);
   out.begin_nested(f::packet::kTracePacketDefaults);
@@ -38,7 +45,7 @@ void SequenceClock::write_first_packet(ProtoWriter &out, uint32_t sequence_id,
     out.end_nested();
   }
   out.end_nested();
-  write_snapshot(out);
+  write_snapshot(out, realtime_at_zero);
   end_packet(out);
   now_ = 0;
 }

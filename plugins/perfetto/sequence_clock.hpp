@@ -39,8 +39,11 @@ public:
   /// Writes the first packet of sequence `sequence_id`: clears its
   /// incremental state, makes this clock the default one and declares it,
   /// starting at 0; a nonzero `default_track_uuid` becomes the track of the
-  /// sequence's events that name none (TrackEventDefaults.track_uuid).
-  void write_first_packet(ProtoWriter &out, uint32_t sequence_id, uint64_t default_track_uuid);
+  /// sequence's events that name none (TrackEventDefaults.track_uuid). A
+  /// nonzero `realtime_at_zero` (CLOCK_REALTIME when the session clock was
+  /// 0) joins the snapshot as BUILTIN_CLOCK_REALTIME: the trace's wall clock.
+  void write_first_packet(ProtoWriter &out, uint32_t sequence_id, uint64_t default_track_uuid,
+                          uint64_t realtime_at_zero = 0);
 
   /// The timestamp to write on the next packet, which happens at `ts`. When
   /// `ts` is before the previous packet's time, first writes a packet that
