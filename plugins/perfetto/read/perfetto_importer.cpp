@@ -51,15 +51,21 @@ int packet_shape(std::string_view packet, bool whole) {
 
 } // namespace
 
-uint32_t PerfettoImporter::probe(std::string_view, std::span<const uint8_t> head) {
+uint32_t PerfettoImporter::probe(std::string_view path, std::span<const uint8_t> head) {
   const std::string_view data(reinterpret_cast<const char *>(head.data()), head.size());
   constexpr auto kPacketTag =
       static_cast<char>(field_tag(field::trace::kPacket, WireType::LengthDelimited));
+  // A file named as a Perfetto trace that opens like one but breaks later
+  // is a damaged trace: this importer says where, better than "no importer".
+  const bool named = path.ends_with(".perfetto-trace") || path.ends_with(".pftrace") ||
+                     path.ends_with(".perfetto");
+  bool opens_like_one = false;
+  const auto broken = [&]() -> uint32_t { return named && opens_like_one ? 10 : 0; };
   int whole = 0;
   bool partial = false, reached_end = false;
   size_t pos = 0;
   while (pos < data.size() && whole < 3) {
-    if (data[pos] != kPacketTag) return 0; // a Trace holds packets only
+    if (data[pos] != kPacketTag) return broken(); // a Trace holds packets only
     ++pos;
     uint64_t length = 0;
     if (!read_varint(data, pos, length)) {
@@ -69,8 +75,9 @@ uint32_t PerfettoImporter::probe(std::string_view, std::span<const uint8_t> head
     const bool fits = length <= data.size() - pos;
     const std::string_view packet =
         data.substr(pos, fits ? static_cast<size_t>(length) : std::string_view::npos);
+    if (whole == 0) opens_like_one = packet_shape(packet, false) > 0;
     const int shape = packet_shape(packet, fits);
-    if (shape == 0) return 0;
+    if (shape == 0) return broken();
     if (!fits) {
       partial = true;
       break;

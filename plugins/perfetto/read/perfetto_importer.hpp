@@ -17,7 +17,9 @@ struct PerfettoImporter {
   /// How surely `head` starts a Perfetto trace: Trace.packet fields (byte
   /// 0x0a, a length) whose TracePackets begin with a TracePacket field; 95
   /// when three packets (or the whole file) check out in the head, less for
-  /// fewer; 0 for anything else (text, zeros, an empty file).
+  /// fewer; 10 for a file named .perfetto-trace, .pftrace or .perfetto that
+  /// opens like one and breaks later (a damaged trace, refused with where);
+  /// 0 for anything else (text, zeros, an empty file).
   static uint32_t probe(std::string_view path, std::span<const uint8_t> head);
   /// Reads the trace and emits it; a malformed one is refused with what was
   /// expected at which byte offset.

@@ -22,6 +22,8 @@ std::string byte_text(uint8_t c) {
 } // namespace
 
 void read_trace(std::string_view data, ReadTrace &trace) {
+  if (data.empty())
+    throw WireError("expected a TracePacket (Trace.packet, field 1), found an empty file", 0);
   PacketReader reader(trace);
   constexpr uint8_t kPacketTag = field_tag(f::trace::kPacket, WireType::LengthDelimited);
   size_t pos = 0;

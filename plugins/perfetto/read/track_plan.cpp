@@ -29,7 +29,7 @@ TrackPlan::TrackPlan(const ReadTrace &trace, const Host &host)
 prof_track_id TrackPlan::add(prof_track_kind kind, const std::string &name, prof_track_id parent,
                              int pid, int tid, int index, const char *unit) {
   const prof_track_id id = host_.track(kind, name, parent, pid, tid, index, unit);
-  if (id != 0) kinds_[id] = {kind, pid};
+  if (id != 0) kinds_[id] = kind;
   return id;
 }
 
@@ -61,8 +61,7 @@ prof_track_id TrackPlan::declare(size_t index, int depth) {
     if (const auto it = trace_.track_index.find(d.parent_uuid); it != trace_.track_index.end())
       parent = declare(it->second, depth + 1);
   const auto above = kinds_.find(parent);
-  const int parent_kind = above != kinds_.end() ? above->second.first : 0;
-  const int32_t owner = above != kinds_.end() ? above->second.second : 0;
+  const int parent_kind = above != kinds_.end() ? above->second : 0;
   prof_track_id id = 0;
   switch (d.type) {
   case TrackType::Process:
@@ -79,12 +78,12 @@ prof_track_id TrackPlan::declare(size_t index, int depth) {
   }
   case TrackType::Counter:
     id = add(PROF_TRACK_COUNTER, d.name.empty() ? "counter " + std::to_string(d.uuid) : d.name,
-             parent, owner, 0, -1, d.unit.empty() ? nullptr : d.unit.c_str());
+             parent, 0, 0, -1, d.unit.empty() ? nullptr : d.unit.c_str());
     break;
   case TrackType::Plain: {
     const std::string name = d.name.empty() ? "track " + std::to_string(d.uuid) : d.name;
     const TrackKind kind = named_track_kind(name, parent_kind, holds_tracks_[index]);
-    id = add(kind.kind, name, parent, owner, 0, kind.index, nullptr);
+    id = add(kind.kind, name, parent, 0, 0, kind.index, nullptr);
     break;
   }
   }
@@ -120,18 +119,28 @@ prof_track_id TrackPlan::thread(int32_t pid, int32_t tid) {
   return id;
 }
 
+/// Whether the trace names the command line of any process: prof's exports
+/// name only the profiled one's.
+bool any_cmdline(const ReadTrace &trace) {
+  return std::any_of(trace.tracks.begin(), trace.tracks.end(), [](const TrackDescription &d) {
+    return d.type == TrackType::Process && !d.cmdline.empty();
+  });
+}
+
 std::vector<int32_t> TrackPlan::pids() const {
+  const bool by_cmdline = any_cmdline(trace_);
   std::vector<int32_t> pids;
   for (const TrackDescription &d : trace_.tracks)
-    if (d.type == TrackType::Process && d.pid > 0 &&
+    if (d.type == TrackType::Process && d.pid > 0 && (!by_cmdline || !d.cmdline.empty()) &&
         std::find(pids.begin(), pids.end(), d.pid) == pids.end())
       pids.push_back(d.pid);
   return pids;
 }
 
 std::string TrackPlan::program() const {
+  const bool by_cmdline = any_cmdline(trace_);
   for (const TrackDescription &d : trace_.tracks)
-    if (d.type == TrackType::Process) return process_name(d);
+    if (d.type == TrackType::Process && (!by_cmdline || !d.cmdline.empty())) return process_name(d);
   return {};
 }
 

@@ -7,7 +7,9 @@
 //   any other            the kind track_kinds.hpp reads from its name and
 //                        place, under its parent
 //   an undescribed uuid  a custom track "track <uuid>" ("global" for uuid 0)
-// A track under a process is owned by that process (prof_track_desc::pid).
+// Tracks other than processes and threads name no owner (prof_track_desc::pid
+// 0): their place under a process says whose they are, as prof's sources
+// declare them.
 #ifndef PROF_PLUGINS_PERFETTO_READ_TRACK_PLAN_HPP
 #define PROF_PLUGINS_PERFETTO_READ_TRACK_PLAN_HPP
 
@@ -37,9 +39,11 @@ public:
     return d != nullptr && d->type == TrackType::Counter;
   }
 
-  /// The pids of the trace's processes, in the order of their descriptors.
+  /// The pids of the trace's profiled processes, in the order of their
+  /// descriptors: those whose command line it names when it names any (prof's
+  /// exports name the profiled process's only), else every process.
   std::vector<int32_t> pids() const;
-  /// The first process's name ("" when the trace describes none).
+  /// The first profiled process's name ("" when the trace describes none).
   std::string program() const;
 
 private:
@@ -59,7 +63,7 @@ private:
   std::map<int32_t, prof_track_id> stand_in_processes_;
   std::map<std::pair<int32_t, int32_t>, prof_track_id> threads_; ///< (pid, tid) -> thread track
   std::unordered_map<uint64_t, prof_track_id> undescribed_;
-  std::unordered_map<prof_track_id, std::pair<int, int32_t>> kinds_; ///< id -> (kind, owner pid)
+  std::unordered_map<prof_track_id, int> kinds_; ///< id -> its prof_track_kind
 };
 
 } // namespace prof::perfetto

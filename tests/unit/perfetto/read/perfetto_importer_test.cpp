@@ -60,6 +60,9 @@ TEST(PerfettoImporterProbe, HighForPacketsThatCheckOut) {
   // Damaged after the first packet: no.
   std::string damaged = TraceBuilder().thread(2, 10, 11, "main").bytes() + "\x05garbage";
   EXPECT_EQ(probe(damaged), 0u);
+  // Unless its name says it is one: then the importer says what broke where.
+  EXPECT_EQ(probe(damaged, "run.perfetto-trace"), 10u);
+  EXPECT_EQ(probe("plain text, and no trace at all\n", "run.perfetto-trace"), 0u);
 }
 
 TEST(PerfettoImporterTrackKinds, NamesAndPlacesAsProfsSourcesGiveThem) {

@@ -272,7 +272,7 @@ TEST(PerfettoTraceReader, ATrackWrittenFromSeveralSequencesMatchesInTimeOrder) {
   ASSERT_EQ(imported->slices("step").size(), 1u);
   EXPECT_EQ(imported->slices("step")[0].duration, 50u);
   EXPECT_EQ(imported->track("async").parent, imported->track("train").id);
-  EXPECT_EQ(imported->track("async").pid, 10); // owned by its process
+  EXPECT_EQ(imported->track("async").pid, 0); // its place says whose it is
 }
 
 TEST(PerfettoTraceReader, CountersWithUnitsIncrementsAndExtraValues) {
@@ -536,6 +536,10 @@ TEST(PerfettoTraceReader, RefusesWhatIsNoTraceWithTheOffset) {
   EXPECT_EQ(imported->errors()[0], "expected a TracePacket (Trace.packet, field 1, "
                                    "length-delimited: byte 0x0a), found byte 0x7b ('{') at "
                                    "offset 0");
+  imported = import("");
+  EXPECT_FALSE(imported->ok);
+  EXPECT_EQ(imported->errors().at(0),
+            "expected a TracePacket (Trace.packet, field 1), found an empty file at offset 0");
   // A packet whose track event holds a field of the wrong type.
   TraceBuilder b = with_threads();
   const size_t before = b.bytes().size();
