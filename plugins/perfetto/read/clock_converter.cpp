@@ -9,6 +9,9 @@
 namespace prof::perfetto {
 namespace {
 
+/// Clocks of one snapshot taken: Perfetto's builtin clocks are a dozen.
+constexpr size_t kMaxSnapshotClocks = 32;
+
 /// `units` * `multiplier` as signed nanoseconds; nullopt when it does not fit.
 std::optional<int64_t> to_ns(uint64_t units, uint64_t multiplier) {
   uint64_t ns = 0;
@@ -25,6 +28,7 @@ void ClockConverter::add_snapshot(uint32_t sequence, const std::vector<SnapshotC
   if (primary != 0 && !converted_) trace_clock_ = primary;
   std::vector<std::pair<uint64_t, int64_t>> at; // clock key, its value in ns
   for (const SnapshotClock &c : clocks) {
+    if (at.size() == kMaxSnapshotClocks) break; // pairs grow with the square
     const uint64_t k = key(sequence, c.id);
     Clock &clock = clocks_[k];
     if (c.unit_multiplier_ns != 0) clock.multiplier = c.unit_multiplier_ns;

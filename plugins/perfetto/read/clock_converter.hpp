@@ -12,8 +12,9 @@
 // - The trace clock is BOOTTIME unless a snapshot names another
 //   (primary_trace_clock) before the first conversion.
 // Snapshots apply from where they are in the file on, as they do for the
-// trace processor. A timestamp on a clock that no snapshot names at all is
-// taken as the trace clock's (a synthetic trace that never wrote one).
+// trace processor (the first 32 clocks of each). A timestamp on a clock that
+// no snapshot names at all is taken as the trace clock's (a synthetic trace
+// that never wrote one).
 #ifndef PROF_PLUGINS_PERFETTO_READ_CLOCK_CONVERTER_HPP
 #define PROF_PLUGINS_PERFETTO_READ_CLOCK_CONVERTER_HPP
 
