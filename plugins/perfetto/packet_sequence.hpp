@@ -20,7 +20,9 @@
 #include "interned_set.hpp"
 #include "sequence_clock.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace prof::perfetto {
 
@@ -30,6 +32,24 @@ struct PacketSequence {
   InternedSet names, categories;
   uint32_t kinds_written = 0; ///< bit k: the well-known category k is interned
   bool flow_name_written = false;
+  /// Name iids of the slices begun and not yet ended, in file order.
+  std::vector<uint64_t> open;
+
+  /// The name iid that the END of the latest open slice named `name` must
+  /// carry: 0 when that slice is the latest open one (an END without a name
+  /// closes it), else `name`, which readers (the trace processor, prof's
+  /// importer) match against the open slices. Slices that overlap without
+  /// nesting on one track (a thread's scheduling states beside its blocking
+  /// calls) end as they should.
+  uint64_t close(uint64_t name) {
+    for (size_t i = open.size(); i-- > 0;) {
+      if (open[i] != name) continue;
+      const bool latest = i + 1 == open.size();
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(i));
+      return latest ? 0 : name;
+    }
+    return 0;
+  }
 };
 
 } // namespace prof::perfetto

@@ -157,6 +157,7 @@ void PerfettoExporter::write(const prof_event &e, bool slice_end) {
       packet.sequence_id = s.id;
       packet.timestamp = s.clock.delta(e.ts + e.duration, out_);
       packet.type = f::track_event::kTypeSliceEnd;
+      packet.name_iid = s.close(e.name);
       write_packet(out_, packet);
       return;
     }
@@ -206,6 +207,7 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type) {
   s.kinds_written |= kind != 0 ? 1u << kind : 0;
   const std::span<const prof_arg> args = flow ? std::span<const prof_arg>() : host_.args(e.args);
 
+  if (type == f::track_event::kTypeSliceBegin) s.open.push_back(name_iid);
   TrackEventPacket packet;
   packet.sequence_id = s.id;
   packet.timestamp = s.clock.delta(e.ts, out_);

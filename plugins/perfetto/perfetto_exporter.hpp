@@ -4,7 +4,9 @@
 //
 // Mapping of prof events (names and categories interned; each track's events
 // on a packet sequence of their own, see packet_sequence.hpp):
-//   slice (duration > 0)  TrackEvent SLICE_BEGIN at ts + SLICE_END at ts+duration;
+//   slice (duration > 0)  TrackEvent SLICE_BEGIN at ts + SLICE_END at ts+duration
+//                         (an END that does not close its track's latest open
+//                         slice names the slice it closes, packet_sequence.hpp);
 //                         a nonzero correlation id becomes a flow id on the BEGIN,
 //                         so an API call and the device work it launched (same
 //                         id) are joined by a flow arrow

@@ -3,6 +3,7 @@
 #include "read/track_plan.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -158,14 +159,24 @@ void Emitter::emit_track(uint64_t uuid, std::vector<uint32_t> &events) {
     case EventType::SliceBegin:
       open.push_back(i);
       break;
-    case EventType::SliceEnd:
-      if (open.empty()) {
+    case EventType::SliceEnd: {
+      // The latest open slice, or the latest of the name (and category) the
+      // END gives, as the trace processor matches them.
+      auto match = open.rbegin();
+      if (e.name != 0 || e.category != 0)
+        match = std::find_if(open.rbegin(), open.rend(), [&](uint32_t b) {
+          const ReadEvent &begin = trace_.events[b];
+          return (e.name == 0 || begin.name == e.name) &&
+                 (e.category == 0 || begin.category == e.category);
+        });
+      if (match == open.rend()) {
         ++tally_.unmatched_ends;
         break;
       }
-      emit_slice(track, trace_.events[open.back()], &e, e.ts);
-      open.pop_back();
+      emit_slice(track, trace_.events[*match], &e, e.ts);
+      open.erase(std::next(match).base());
       break;
+    }
     case EventType::Instant:
       emit_instant(track, e);
       break;

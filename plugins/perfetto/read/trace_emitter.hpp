@@ -1,7 +1,8 @@
 // emit_trace: a read Perfetto trace through the import host, as a source
 // would emit it:
 // - Slices: SLICE_BEGIN and SLICE_END matched per track, the END closing the
-//   latest open BEGIN, in the order their sequence wrote them (a track
+//   latest open BEGIN (of its name and category when it gives them, as the
+//   trace processor matches them), in the order their sequence wrote them (a track
 //   written from several sequences: in time order). The END's annotations
 //   join the BEGIN's. An END with nothing open is left out; a BEGIN never
 //   ended closes at the trace's last event. Their correlation id is the
