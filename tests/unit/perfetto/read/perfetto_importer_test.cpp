@@ -120,6 +120,8 @@ struct ExportedCapture {
                        host.with_args(host.slice(thread, "topsLaunchKernel", 1000, 300, "api", 7),
                                       args, PROF_CATEGORY_RUNTIME_API),
                        host.flow(thread, 1100, 9, PROF_FLOW_BEGIN),
+                       // Overlaps the launch without nesting (a scheduling state).
+                       host.slice(thread, "Running", 1200, 250, "cpu-schedule"),
                        host.sample(thread, 1200, stack), host.instant(thread, "marker", 1500),
                        host.counter(memory, 1000, 4096), host.counter(load, 1000, 12.5)});
     batches.push_back({host.with_args(host.slice(thread, "step", 900, 1000, "train"), 0,
@@ -180,6 +182,8 @@ TEST(PerfettoImporterRoundTrip, WhatTheExporterWritesComesBackAsItWas) {
   EXPECT_EQ(kernel[0].correlation, 7u);
   EXPECT_EQ(kernel[0].track, imported->track("SIP 1").id);
   EXPECT_EQ(imported->slices("inner").at(0).duration, 100u);
+  EXPECT_EQ(imported->slices("Running").at(0).begin, 1200u);
+  EXPECT_EQ(imported->slices("Running").at(0).duration, 250u);
   EXPECT_EQ(imported->slices("step").at(0).duration, 1000u);
   EXPECT_EQ(imported->slices("step").at(0).kind, PROF_CATEGORY_ANNOTATION);
   ASSERT_EQ(imported->host.instants().size(), 1u);

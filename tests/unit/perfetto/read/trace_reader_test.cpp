@@ -254,6 +254,33 @@ TEST(PerfettoTraceReader, SlicesNestPerTrackAndCloseAtTheEnd) {
   EXPECT_TRUE(imported->warned("1 slices never ended: closed at the trace's last event"));
 }
 
+TEST(PerfettoTraceReader, AnEndThatNamesItsSliceClosesThatOne) {
+  TraceBuilder b = with_threads();
+  b.packet(1, std::nullopt, kCleared, [](ProtoWriter &o) {
+    o.begin_nested(pf::packet::kInternedData);
+    intern(o, pf::interned_data::kEventNames, 1, "Running");
+    intern(o, pf::interned_data::kEventNames, 2, "pthread_join");
+    o.end_nested();
+  });
+  const auto at = [&](uint64_t ts, Event e) {
+    b.packet(1, ts, 0, [&](ProtoWriter &o) { track_event(o, e); });
+  };
+  at(100, slice_begin(2, 1));
+  at(150, slice_begin(2, 2));
+  Event end_running = slice_end(2);
+  end_running.name_iid = 1; // not the latest open slice: named
+  at(180, end_running);
+  at(220, slice_end(2));
+  Event stray = slice_end(2);
+  stray.name = "never begun";
+  at(230, stray);
+  const auto imported = import(b.bytes());
+  ASSERT_TRUE(imported->ok);
+  EXPECT_EQ(imported->slices("Running").at(0).duration, 80u);
+  EXPECT_EQ(imported->slices("pthread_join").at(0).duration, 70u);
+  EXPECT_TRUE(imported->warned("1 slice ends with no open slice on their track left out"));
+}
+
 TEST(PerfettoTraceReader, ATrackWrittenFromSeveralSequencesMatchesInTimeOrder) {
   TraceBuilder b = with_threads();
   b.track(20, 1, "async");
