@@ -31,8 +31,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   prof::testing::FakeSourceHost host(0, prof::testing::HostAbi::current);
   const prof_import_api api{sizeof(prof_import_api), host.api(), &set_facts};
-  const prof_import_request request{sizeof(prof_import_request), "fuzz.perfetto-trace", data,
-                                    size, -1, -1};
+  const prof_import_request request{
+      sizeof(prof_import_request), "fuzz.perfetto-trace", data, size, -1, -1};
   prof::perfetto::emit_trace(trace, prof::ImportHost(&api, &host), request);
   const size_t tracks = host.tracks().size();
   for (const auto &s : host.slices())
