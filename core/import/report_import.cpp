@@ -195,7 +195,7 @@ ImportOutcome import_file(const PluginInfo &importer, const ImportJob &job,
   outcome.invalid_events = session.lost[PROF_DROP_INVALID_EVENT];
 
   report::ReportWriter writer;
-  writer.open(report_path, header_of(session, importer, job.path, session.start), false);
+  writer.open(report_path, header_of(session, importer, job.path, start), false);
   ReportSink sink(writer);
   sink.catalog_grew(session.catalog, CatalogMark{}, mark_of(session.catalog));
   sink.consume(events.data(), events.size());

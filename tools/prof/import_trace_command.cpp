@@ -42,14 +42,17 @@ std::string importer_names(const core::PluginRegistry &registry) {
   return names.empty() ? "none installed" : names;
 }
 
-/// What a file begins with, for the error that no importer takes it.
+/// What a file begins with and where, for the error that no importer
+/// takes it: "'<' at offset 0", "byte 0x04 at offset 1".
 std::string opening_of(std::string_view text) {
   const size_t at = text.find_first_not_of(" \t\r\n");
-  if (at == std::string_view::npos) return text.empty() ? "an empty file" : "only white space";
+  if (at == std::string_view::npos)
+    return text.empty() ? "an empty file at offset 0" : "only white space at offset 0";
   const auto c = static_cast<unsigned char>(text[at]);
-  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  const std::string where = " at offset " + std::to_string(at);
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'" + where;
   static const char hex[] = "0123456789abcdef";
-  return std::string("byte 0x") + hex[c >> 4] + hex[c & 15];
+  return std::string("byte 0x") + hex[c >> 4] + hex[c & 15] + where;
 }
 
 // The reports written so far under temporary names: removed unless every
@@ -131,8 +134,7 @@ void import_trace(const ImportRequest &request, size_t index, const std::string 
     const auto takers = core::importers_for(registry, path, text);
     if (takers.empty())
       throw cli::UsageError("import " + path + ": expected a trace one of the importers reads (" +
-                            importer_names(registry) + "), found " + opening_of(text) +
-                            " at offset 0");
+                            importer_names(registry) + "), found " + opening_of(text));
     importer = takers.front();
   }
   const core::ImportJob job{path, text, request.rank, rank_in_file_name(path)};

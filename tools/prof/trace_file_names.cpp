@@ -25,9 +25,14 @@ std::optional<int64_t> digits_at(const std::string &text, size_t at, bool to_end
 
 std::string trace_stem(const std::string &path) {
   std::string name = std::filesystem::path(path).filename().string();
-  for (const std::string_view extension : {".gz", ".json"})
-    if (ends_with(name, extension) && name.size() > extension.size())
+  // A compression's extension, then the trace format's own.
+  if (ends_with(name, ".gz") && name.size() > 3) name.resize(name.size() - 3);
+  for (const std::string_view extension :
+       {".json", ".perfetto-trace", ".pftrace", ".perfetto", ".pb"})
+    if (ends_with(name, extension) && name.size() > extension.size()) {
       name.resize(name.size() - extension.size());
+      break;
+    }
   return name;
 }
 

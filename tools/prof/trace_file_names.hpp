@@ -7,8 +7,9 @@
 
 namespace prof::tool {
 
-/// The file name without its folder and its trace extension (".json",
-/// ".json.gz", ".gz"): "r3" for "traces/r3.json.gz".
+/// The file name without its folder, a ".gz" and its trace extension
+/// (".json", ".perfetto-trace", ".pftrace", ".perfetto", ".pb"): "r3" for
+/// "traces/r3.json.gz".
 std::string trace_stem(const std::string &path);
 
 /// The report's name for a trace: its file name with ".profrep" in place of

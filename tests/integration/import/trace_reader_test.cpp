@@ -342,6 +342,9 @@ TEST(TraceFileNames, ReportNamesAndRanks) {
   EXPECT_EQ(tool::report_name_for_trace("host_12.1700.pt.trace.json"),
             "host_12.1700.pt.trace.profrep");
   EXPECT_EQ(tool::report_name_for_trace("legacy.json"), "legacy.profrep");
+  EXPECT_EQ(tool::report_name_for_trace("run.perfetto-trace"), "run.profrep");
+  EXPECT_EQ(tool::report_name_for_trace("run.pftrace.gz"), "run.profrep");
+  EXPECT_EQ(tool::rank_in_file_name("rank3.pftrace"), 3);
   EXPECT_EQ(tool::rank_in_file_name("r3.json"), 3);
   EXPECT_EQ(tool::rank_in_file_name("dir/rank12.json.gz"), 12);
   EXPECT_EQ(tool::rank_in_file_name("trace_rank_5.json"), 5);
