@@ -5,7 +5,7 @@
 // application must never be harmed by prof.
 #include "core/runtime/capture_requests.hpp"
 #include "core/runtime/descriptor_check.hpp"
-#include "core/session_clock.hpp"
+#include "core/runtime/session_clock.hpp"
 #include "core/agent/agent_host.hpp"
 #include "core/agent/agent_state.hpp"
 #include "core/agent/dynamic_listener.hpp"

@@ -1,7 +1,7 @@
 #include "core/agent/agent_host.hpp"
 
-#include "core/host_emitters.hpp"
 #include "core/runtime/descriptor_check.hpp"
+#include "core/runtime/host_emitters.hpp"
 
 #include <prof/host_api_table.hpp>
 

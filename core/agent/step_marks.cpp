@@ -1,7 +1,7 @@
 #include "core/agent/step_marks.hpp"
 
 #include "core/runtime/capture_requests.hpp"
-#include "core/session_clock.hpp"
+#include "core/runtime/session_clock.hpp"
 #include "core/agent/agent_host.hpp"
 
 #include <atomic>

@@ -1,7 +1,7 @@
 #include "core/agent/unfinished_answers.hpp"
 
-#include "core/session_clock.hpp"
-#include "core/shared_futex.hpp"
+#include "core/runtime/session_clock.hpp"
+#include "core/runtime/shared_futex.hpp"
 #include "core/agent/quiet_thread.hpp"
 
 namespace prof::agent {

@@ -1,6 +1,6 @@
 #include "core/capture/capture_controller.hpp"
 
-#include "core/session_clock.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <prof/profiler_api.h>
 

@@ -7,12 +7,12 @@
 #pragma once
 
 #include "core/capture/capture_plan.hpp"
+#include "core/capture/capture_windows.hpp"
 #include "core/capture/step_alignment.hpp"
 #include "core/capture/unfinished_ask.hpp"
-#include "core/capture_windows.hpp"
-#include "core/console.hpp"
 #include "core/control/control_message.hpp"
-#include "core/event_pump.hpp"
+#include "core/events/event_pump.hpp"
+#include "core/plugin_host/console.hpp"
 #include "core/runtime/capture_requests.hpp"
 
 #include <atomic>

@@ -1,7 +1,7 @@
 #include "core/capture/capture_runner.hpp"
 
-#include "core/session_clock.hpp"
-#include "core/shm_event_source.hpp"
+#include "core/events/shm_event_source.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <prof/drop_causes.hpp>
 

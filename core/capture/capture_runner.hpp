@@ -8,16 +8,16 @@
 #pragma once
 
 #include "core/capture/capture_controller.hpp"
+#include "core/capture/session.hpp"
 #include "core/capture/sources_switch.hpp"
 #include "core/capture/window_reports.hpp"
 #include "core/catalog/catalog.hpp"
-#include "core/event_bus.hpp"
-#include "core/event_pump.hpp"
-#include "core/exporter_instance.hpp"
-#include "core/option_values.hpp"
-#include "core/plugin_registry.hpp"
-#include "core/session.hpp"
-#include "core/source_instance.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/events/event_pump.hpp"
+#include "core/plugin_host/exporter_instance.hpp"
+#include "core/plugin_host/option_values.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
+#include "core/plugin_host/source_instance.hpp"
 
 #include <functional>
 #include <memory>

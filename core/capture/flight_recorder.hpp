@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/capture/args_sweeper.hpp"
-#include "core/capture_windows.hpp"
+#include "core/capture/capture_windows.hpp"
 #include "core/report/report_model.hpp"
 
 #include <cstdint>

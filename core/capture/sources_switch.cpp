@@ -1,7 +1,7 @@
 #include "core/capture/sources_switch.hpp"
 
-#include "core/console.hpp"
-#include "core/session.hpp"
+#include "core/capture/session.hpp"
+#include "core/plugin_host/console.hpp"
 
 namespace prof::core {
 

@@ -1,6 +1,6 @@
 #include "core/capture/unfinished_ask.hpp"
 
-#include "core/shared_futex.hpp"
+#include "core/runtime/shared_futex.hpp"
 
 #include <climits>
 

@@ -1,7 +1,7 @@
 #include "core/capture/window_reports.hpp"
 
-#include "core/output_name.hpp"
-#include "core/report_sink.hpp"
+#include "core/events/report_sink.hpp"
+#include "core/plugin_host/output_name.hpp"
 
 #include <algorithm>
 #include <ctime>

@@ -3,8 +3,8 @@
 // named it), each expanded with the output-name macros when it opens.
 #pragma once
 
+#include "core/capture/capture_windows.hpp"
 #include "core/capture/flight_recorder.hpp"
-#include "core/capture_windows.hpp"
 #include "core/report/report_model.hpp"
 
 #include <memory>

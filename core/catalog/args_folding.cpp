@@ -1,6 +1,6 @@
 #include "core/catalog/args_folding.hpp"
 
-#include "core/event_args_record.hpp"
+#include "core/runtime/event_args_record.hpp"
 
 namespace prof::core {
 

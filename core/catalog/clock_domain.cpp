@@ -1,6 +1,6 @@
 #include "core/catalog/clock_domain.hpp"
 
-#include "core/session_clock.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -2,9 +2,9 @@
 
 #include "core/catalog/args_folding.hpp"
 #include "core/catalog/catalog.hpp"
-#include "core/host_emitters.hpp"
+#include "core/events/report_sink.hpp"
 #include "core/report/report_error.hpp"
-#include "core/report_sink.hpp"
+#include "core/runtime/host_emitters.hpp"
 
 #include <prof/host_api_table.hpp>
 

@@ -4,7 +4,7 @@
 // capture facts the importer gave.
 #pragma once
 
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <cstdint>
 #include <optional>

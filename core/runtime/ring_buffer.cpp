@@ -1,6 +1,6 @@
 #include "core/runtime/ring_buffer.hpp"
 
-#include "core/layout_page.hpp"
+#include "core/runtime/layout_page.hpp"
 #include "core/runtime/page_give_back.hpp"
 
 namespace prof::core {

@@ -4,7 +4,7 @@
 // drops the event and counts it.
 #pragma once
 
-#include "core/event_args_record.hpp"
+#include "core/runtime/event_args_record.hpp"
 
 #include <prof/event.h>
 

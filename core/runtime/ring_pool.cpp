@@ -1,8 +1,8 @@
 #include "core/runtime/ring_pool.hpp"
 
-#include "core/process_gone.hpp"
-#include "core/raw_mutex.hpp"
 #include "core/runtime/page_give_back.hpp"
+#include "core/runtime/process_gone.hpp"
+#include "core/runtime/raw_mutex.hpp"
 
 #include <algorithm>
 #include <cerrno>

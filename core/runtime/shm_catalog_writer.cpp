@@ -1,6 +1,6 @@
 #include "core/runtime/shm_catalog_writer.hpp"
 
-#include "core/process_gone.hpp"
+#include "core/runtime/process_gone.hpp"
 
 #include <algorithm>
 #include <cerrno>

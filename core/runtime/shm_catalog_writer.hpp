@@ -3,7 +3,7 @@
 // appended to its log, where prof reads them before the events that use them.
 #pragma once
 
-#include "core/raw_mutex.hpp"
+#include "core/runtime/raw_mutex.hpp"
 #include "core/runtime/shm_region.hpp"
 
 #include <prof/event.h>

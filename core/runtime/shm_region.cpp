@@ -1,7 +1,7 @@
 #include "core/runtime/shm_region.hpp"
 
-#include "core/layout_page.hpp"
-#include "core/process_gone.hpp"
+#include "core/runtime/layout_page.hpp"
+#include "core/runtime/process_gone.hpp"
 #include "core/runtime/ring_buffer.hpp"
 
 #include <cerrno>

@@ -7,11 +7,11 @@
 //  - the drain: rings emptied into the report writer (events/s, bytes/event).
 // Emit runs use rings big enough for the whole run, touched beforehand, so
 // they measure the emit itself, never a full ring or a page fault.
-#include "core/capture_windows.hpp"
-#include "core/event_bus.hpp"
-#include "core/host_emitters.hpp"
+#include "core/capture/capture_windows.hpp"
+#include "core/events/event_bus.hpp"
 #include "core/report/report_writer.hpp"
-#include "core/session_clock.hpp"
+#include "core/runtime/host_emitters.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <prof/event.hpp>
 

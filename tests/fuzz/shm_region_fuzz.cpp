@@ -6,11 +6,11 @@
 // application writes, prof must not crash, hang, or read or write outside
 // the region (guard pages around the mapping fault on a stray access).
 #include "core/catalog/args_folding.hpp"
-#include "core/event_args_record.hpp"
+#include "core/events/shm_event_source.hpp"
 #include "core/runtime/capture_requests.hpp"
+#include "core/runtime/event_args_record.hpp"
 #include "core/runtime/ring_pool.hpp"
 #include "core/runtime/shm_catalog_writer.hpp"
-#include "core/shm_event_source.hpp"
 
 #include <fuzzer/FuzzedDataProvider.h>
 #include <spdlog/spdlog.h>

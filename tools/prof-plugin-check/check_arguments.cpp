@@ -1,6 +1,6 @@
 #include "tools/prof-plugin-check/check_arguments.hpp"
 
-#include "core/input_error.hpp"
+#include "core/plugin_host/input_error.hpp"
 
 #include <string_view>
 

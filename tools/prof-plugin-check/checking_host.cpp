@@ -1,7 +1,7 @@
 #include "tools/prof-plugin-check/checking_host.hpp"
 
-#include "core/host_emitters.hpp"
-#include "core/session_clock.hpp"
+#include "core/runtime/host_emitters.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <prof/host_api_table.hpp>
 

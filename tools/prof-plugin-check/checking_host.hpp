@@ -1,14 +1,14 @@
 // The host a checked source runs against: prof_host_api over core's own
 // pieces (the catalog's string, track, stack and clock tables, and the emit
-// functions of core/host_emitters.hpp, as prof's and the agent's hosts), with
+// functions of core/runtime/host_emitters.hpp, as prof's and the agent's hosts), with
 // every emitted event handed to an EventChecker instead of a ring.
 #pragma once
 
 #include "tools/prof-plugin-check/event_checker.hpp"
 
 #include "core/catalog/catalog.hpp"
-#include "core/option_values.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/option_values.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <prof/plugin.h>
 

@@ -1,6 +1,6 @@
 #include "tools/prof-plugin-check/event_checker.hpp"
 
-#include "core/event_args_record.hpp"
+#include "core/runtime/event_args_record.hpp"
 
 #include <cmath>
 #include <prof/plugin.hpp>

@@ -1,8 +1,8 @@
 #include "tools/prof-plugin-check/exporter_checks.hpp"
 
-#include "core/console.hpp"
-#include "core/exporter_instance.hpp"
-#include "core/session_clock.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/plugin_host/exporter_instance.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <algorithm>
 #include <chrono>

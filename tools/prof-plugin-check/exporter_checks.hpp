@@ -8,8 +8,8 @@
 #include "tools/prof-plugin-check/generated_capture.hpp"
 #include "tools/prof-plugin-check/rule_report.hpp"
 
-#include "core/option_values.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/option_values.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <filesystem>
 #include <map>

@@ -9,7 +9,7 @@
 
 #include "tools/prof-plugin-check/rule_report.hpp"
 
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <filesystem>
 #include <string>

@@ -12,9 +12,9 @@
 #include "tools/prof-plugin-check/workload.hpp"
 
 #include "core/config/option_validator.hpp"
-#include "core/console.hpp"
-#include "core/input_error.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/plugin_host/input_error.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <spdlog/spdlog.h>
 

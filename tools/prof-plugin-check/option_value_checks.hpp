@@ -5,8 +5,8 @@
 
 #include "tools/prof-plugin-check/rule_report.hpp"
 
-#include "core/option_values.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/option_values.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <functional>
 #include <map>

@@ -4,7 +4,7 @@
 // fails several times keeps its first reason and counts the others.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 
 #include <string>
 #include <vector>

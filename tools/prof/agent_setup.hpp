@@ -3,7 +3,7 @@
 // functions by symbol), and the shared region the agent writes to.
 #pragma once
 
-#include "core/event_bus.hpp"
+#include "core/events/event_bus.hpp"
 #include "core/runtime/shm_region.hpp"
 #include "tools/prof/plugin_selection.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "core/control/control_client.hpp"
 #include "core/control/control_folder.hpp"
-#include "core/session_clock.hpp"
+#include "core/runtime/session_clock.hpp"
 #include "tools/prof/background_session.hpp"
 #include "tools/prof/capture_front_end.hpp"
 #include "tools/prof/capture_plan_options.hpp"

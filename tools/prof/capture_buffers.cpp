@@ -1,6 +1,6 @@
 #include "tools/prof/capture_buffers.hpp"
 
-#include "core/shm_event_source.hpp"
+#include "core/events/shm_event_source.hpp"
 #include "tools/prof/agent_setup.hpp"
 
 #include <algorithm>

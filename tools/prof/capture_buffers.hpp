@@ -3,8 +3,8 @@
 // the application's threads' in shared memory.
 #pragma once
 
-#include "core/event_bus.hpp"
-#include "core/source_instance.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/plugin_host/source_instance.hpp"
 #include "tools/prof/cli/command_line.hpp"
 
 #include <memory>

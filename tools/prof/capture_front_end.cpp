@@ -2,10 +2,10 @@
 
 #include "core/report/report_split.hpp"
 
-#include "core/input_error.hpp"
-#include "core/output_name.hpp"
-#include "core/session_clock.hpp"
-#include "core/shm_event_source.hpp"
+#include "core/events/shm_event_source.hpp"
+#include "core/plugin_host/input_error.hpp"
+#include "core/plugin_host/output_name.hpp"
+#include "core/runtime/session_clock.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/prompt.hpp"

@@ -7,8 +7,8 @@
 
 #include "core/capture/capture_plan.hpp"
 #include "core/capture/capture_runner.hpp"
-#include "core/output_name.hpp"
-#include "core/session_details.hpp"
+#include "core/plugin_host/output_name.hpp"
+#include "core/plugin_host/session_details.hpp"
 #include "tools/prof/agent_setup.hpp"
 #include "tools/prof/capture_buffers.hpp"
 #include "tools/prof/debug_dump.hpp"

@@ -1,10 +1,10 @@
 #include "tools/prof/debug_dump_text.hpp"
 
+#include "core/plugin_host/session_details.hpp"
 #include "core/report/chunk.hpp"
 #include "core/report/chunk_scanner.hpp"
 #include "core/report/mapped_file.hpp"
 #include "core/report/report_reader.hpp"
-#include "core/session_details.hpp"
 #include "tools/prof/app_launcher.hpp"
 #include "tools/prof/cli/help_text.hpp"
 #include "tools/prof/cli/option_table.hpp"

@@ -2,7 +2,7 @@
 // know of a capture.
 #pragma once
 
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 #include "core/report/report_model.hpp"
 #include "tools/prof/cli/command_line.hpp"
 

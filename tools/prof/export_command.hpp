@@ -2,8 +2,8 @@
 // report through one file exporter (asys/nsys `export`).
 #pragma once
 
-#include "core/console.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "tools/prof/import_trace_command.hpp"
 
 #include "core/import/report_import.hpp"
-#include "core/output_name.hpp"
+#include "core/plugin_host/output_name.hpp"
 #include "core/report/report_error.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/run_context.hpp"

@@ -4,7 +4,7 @@
 // profiler's) as reports that prof stats, merge and export read.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 // prof: the command-line front end. Parses options, loads plugins and hands
 // over to the command asked for.
 #include "core/config/capture_profile.hpp"
-#include "core/output_name.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/output_name.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 #include "tools/prof/attach_command.hpp"
 #include "tools/prof/capture_command.hpp"
 #include "tools/prof/cli/command_line_parser.hpp"

@@ -1,6 +1,6 @@
 #include "tools/prof/merge_command.hpp"
 
-#include "core/output_name.hpp"
+#include "core/plugin_host/output_name.hpp"
 #include "core/report/report_merge.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/plugin_selection.hpp"

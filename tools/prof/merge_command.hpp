@@ -4,7 +4,7 @@
 // one Perfetto trace for a visual profiler.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 #include "tools/prof/run_context.hpp"
 
 #include <string>

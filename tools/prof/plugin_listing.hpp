@@ -2,7 +2,7 @@
 // refused and why, and one plugin's option table.
 #pragma once
 
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 
 #include <string>
 

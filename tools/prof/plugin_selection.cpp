@@ -1,8 +1,8 @@
 #include "tools/prof/plugin_selection.hpp"
 
 #include "core/config/option_validator.hpp"
-#include "core/output_name.hpp"
-#include "core/source_instance.hpp"
+#include "core/plugin_host/output_name.hpp"
+#include "core/plugin_host/source_instance.hpp"
 #include "tools/prof/cli/plugin_mapping.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/python_program.hpp"

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "core/capture/capture_runner.hpp"
-#include "core/option_values.hpp"
-#include "core/plugin_registry.hpp"
-#include "core/source_instance.hpp"
+#include "core/plugin_host/option_values.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
+#include "core/plugin_host/source_instance.hpp"
 #include "tools/prof/cli/command_line.hpp"
 
 #include <string>

@@ -3,7 +3,7 @@
 // Redrawn in place on a terminal; printed once, complete, otherwise.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 
 #include <chrono>
 #include <string>

@@ -1,8 +1,8 @@
 #include "tools/prof/query_command.hpp"
 
 #include "core/catalog/catalog.hpp"
-#include "core/event_bus.hpp"
-#include "core/source_instance.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/plugin_host/source_instance.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/plugin_selection.hpp"
 

@@ -2,7 +2,7 @@
 // --import-profile of a folder read them.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 
 #include <string>
 #include <vector>

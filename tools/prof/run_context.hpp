@@ -2,8 +2,8 @@
 // console, the plugin registry and the parsed options.
 #pragma once
 
-#include "core/console.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 #include "tools/prof/cli/command_line.hpp"
 
 namespace prof::tool {

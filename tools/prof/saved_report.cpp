@@ -1,8 +1,8 @@
 #include "tools/prof/saved_report.hpp"
 
-#include "core/exporter_instance.hpp"
-#include "core/report_replay.hpp"
-#include "core/session_details.hpp"
+#include "core/events/report_replay.hpp"
+#include "core/plugin_host/exporter_instance.hpp"
+#include "core/plugin_host/session_details.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/run_context.hpp"

@@ -2,7 +2,7 @@
 // --import-profile, prof export and prof merge's Perfetto output share.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 #include "tools/prof/plugin_selection.hpp"
 
 #include <string>

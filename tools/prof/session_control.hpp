@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/capture/capture_controller.hpp"
-#include "core/console.hpp"
 #include "core/control/control_server.hpp"
+#include "core/plugin_host/console.hpp"
 #include "tools/prof/cli/command_line.hpp"
 
 #include <atomic>

@@ -1,7 +1,7 @@
 #include "tools/prof/stats_command.hpp"
 
-#include "core/output_name.hpp"
-#include "core/report_export_view.hpp"
+#include "core/plugin_host/output_name.hpp"
+#include "core/plugin_host/report_export_view.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/run_context.hpp"

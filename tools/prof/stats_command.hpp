@@ -3,7 +3,7 @@
 // chunks scanned in parallel. `prof stats --help-reports` lists the reports.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 
 #include <string>
 #include <vector>

@@ -6,9 +6,9 @@
 // process's ids are the same.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/plugin_host/report_export_view.hpp"
 #include "core/report/report_reader.hpp"
-#include "core/report_export_view.hpp"
 #include "tools/prof/stats_job.hpp"
 #include "tools/prof/stats_scan.hpp"
 

@@ -4,7 +4,7 @@
 // time.
 #pragma once
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 
 #include <cstdint>
 #include <functional>

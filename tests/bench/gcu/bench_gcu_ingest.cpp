@@ -2,13 +2,13 @@
 // through the gcu plugin (tracks, clock domain, names), the host API and the
 // event rings, to the report file, as in a capture. The driver is a stand-in
 // defined here, so the figure is prof's cost alone, not a device model's.
-#include "core/event_bus.hpp"
-#include "core/event_pump.hpp"
-#include "core/plugin_registry.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/events/event_pump.hpp"
+#include "core/events/report_sink.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
+#include "core/plugin_host/source_instance.hpp"
 #include "core/report/report_writer.hpp"
-#include "core/report_sink.hpp"
-#include "core/session_clock.hpp"
-#include "core/source_instance.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <prof/gcu_driver.h>
 

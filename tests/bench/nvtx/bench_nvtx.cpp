@@ -7,9 +7,9 @@
 #include "nvtx_handlers.hpp"
 #include <prof/annotations/annotation_recorder.hpp>
 
-#include "core/event_bus.hpp"
-#include "core/host_emitters.hpp"
-#include "core/session_clock.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/runtime/host_emitters.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <prof/testing/fake_source_host.hpp>
 #include <prof/tsc_clock.hpp>

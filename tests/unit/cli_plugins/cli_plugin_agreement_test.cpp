@@ -5,7 +5,7 @@
 // enum's choices are the plugin's. The plugin's descriptor is the one
 // source of these; the CLI's table repeats them for its help and its early
 // errors, and this test keeps the two from drifting.
-#include "core/plugin_registry.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/file_text.hpp"
 #include "tools/prof/cli/option_table.hpp"

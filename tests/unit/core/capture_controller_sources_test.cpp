@@ -3,8 +3,8 @@
 // they run throughout, since the application opens its windows itself.
 #include "core/capture/capture_controller.hpp"
 
-#include "core/console.hpp"
-#include "core/session_clock.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <gtest/gtest.h>
 

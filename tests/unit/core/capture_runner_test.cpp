@@ -3,8 +3,8 @@
 // stopped it or returned early.
 #include "core/capture/capture_runner.hpp"
 
-#include "core/console.hpp"
-#include "core/session_clock.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Collection windows keep exactly the events of their intervals, whatever
 // order they arrive in; each window has its own output; cancel discards.
+#include "core/capture/capture_windows.hpp"
 #include "core/capture/flight_recorder.hpp"
-#include "core/capture_windows.hpp"
 
 #include <prof/event.hpp>
 

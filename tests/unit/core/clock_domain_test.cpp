@@ -1,5 +1,5 @@
 #include "core/catalog/clock_domain.hpp"
-#include "core/session_clock.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,10 @@
 // kept together by the ring, folded into the catalog's argument sets by the
 // drain, so sinks see one event with an argument set id.
 #include "core/catalog/args_folding.hpp"
-#include "core/event_args_record.hpp"
-#include "core/event_bus.hpp"
-#include "core/event_pump.hpp"
-#include "core/host_emitters.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/events/event_pump.hpp"
+#include "core/runtime/event_args_record.hpp"
+#include "core/runtime/host_emitters.hpp"
 #include "core/runtime/ring_buffer.hpp"
 
 #include <prof/event.hpp>

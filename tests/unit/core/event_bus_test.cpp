@@ -1,4 +1,4 @@
-#include "core/event_bus.hpp"
+#include "core/events/event_bus.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "core/event_bus.hpp"
-#include "core/event_pump.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/events/event_pump.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The one prof_export_api table over its two views: a live catalog and a
 // report read back answer an exporter alike, and the table's C conventions
 // (counts, nullptr for nothing, "" for a null line) hold for both.
-#include "core/catalog_export_view.hpp"
-#include "core/report_export_view.hpp"
-#include "core/report_sink.hpp"
+#include "core/events/report_sink.hpp"
+#include "core/plugin_host/catalog_export_view.hpp"
+#include "core/plugin_host/report_export_view.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <prof/event.hpp>

@@ -1,6 +1,6 @@
-#include "core/output_name.hpp"
+#include "core/plugin_host/output_name.hpp"
 
-#include "core/input_error.hpp"
+#include "core/plugin_host/input_error.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <gtest/gtest.h>

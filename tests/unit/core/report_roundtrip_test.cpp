@@ -1,10 +1,10 @@
 // A capture's stream written through ReportSink and replayed from the file
 // gives the exporters the same catalog and events as the live capture.
-#include "core/event_args_record.hpp"
-#include "core/event_bus.hpp"
-#include "core/event_pump.hpp"
-#include "core/report_replay.hpp"
-#include "core/report_sink.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/events/event_pump.hpp"
+#include "core/events/report_replay.hpp"
+#include "core/events/report_sink.hpp"
+#include "core/runtime/event_args_record.hpp"
 
 #include <prof/event.hpp>
 

@@ -1,4 +1,4 @@
-#include "core/session.hpp"
+#include "core/capture/session.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
 // The loader on real .so fixtures: good ones load, each bad one is refused
 // with a one-line reason naming the file, and no refusal hides a good plugin.
 #include "core/catalog/catalog.hpp"
-#include "core/console.hpp"
-#include "core/event_bus.hpp"
-#include "core/plugin_registry.hpp"
-#include "core/source_instance.hpp"
+#include "core/events/event_bus.hpp"
+#include "core/plugin_host/console.hpp"
+#include "core/plugin_host/plugin_registry.hpp"
+#include "core/plugin_host/source_instance.hpp"
 
 #include <gtest/gtest.h>
 

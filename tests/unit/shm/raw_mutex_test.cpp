@@ -1,5 +1,5 @@
 // RawMutex excludes like a mutex, contended or not.
-#include "core/raw_mutex.hpp"
+#include "core/runtime/raw_mutex.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,11 @@
 // by name, define strings and tracks, emit from several threads, and die;
 // prof's side reads everything they wrote, ids translated.
 #include "core/catalog/args_folding.hpp"
-#include "core/event_args_record.hpp"
-#include "core/event_sink.hpp"
+#include "core/events/event_sink.hpp"
+#include "core/events/shm_event_source.hpp"
 #include "core/report/report_model.hpp"
+#include "core/runtime/event_args_record.hpp"
 #include "core/runtime/shm_catalog_writer.hpp"
-#include "core/shm_event_source.hpp"
 
 #include <gtest/gtest.h>
 

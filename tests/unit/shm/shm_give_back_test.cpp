@@ -1,9 +1,9 @@
 // prof's mapping of the shared region lets go of what prof has read (the
 // catalog's log, slowly written rings); the region keeps its contents, so
 // whatever is read again, by prof or another reader, is intact.
-#include "core/event_sink.hpp"
+#include "core/events/event_sink.hpp"
+#include "core/events/shm_event_source.hpp"
 #include "core/runtime/shm_catalog_writer.hpp"
-#include "core/shm_event_source.hpp"
 #include "tests/support/page_mapped.hpp"
 
 #include <gtest/gtest.h>

@@ -5,8 +5,8 @@
 #include "json_check.hpp"
 #include "stats_test_report.hpp"
 
+#include "core/plugin_host/report_export_view.hpp"
 #include "core/report/report_reader.hpp"
-#include "core/report_export_view.hpp"
 #include "tools/prof/stats_scan.hpp"
 #include <prof/stats/stats_reports.hpp>
 

@@ -3,7 +3,7 @@
 #include "json_check.hpp"
 #include "stats_test_report.hpp"
 
-#include "core/console.hpp"
+#include "core/plugin_host/console.hpp"
 #include "tests/support/file_text.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tools/prof/cli/usage_error.hpp"

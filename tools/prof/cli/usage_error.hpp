@@ -1,7 +1,7 @@
 // The error the command-line layer throws for bad usage (exit code 2).
 #pragma once
 
-#include "core/input_error.hpp"
+#include "core/plugin_host/input_error.hpp"
 
 #include <string>
 
