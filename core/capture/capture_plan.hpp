@@ -1,7 +1,7 @@
 // When a capture collects: from launch, after a delay, for a duration
 // (rotating), between the application's capture requests or an annotation
 // range, or when told (start/stop commands, the interactive prompt). The
-// front end reads it from its options (tools/prof/capture_plan_options.hpp).
+// front end reads it from its options (tools/prof/capture/capture_plan_options.hpp).
 #pragma once
 
 #include <chrono>

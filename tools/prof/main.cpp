@@ -3,23 +3,23 @@
 #include "core/config/capture_profile.hpp"
 #include "core/plugin_host/output_name.hpp"
 #include "core/plugin_host/plugin_registry.hpp"
-#include "tools/prof/attach_command.hpp"
-#include "tools/prof/capture_command.hpp"
+#include "tools/prof/capture/attach_command.hpp"
+#include "tools/prof/capture/capture_command.hpp"
+#include "tools/prof/capture/plugin_listing.hpp"
+#include "tools/prof/capture/query_command.hpp"
+#include "tools/prof/capture/trigger_command.hpp"
 #include "tools/prof/cli/command_line_parser.hpp"
 #include "tools/prof/cli/help_text.hpp"
 #include "tools/prof/cli/option_rules.hpp"
 #include "tools/prof/cli/profile_merge.hpp"
 #include "tools/prof/cli/subcommand_table.hpp"
 #include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/export_command.hpp"
-#include "tools/prof/import_command.hpp"
-#include "tools/prof/import_trace_command.hpp"
-#include "tools/prof/merge_command.hpp"
-#include "tools/prof/plugin_listing.hpp"
-#include "tools/prof/query_command.hpp"
-#include "tools/prof/session_control.hpp"
-#include "tools/prof/stats_command.hpp"
-#include "tools/prof/trigger_command.hpp"
+#include "tools/prof/reports/export_command.hpp"
+#include "tools/prof/reports/import_trace_command.hpp"
+#include "tools/prof/reports/merge_command.hpp"
+#include "tools/prof/reports/replay_command.hpp"
+#include "tools/prof/sessions/session_control.hpp"
+#include "tools/prof/stats/stats_command.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
@@ -182,7 +182,7 @@ int dispatch(cli::CommandLine &command, core::Console &console) {
   }
   if (tool::is_query(command)) return tool::run_query(context);
   if (command.has("import-profile") || command.has("import-rawdata"))
-    return tool::run_import(context);
+    return tool::run_replay(context);
   if (command.has_app()) return tool::run_capture(context);
   throw cli::UsageError("nothing to do: give an application to profile (see prof --help)");
 }

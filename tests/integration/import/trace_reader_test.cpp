@@ -8,7 +8,7 @@
 #include "read/trace_reader.hpp"
 #include "tests/integration/import/import_test_support.hpp"
 #include "tests/support/scratch_dir.hpp"
-#include "tools/prof/trace_file_names.hpp"
+#include "tools/prof/reports/trace_file_names.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include "tests/support/file_text.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tools/prof/cli/usage_error.hpp"
-#include "tools/prof/stats_command.hpp"
+#include "tools/prof/stats/stats_command.hpp"
 #include <prof/stats/stats_reports.hpp>
 
 #include <gtest/gtest.h>

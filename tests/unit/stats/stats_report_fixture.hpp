@@ -6,7 +6,7 @@
 
 #include "core/plugin_host/report_export_view.hpp"
 #include "core/report/report_reader.hpp"
-#include "tools/prof/stats_scan.hpp"
+#include "tools/prof/stats/stats_scan.hpp"
 #include <prof/stats/stats_reports.hpp>
 
 #include <gtest/gtest.h>

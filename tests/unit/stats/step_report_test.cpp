@@ -5,7 +5,7 @@
 #include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
 
-#include "tools/prof/stats_scan.hpp"
+#include "tools/prof/stats/stats_scan.hpp"
 #include <prof/stats/html_page.hpp>
 #include <prof/stats/rank_charts.hpp>
 #include <prof/stats/stats_reports.hpp>

@@ -1,4 +1,4 @@
-#include "tools/prof/app_launcher.hpp"
+#include "tools/prof/capture/app_launcher.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The capture window options: values, defaults and combinations.
-#include "tools/prof/application_environment.hpp"
-#include "tools/prof/capture_plan_options.hpp"
+#include "tools/prof/capture/application_environment.hpp"
+#include "tools/prof/capture/capture_plan_options.hpp"
 #include "tools/prof/cli/command_line_parser.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 

@@ -1,10 +1,10 @@
 // The text of the --debug-dump files.
-#include "tools/prof/debug_dump_text.hpp"
+#include "tools/prof/capture/debug_dump_text.hpp"
 
 #include "core/report/chunk.hpp"
 #include "tests/unit/report/report_test_support.hpp"
+#include "tools/prof/capture/plugin_listing.hpp"
 #include "tools/prof/cli/command_line_parser.hpp"
-#include "tools/prof/plugin_listing.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "tools/prof/plugin_listing.hpp"
+#include "tools/prof/capture/plugin_listing.hpp"
 
 #include <gtest/gtest.h>
 

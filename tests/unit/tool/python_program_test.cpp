@@ -1,6 +1,6 @@
 // Whether the launched program is a CPython one (python_program.hpp): real
 // interpreters and scripts are, anything else, unreadable or damaged is not.
-#include "tools/prof/python_program.hpp"
+#include "tools/prof/capture/python_program.hpp"
 
 #include "tests/support/scratch_dir.hpp"
 

@@ -1,0 +1,293 @@
+#include "tools/prof/stats/stats_command.hpp"
+
+#include "core/plugin_host/output_name.hpp"
+#include "core/plugin_host/report_export_view.hpp"
+#include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/progress_bar.hpp"
+#include "tools/prof/run_context.hpp"
+#include "tools/prof/stats/stats_inputs.hpp"
+#include "tools/prof/stats/stats_job.hpp"
+#include "tools/prof/stats/stats_scan.hpp"
+#include <prof/drop_causes.hpp>
+#include <prof/stats/aggregator_wire.hpp>
+#include <prof/stats/html_page.hpp>
+#include <prof/stats/stats_reports.hpp>
+
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+namespace po = boost::program_options;
+
+namespace prof::tool {
+namespace {
+
+/// device-utilization rows per device beyond which --interval is refused.
+constexpr uint64_t kMaxWindows = 10'000'000;
+
+cli::UsageError usage(const std::string &message) { return cli::UsageError("stats: " + message); }
+
+std::string known_names() {
+  std::string text;
+  for (const auto &info : stats::known_reports())
+    text += (text.empty() ? "" : ", ") + std::string(info.name);
+  return text;
+}
+
+/// "a,b , c" → {"a", "b", "c"}: known names, each once, in the order given.
+std::vector<std::string> parse_report_names(const std::string &list) {
+  std::vector<std::string> names;
+  std::stringstream in(list);
+  for (std::string name; std::getline(in, name, ',');) {
+    const auto first = name.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    name = name.substr(first, name.find_last_not_of(' ') - first + 1);
+    if (!stats::find_report(name))
+      throw usage("unknown report '" + name + "' (reports: " + known_names() + ")");
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (names.empty()) throw usage("--report names no report (reports: " + known_names() + ")");
+  return names;
+}
+
+/// A positive number of `unit`s as ns.
+uint64_t parse_duration(const std::string &option, const std::string &text, double unit_ns,
+                        bool zero_allowed) {
+  char *end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value) || value < 0 ||
+      (value == 0 && !zero_allowed) || value * unit_ns > 1e18)
+    throw usage("--" + option + " '" + text + "' is not a " + (zero_allowed ? "" : "positive ") +
+                "number");
+  const auto ns = static_cast<uint64_t>(std::llround(value * unit_ns));
+  if (ns == 0 && !zero_allowed) throw usage("--" + option + " '" + text + "' is under 1 ns");
+  return ns;
+}
+
+/// What a rank sends rank 0: its aggregator, or why it has none.
+enum class Answer : uint8_t { Results = 0, UsageError = 1, Failure = 2 };
+
+int exit_code_of(const std::exception_ptr &failure) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const core::InputError &) {
+    return kExitUsage;
+  } catch (...) {
+    return kExitFailure;
+  }
+}
+
+std::vector<uint8_t> answer_of(std::optional<ScanResult> &result,
+                               const std::exception_ptr &failure) {
+  std::vector<uint8_t> bytes;
+  if (!failure) {
+    bytes = stats::AggregatorWire::save(result->aggregator);
+    bytes.insert(bytes.begin(), static_cast<uint8_t>(Answer::Results));
+    return bytes;
+  }
+  std::string message;
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception &e) {
+    message = e.what();
+  } catch (...) {
+    message = "stats: unknown failure";
+  }
+  bytes.push_back(static_cast<uint8_t>(exit_code_of(failure) == kExitUsage ? Answer::UsageError
+                                                                           : Answer::Failure));
+  bytes.insert(bytes.end(), message.begin(), message.end());
+  return bytes;
+}
+
+/// Every rank's answer into rank 0's aggregator, in rank order; `failure`
+/// becomes the first failure of any rank.
+void gather_results(StatsJob &job, std::optional<ScanResult> &result, std::exception_ptr &failure) {
+  const std::vector<uint8_t> mine = answer_of(result, failure);
+  job.gather(mine, [&](int rank, std::span<const uint8_t> answer) {
+    if (rank == 0 || failure) return;
+    const std::string prefix = "stats: rank " + std::to_string(rank) + ": ";
+    if (answer.empty() || answer[0] > static_cast<uint8_t>(Answer::Failure)) {
+      failure = std::make_exception_ptr(std::runtime_error(prefix + "sent no results"));
+      return;
+    }
+    const auto body = answer.subspan(1);
+    const std::string text(body.begin(), body.end());
+    if (answer[0] == static_cast<uint8_t>(Answer::UsageError))
+      failure = std::make_exception_ptr(cli::UsageError(text));
+    else if (answer[0] == static_cast<uint8_t>(Answer::Failure))
+      failure = std::make_exception_ptr(std::runtime_error(text));
+    else if (!stats::AggregatorWire::load(body, result->aggregator))
+      failure = std::make_exception_ptr(std::runtime_error(prefix + "sent malformed results"));
+  });
+}
+
+int stats_here(const std::vector<std::string> &args, core::Console &console);
+
+} // namespace
+
+int run_stats(const std::vector<std::string> &args, core::Console &console) {
+  try {
+    return stats_here(args, console);
+  } catch (...) {
+    // Under an MPI launcher every process meets the same bad option: rank 0
+    // says so and gives the job its exit status. The others exit 0, since
+    // mpirun ends the whole job when one exits otherwise, maybe before rank
+    // 0 has said anything.
+    if (StatsJob::launcher_rank() > 0) return kExitOk;
+    throw;
+  }
+}
+
+namespace {
+
+int stats_here(const std::vector<std::string> &args, core::Console &console) {
+  po::options_description options("prof stats [options] REPORT|FOLDER...");
+  auto add = options.add_options();
+  add("report,r", po::value<std::string>(),
+      "reports to compute, NAME,NAME,... (default: those of the summary that have data; see "
+      "--help-reports)");
+  add("format", po::value<std::string>()->default_value("table"),
+      "table, csv, json or html (one page with charts of the ranks' collectives and steps)");
+  add("output,o", po::value<std::string>(), "write to FILE instead of standard output");
+  add("force-overwrite,f", "replace an existing output file");
+  add("interval", po::value<std::string>()->default_value("100"),
+      "device-utilization: window length in ms");
+  add("gap-threshold", po::value<std::string>()->default_value("1000"),
+      "device-gaps: report idle gaps longer than this many us");
+  add("group-by", po::value<std::string>()->default_value("name"),
+      "torch-ops: a row per operator name (name) or per name and input shapes (shapes)");
+  add("help-reports", "list the reports");
+  add("help,h", "this help");
+  po::options_description all; // and the report, which --help leaves to the usage line
+  all.add(options).add_options()("input", po::value<std::vector<std::string>>());
+  po::positional_options_description positional;
+  positional.add("input", -1);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
+  } catch (const po::error &e) {
+    throw usage(e.what());
+  }
+  if (values.count("help")) {
+    std::ostringstream text;
+    text << options;
+    std::fputs(text.str().c_str(), stdout);
+    return kExitOk;
+  }
+  if (values.count("help-reports")) {
+    std::fputs(stats::help_reports_text().c_str(), stdout);
+    return kExitOk;
+  }
+  if (!values.count("input"))
+    throw usage("give a report, several, or folders of them (see prof stats --help)");
+  const auto inputs = values["input"].as<std::vector<std::string>>();
+  const std::string format = values["format"].as<std::string>();
+  if (format != "table" && format != "csv" && format != "json" && format != "html")
+    throw usage("unknown format '" + format + "' (formats: table, csv, json, html)");
+  const bool chosen = values.count("report") > 0;
+  const std::vector<std::string> names =
+      chosen ? parse_report_names(values["report"].as<std::string>()) : std::vector<std::string>{};
+  stats::ReportOptions report_options;
+  report_options.interval_ns =
+      parse_duration("interval", values["interval"].as<std::string>(), 1e6, false);
+  report_options.gap_threshold_ns =
+      parse_duration("gap-threshold", values["gap-threshold"].as<std::string>(), 1e3, true);
+  const std::string group_by = values["group-by"].as<std::string>();
+  if (group_by != "name" && group_by != "shapes")
+    throw usage("--group-by '" + group_by + "' is not name or shapes");
+  report_options.group_by =
+      group_by == "shapes" ? stats::OperatorGrouping::Shapes : stats::OperatorGrouping::Name;
+  const std::string output = values.count("output") ? values["output"].as<std::string>() : "";
+  if (!output.empty()) {
+    std::string problem;
+    if (!core::output_path_allowed(output, values.count("force-overwrite") > 0, &problem))
+      throw usage(problem);
+  }
+
+  std::unique_ptr<StatsJob> job = StatsJob::join(console);
+  if (job && !job->works()) return kExitOk;
+  const bool prints = !job || job->prints();
+
+  std::vector<std::string> scanned = names;
+  if (!chosen)
+    for (const auto &info : stats::known_reports())
+      if (info.by_default) scanned.emplace_back(info.name);
+  stats::StatsScope scope = stats::scope_for(scanned, report_options);
+  if (format == "html") // its charts: the ranks' collectives, communication and steps
+    scope.collectives = scope.communication = scope.steps = true;
+
+  std::optional<StatsInputs> in;
+  std::optional<ScanResult> result;
+  std::exception_ptr failure; // in a job: kept until every rank has answered
+  try {
+    in.emplace(inputs, output, job.get(), prints ? &console : nullptr);
+    ScanOptions scan;
+    std::optional<ProgressBar> bar;
+    if (!output.empty() && prints) {
+      bar.emplace(console, "process profile data");
+      scan.progress = [&bar](uint64_t done, uint64_t total) {
+        bar->update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);
+      };
+    }
+    result.emplace(in->scan(scope, scan));
+    if (bar) bar->finish();
+    if (prints)
+      for (const uint64_t offset : result->malformed_chunks)
+        console.warning(malformed_chunk_warning(in->path(), offset));
+  } catch (...) {
+    if (!job) throw;
+    failure = std::current_exception();
+  }
+  if (job) {
+    gather_results(*job, result, failure);
+    if (!prints) return kExitOk; // rank 0 reports every rank's failure (see run_stats)
+    if (failure) std::rethrow_exception(failure);
+  }
+  const ExportHost &host = in->host();
+  stats::StatsAggregator &aggregator = result->aggregator;
+  if (std::find(scanned.begin(), scanned.end(), "device-utilization") != scanned.end() &&
+      aggregator.last_ts() > aggregator.first_ts() &&
+      (aggregator.last_ts() - aggregator.first_ts()) / report_options.interval_ns >= kMaxWindows)
+    throw usage("--interval " + values["interval"].as<std::string>() +
+                " cuts this report into more than " + std::to_string(kMaxWindows) +
+                " windows per device: give a longer one");
+
+  std::vector<stats::StatsTable> tables;
+  for (const std::string &name : scanned) {
+    stats::StatsTable table = stats::build_report(name, aggregator, host, report_options);
+    if (chosen || table.row_count() > 0) tables.push_back(std::move(table));
+  }
+  std::string text = format == "csv"    ? stats::render_csv(tables)
+                     : format == "json" ? stats::render_json(tables)
+                     : format == "html"
+                         ? stats::render_html(tables, stats::rank_charts(aggregator, host),
+                                              "prof stats: " + in->title())
+                         : stats::render_table(tables);
+  if (tables.empty() && format == "table")
+    text = "======== Profiling result: no activities, counters or samples in this report\n";
+
+  if (output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return kExitOk;
+  }
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) {
+    print_error("stats: cannot write '" + output + "'");
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+} // namespace
+
+} // namespace prof::tool
