@@ -5,7 +5,7 @@ tests and configs/ already use:
   yaml_profile        configs/*.yaml and a profile with every section
   activity_filter     the filter strings of tests/unit/activity/filter_test.cpp
   activity_tree_json  the JSON of tests/unit/activity/*json*_test.cpp
-  command_line        the argument lists of tests/unit/cli/*_test.cpp
+  command_line        the argument lists of tests/unit/prof/cli/*_test.cpp
   control_message     one frame per control command
 
 Run from the repository root: tests/fuzz/make_text_seeds.py. Seeds are
@@ -79,7 +79,7 @@ def activity_tree_json():
 
 
 def command_line():
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "unit", "cli", "*_test.cpp"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "unit", "prof", "cli", "*_test.cpp"))):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for args in re.findall(r"(?:parse|error_of|parse_arguments)\(\{([^{}]*)\}", text):
