@@ -1,12 +1,6 @@
 #include "chrome_json_exporter.hpp"
 
-#include <prof/declared_options.hpp>
 #include <prof/json_text.hpp>
-
-#include <filesystem>
-#include <system_error>
-
-#include <unistd.h>
 
 namespace prof::chrome_json {
 
@@ -16,44 +10,28 @@ const char *text_or_empty(const char *text) { return text != nullptr ? text : ""
 
 } // namespace
 
-std::string resolve_output_path(std::string_view path, int pid) {
-  return output::resolve_output_path(path, pid, ".json");
-}
-
 ChromeJsonExporter::ChromeJsonExporter(ExportHost host)
-    : host_(host), tracks_(host, [this](const std::string &record) { emit_record(record); }) {}
-
-bool ChromeJsonExporter::fail(std::string message) {
-  failed_ = true;
-  file_.discard();
-  host_.log(PROF_LOG_ERROR, message);
-  return false;
-}
+    : host_(host), tracks_(host, [this](const std::string &record) { emit_record(record); }),
+      file_(host, "chrome-json", kExtension) {}
 
 bool ChromeJsonExporter::begin() {
-  const DeclaredOptions declared(host_, kOptions);
-  const std::string_view path = declared.text("path");
-  if (path.empty()) return fail("chrome-json: option path is required");
-  int pid = host_.session().target_pid;
-  if (pid <= 0) pid = static_cast<int>(::getpid());
-  if (!file_.open(resolve_output_path(path, pid), declared.flag("overwrite")))
-    return fail(file_.error());
+  if (!file_.open(kOptions)) return false;
   out_ = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[";
   return true;
 }
 
 bool ChromeJsonExporter::consume(const prof_event *events, size_t count) {
-  if (failed_) return false;
+  if (file_.failed()) return false;
   for (size_t i = 0; i < count; ++i) {
     write(events[i]);
-    if (out_.size() >= kFlushBytes && !flush()) return false;
+    if (!file_.write_if_full(out_)) return false;
   }
   events_ += count;
   return true;
 }
 
 bool ChromeJsonExporter::end() {
-  if (failed_) return false;
+  if (file_.failed()) return false;
   tracks_.refresh_names();
   const prof_session_info &session = host_.session();
   out_ += "\n],\"otherData\":{\"base_ns\":";
@@ -71,22 +49,13 @@ bool ChromeJsonExporter::end() {
   out_ += ",\"hostname\":";
   append_json_string(out_, text_or_empty(session.hostname));
   out_ += "}}\n";
-  if (!flush()) return false;
-  if (!file_.commit()) return fail(file_.error());
+  if (!file_.write(out_) || !file_.commit()) return false;
   if (skipped_ > 0)
     host_.log(PROF_LOG_WARN, "chrome-json: " + std::to_string(skipped_) +
                                  " events left out (counter values off counter tracks or not "
                                  "finite, other events on counter tracks, samples without a call "
                                  "stack)");
-  host_.log(PROF_LOG_INFO, "chrome-json: wrote " + std::to_string(events_) + " events to '" +
-                               file_.final_path() + "'");
-  return true;
-}
-
-bool ChromeJsonExporter::flush() {
-  if (out_.empty()) return true;
-  if (!file_.write(out_.data(), out_.size())) return fail(file_.error());
-  out_.clear();
+  file_.log_written(events_);
   return true;
 }
 

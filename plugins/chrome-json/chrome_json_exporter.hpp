@@ -28,7 +28,7 @@
 #define PROF_PLUGINS_CHROME_JSON_CHROME_JSON_EXPORTER_HPP
 
 #include "chrome_track_map.hpp"
-#include <prof/output/output_file.hpp>
+#include <prof/output/exporter_output.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -42,13 +42,11 @@ namespace prof::chrome_json {
 inline constexpr prof_option_desc kOptions[] = {
     {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
      "output file, or a folder (existing or ending in '/') that receives prof-<pid>.json"},
-    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
-     "replace an existing output file instead of refusing it"},
+    output::kOverwriteOption,
 };
 
-/// Final file name for the `path` option: `path` itself, or
-/// `<path>/prof-<pid>.json` when `path` is an existing folder or ends in '/'.
-std::string resolve_output_path(std::string_view path, int pid);
+/// What a folder given as `path` receives: prof-<pid>.json.
+inline constexpr const char *kExtension = ".json";
 
 class ChromeJsonExporter {
 public:
@@ -57,9 +55,6 @@ public:
   bool begin();
   bool consume(const prof_event *events, size_t count);
   bool end();
-
-  /// Buffered output is written to the file in blocks of about this size.
-  static constexpr size_t kFlushBytes = 1 << 20;
 
 private:
   void write(const prof_event &e);
@@ -74,16 +69,13 @@ private:
   /// "args": the correlation id (slices) and the event's typed arguments.
   void append_args(const prof_event &e, bool with_correlation);
   void emit_record(const std::string &record);
-  bool flush();
-  bool fail(std::string message);
 
   ExportHost host_;
   ChromeTrackMap tracks_;
-  output::OutputFile file_{"chrome-json"};
+  output::ExporterOutput file_;
   std::string out_;
   bool first_record_ = true;
   bool have_base_ = false;
-  bool failed_ = false;
   uint64_t base_ns_ = 0;
   uint64_t events_ = 0;
   uint64_t skipped_ = 0;

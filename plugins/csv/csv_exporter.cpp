@@ -4,8 +4,6 @@
 
 #include <prof/declared_options.hpp>
 
-#include <sys/stat.h>
-
 namespace prof::csv {
 
 bool CsvExporter::fail(const std::string &message) {
@@ -22,19 +20,19 @@ bool CsvExporter::begin() {
     mode_ = CsvMode::Tables;
   else
     return fail("unknown mode '" + std::string(mode) + "' (choose summary or tables)");
-  path_ = std::string(declared.text("path"));
-  if (path_.empty()) return fail("option 'path' is required, e.g. --plugin \"csv path=out.csv\"");
-  const bool overwrite = declared.flag("overwrite");
+  const std::optional<output::OutputOptions> options =
+      output::OutputOptions::read(host_, kOptions, "csv");
+  if (!options) return false;
   std::string error;
   if (mode_ == CsvMode::Tables) {
+    path_ = options->path;
     tables_.emplace(host_);
-    if (!tables_->open(path_, overwrite, error)) return fail(error);
+    if (!tables_->open(path_, options->overwrite, error)) return fail(error);
   } else {
-    struct stat st {};
-    if (!overwrite && stat(path_.c_str(), &st) == 0)
-      return fail(path_ + " already exists; set overwrite=true to replace it");
+    path_ =
+        output::resolve_output_path(options->path, output::output_pid(host_.session()), kExtension);
     // Open now so an unwritable path fails before the capture, not after.
-    if (!summary_file_.open(path_, error)) return fail(error);
+    if (!summary_file_.open(path_, options->overwrite, error)) return fail(error);
     aggregator_.emplace(host_);
   }
   begun_ = true;

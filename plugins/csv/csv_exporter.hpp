@@ -6,6 +6,7 @@
 
 #include "csv_file.hpp"
 #include "csv_tables.hpp"
+#include <prof/output/exporter_output.hpp>
 #include <prof/stats/summary_aggregator.hpp>
 
 #include <prof/plugin.hpp>
@@ -19,12 +20,16 @@ namespace prof::csv {
 /// reads each default from.
 inline constexpr prof_option_desc kOptions[] = {
     {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
-     "summary: the CSV file to write; tables: the folder to write the CSV files to (required)"},
-    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr, "replace existing files"},
+     "summary: the CSV file to write, or a folder (existing or ending in '/') that receives "
+     "prof-<pid>.csv; tables: the folder to write the CSV files to"},
+    output::kOverwriteOption,
     {"mode", PROF_OPTION_ENUM, "summary", 0, -1, "summary,tables",
      "summary: the summary tables in one file; tables: one file per event table "
      "(tracks, slices, instants, counters, samples, stacks, flows)"},
 };
+
+/// What a folder given as `path` receives in mode=summary: prof-<pid>.csv.
+inline constexpr const char *kExtension = ".csv";
 
 enum class CsvMode { Summary, Tables };
 

@@ -23,9 +23,9 @@ std::string format_double(double value) {
   return std::string(text, result.ptr);
 }
 
-bool CsvFile::open(const std::string &path, std::string &error) {
+bool CsvFile::open(const std::string &path, bool overwrite, std::string &error) {
   discard();
-  open_ = file_.open(path, true);
+  open_ = file_.open(path, overwrite);
   if (!open_) {
     error = file_.error();
     return false;

@@ -26,10 +26,10 @@ public:
   CsvFile &operator=(const CsvFile &) = delete;
   ~CsvFile() { discard(); }
 
-  /// Opens the temporary file for `path`, replacing a file there once
-  /// committed (the caller decided it may); on failure returns false and
-  /// sets `error` to a sentence naming the file.
-  bool open(const std::string &path, std::string &error);
+  /// Opens the temporary file for `path`, refusing an existing file unless
+  /// `overwrite`; on failure returns false and sets `error` to a sentence
+  /// naming the file.
+  bool open(const std::string &path, bool overwrite, std::string &error);
 
   /// Row building: field() appends one field, end_row() writes the line.
   CsvFile &field(std::string_view text);

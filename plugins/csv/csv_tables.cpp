@@ -42,12 +42,7 @@ bool CsvTables::open(const std::string &folder, bool overwrite, std::string &err
   }
   for (size_t i = 0; i < kFiles.size(); ++i) {
     const std::string path = (fs::path(folder) / kFiles[i]).string();
-    if (!overwrite && fs::exists(path, ec)) {
-      error = path + " already exists; set overwrite=true to replace it";
-      for (CsvFile &file : files_) file.discard();
-      return false;
-    }
-    if (!files_[i].open(path, error)) {
+    if (!files_[i].open(path, overwrite, error)) {
       for (CsvFile &file : files_) file.discard();
       return false;
     }

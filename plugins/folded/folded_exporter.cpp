@@ -2,35 +2,16 @@
 
 #include <prof/declared_options.hpp>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <sys/stat.h>
-#include <unistd.h>
-
 namespace prof::folded {
 
 bool FoldedExporter::begin() {
-  const DeclaredOptions declared(host_, kOptions);
-  path_ = std::string(declared.text("path"));
-  if (path_.empty()) {
-    host_.log(PROF_LOG_ERROR, "folded: option 'path' is required, e.g. --plugin \"folded "
-                              "path=out.folded\"");
-    return false;
-  }
-  overwrite_ = declared.flag("overwrite");
-  thread_frame_ = declared.flag("thread-frame");
-  struct stat st {};
-  if (!overwrite_ && stat(path_.c_str(), &st) == 0) {
-    host_.log(PROF_LOG_ERROR, "folded: " + path_ +
-                                  " already exists; set overwrite=true to "
-                                  "replace it");
-    return false;
-  }
-  return true;
+  thread_frame_ = DeclaredOptions(host_, kOptions).flag("thread-frame");
+  // Open now so a taken or unwritable path fails before the capture, not after.
+  return file_.open(kOptions);
 }
 
 bool FoldedExporter::consume(const prof_event *events, size_t count) {
+  if (file_.failed()) return false;
   for (size_t i = 0; i < count; ++i)
     if (events[i].type == PROF_EVENT_SAMPLE)
       stacks_.add(events[i].track, static_cast<prof_stack_id>(events[i].id));
@@ -38,29 +19,17 @@ bool FoldedExporter::consume(const prof_event *events, size_t count) {
 }
 
 bool FoldedExporter::end() {
-  const std::string temp = path_ + ".tmp." + std::to_string(getpid());
-  FILE *out = std::fopen(temp.c_str(), "w");
-  if (out == nullptr) {
-    host_.log(PROF_LOG_ERROR, "folded: cannot write " + temp + ": " + std::strerror(errno));
-    return false;
-  }
+  if (file_.failed()) return false;
   const auto lines = stacks_.render(host_, thread_frame_);
-  for (const std::string &line : lines)
-    std::fprintf(out, "%s\n", line.c_str());
-  const bool written = std::ferror(out) == 0;
-  if (std::fclose(out) != 0 || !written) {
-    host_.log(PROF_LOG_ERROR, "folded: cannot write " + temp + ": " + std::strerror(errno));
-    std::remove(temp.c_str());
-    return false;
+  std::string text;
+  for (const std::string &line : lines) {
+    text += line;
+    text += '\n';
+    if (!file_.write_if_full(text)) return false;
   }
-  if (std::rename(temp.c_str(), path_.c_str()) != 0) {
-    host_.log(PROF_LOG_ERROR,
-              "folded: cannot rename " + temp + " to " + path_ + ": " + std::strerror(errno));
-    std::remove(temp.c_str());
-    return false;
-  }
+  if (!file_.write(text) || !file_.commit()) return false;
   host_.print("folded: " + std::to_string(stacks_.samples()) + " samples in " +
-              std::to_string(lines.size()) + " stacks written to " + path_);
+              std::to_string(lines.size()) + " stacks written to " + file_.final_path());
   return true;
 }
 

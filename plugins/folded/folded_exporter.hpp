@@ -5,9 +5,8 @@
 
 #include "folded_stacks.hpp"
 
+#include <prof/output/exporter_output.hpp>
 #include <prof/plugin.hpp>
-
-#include <string>
 
 namespace prof::folded {
 
@@ -15,23 +14,25 @@ namespace prof::folded {
 /// reads each default from.
 inline constexpr prof_option_desc kOptions[] = {
     {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
-     "file to write the folded stacks to (required)"},
-    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr, "replace an existing file"},
+     "output file, or a folder (existing or ending in '/') that receives prof-<pid>.folded"},
+    output::kOverwriteOption,
     {"thread-frame", PROF_OPTION_BOOL, "true", 0, -1, nullptr,
      "start each stack with the thread's name, as perf's stackcollapse does"},
 };
 
+/// What a folder given as `path` receives: prof-<pid>.folded.
+inline constexpr const char *kExtension = ".folded";
+
 class FoldedExporter {
 public:
-  explicit FoldedExporter(ExportHost host) : host_(host) {}
+  explicit FoldedExporter(ExportHost host) : host_(host), file_(host, "folded", kExtension) {}
   bool begin();
   bool consume(const prof_event *events, size_t count);
   bool end();
 
 private:
   ExportHost host_;
-  std::string path_;
-  bool overwrite_ = false;
+  output::ExporterOutput file_;
   bool thread_frame_ = true;
   FoldedStacks stacks_;
 };

@@ -1,6 +1,5 @@
 #include "kineto_exporter.hpp"
 
-#include <prof/declared_options.hpp>
 #include <prof/kineto_format.hpp>
 
 #include "kineto_args.hpp"
@@ -10,7 +9,6 @@
 
 #include <charconv>
 #include <cstddef>
-#include <unistd.h>
 
 namespace prof::kineto {
 
@@ -55,29 +53,13 @@ std::string import_detail(std::string_view plugins, std::string_view key) {
 
 } // namespace
 
-std::string resolve_output_path(std::string_view path, int pid) {
-  return output::resolve_output_path(path, pid, ".pt.trace.json");
-}
-
 KinetoExporter::KinetoExporter(ExportHost host)
-    : host_(host), places_(host, [this](const std::string &record) { emit_record(record); }) {}
-
-bool KinetoExporter::fail(std::string message) {
-  failed_ = true;
-  file_.discard();
-  host_.log(PROF_LOG_ERROR, message);
-  return false;
-}
+    : host_(host), places_(host, [this](const std::string &record) { emit_record(record); }),
+      file_(host, "kineto", kExtension) {}
 
 bool KinetoExporter::begin() {
-  const DeclaredOptions declared(host_, kOptions);
-  const std::string_view path = declared.text("path");
-  if (path.empty()) return fail("kineto: option path is required");
+  if (!file_.open(kOptions)) return false;
   const prof_session_info &session = host_.session();
-  int pid = session.target_pid;
-  if (pid <= 0) pid = static_cast<int>(::getpid());
-  if (!file_.open(resolve_output_path(path, pid), declared.flag("overwrite")))
-    return fail(file_.error());
   // ts counts from the session's start (ABI 1.3), else from the first event.
   if (session.struct_size >= offsetof(prof_session_info, start_ns) + sizeof session.start_ns &&
       session.start_ns != 0) {
@@ -89,10 +71,10 @@ bool KinetoExporter::begin() {
 }
 
 bool KinetoExporter::consume(const prof_event *events, size_t count) {
-  if (failed_) return false;
+  if (file_.failed()) return false;
   for (size_t i = 0; i < count; ++i) {
     write(events[i]);
-    if (out_.size() >= kFlushBytes && !flush()) return false;
+    if (!file_.write_if_full(out_)) return false;
   }
   events_ += count;
   return true;
@@ -289,27 +271,18 @@ std::string KinetoExporter::trailer() {
 }
 
 bool KinetoExporter::end() {
-  if (failed_) return false;
+  if (file_.failed()) return false;
   for (const StepRange &range : step_ranges_)
     if (!steps_.contains({range.place.pid, range.place.tid, range.event.ts, range.number}))
       write_slice(range.event, range.place, host_.string(range.event.name));
   skipped_ += flow_begins_.size() + flow_ends_.size();
   out_ += trailer();
-  if (!flush()) return false;
-  if (!file_.commit()) return fail(file_.error());
+  if (!file_.write(out_) || !file_.commit()) return false;
   if (skipped_ > 0)
     host_.log(PROF_LOG_INFO, "kineto: " + std::to_string(skipped_) +
                                  " events have no Kineto form and are left out (counters, CPU "
                                  "samples, flows without their other end)");
-  host_.log(PROF_LOG_INFO,
-            "kineto: wrote " + std::to_string(events_) + " events to '" + file_.final_path() + "'");
-  return true;
-}
-
-bool KinetoExporter::flush() {
-  if (out_.empty()) return true;
-  if (!file_.write(out_.data(), out_.size())) return fail(file_.error());
-  out_.clear();
+  file_.log_written(events_);
   return true;
 }
 

@@ -31,7 +31,7 @@
 
 #include "kineto_places.hpp"
 
-#include <prof/output/output_file.hpp>
+#include <prof/output/exporter_output.hpp>
 #include <prof/plugin.hpp>
 
 #include <cstdint>
@@ -48,14 +48,11 @@ namespace prof::kineto {
 inline constexpr prof_option_desc kOptions[] = {
     {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
      "output file, or a folder (existing or ending in '/') that receives prof-<pid>.pt.trace.json"},
-    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
-     "replace an existing output file instead of refusing it"},
+    output::kOverwriteOption,
 };
 
-/// Final file name for the `path` option: `path` itself, or
-/// `<path>/prof-<pid>.pt.trace.json` when `path` is an existing folder or
-/// ends in '/'.
-std::string resolve_output_path(std::string_view path, int pid);
+/// What a folder given as `path` receives: prof-<pid>.pt.trace.json.
+inline constexpr const char *kExtension = ".pt.trace.json";
 
 class KinetoExporter {
 public:
@@ -64,9 +61,6 @@ public:
   bool begin();
   bool consume(const prof_event *events, size_t count);
   bool end();
-
-  /// Buffered output is written to the file in blocks of about this size.
-  static constexpr size_t kFlushBytes = 1 << 20;
 
 private:
   /// A flow end waiting for the other.
@@ -90,15 +84,12 @@ private:
   void open_event(char phase, const KinetoPlace &place, uint64_t ts);
   void emit_record(const std::string &record);
   std::string trailer();
-  bool flush();
-  bool fail(std::string message);
 
   ExportHost host_;
   KinetoPlaces places_;
-  output::OutputFile file_{"kineto"};
+  output::ExporterOutput file_;
   std::string out_;
   bool first_record_ = true;
-  bool failed_ = false;
   bool have_base_ = false;
   uint64_t base_ns_ = 0; ///< the session time ts counts from
   uint64_t events_ = 0, skipped_ = 0;

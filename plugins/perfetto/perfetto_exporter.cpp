@@ -1,14 +1,11 @@
 #include "perfetto_exporter.hpp"
 
-#include <prof/declared_options.hpp>
-
 #include "perfetto_fields.hpp"
 #include "trace_packet.hpp"
 #include "track_event_packet.hpp"
 
 #include <cmath>
 #include <cstddef>
-#include <unistd.h>
 
 namespace prof::perfetto {
 
@@ -30,22 +27,13 @@ constexpr uint64_t frame_iid(prof_string_id function) { return uint64_t{function
 } // namespace
 
 bool PerfettoExporter::fail(const std::string &message) {
-  failed_ = true;
   writer_.reset();
-  file_.discard();
-  host_.log(PROF_LOG_ERROR, message);
-  return false;
+  return file_.fail(message);
 }
 
 bool PerfettoExporter::begin() {
-  const DeclaredOptions declared(host_, kOptions);
-  const std::string_view path = declared.text("path");
-  if (path.empty()) return fail("perfetto: option path is required");
-  int pid = host_.session().target_pid;
-  if (pid <= 0) pid = static_cast<int>(::getpid());
-  const std::string final_path = output::resolve_output_path(path, pid, ".perfetto-trace");
-  if (!file_.open(final_path, declared.flag("overwrite"))) return fail(file_.error());
-  writer_.emplace(file_);
+  if (!file_.open(kOptions)) return false;
+  writer_.emplace(file_.file());
   ahead_.emplace();
   out_.clear();
   sequences_.clear();
@@ -75,7 +63,7 @@ uint64_t PerfettoExporter::realtime_at_zero() const {
 }
 
 bool PerfettoExporter::consume(const prof_event *events, size_t count) {
-  if (failed_) return false;
+  if (file_.failed()) return false;
   while (count > BatchOrder::kMaxBatch) { // never in practice; keeps indexes 32-bit
     if (!consume(events, BatchOrder::kMaxBatch)) return false;
     events += BatchOrder::kMaxBatch;
@@ -119,25 +107,24 @@ bool PerfettoExporter::write_batch(const prof_event *events, std::span<const uin
 }
 
 bool PerfettoExporter::end() {
-  if (failed_) return false;
+  if (file_.failed()) return false;
   if (!write_pending()) return false;
   tracks_.refresh_names(out_);
   if (!flush()) return false;
-  if (!writer_->finish()) return fail(file_.error());
+  if (!writer_->finish()) return fail(file_.file().error());
   writer_.reset();
-  if (!file_.commit()) return fail(file_.error());
+  if (!file_.commit()) return false;
   if (skipped_ > 0)
     host_.log(PROF_LOG_WARN, "perfetto: " + std::to_string(skipped_) +
                                  " events left out (counter values off counter tracks, slices on "
                                  "counter tracks, samples without a call stack)");
-  host_.log(PROF_LOG_INFO, "perfetto: wrote " + std::to_string(events_) + " events to '" +
-                               file_.final_path() + "'");
+  file_.log_written(events_);
   return true;
 }
 
 bool PerfettoExporter::flush() {
   if (out_.size() == 0) return true;
-  if (!writer_->write(out_)) return fail(file_.error());
+  if (!writer_->write(out_)) return fail(file_.file().error());
   return true;
 }
 

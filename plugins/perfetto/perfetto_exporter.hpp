@@ -52,7 +52,7 @@
 #include "perfetto_tracks.hpp"
 #include "proto_writer.hpp"
 #include "sort_ahead.hpp"
-#include <prof/output/output_file.hpp>
+#include <prof/output/exporter_output.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -70,13 +70,16 @@ inline constexpr prof_option_desc kOptions[] = {
     {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
      "output file, or a folder (existing or ending in '/') that receives "
      "prof-<pid>.perfetto-trace (--export-visual-profiler DIR)"},
-    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
-     "replace an existing output file instead of refusing it"},
+    output::kOverwriteOption,
 };
+
+/// What a folder given as `path` receives: prof-<pid>.perfetto-trace.
+inline constexpr const char *kExtension = ".perfetto-trace";
 
 class PerfettoExporter {
 public:
-  explicit PerfettoExporter(ExportHost host) : host_(host), tracks_(host) {}
+  explicit PerfettoExporter(ExportHost host)
+      : host_(host), tracks_(host), file_(host, "perfetto", kExtension) {}
 
   bool begin();
   bool consume(const prof_event *events, size_t count);
@@ -116,11 +119,10 @@ private:
   std::vector<PacketSequence> sequences_; // by track id; [0] the main sequence
   BatchOrder order_;                      // for small batches
   std::optional<SortAhead> ahead_;
-  output::OutputFile file_{"perfetto"};
+  output::ExporterOutput file_;
   std::optional<BackgroundWriter> writer_; // while the file is open; after file_, so stops first
   InternedSet frames_, stacks_;            // on the main sequence
   bool mapping_written_ = false;
-  bool failed_ = false;
   uint64_t events_ = 0;
   uint64_t skipped_ = 0; // counters off counter tracks, slices on them, empty stacks
 };

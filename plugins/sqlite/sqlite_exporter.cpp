@@ -1,7 +1,5 @@
 #include "sqlite_exporter.hpp"
 
-#include <prof/declared_options.hpp>
-
 #include <cstddef>
 
 #include "sqlite_schema.hpp"
@@ -9,15 +7,9 @@
 #include <algorithm>
 #include <exception>
 
-#include <unistd.h>
-
 namespace prof::sqlite {
 
-std::string resolve_output_path(std::string_view path, int pid) {
-  return output::resolve_output_path(path, pid, ".sqlite");
-}
-
-SqliteExporter::SqliteExporter(ExportHost host) : host_(host) {}
+SqliteExporter::SqliteExporter(ExportHost host) : host_(host), file_(host, "sqlite", kExtension) {}
 
 SqliteExporter::~SqliteExporter() {
   try {
@@ -32,19 +24,11 @@ bool SqliteExporter::fail(const std::string &message) {
     close_database();
   } catch (const SqliteError &) { // the first error is the one to tell
   }
-  file_.discard();
-  host_.log(PROF_LOG_ERROR, message);
-  return false;
+  return file_.fail(message);
 }
 
 bool SqliteExporter::begin() {
-  const DeclaredOptions declared(host_, kOptions);
-  const std::string_view path = declared.text("path");
-  if (path.empty()) return fail("sqlite: option path is required");
-  int pid = host_.session().target_pid;
-  if (pid <= 0) pid = static_cast<int>(::getpid());
-  if (!file_.open(resolve_output_path(path, pid), declared.flag("overwrite")))
-    return fail(file_.error());
+  if (!file_.open(kOptions)) return false;
   try {
     open_database();
   } catch (const std::exception &e) {
@@ -56,7 +40,7 @@ bool SqliteExporter::begin() {
 
 void SqliteExporter::open_database() {
   // OutputFile created the temporary file empty; SQLite takes it as a new database.
-  db_.open(file_.temporary_path());
+  db_.open(file_.file().temporary_path());
   db_.exec(kWritePragmas);
   db_.exec("BEGIN");
   db_.exec(kCreateTables);
@@ -164,12 +148,11 @@ bool SqliteExporter::end() {
     return fail(e.what());
   }
   open_ = false;
-  if (!file_.commit()) return fail(file_.error());
+  if (!file_.commit()) return false;
   if (skipped_ > 0)
     host_.log(PROF_LOG_WARN,
               "sqlite: " + std::to_string(skipped_) + " events of an unknown type left out");
-  host_.log(PROF_LOG_INFO,
-            "sqlite: wrote " + std::to_string(events_) + " events to '" + file_.final_path() + "'");
+  file_.log_written(events_);
   return true;
 }
 

@@ -16,7 +16,7 @@
 
 #include "catalog_rows.hpp"
 #include "database.hpp"
-#include <prof/output/output_file.hpp>
+#include <prof/output/exporter_output.hpp>
 
 #include <prof/plugin.hpp>
 
@@ -31,16 +31,14 @@ namespace prof::sqlite {
 inline constexpr prof_option_desc kOptions[] = {
     {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
      "output file, or a folder (existing or ending in '/') that receives prof-<pid>.sqlite"},
-    {"overwrite", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
-     "replace an existing output file instead of refusing it"},
+    output::kOverwriteOption,
 };
+
+/// What a folder given as `path` receives: prof-<pid>.sqlite.
+inline constexpr const char *kExtension = ".sqlite";
 
 /// The plugin's version, also stored in the session table.
 inline constexpr const char *kPluginVersion = "1.0.0";
-
-/// Final file name for the `path` option: `path` itself, or
-/// `<path>/prof-<pid>.sqlite` when `path` is an existing folder or ends in '/'.
-std::string resolve_output_path(std::string_view path, int pid);
 
 class SqliteExporter {
 public:
@@ -66,7 +64,7 @@ private:
   bool fail(const std::string &message);
 
   ExportHost host_;
-  output::OutputFile file_{"sqlite"};
+  output::ExporterOutput file_;
   // Declared after the file and the database, so destroyed before them.
   Database db_;
   std::unique_ptr<CatalogRows> catalog_;

@@ -246,7 +246,7 @@ TEST_F(ChromeJsonExporterTest, AbandonedExportLeavesNothing) {
     ChromeJsonExporter exporter(host.host());
     ASSERT_TRUE(exporter.begin());
     std::vector<prof_event> many(20000, host.slice(queue, std::string(100, 'x'), 1, 2));
-    ASSERT_TRUE(exporter.consume(many.data(), many.size())); // > kFlushBytes: file written
+    ASSERT_TRUE(exporter.consume(many.data(), many.size())); // > a block: file written
     ASSERT_EQ(files().size(), 1u);
     EXPECT_NE(files()[0].find("out.json.tmp."), std::string::npos);
   } // destroyed without end(): the temporary file goes
@@ -266,9 +266,13 @@ TEST_F(ChromeJsonExporterTest, UnwritableFolderIsAnError) {
 }
 
 TEST_F(ChromeJsonExporterTest, FolderPathGetsAFileName) {
-  EXPECT_EQ(resolve_output_path(dir_.path(), 42), dir_.path() + "/prof-42.json");
-  EXPECT_EQ(resolve_output_path("new/", 42), "new/prof-42.json");
-  EXPECT_EQ(resolve_output_path("x.json", 42), "x.json");
+  FakeExportHost host;
+  host.set_target(42, "app");
+  host.set_option("path", dir_.path());
+  host_has_path_ = true;
+  ASSERT_TRUE(run(host, {}));
+  EXPECT_EQ(files(), std::vector<std::string>{"prof-42.json"});
+  EXPECT_EQ(output::resolve_output_path("new/", 42, kExtension), "new/prof-42.json");
 }
 
 // A process that exec'd after its first events is named again at the end:

@@ -173,9 +173,7 @@ TEST_F(CsvExporterTest, RefusesAnExistingFileWithoutOverwrite) {
   fake_.set_option("path", out.string());
   CsvExporter exporter(host());
   EXPECT_FALSE(exporter.begin());
-  EXPECT_EQ(fake_.errors(), std::vector<std::string>{"csv: " + out.string() +
-                                                     " already exists; set overwrite=true to "
-                                                     "replace it"});
+  EXPECT_EQ(fake_.errors(), std::vector<std::string>{"csv: '" + out.string() + "' already exists"});
   EXPECT_EQ(prof::testing::file_text(out), "keep me\n");
   EXPECT_EQ(files_in(dir_), std::set<std::string>{"taken.csv"});
 
@@ -191,9 +189,8 @@ TEST_F(CsvExporterTest, TablesModeRefusesExistingTablesWithoutOverwrite) {
   fake_.set_option("mode", "tables");
   CsvExporter exporter(host());
   EXPECT_FALSE(exporter.begin());
-  EXPECT_EQ(fake_.errors(),
-            std::vector<std::string>{"csv: " + (dir_ / "slices.csv").string() +
-                                     " already exists; set overwrite=true to replace it"});
+  EXPECT_EQ(fake_.errors(), std::vector<std::string>{"csv: '" + (dir_ / "slices.csv").string() +
+                                                     "' already exists"});
   EXPECT_EQ(files_in(dir_), std::set<std::string>{"slices.csv"}); // no temporaries left
 }
 
@@ -213,9 +210,17 @@ TEST_F(CsvExporterTest, TablesModeRefusesAFileAsFolder) {
 TEST_F(CsvExporterTest, MissingPathIsAnError) {
   CsvExporter exporter(host());
   EXPECT_FALSE(exporter.begin());
-  EXPECT_EQ(fake_.errors(),
-            std::vector<std::string>{"csv: option 'path' is required, e.g. --plugin \"csv "
-                                     "path=out.csv\""});
+  EXPECT_EQ(fake_.errors(), std::vector<std::string>{"csv: option path is required"});
+}
+
+// As every file exporter's: a folder receives the summary as prof-<pid>.csv.
+TEST_F(CsvExporterTest, SummaryModeAFolderReceivesProfPidCsv) {
+  fake_.set_target(4242, "app");
+  fake_.set_option("path", dir_.string() + "/");
+  ASSERT_TRUE(run({}));
+  EXPECT_EQ(files_in(dir_), std::set<std::string>{"prof-4242.csv"});
+  EXPECT_EQ(fake_.printed(), std::vector<std::string>{"csv: summary of 0 rows written to " +
+                                                      (dir_ / "prof-4242.csv").string()});
 }
 
 TEST_F(CsvExporterTest, UnknownModeIsAnError) {
@@ -271,6 +276,7 @@ TEST_F(CsvExporterTest, BuiltPluginDescriptorAndExport) {
   prof::testing::expect_common_fields(d, "csv", PROF_KIND_EXPORTER);
   prof::testing::expect_path_and_overwrite_options(d);
   prof::testing::expect_complete_exporter_vtable(*d.exporter);
+  prof::testing::expect_begin_requires_path(*d.exporter, "csv");
   const prof_option_desc *mode = prof::testing::find_option(d, "mode");
   ASSERT_NE(mode, nullptr);
   EXPECT_EQ(mode->type, PROF_OPTION_ENUM);

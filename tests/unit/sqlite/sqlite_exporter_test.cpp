@@ -423,8 +423,7 @@ TEST_F(SqliteExporterTest, AFolderReceivesProfPidSqlite) {
   const prof_track_id queue = host.add_track(PROF_TRACK_CUSTOM, "queue");
   ASSERT_TRUE(run(host, {{host.slice(queue, "work", 0, 1)}}));
   EXPECT_EQ(files(), std::vector<std::string>{"prof-4242.sqlite"});
-  EXPECT_EQ(resolve_output_path("new/", 42), "new/prof-42.sqlite");
-  EXPECT_EQ(resolve_output_path("x.db", 42), "x.db");
+  EXPECT_EQ(output::resolve_output_path("new/", 42, kExtension), "new/prof-42.sqlite");
 }
 
 // A process that exec'd after its first events: its rows take the name the
