@@ -1,6 +1,6 @@
 // The summary exporter: topsprof's statistics mode, printed through the
-// host at the end of an export: activities, NVTX ranges, counters and CPU
-// functions.
+// host at the end of an export: activities, annotation ranges, counters
+// and CPU functions.
 #ifndef PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 #define PROF_PLUGINS_SUMMARY_EXPORTER_HPP
 

@@ -136,57 +136,74 @@ bool category_of_source(std::string_view category, std::string_view source) {
          (category.size() == source.size() || category[source.size()] == '/');
 }
 
+/// The source part of a category string: "nvtx" of "nvtx/DOMAIN".
+std::string_view source_of(std::string_view category) {
+  return category.substr(0, category.find('/'));
+}
+
 // nsys's nvtx_sum: annotation slices by domain and name, the share of all of
 // them and of the time of the threads they ran on. Those of `source`'s
-// category strings ("python") only, or with `others` all but those.
+// category strings ("python") only, or with `others` all but those, then in
+// one section per category (its source part: "nvtx", "torch"), each share of
+// its own section: the ranges of different sources nest in each other.
 StatsTable annotation_report(std::string_view report, std::string_view title,
                              std::string_view source, bool others,
                              const StatsAggregator &aggregator, const ExportHost &host) {
-  StatsTable table{std::string(report), "", activity_columns(), {}, "", {}};
+  StatsTable table{std::string(report), others ? "Category" : "", activity_columns(), {}, "", {}};
   table.columns.erase(table.columns.begin()); // no Type column: one kind of row
   table.columns.insert(table.columns.end() - 1, {"Thread(%)", "Thread(%)", Align::Right});
   table.columns.insert(table.columns.end() - 1, {"Domain", "Domain", Align::Left});
   table.empty_text = "======== " + std::string(title) + ": none in this report";
-  // By resolved names, so equal names interned apart (merged reports) are one row.
-  std::map<std::pair<std::string, std::string>, AnnotationStats> by_name;
+  // By category, then resolved names, so equal names interned apart (merged
+  // reports) are one row.
+  using ByName = std::map<std::pair<std::string, std::string>, AnnotationStats>;
+  std::map<std::string, ByName> by_category;
   for (const auto &[key, stats] : aggregator.annotations()) {
-    if (category_of_source(host.string(key.category), source) == others) continue;
-    by_name[{key.domain == 0 ? "" : std::string(host.string(key.domain)),
-             std::string(host.string(key.name))}]
-        .merge(stats);
+    const std::string_view category = host.string(key.category);
+    if (category_of_source(category, source) == others) continue;
+    by_category[others ? std::string(source_of(category)) : ""]
+               [{key.domain == 0 ? "" : std::string(host.string(key.domain)),
+                 std::string(host.string(key.name))}]
+                   .merge(stats);
   }
   struct Row {
     const std::string *domain, *name;
     const AnnotationStats *stats;
   };
-  std::vector<Row> rows;
-  uint64_t total = 0;
-  for (const auto &[key, stats] : by_name) {
-    rows.push_back({&key.first, &key.second, &stats});
-    total += stats.durations.total;
+  for (const auto &[category, by_name] : by_category) {
+    std::vector<Row> rows;
+    uint64_t total = 0;
+    for (const auto &[key, stats] : by_name) {
+      rows.push_back({&key.first, &key.second, &stats});
+      total += stats.durations.total;
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+      return a.stats->durations.total > b.stats->durations.total;
+    });
+    Section section{category,
+                    "======== " + std::string(title) +
+                        (category.empty() ? "" : " (" + category + ")") + ":",
+                    {}};
+    for (const Row &row : rows) {
+      const DurationStats &s = row.stats->durations;
+      uint64_t thread_time = 0;
+      for (const auto &thread : row.stats->by_thread)
+        if (auto span = aggregator.thread_spans().find(thread.first);
+            span != aggregator.thread_spans().end())
+          thread_time += span->second.length();
+      const std::string &domain = *row.domain;
+      section.rows.push_back({Cell::of_percent(s.total, total), Cell::of_ns(s.total),
+                              Cell::of_count(s.calls), Cell::of_ns(s.average()), Cell::of_ns(s.min),
+                              Cell::of_ns(s.max), Cell::of_percent(s.total, thread_time),
+                              Cell::of_text(domain.empty() ? "-" : domain, domain),
+                              Cell::of_text(*row.name)});
+    }
+    table.sections.push_back(std::move(section));
   }
-  if (rows.empty()) return table;
-  std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-    return a.stats->durations.total > b.stats->durations.total;
-  });
-  Section section{"", "======== " + std::string(title) + ":", {}};
-  for (const Row &row : rows) {
-    const DurationStats &s = row.stats->durations;
-    uint64_t thread_time = 0;
-    for (const auto &thread : row.stats->by_thread)
-      if (auto span = aggregator.thread_spans().find(thread.first);
-          span != aggregator.thread_spans().end())
-        thread_time += span->second.length();
-    const std::string &domain = *row.domain;
-    section.rows.push_back({Cell::of_percent(s.total, total), Cell::of_ns(s.total),
-                            Cell::of_count(s.calls), Cell::of_ns(s.average()), Cell::of_ns(s.min),
-                            Cell::of_ns(s.max), Cell::of_percent(s.total, thread_time),
-                            Cell::of_text(domain.empty() ? "-" : domain, domain),
-                            Cell::of_text(*row.name)});
-  }
-  table.sections.push_back(std::move(section));
+  if (table.sections.empty()) return table;
   table.notes.push_back(
-      "Time(%) is of the time of all " + std::string(others ? "annotation ranges" : title) +
+      "Time(%) is of the time of all " +
+      std::string(others ? "annotation ranges of the same category" : title) +
       " in this report, as in nsys's nvtx_sum; Thread(%) of the time of the threads they ran on, "
       "each from its first event to its last; nested ranges each count in full");
   return table;
@@ -602,13 +619,13 @@ const ReportEntry kReports[] = {
        return group_report(name, ActivityGroup::Ranges, "Ranges", a, h);
      }},
     {{"nvtx",
-      "NVTX ranges (slices of the annotation category but traced Python functions) by name and "
-      "domain",
+      "annotation ranges (slices of the annotation category but traced Python functions) by "
+      "category, name and domain, as nsys's nvtx_sum",
       true},
      [](StatsScope &scope, const ReportOptions &) { scope.annotations = true; },
      Timelines::none,
      [](std::string_view name, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
-       return annotation_report(name, "NVTX ranges", "python", true, a, h);
+       return annotation_report(name, "Annotation ranges", "python", true, a, h);
      }},
     {{"python-functions",
       "traced Python functions (--python-functions-trace) by qualified name and domain", true},

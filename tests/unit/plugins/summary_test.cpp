@@ -183,8 +183,9 @@ namespace prof::summary {
 namespace {
 
 // Annotation ranges get the section `prof stats --report nvtx` prints: by
-// name and domain, with the share of all ranges and of their threads' time.
-TEST_F(SummaryTest, AnnotationRangesGetTheNvtxSection) {
+// category, name and domain, with the share of the category's ranges and of
+// their threads' time.
+TEST_F(SummaryTest, AnnotationRangesGetTheirCategorysSection) {
   const prof_track_id worker =
       fake.add_track(PROF_TRACK_THREAD, "worker", fake.add_track(PROF_TRACK_PROCESS, "app"));
   const uint64_t train = fake.add_args({fake.string_arg("domain", "train")});
@@ -201,10 +202,11 @@ TEST_F(SummaryTest, AnnotationRangesGetTheNvtxSection) {
   ASSERT_TRUE(exporter.consume(events.data(), events.size()));
   ASSERT_TRUE(exporter.end());
   const Lines printed = fake.printed();
-  const auto section = std::find(printed.begin(), printed.end(), "======== NVTX ranges:");
+  const auto section =
+      std::find(printed.begin(), printed.end(), "======== Annotation ranges (nvtx):");
   ASSERT_NE(section, printed.end());
   const Lines expected{
-      "======== NVTX ranges:",
+      "======== Annotation ranges (nvtx):",
       "Time(%)      Time  Calls       Avg       Min       Max  Thread(%)  Domain  Name",
       " 83.33%    1.00us      1    1.00us    1.00us    1.00us     50.00%  train   step",
       " 16.67%  200.00ns      1  200.00ns  200.00ns  200.00ns     40.00%  -       load",
@@ -215,9 +217,9 @@ TEST_F(SummaryTest, AnnotationRangesGetTheNvtxSection) {
   EXPECT_EQ(printed.end() - section, 5) << "no counters or samples follow";
 }
 
-TEST_F(SummaryTest, NoNvtxSectionWithoutAnnotationRanges) {
+TEST_F(SummaryTest, NoAnnotationSectionWithoutAnnotationRanges) {
   for (const std::string &line : run())
-    EXPECT_EQ(line.find("NVTX"), std::string::npos) << line;
+    EXPECT_EQ(line.find("Annotation ranges"), std::string::npos) << line;
 }
 
 // The heap (prof --memory-profile) gets the section `prof stats --report

@@ -610,7 +610,7 @@ TEST_F(StatsReports, NvtxByNameAndDomain) {
   ASSERT_EQ(table.notes.size(), 1u);
 
   const Lines text = split(render_table({table}));
-  EXPECT_EQ(text.at(0), "======== NVTX ranges:");
+  EXPECT_EQ(text.at(0), "======== Annotation ranges (nvtx):");
   EXPECT_EQ(text.at(1),
             "Time(%)      Time  Calls       Avg       Min       Max  Thread(%)  Domain  Name");
   EXPECT_EQ(text.at(2),
@@ -618,17 +618,64 @@ TEST_F(StatsReports, NvtxByNameAndDomain) {
 
   const Lines csv = split(render_csv({table}));
   ASSERT_GE(csv.size(), 4u);
-  EXPECT_EQ(csv[0], "Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Thread(%),Domain,Name");
-  EXPECT_EQ(csv[1], "78.05,16000000,2,8000000,6000000,10000000,53.16,,step");
-  EXPECT_EQ(csv[2], "19.51,4000000,2,2000000,1000000,3000000,12.27,train,forward");
+  EXPECT_EQ(csv[0],
+            "Category,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Thread(%),Domain,Name");
+  EXPECT_EQ(csv[1], "nvtx,78.05,16000000,2,8000000,6000000,10000000,53.16,,step");
+  EXPECT_EQ(csv[2], "nvtx,19.51,4000000,2,2000000,1000000,3000000,12.27,train,forward");
 
   const Json json = JsonParser::parse(render_json({table}));
   const Json &forward = json["nvtx"]["rows"].items.at(1);
+  EXPECT_EQ(forward["Category"].text, "nvtx");
   EXPECT_EQ(forward["Domain"].text, "train");
   EXPECT_EQ(forward["Calls"].number, 2);
   EXPECT_EQ(forward["Time(ns)"].number, 4e6);
   EXPECT_EQ(forward["Thread(%)"].number, 12.27);
   EXPECT_EQ(json["nvtx"]["notes"].items.size(), 1u);
+}
+
+// Annotation ranges are the sources' own: a torch report's (its user
+// annotations, the steps taken from ProfilerStep#N) are not NVTX's. Each
+// category ("torch", "nvtx" with its "nvtx/DOMAIN") gets its own section,
+// titled and labelled by it, with its own Time(%); no table says NVTX.
+TEST_F(StatsReports, AnnotationRangesAreGroupedByTheirCategory) {
+  testing::TestReport r;
+  const auto us = [](uint64_t t) { return kOrigin + t * kUs; };
+  const uint32_t process = r.track(PROF_TRACK_PROCESS, 0, "train.py");
+  const uint32_t main = r.track(PROF_TRACK_THREAD, process, "main");
+  r.annotation(main, us(0), 6000 * kUs, "step", "", "torch/step");
+  r.annotation(main, us(100), 2000 * kUs, "DistributedDataParallel.forward", "", "torch");
+  r.annotation(main, us(200), 3000 * kUs, "epoch");
+  r.annotation(main, us(300), 1000 * kUs, "load", "io");
+  open(r, 3);
+
+  const StatsTable table = one("nvtx");
+  EXPECT_EQ(table.label_key, "Category");
+  ASSERT_EQ(table.sections.size(), 2u);
+  EXPECT_EQ(table.sections[0].label, "nvtx");
+  EXPECT_EQ(table.sections[0].title, "======== Annotation ranges (nvtx):");
+  ASSERT_EQ(table.sections[0].rows.size(), 2u);
+  EXPECT_EQ(value(table, 0, 0, "Name"), "epoch");
+  EXPECT_EQ(value(table, 0, 0, "Time(%)"), "75");
+  EXPECT_EQ(value(table, 0, 1, "Name"), "load");
+  EXPECT_EQ(value(table, 0, 1, "Domain"), "io");
+  EXPECT_EQ(table.sections[1].label, "torch");
+  EXPECT_EQ(table.sections[1].title, "======== Annotation ranges (torch):");
+  ASSERT_EQ(table.sections[1].rows.size(), 2u);
+  EXPECT_EQ(value(table, 1, 0, "Name"), "step");
+  EXPECT_EQ(value(table, 1, 0, "Time(%)"), "75");
+  EXPECT_EQ(value(table, 1, 1, "Name"), "DistributedDataParallel.forward");
+  EXPECT_EQ(value(table, 1, 1, "Time(%)"), "25");
+
+  const std::string text = render_table({table});
+  EXPECT_EQ(text.find("NVTX"), std::string::npos) << text;
+  const Lines csv = split(render_csv({table}));
+  ASSERT_GE(csv.size(), 5u);
+  EXPECT_EQ(csv[0],
+            "Category,Time(%),Time(ns),Calls,Avg(ns),Min(ns),Max(ns),Thread(%),Domain,Name");
+  EXPECT_EQ(csv[3].rfind("torch,75,", 0), 0u) << csv[3];
+  const Json json = JsonParser::parse(render_json({table}));
+  EXPECT_EQ(json["nvtx"]["rows"].items.at(3)["Category"].text, "torch");
+  EXPECT_EQ(json["nvtx"]["rows"].items.at(3)["Name"].text, "DistributedDataParallel.forward");
 }
 
 // Traced Python functions are the python source's annotation ranges: its
@@ -656,11 +703,15 @@ TEST_F(StatsReports, PythonFunctionsAreThePythonSourcesRanges) {
   EXPECT_EQ(value(table, 0, 2, "Name"), "Linear.forward");
   EXPECT_EQ(value(table, 0, 2, "Calls"), "2");
   EXPECT_EQ(split(render_table({table})).at(0), "======== Python functions:");
-  // NVTX's report keeps the other annotation ranges.
-  const StatsTable nvtx = one("nvtx");
-  ASSERT_EQ(nvtx.row_count(), 2u);
-  EXPECT_EQ(value(nvtx, 0, 0, "Name"), "epoch");
-  EXPECT_EQ(value(nvtx, 0, 0, "Time(%)"), "97.56");
+  // The annotation report keeps the other ranges, each under its category.
+  const StatsTable others = one("nvtx");
+  ASSERT_EQ(others.row_count(), 2u);
+  ASSERT_EQ(others.sections.size(), 2u);
+  EXPECT_EQ(others.sections[0].label, "nvtx");
+  EXPECT_EQ(value(others, 0, 0, "Name"), "epoch");
+  EXPECT_EQ(value(others, 0, 0, "Time(%)"), "100");
+  EXPECT_EQ(others.sections[1].label, "pythonic");
+  EXPECT_EQ(value(others, 1, 0, "Name"), "step");
 
   testing::TestReport none;
   none.annotation(none.track(PROF_TRACK_THREAD, 0, "main"), us(0), kUs, "epoch");
@@ -763,7 +814,7 @@ TEST_F(StatsReports, EmptyReportsSayWhatIsMissing) {
                                   "======== Device gaps: no device activities in this report\n"
                                   "======== CPU functions: no CPU samples in this report\n"
                                   "======== Counters: none in this report\n"
-                                  "======== NVTX ranges: none in this report\n");
+                                  "======== Annotation ranges: none in this report\n");
   const Json json = JsonParser::parse(render_json(tables));
   EXPECT_TRUE(json["gcu-activity"]["rows"].items.empty());
 }
