@@ -1,7 +1,9 @@
 // `prof attach` to a process in a container: its own pid and mount
 // namespaces, its own /tmp and /dev/shm (unshare, as root). prof reaches the
 // waiting agent's socket through /proc/PID/root and passes the shared region
-// beside its name, as the container's /dev/shm does not hold it.
+// beside its name, as the container's /dev/shm does not hold it. The build
+// the container runs is bound into its /tmp at the same path, so the suite
+// passes from a clone under /tmp too.
 #include "tests/support/background_process.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
@@ -49,9 +51,15 @@ protected:
 
 TEST_F(AttachContainer, AttachReachesAProcessInItsOwnPidAndMountNamespaces) {
   // /tmp (the agent's session folder) and /dev/shm are the container's own.
-  const std::string inside = "mount -t tmpfs none /dev/shm && mount -t tmpfs none /tmp && "
-                             "exec env -u XDG_RUNTIME_DIR PROF_MODE=dynamic LD_PRELOAD=" +
-                             kAgent + " " + kTrain + " --steps 100000 --quiet";
+  // The build is held open (fd 3) across the mount on /tmp and bound back at
+  // its own path, which a build under /tmp needs; --no-canonicalize, or mount
+  // would resolve the descriptor's path in the new, empty /tmp.
+  const std::string build = "'" + kBuildDir.string() + "'";
+  const std::string inside =
+      "exec 3<" + build + " && mount -t tmpfs none /dev/shm && mount -t tmpfs none /tmp && " +
+      "mkdir -p " + build + " && mount --no-canonicalize --bind /proc/self/fd/3 " + build +
+      " && exec 3<&- && exec env -u XDG_RUNTIME_DIR PROF_MODE=dynamic LD_PRELOAD=" + kAgent + " " +
+      kTrain + " --steps 100000 --quiet";
   Background container({"/usr/bin/unshare", "--pid", "--mount", "--fork", "--mount-proc",
                         "--kill-child", "/bin/sh", "-c", inside},
                        dir_, {}, "container");
