@@ -2,6 +2,8 @@
 // runs a capture with it.
 #include "core/report/report_reader.hpp"
 
+#include "tests/support/build_paths.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,8 +39,8 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
   const fs::path work = fs::temp_directory_path() / ("prof-sdk-" + std::to_string(getpid()));
   fs::remove_all(work);
   const std::string cmake = PROF_CMAKE_COMMAND;
-  Result install = run(cmake + " --install " + quote(PROF_BUILD_DIR) + " --component sdk --prefix " +
-                       quote(work / "prefix"));
+  Result install = run(cmake + " --install " + quote(prof::e2e::kBuildDir) +
+                       " --component sdk --prefix " + quote(work / "prefix"));
   ASSERT_EQ(install.status, 0) << install.output;
   ASSERT_TRUE(fs::exists(work / "prefix/include/prof/plugin.h"));
   ASSERT_TRUE(fs::exists(work / "prefix/lib/cmake/ProfSDK/ProfSDKConfig.cmake"));
@@ -68,7 +70,7 @@ TEST(SdkExample, BuildsOutOfTreeAndLoadsIntoProf) {
   ASSERT_EQ(unit.status, 0) << unit.output;
   EXPECT_NE(unit.output.find("100% tests passed"), std::string::npos) << unit.output;
 
-  const std::string prof = quote(fs::path(PROF_BUILD_DIR) / "bin/prof");
+  const std::string prof = quote(prof::e2e::kProf);
   const std::string plugin_path = " --plugin-path " + quote(work / "build");
   Result list = run(prof + plugin_path + " --plugin-list");
   ASSERT_EQ(list.status, 0) << list.output;

@@ -3,43 +3,22 @@
 #ifndef PROF_TESTS_SUPPORT_LOADED_PLUGIN_HPP
 #define PROF_TESTS_SUPPORT_LOADED_PLUGIN_HPP
 
+#include "tests/support/plugin_library.hpp"
 #include <prof/plugin.h>
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <string>
 
 namespace prof::testing {
 
-inline std::string plugin_path(const std::string &name) {
-  return std::string(PROF_BUILD_DIR) + "/lib/prof/plugins/libprof-" + name + ".so";
-}
-
-/// One loaded plugin; closes it at the end of the test.
-class LoadedPlugin {
+/// A PluginLibrary in a test: one that will not open, or has no entry
+/// symbol, fails the test and has no descriptor.
+class LoadedPlugin : public PluginLibrary {
 public:
-  explicit LoadedPlugin(const std::string &name) {
-    handle_ = dlopen(plugin_path(name).c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (handle_ == nullptr) {
-      ADD_FAILURE() << dlerror();
-      return;
-    }
-    auto entry = reinterpret_cast<prof_plugin_entry_fn>(dlsym(handle_, PROF_PLUGIN_ENTRY_SYMBOL));
-    if (entry == nullptr) {
-      ADD_FAILURE() << "no " << PROF_PLUGIN_ENTRY_SYMBOL << " in " << plugin_path(name);
-      return;
-    }
-    descriptor_ = entry();
+  explicit LoadedPlugin(const std::string &name) : PluginLibrary(name) {
+    if (!error().empty()) ADD_FAILURE() << error();
   }
-  ~LoadedPlugin() {
-    if (handle_ != nullptr) dlclose(handle_);
-  }
-  const prof_plugin_descriptor *descriptor() const { return descriptor_; }
-
-private:
-  void *handle_ = nullptr;
-  const prof_plugin_descriptor *descriptor_ = nullptr;
 };
 
 inline const prof_option_desc *find_option(const prof_plugin_descriptor &d,

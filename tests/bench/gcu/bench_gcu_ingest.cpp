@@ -12,6 +12,8 @@
 
 #include <prof/gcu_driver.h>
 
+#include "tests/support/build_paths.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -105,7 +107,7 @@ std::vector<prof_gcu_record> make_batch(size_t count, uint64_t &tick, uint64_t &
 void BM_DeviceRecordsIntoReport(benchmark::State &state) {
   using namespace prof;
   core::PluginRegistry registry;
-  registry.scan({std::filesystem::path(PROF_BUILD_DIR) / "lib/prof/plugins"});
+  registry.scan({e2e::kPluginDir});
   const core::PluginInfo *gcu = registry.find("gcu");
   if (gcu == nullptr) {
     state.SkipWithError("the gcu plugin is not built");

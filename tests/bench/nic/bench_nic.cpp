@@ -5,6 +5,8 @@
 // sampling thread used (from /proc/self/task/TID/schedstat).
 #include "nic_sampler.hpp"
 
+#include "tests/support/plugin_library.hpp"
+
 #include <cstddef>
 #include <prof/plugin.h>
 
@@ -15,7 +17,6 @@
 #include <cstdio>
 #include <ctime>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -161,14 +162,12 @@ double thread_cpu_ns(int tid) {
 
 void BM_PluginRun(benchmark::State &state) {
   const int frequency = static_cast<int>(state.range(0));
-  void *handle = dlopen(PROF_BUILD_DIR "/lib/prof/plugins/libprof-nic.so", RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    state.SkipWithError(dlerror());
+  const prof::testing::PluginLibrary plugin("nic");
+  if (plugin.descriptor() == nullptr) {
+    state.SkipWithError(plugin.error().c_str());
     return;
   }
-  const auto entry =
-      reinterpret_cast<prof_plugin_entry_fn>(dlsym(handle, PROF_PLUGIN_ENTRY_SYMBOL));
-  const prof_source_vtable &v = *entry()->source;
+  const prof_source_vtable &v = *plugin.descriptor()->source;
   for (auto _ : state) {
     CountingHost host;
     host.frequency = std::to_string(frequency);
@@ -208,7 +207,6 @@ void BM_PluginRun(benchmark::State &state) {
     for (const std::string &line : host.logs)
       state.SetLabel(line);
   }
-  dlclose(handle);
 }
 BENCHMARK(BM_PluginRun)
     ->ArgsProduct({{1000, 10000, 20000}, {0, 1}})

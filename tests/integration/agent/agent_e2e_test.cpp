@@ -225,7 +225,7 @@ TEST_F(AgentE2E, OsRuntimeTracingShowsAKnownMutexWait) {
 
 TEST_F(AgentE2E, WithoutProfTheAgentDoesNothing) {
   // Preloaded with no region named, the agent stays out of the way.
-  const std::string agent = (fs::path(PROF_BUILD_DIR) / "lib/prof/libprof-agent.so").string();
+  const std::string &agent = prof::e2e::kAgent;
   auto r = run_process({"/usr/bin/env", "LD_PRELOAD=" + agent, "PROF_AGENT_SHM=", kWorkload,
                         "--seconds", "0.05", "--exit-code", "4"});
   EXPECT_EQ(r.exit_code, 4) << r.describe();

@@ -392,11 +392,10 @@ TEST_F(CaptureWindows, PythonProgramsMarkStepsWithProfStep) {
   ASSERT_TRUE(reader.open((dir_ / "py.profrep").string())) << r.describe();
   EXPECT_EQ(prof::testing::steps_in(reader), (std::set<uint64_t>{first, first + 1})) << r.out;
 
-  const RunResult alone = run_process(
-      {"/usr/bin/env",
-       "PYTHONPATH=" + (kBuildDir / "lib" / "prof" / "plugins" / "python-site").string(),
-       "/usr/bin/python3", "-c", program},
-      dir_);
+  const RunResult alone =
+      run_process({"/usr/bin/env", "PYTHONPATH=" + (kPluginDir / "python-site").string(),
+                   "/usr/bin/python3", "-c", program},
+                  dir_);
   ASSERT_EQ(alone.exit_code, 0) << alone.describe();
   EXPECT_EQ(split_lines(alone.out), std::vector<std::string>(10, "False"));
 }

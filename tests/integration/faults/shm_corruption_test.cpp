@@ -16,7 +16,7 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kScribbler = (kBuildDir / "tests" / "shm-scribbler").string();
+const std::string kScribbler = test_program("shm-scribbler");
 
 class ShmCorruption : public ::testing::TestWithParam<int> {
 protected:

@@ -16,7 +16,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kMemoryApp = (kBuildDir / "bin" / "gcu-memory-app").string();
+const std::string kMemoryApp = built_program("gcu-memory-app");
 constexpr uint64_t kMiB = 1024 * 1024;
 
 /// CSV fields of `line`, which has no quoted fields.

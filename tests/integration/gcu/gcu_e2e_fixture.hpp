@@ -20,7 +20,7 @@
 namespace prof::e2e {
 
 namespace fs = std::filesystem;
-inline const std::string kAdd = (kBuildDir / "bin" / "gcu-add").string();
+inline const std::string kAdd = built_program("gcu-add");
 
 /// Lines of prof's output without their "==PID== " prefix.
 inline std::vector<std::string> unprefixed(const std::string &out) {

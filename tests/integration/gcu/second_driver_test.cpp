@@ -15,7 +15,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kAcmeApp = (kBuildDir / "bin" / "acme-app").string();
+const std::string kAcmeApp = built_program("acme-app");
 
 TEST_F(GcuE2E, SecondVendorsDriverGetsFlowsCopyStatisticsAndTheSummary) {
   const RunResult r = prof({"--enable-activities", "all", "-o", "r", kAcmeApp});

@@ -36,7 +36,7 @@ namespace fs = std::filesystem;
 const std::string kMpirun = PROF_MPIRUN;
 const std::string kPython = PROF_TORCH2_PYTHON;
 const std::string kScript = PROF_HTA_SCRIPT;
-const std::string kProgram = (kBuildDir / "tests" / "gcu-mpi-train").string();
+const std::string kProgram = test_program("gcu-mpi-train");
 constexpr int kRanks = 2;
 /// What HTA may lose of one event by rounding it to whole microseconds.
 constexpr double kRoundingNs = 2000;

@@ -23,6 +23,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The programs this folder builds.
+const std::string kLeaks = test_program("memory-leaks");
+const std::string kBalanced = test_program("memory-balanced");
+const std::string kOwnMalloc = test_program("memory-own-malloc");
+const std::string kForkLeaks = test_program("memory-fork-leaks");
+const std::string kMappings = test_program("memory-mappings");
+const std::string kPeakMoment = test_program("memory-peak-moment");
+
 struct Site {
   uint64_t bytes = 0, blocks = 0;
 };
@@ -113,9 +121,9 @@ protected:
 };
 
 TEST_F(MemoryE2E, LeaksAreTheBlocksLeftAtTheirCallSitesExactly) {
-  const RunResult r = run_process(
-      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_LEAKS}, dir_,
-      std::chrono::seconds(60));
+  const RunResult r =
+      run_process({kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), kLeaks}, dir_,
+                  std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 3) << r.describe(); // the program's own
   const Heap heap = read_heap(dir_ / "r.profrep");
   EXPECT_EQ(heap.leaks.at("leak_small").bytes, 100u);
@@ -149,10 +157,9 @@ TEST_F(MemoryE2E, LeaksAreTheBlocksLeftAtTheirCallSitesExactly) {
 // then a long churn of small blocks: the call sites at the peak are those of
 // that moment, exactly, and they add up to the peak (heaptrack's answer).
 TEST_F(MemoryE2E, TheCallSitesAtThePeakAreThoseOfItsMomentExactly) {
-  const RunResult r =
-      run_process({kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(),
-                   PROF_MEMORY_PEAK_MOMENT, "300000"},
-                  dir_, std::chrono::seconds(60));
+  const RunResult r = run_process(
+      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), kPeakMoment, "300000"},
+      dir_, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   const Heap heap = read_heap(dir_ / "r.profrep");
   ASSERT_EQ(heap.at_peak.count("hold_briefly"), 1u) << "the 5 MiB block's site is at the peak";
@@ -192,7 +199,7 @@ TEST_F(MemoryE2E, TheCallSitesAtThePeakAreThoseOfItsMomentExactly) {
 TEST_F(MemoryE2E, EveryAllocationsStackNamesTheLeaksPathFromMain) {
   const RunResult r =
       run_process({kProf, "--quiet", "--memory-profile", "--plugin", "memory stack-sample-bytes=1",
-                   "-o", (dir_ / "r").string(), PROF_MEMORY_LEAKS},
+                   "-o", (dir_ / "r").string(), kLeaks},
                   dir_, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 3) << r.describe();
   const Heap heap = read_heap(dir_ / "r.profrep");
@@ -230,9 +237,9 @@ TEST_F(MemoryE2E, EveryAllocationsStackNamesTheLeaksPathFromMain) {
 // runs is a memory instant on its thread with the event model's arguments,
 // each free after the allocation of its block.
 TEST_F(MemoryE2E, EventsPutEachAllocationAndFreeOnItsThread) {
-  const RunResult r = run_process({kProf, "--quiet", "--memory-profile", "events", "-o",
-                                   (dir_ / "r").string(), PROF_MEMORY_LEAKS},
-                                  dir_, std::chrono::seconds(60));
+  const RunResult r = run_process(
+      {kProf, "--quiet", "--memory-profile", "events", "-o", (dir_ / "r").string(), kLeaks}, dir_,
+      std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 3) << r.describe();
   report::ReportReader reader;
   ASSERT_TRUE(reader.open((dir_ / "r.profrep").string()));
@@ -293,9 +300,9 @@ TEST_F(MemoryE2E, EventsPutEachAllocationAndFreeOnItsThread) {
 // Anonymous mappings unmapped in part (head, tail, middle, a span across
 // two): the counter's last value is what stays mapped, to the byte.
 TEST_F(MemoryE2E, MappingsUnmappedInPartKeepTheirRest) {
-  const RunResult r = run_process(
-      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_MAPPINGS},
-      dir_, std::chrono::seconds(60));
+  const RunResult r =
+      run_process({kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), kMappings},
+                  dir_, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 5) << r.describe();
   report::ReportReader reader;
   ASSERT_TRUE(reader.open((dir_ / "r.profrep").string()));
@@ -309,9 +316,9 @@ TEST_F(MemoryE2E, MappingsUnmappedInPartKeepTheirRest) {
 }
 
 TEST_F(MemoryE2E, NewAndDeleteOfEveryFormBalanceToZero) {
-  const RunResult r = run_process(
-      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_BALANCED},
-      dir_, std::chrono::seconds(120));
+  const RunResult r =
+      run_process({kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), kBalanced},
+                  dir_, std::chrono::seconds(120));
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   const Heap heap = read_heap(dir_ / "r.profrep");
   for (const auto &[site, bytes] : heap.leaks) {
@@ -351,10 +358,10 @@ TEST_F(MemoryE2E, APreloadedAllocatorIsCountedThroughTheHooks) {
         dir_ /
         (std::string(library).find("jemalloc") != std::string::npos ? "jemalloc" : "tcmalloc");
     // Given to the application alone (prof itself may be a sanitizer build).
-    const RunResult r = run_process({kProf, "--quiet", "--memory-profile", "--env-var",
-                                     std::string("LD_PRELOAD=") + library, "-o", report.string(),
-                                     PROF_MEMORY_LEAKS},
-                                    dir_, std::chrono::seconds(60));
+    const RunResult r =
+        run_process({kProf, "--quiet", "--memory-profile", "--env-var",
+                     std::string("LD_PRELOAD=") + library, "-o", report.string(), kLeaks},
+                    dir_, std::chrono::seconds(60));
     ASSERT_EQ(r.exit_code, 3) << library << r.describe();
     const Heap heap = read_heap(report.string() + ".profrep");
     EXPECT_EQ(heap.leaks.at("leak_small").bytes, 100u) << library;
@@ -368,8 +375,8 @@ TEST_F(MemoryE2E, APreloadedAllocatorIsCountedThroughTheHooks) {
 // as before, and prof says what it could not see.
 TEST_F(MemoryE2E, AProgramWithItsOwnMallocRunsAndProfSaysItIsNotSeen) {
   const RunResult r =
-      run_process({kProf, "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_OWN_MALLOC},
-                  dir_, std::chrono::seconds(60));
+      run_process({kProf, "--memory-profile", "-o", (dir_ / "r").string(), kOwnMalloc}, dir_,
+                  std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 5) << r.describe();
   // Its own malloc saw its 1,001 blocks, and the C library's stdio's.
   const auto said = r.err.find("own allocator calls: ");
@@ -385,9 +392,9 @@ TEST_F(MemoryE2E, AProgramWithItsOwnMallocRunsAndProfSaysItIsNotSeen) {
 // A forked child reports its own blocks on its own track, not those it
 // inherited; the parent its own.
 TEST_F(MemoryE2E, AForkedChildReportsItsOwnHeap) {
-  const RunResult r = run_process(
-      {kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_FORK_LEAKS},
-      dir_, std::chrono::seconds(60));
+  const RunResult r =
+      run_process({kProf, "--quiet", "--memory-profile", "-o", (dir_ / "r").string(), kForkLeaks},
+                  dir_, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   std::map<std::string, std::vector<uint64_t>> found; // leak site -> bytes in each process
   int processes = 0;
@@ -443,9 +450,8 @@ TEST_F(MemoryE2E, APythonProgramRunsAndItsBlocksAreCounted) {
 }
 
 TEST_F(MemoryE2E, TheCaptureSummaryShowsTheHeap) {
-  const RunResult r =
-      run_process({kProf, "--memory-profile", "-o", (dir_ / "r").string(), PROF_MEMORY_LEAKS}, dir_,
-                  std::chrono::seconds(60));
+  const RunResult r = run_process({kProf, "--memory-profile", "-o", (dir_ / "r").string(), kLeaks},
+                                  dir_, std::chrono::seconds(60));
   ASSERT_EQ(r.exit_code, 3) << r.describe();
   EXPECT_NE(r.out.find("live at exit (leaks)"), std::string::npos) << r.describe();
   EXPECT_NE(r.out.find("leak_medium"), std::string::npos) << r.describe();

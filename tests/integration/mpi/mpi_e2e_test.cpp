@@ -32,13 +32,13 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
-const std::string kProgram = (kBuildDir / "tests" / "mpi-exchange").string();
-const std::string kStraggler = (kBuildDir / "tests" / "mpi-straggler").string();
-const std::string kHang = (kBuildDir / "tests" / "mpi-hang").string();
+const std::string kProgram = test_program("mpi-exchange");
+const std::string kStraggler = test_program("mpi-straggler");
+const std::string kHang = test_program("mpi-hang");
 const std::string kMpirun = PROF_MPIRUN;
 const fs::path kPythonPrograms = PROF_MPI_PYTHON_DIR;
-const std::string kSteps = (kBuildDir / "tests" / "mpi-steps").string();
-const std::string kMpiPlugin = (kBuildDir / "lib" / "prof" / "plugins" / "libprof-mpi.so").string();
+const std::string kSteps = test_program("mpi-steps");
+const std::string kMpiPlugin = plugin_library("mpi");
 
 struct Call {
   std::string name;
@@ -500,10 +500,11 @@ TEST_F(MpiE2E, AProgramWithoutMpiRunsUnharmed) {
 // both mpif.h's and `use mpi`'s and those of `use mpi_f08` (whose optional
 // ierror the program leaves out in some calls).
 TEST_F(MpiE2E, AFortranProgramsCallsAreRecordedAsCOnes) {
-#ifndef PROF_MPI_FORTRAN_PROGRAM
+#ifndef PROF_MPI_FORTRAN
   GTEST_SKIP() << "no Fortran compiler or MPI Fortran bindings (gfortran, libopenmpi-dev)";
 #else
-  for (const std::string program : {PROF_MPI_FORTRAN_PROGRAM, PROF_MPI_FORTRAN_F08_PROGRAM}) {
+  for (const std::string &program :
+       {test_program("mpi-fortran"), test_program("mpi-fortran-f08")}) {
     SCOPED_TRACE(program);
     const std::string name = fs::path(program).filename().string();
     auto command = mpirun(2);

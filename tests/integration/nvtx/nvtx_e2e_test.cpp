@@ -23,8 +23,8 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kProgram = (kBuildDir / "tests" / "nvtx-annotated-program").string();
-const std::string kCProgram = (kBuildDir / "tests" / "nvtx-annotated-c-program").string();
+const std::string kProgram = test_program("nvtx-annotated-program");
+const std::string kCProgram = test_program("nvtx-annotated-c-program");
 
 struct Annotation {
   std::string name, category, thread;

@@ -28,7 +28,7 @@ namespace prof::e2e {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kHarness = (kBuildDir / "tests" / "nccl-harness").string();
+const std::string kHarness = test_program("nccl-harness");
 constexpr int kIterations = 20, kChannels = 2;
 
 struct Slice {

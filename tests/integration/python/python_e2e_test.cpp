@@ -169,8 +169,8 @@ std::string plugin_option(const fs::path &path, const std::string &plugin, const
 TEST_P(PythonE2E, APythonProgramsWholeTreeIsSampledFromInside) {
   const RunResult r = run_process({kProf, "--quiet", "-s", "process-tree", "--sampling-frequency",
                                    "1000", "-o", (dir_ / "r").string(), GetParam(),
-                                   PROF_SOURCE_DIR "/tests/integration/python/tree.py",
-                                   PROF_WORKLOAD, "--seconds", "0.3"},
+                                   PROF_SOURCE_DIR "/tests/integration/python/tree.py", kWorkload,
+                                   "--seconds", "0.3"},
                                   dir_, std::chrono::seconds(120));
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   EXPECT_EQ(plugin_option(dir_ / "r.profrep", "cpu-perf", "scope"), "none");
@@ -202,7 +202,7 @@ TEST_P(PythonE2E, APythonProgramsWholeTreeIsSampledFromInside) {
 // leaves the Python process to the python source.
 TEST_P(PythonE2E, UnderAShellCpuPerfLeavesThePythonProcessToThePythonSource) {
   const std::string command =
-      "\"" + GetParam() + "\" " PROF_PYTHON_WORKLOAD " 0.5 && " PROF_WORKLOAD " --seconds 0.3";
+      "\"" + GetParam() + "\" " PROF_PYTHON_WORKLOAD " 0.5 && " + kWorkload + " --seconds 0.3";
   const RunResult r = run_process({kProf, "--quiet", "-s", "process-tree", "--sampling-frequency",
                                    "1000", "-o", (dir_ / "r").string(), "/bin/sh", "-c", command},
                                   dir_, std::chrono::seconds(120));

@@ -52,7 +52,7 @@ std::string stated_default(std::string_view help, std::string_view plugin) {
 
 TEST(CliAgreesWithPlugins, RangesDefaultsAndChoicesOfTheOptionsThatSetAPluginsOption) {
   core::PluginRegistry registry;
-  registry.scan({e2e::kBuildDir / "lib" / "prof" / "plugins"});
+  registry.scan({e2e::kPluginDir});
   size_t checked = 0;
   std::set<std::string> absent;
   for (const OptionMapping &mapping : option_mappings()) {
@@ -92,7 +92,7 @@ TEST(CliAgreesWithPlugins, RangesDefaultsAndChoicesOfTheOptionsThatSetAPluginsOp
 // plugins/NAME declare NAME's; those under plugins/gcu are the gcu family's.
 TEST(CliAgreesWithPlugins, PluginCodeReadsOnlyDeclaredOptionsAndWritesNoDefault) {
   core::PluginRegistry registry;
-  registry.scan({e2e::kBuildDir / "lib" / "prof" / "plugins"});
+  registry.scan({e2e::kPluginDir});
   const std::map<std::string, std::vector<std::string>> families = {
       {"gcu", {"gcu", "sip-pmc", "gcu-metrics"}}};
   static const std::regex read(

@@ -3,9 +3,11 @@
 #include "perf_event_set.hpp"
 #include <prof/testing/fake_source_host.hpp>
 
+#include "tests/support/build_paths.hpp"
+#include "tests/support/loaded_plugin.hpp"
+
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,10 +23,8 @@ namespace {
 using testing::FakeSourceHost;
 
 const prof_plugin_descriptor *plugin() {
-  static void *handle = dlopen(PROF_BUILD_DIR "/lib/prof/plugins/libprof-cpu-perf.so", RTLD_NOW);
-  if (handle == nullptr) return nullptr;
-  auto entry = reinterpret_cast<prof_plugin_entry_fn>(dlsym(handle, PROF_PLUGIN_ENTRY_SYMBOL));
-  return entry ? entry() : nullptr;
+  static const testing::LoadedPlugin loaded("cpu-perf");
+  return loaded.descriptor();
 }
 
 /// A child that execs `program` once released, as prof's gate does.
@@ -108,7 +108,7 @@ CaptureRun capture(const std::vector<std::string> &argv,
   return run;
 }
 
-std::string recursive() { return std::string(CPU_PERF_PROGRAMS) + "/cpu_perf_recursive"; }
+std::string recursive() { return e2e::test_program("cpu-perf/cpu_perf_recursive"); }
 
 /// Samples whose stack shows recurse_fib calling itself, below main.
 size_t recursive_stacks(const FakeSourceHost &h) {
@@ -176,7 +176,7 @@ TEST(CpuPerfPlugin, DwarfUnwindingFindsTheRecursion) {
 }
 
 TEST(CpuPerfPlugin, SleeperHasWaitingSlices) {
-  CaptureRun run = capture({std::string(CPU_PERF_PROGRAMS) + "/cpu_perf_sleeper"}, {});
+  CaptureRun run = capture({e2e::test_program("cpu-perf/cpu_perf_sleeper")}, {});
   ASSERT_TRUE(run.started);
   uint64_t waiting = 0, running = 0, runnable = 0;
   for (const auto &s : run.host->slices()) {

@@ -5,6 +5,8 @@
 #include "kernel_symbols.hpp"
 #include "symbolizer.hpp"
 
+#include "tests/support/build_paths.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -44,7 +46,7 @@ Mapped locate_self(const void *addr) {
   return {};
 }
 
-std::string programs() { return CPU_PERF_PROGRAMS; }
+std::string programs() { return prof::e2e::test_program("cpu-perf"); }
 
 /// File offset of a named function in an unstripped ELF.
 uint64_t offset_of(const std::string &path, const std::string &name) {

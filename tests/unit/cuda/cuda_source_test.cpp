@@ -5,6 +5,8 @@
 
 #include <prof/testing/fake_source_host.hpp>
 
+#include "tests/support/loaded_plugin.hpp"
+
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -75,19 +77,12 @@ TEST(CudaOptions, TheDefaultWatermarkFollowsTheSmallestRing) {
 }
 
 TEST(CudaOptions, OptionTableStatesRangesAndChoices) {
-  void *plugin = dlopen(PROF_BUILD_DIR "/lib/prof/plugins/libprof-cuda.so", RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(plugin, nullptr) << dlerror();
-  auto entry = reinterpret_cast<const prof_plugin_descriptor *(*)()>(
-      dlsym(plugin, PROF_PLUGIN_ENTRY_SYMBOL));
-  ASSERT_NE(entry, nullptr);
-  const prof_plugin_descriptor &d = *entry();
+  const prof::testing::LoadedPlugin plugin("cuda");
+  ASSERT_NE(plugin.descriptor(), nullptr);
+  const prof_plugin_descriptor &d = *plugin.descriptor();
   EXPECT_STREQ(d.name, "cuda");
   EXPECT_EQ(d.scope, PROF_SCOPE_PROCESS);
-  auto find = [&](std::string_view name) -> const prof_option_desc * {
-    for (uint32_t i = 0; i < d.option_count; ++i)
-      if (name == d.options[i].name) return &d.options[i];
-    return nullptr;
-  };
+  auto find = [&](const char *name) { return prof::testing::find_option(d, name); };
   const prof_option_desc *frequency = find("metrics-frequency");
   ASSERT_NE(frequency, nullptr);
   EXPECT_EQ(frequency->min, 1);
@@ -102,7 +97,6 @@ TEST(CudaOptions, OptionTableStatesRangesAndChoices) {
   EXPECT_NE(std::string(find("cupti")->default_value).find("libcupti"), std::string::npos);
   // Reading the descriptor loads neither CUPTI nor the driver.
   EXPECT_EQ(dlopen(find("cupti")->default_value, RTLD_NOW | RTLD_NOLOAD), nullptr);
-  dlclose(plugin);
 }
 
 TEST(CudaSource, WithoutADriverWarnsOnceAndRecordsNothing) {

@@ -1,6 +1,8 @@
 // The example programs, run as built.
 #include "gcusim_test_support.hpp"
 
+#include "tests/support/build_paths.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,7 +11,7 @@
 using namespace gcusim_test;
 
 namespace {
-std::string example(const char *name) { return std::string(PROF_BUILD_DIR) + "/bin/" + name; }
+std::string example(const char *name) { return prof::e2e::built_program(name); }
 } // namespace
 
 TEST(Examples, GcuAddAddsAndChecks) {

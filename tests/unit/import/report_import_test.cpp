@@ -4,6 +4,7 @@
 #include "core/import/report_import.hpp"
 #include "core/report/report_reader.hpp"
 #include "core/runtime/descriptor_check.hpp"
+#include "tests/support/build_paths.hpp"
 #include "tests/support/scratch_dir.hpp"
 
 #include <prof/plugin.hpp>
@@ -189,7 +190,7 @@ TEST(ReportImport, ImporterDescriptorsAreChecked) {
 
 TEST(ReportImport, ImportersAreChosenByTheirProbeOfTheFirstBytes) {
   PluginRegistry registry;
-  registry.scan({std::filesystem::path(PROF_BUILD_DIR) / "lib" / "prof" / "plugins"});
+  registry.scan({e2e::kPluginDir});
   const auto json = importers_for(registry, "t.json", R"({"traceEvents": [)");
   ASSERT_FALSE(json.empty());
   EXPECT_EQ(json.front()->name, "kineto");

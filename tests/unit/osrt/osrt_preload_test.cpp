@@ -1,6 +1,8 @@
 // The built libprof-osrt.so: preloaded without the agent it passes every call
-// through; loaded with dlopen it shows its descriptor and exports the
-// pthread_cond_* interposers under both glibc versions.
+// through; loaded as the host loads it it shows its descriptor and exports
+// the pthread_cond_* interposers under both glibc versions.
+#include "tests/support/build_paths.hpp"
+#include "tests/support/loaded_plugin.hpp"
 #include <prof/plugin.h>
 
 #include <gtest/gtest.h>
@@ -14,8 +16,8 @@
 
 namespace {
 
-const std::string kPlugin = PROF_BUILD_DIR "/lib/prof/plugins/libprof-osrt.so";
-const std::string kChild = PROF_BUILD_DIR "/tests/osrt_preload_child";
+const std::string kPlugin = prof::e2e::plugin_library("osrt");
+const std::string kChild = prof::e2e::test_program("osrt_preload_child");
 
 struct RunResult {
   int status;
@@ -64,18 +66,16 @@ TEST(OsrtPreload, ShellPipelineRunsWithThePluginPreloaded) {
 }
 
 TEST(OsrtPlugin, LoadsLocallyAndExportsBothCondVersions) {
-  void *handle = dlopen(kPlugin.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(handle, nullptr) << dlerror();
-  auto entry = reinterpret_cast<prof_plugin_entry_fn>(dlsym(handle, PROF_PLUGIN_ENTRY_SYMBOL));
-  ASSERT_NE(entry, nullptr);
-  const prof_plugin_descriptor *descriptor = entry();
+  const prof::testing::LoadedPlugin plugin("osrt");
+  const prof_plugin_descriptor *descriptor = plugin.descriptor();
+  ASSERT_NE(descriptor, nullptr);
   EXPECT_STREQ(descriptor->name, "osrt");
   EXPECT_EQ(descriptor->scope, PROF_SCOPE_PROCESS);
   EXPECT_EQ(descriptor->abi_major, PROF_ABI_MAJOR);
 
   for (const char *name : {"pthread_cond_wait", "pthread_cond_timedwait"}) {
     for (const char *version : {"GLIBC_2.3.2", "GLIBC_2.2.5"}) {
-      void *symbol = dlvsym(handle, name, version);
+      void *symbol = plugin.symbol(name, version);
       ASSERT_NE(symbol, nullptr) << name << "@" << version;
       Dl_info info{};
       ASSERT_NE(dladdr(symbol, &info), 0);
@@ -83,11 +83,10 @@ TEST(OsrtPlugin, LoadsLocallyAndExportsBothCondVersions) {
     }
   }
   // The two versions are different interposers (each calls its own real one).
-  EXPECT_NE(dlvsym(handle, "pthread_cond_wait", "GLIBC_2.3.2"),
-            dlvsym(handle, "pthread_cond_wait", "GLIBC_2.2.5"));
+  EXPECT_NE(plugin.symbol("pthread_cond_wait", "GLIBC_2.3.2"),
+            plugin.symbol("pthread_cond_wait", "GLIBC_2.2.5"));
   for (const char *name : {"read", "write", "pthread_mutex_lock", "fopen64", "__read_chk"})
-    EXPECT_NE(dlsym(handle, name), nullptr) << name;
-  dlclose(handle);
+    EXPECT_NE(plugin.symbol(name), nullptr) << name;
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // prof-plugin-check on fixture plugins: the good ones pass every rule, and
 // each broken one fails with exit 1 and the rule of its family, saying why.
+#include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
 
 #include <gtest/gtest.h>
@@ -8,7 +9,7 @@
 
 namespace {
 
-const std::string checker = PROF_BUILD_DIR "/bin/prof-plugin-check";
+const std::string &checker = prof::e2e::kPluginCheck;
 
 std::string fixture(const std::string &name) {
   return PROF_CHECK_FIXTURE_DIR "/libprof-" + name + ".so";

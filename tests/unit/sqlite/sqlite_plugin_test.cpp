@@ -1,4 +1,4 @@
-// The built libprof-sqlite.so: opened with dlopen() as the host does, and
+// The built libprof-sqlite.so: opened as the host opens it, and
 // driven by the real prof binary, through `prof export --type sqlite` on a
 // report written with ReportWriter and during a capture of prof-workload.
 #include "sqlite_rows.hpp"
@@ -31,7 +31,7 @@ using testing::Rows;
 using testing::SqliteRows;
 
 using prof::e2e::kProf;
-const std::string kWorkload = (fs::path(PROF_BUILD_DIR) / "bin" / "prof-workload").string();
+using prof::e2e::kWorkload;
 
 class SqlitePluginTest : public ::testing::Test {
 protected:

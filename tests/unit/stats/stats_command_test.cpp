@@ -2,6 +2,7 @@
 // the texts users read, and a cut report.
 #include "json_check.hpp"
 #include "stats_test_report.hpp"
+#include "tests/support/build_paths.hpp"
 
 #include "core/plugin_host/console.hpp"
 #include "tests/support/file_text.hpp"
@@ -173,15 +174,14 @@ TEST_F(StatsCommand, OperatorsAndStepsAsAsked) {
 // The prof binary itself: a bad --group-by is bad usage, exit status 2,
 // one line on stderr and nothing on stdout.
 TEST_F(StatsCommand, BadGroupByExitsWithTwo) {
-  const std::filesystem::path prof = std::filesystem::path(PROF_BUILD_DIR) / "bin" / "prof";
   const e2e::RunResult bad = e2e::run_process(
-      {prof.string(), "stats", "--report", "torch-ops", "--group-by", "input", report_}, {},
+      {e2e::kProf, "stats", "--report", "torch-ops", "--group-by", "input", report_}, {},
       std::chrono::seconds(60));
   EXPECT_EQ(bad.exit_code, 2) << bad.describe();
   EXPECT_EQ(bad.err, "prof: stats: --group-by 'input' is not name or shapes\n");
   EXPECT_EQ(bad.out, "");
   const e2e::RunResult good = e2e::run_process(
-      {prof.string(), "stats", "--report", "torch-ops", "--group-by", "shapes", report_}, {},
+      {e2e::kProf, "stats", "--report", "torch-ops", "--group-by", "shapes", report_}, {},
       std::chrono::seconds(60));
   EXPECT_EQ(good.exit_code, 0) << good.describe();
   EXPECT_EQ(good.out, "======== Operators: none in this report\n");
