@@ -3,7 +3,7 @@
 // "FILTER" or "FILTER\nDEVICES"; its first byte picks activities or events.
 // Every rejection must be a SelectionError; what is accepted must be sorted
 // and unique, as Selection promises.
-#include "gcu_test_topology.hpp"
+#include "tests/support/gcu_test_topology.hpp"
 
 #include <prof/activity/device_list.hpp>
 #include <prof/activity/filter.hpp>

@@ -3,7 +3,7 @@
 // Rejections must be JsonSyntaxError (the reader) or SelectionError (the
 // import); a tree that imports must export and import again to the same
 // selection.
-#include "gcu_test_topology.hpp"
+#include "tests/support/gcu_test_topology.hpp"
 
 #include <prof/activity/json_reader.hpp>
 #include <prof/activity/tree_json.hpp>

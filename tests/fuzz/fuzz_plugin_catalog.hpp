@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/config/plugin_catalog.hpp"
-#include "tests/unit/config/test_plugins.hpp"
+#include "tests/support/test_plugins.hpp"
 
 #include <prof/plugin.h>
 

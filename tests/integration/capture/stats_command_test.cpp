@@ -1,7 +1,7 @@
 // `prof stats` on a real capture: its GCU activity table has the rows the
 // capture's own summary printed, and its JSON parses.
-#include "../../unit/stats/json_check.hpp"
 #include "tests/support/build_paths.hpp"
+#include "tests/support/json_check.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
 

@@ -3,10 +3,10 @@
 #include "core/report/report_reader.hpp"
 #include "prof/event.hpp"
 #include "tests/support/build_paths.hpp"
+#include "tests/support/decoded_trace.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
-#include "tests/unit/perfetto/decoded_trace.hpp"
-#include "tests/unit/perfetto/trace_model.hpp"
+#include "tests/support/trace_model.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #include <prof/activity/device_list.hpp>
 
-#include "gcu_test_topology.hpp"
+#include "tests/support/gcu_test_topology.hpp"
 #include <prof/activity/filter.hpp>
 
 #include <gmock/gmock.h>

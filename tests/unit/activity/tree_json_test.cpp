@@ -1,6 +1,6 @@
 #include <prof/activity/tree_json.hpp>
 
-#include "gcu_test_topology.hpp"
+#include "tests/support/gcu_test_topology.hpp"
 #include <prof/activity/filter.hpp>
 #include <prof/activity/json_reader.hpp>
 

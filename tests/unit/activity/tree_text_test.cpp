@@ -1,6 +1,6 @@
 #include <prof/activity/tree_text.hpp>
 
-#include "gcu_test_topology.hpp"
+#include "tests/support/gcu_test_topology.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #include "core/config/capture_profile.hpp"
 
-#include "test_plugins.hpp"
+#include "tests/support/test_plugins.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // NVTX calls made through the real NVTX v3 header become the expected slices
 // and instants: the binary defines NVTX's static injection pointer
-// (static_injection.cpp), so its NVTX calls reach the plugin's handlers and a recorder on the fake
-// host.
+// (tests/support/nvtx_static_injection.cpp), so its NVTX calls reach the plugin's handlers and a
+// recorder on the fake host.
 #include "nvtx_handlers.hpp"
 
 #include <prof/testing/fake_source_host.hpp>

@@ -2,9 +2,9 @@
 // decoded with protoc against minimal_trace.proto and checked field by field.
 #include "perfetto_exporter.hpp"
 
-#include "decoded_trace.hpp"
+#include "tests/support/decoded_trace.hpp"
 #include "tests/support/exporter_test.hpp"
-#include "trace_model.hpp"
+#include "tests/support/trace_model.hpp"
 
 #include <gtest/gtest.h>
 

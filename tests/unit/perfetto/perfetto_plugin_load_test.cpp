@@ -1,6 +1,6 @@
 // The built libprof-perfetto.so, opened with dlopen() as the host does: its
 // descriptor, option table, and one export through its vtable.
-#include "decoded_trace.hpp"
+#include "tests/support/decoded_trace.hpp"
 #include "tests/support/exporter_plugin_checks.hpp"
 #include "tests/support/scratch_dir.hpp"
 

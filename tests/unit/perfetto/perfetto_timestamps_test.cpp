@@ -6,9 +6,9 @@
 // of event.
 #include "perfetto_exporter.hpp"
 
-#include "decoded_trace.hpp"
+#include "tests/support/decoded_trace.hpp"
 #include "tests/support/exporter_test.hpp"
-#include "trace_model.hpp"
+#include "tests/support/trace_model.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 #include "core/report/event_fields.hpp"
 #include <prof/byte_codec.hpp>
 
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 #include "core/report/record_codec.hpp"
 
 #include "core/report/chunk.hpp"
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 #include <prof/byte_codec.hpp>
 
 #include <prof/event.hpp>

@@ -2,7 +2,7 @@
 // tests/fixtures/report/format-1.profrep was written by that writer, with
 // three zstd-compressed EVENTS chunks and one stored as is.
 #include "core/report/report_reader.hpp"
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 
 #include <gtest/gtest.h>
 

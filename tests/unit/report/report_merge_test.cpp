@@ -5,7 +5,7 @@
 #include "core/report/report_merge.hpp"
 #include "core/report/report_reader.hpp"
 #include "core/report/report_writer.hpp"
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 
 #include <prof/event.hpp>
 

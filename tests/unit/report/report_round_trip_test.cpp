@@ -1,7 +1,7 @@
 #include "core/report/chunk.hpp"
 #include "core/report/report_reader.hpp"
 #include "core/report/report_writer.hpp"
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "core/report/report_reader.hpp"
 #include "core/report/report_split.hpp"
 #include "core/report/report_writer.hpp"
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 
 #include <gtest/gtest.h>
 

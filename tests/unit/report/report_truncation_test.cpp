@@ -1,6 +1,6 @@
 // A report cut at any byte reads up to its last whole chunk and says so.
 #include "core/report/report_reader.hpp"
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // the peak and when it was reached, the blocks live at it, the blocks never
 // freed with the calls that allocated them, frees of blocks allocated before
 // the capture, and a report without memory events.
-#include "json_check.hpp"
 #include "stats_test_report.hpp"
+#include "tests/support/json_check.hpp"
 
 #include "core/plugin_host/report_export_view.hpp"
 #include "core/report/report_reader.hpp"

@@ -1,9 +1,9 @@
 // `prof stats --report torch-ops`: framework operators by name and pass, and
 // with --group-by shapes by input shapes too, on a report with nested
 // forward operators and an autograd thread's backward ones.
-#include "json_check.hpp"
 #include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
+#include "tests/support/json_check.hpp"
 
 #include <prof/stats/stats_reports.hpp>
 

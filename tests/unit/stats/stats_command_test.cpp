@@ -1,8 +1,8 @@
 // `prof stats` as a command, in-process: options, output files, errors with
 // the texts users read, and a cut report.
-#include "json_check.hpp"
 #include "stats_test_report.hpp"
 #include "tests/support/build_paths.hpp"
+#include "tests/support/json_check.hpp"
 
 #include "core/plugin_host/console.hpp"
 #include "tests/support/file_text.hpp"

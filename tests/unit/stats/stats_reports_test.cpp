@@ -1,8 +1,8 @@
 // Every `prof stats` report on a report with known contents, and the
 // parallel scan against a sequential fold.
-#include "json_check.hpp"
 #include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
+#include "tests/support/json_check.hpp"
 
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/aggregator_wire.hpp>

@@ -1,9 +1,9 @@
 // `prof stats --report steps`: each rank's time in each step, the slowest
 // rank and the spread, on four ranks of which one is slow on step 2; and the
 // chart of the HTML page.
-#include "json_check.hpp"
 #include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
+#include "tests/support/json_check.hpp"
 
 #include "tools/prof/stats/stats_scan.hpp"
 #include <prof/stats/html_page.hpp>

@@ -2,7 +2,7 @@
 #include "tools/prof/capture/debug_dump_text.hpp"
 
 #include "core/report/chunk.hpp"
-#include "tests/unit/report/report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 #include "tools/prof/capture/plugin_listing.hpp"
 #include "tools/prof/cli/command_line_parser.hpp"
 

@@ -22,10 +22,10 @@
 // would skip them as state it lost, flagged or not), packets flagged
 // SEQ_NEEDS_INCREMENTAL_STATE (2 bytes that change nothing in a whole file),
 // and deltas that are negative numbers written as uint64.
-#ifndef PROF_TESTS_PERFETTO_PACKET_TIMES_HPP
-#define PROF_TESTS_PERFETTO_PACKET_TIMES_HPP
+#ifndef PROF_TESTS_SUPPORT_PACKET_TIMES_HPP
+#define PROF_TESTS_SUPPORT_PACKET_TIMES_HPP
 
-#include "decoded_trace.hpp"
+#include "tests/support/decoded_trace.hpp"
 
 #include <cstdint>
 #include <map>

@@ -1,4 +1,4 @@
-#include "report_test_support.hpp"
+#include "tests/support/report_test_support.hpp"
 
 #include "core/report/chunk_scanner.hpp"
 #include "core/report/event_columns.hpp"

@@ -1,8 +1,8 @@
 // Decodes a trace file with `protoc --decode=perfetto.protos.Trace` against
 // minimal_trace.proto and parses protoc's text output into a tree, so tests
 // check fields by name instead of by byte.
-#ifndef PROF_TESTS_PERFETTO_DECODED_TRACE_HPP
-#define PROF_TESTS_PERFETTO_DECODED_TRACE_HPP
+#ifndef PROF_TESTS_SUPPORT_DECODED_TRACE_HPP
+#define PROF_TESTS_SUPPORT_DECODED_TRACE_HPP
 
 #include <gtest/gtest.h>
 
@@ -84,8 +84,9 @@ inline TextNode decode_trace(const std::string &trace_path, std::string *raw_tex
                                   .string();
   const std::string out = scratch + ".txt", err = scratch + ".err";
   const std::string command = "'" + protoc + "' --decode=perfetto.protos.Trace --proto_path='" +
-                              std::string(PERFETTO_TEST_PROTO_DIR) + "' minimal_trace.proto < '" +
-                              trace_path + "' > '" + out + "' 2> '" + err + "'";
+                              std::string(PROF_SOURCE_DIR "/tests/support") +
+                              "' minimal_trace.proto < '" + trace_path + "' > '" + out + "' 2> '" +
+                              err + "'";
   const int status = std::system(command.c_str());
   std::ifstream decoded(out), errors(err);
   std::stringstream text, error_text;

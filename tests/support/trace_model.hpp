@@ -5,11 +5,11 @@
 // from BEGIN/END pairs the way trace_processor does it (all packets sorted by
 // time, ties in file order; an END closes the innermost open slice of its
 // track).
-#ifndef PROF_TESTS_PERFETTO_TRACE_MODEL_HPP
-#define PROF_TESTS_PERFETTO_TRACE_MODEL_HPP
+#ifndef PROF_TESTS_SUPPORT_TRACE_MODEL_HPP
+#define PROF_TESTS_SUPPORT_TRACE_MODEL_HPP
 
-#include "decoded_trace.hpp"
-#include "packet_times.hpp"
+#include "tests/support/decoded_trace.hpp"
+#include "tests/support/packet_times.hpp"
 
 #include <algorithm>
 #include <cstdint>

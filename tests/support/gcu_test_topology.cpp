@@ -1,4 +1,4 @@
-#include "gcu_test_topology.hpp"
+#include "tests/support/gcu_test_topology.hpp"
 
 #include <prof/activity/device_tree.hpp>
 
