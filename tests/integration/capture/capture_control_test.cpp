@@ -60,7 +60,7 @@ Window read_window(const fs::path &path) {
   return window;
 }
 
-class CaptureWindows : public ::testing::Test {
+class CaptureControl : public ::testing::Test {
 protected:
   void SetUp() override { runtime_ = "XDG_RUNTIME_DIR=" + dir_.string(); }
   std::vector<std::string> prof_args(std::vector<std::string> args) const {
@@ -91,7 +91,7 @@ protected:
   std::string runtime_;
 };
 
-TEST_F(CaptureWindows, StartStopTwiceYieldsTwoReportsHoldingOnlyTheirWindows) {
+TEST_F(CaptureControl, StartStopTwiceYieldsTwoReportsHoldingOnlyTheirWindows) {
   // asys launch: the application runs with collection off until start.
   Background capture(
       prof_args({"launch", "--session-new", "w", "--cpu-utilization", "--utilization-frequency",
@@ -137,7 +137,7 @@ TEST_F(CaptureWindows, StartStopTwiceYieldsTwoReportsHoldingOnlyTheirWindows) {
   EXPECT_LT(two.ts.back(), two.end);
 }
 
-TEST_F(CaptureWindows, SuspendDropsExactlyTheSuspendedInterval) {
+TEST_F(CaptureControl, SuspendDropsExactlyTheSuspendedInterval) {
   Background capture(
       prof_args({"--session-new", "s", "--cpu-utilization", "--utilization-frequency", "100", "-o",
                  "s", kWorkload, "--seconds", "30", "--quiet"}),
@@ -166,7 +166,7 @@ TEST_F(CaptureWindows, SuspendDropsExactlyTheSuspendedInterval) {
   EXPECT_GT(after, 20u);
 }
 
-TEST_F(CaptureWindows, CancelWritesNothingAndAGarbageMessageDisturbsNothing) {
+TEST_F(CaptureControl, CancelWritesNothingAndAGarbageMessageDisturbsNothing) {
   Background capture(
       prof_args({"--session-new", "c", "--profile-from-start", "off", "--cpu-utilization", "-o",
                  "c", kWorkload, "--seconds", "30", "--quiet"}),
@@ -198,7 +198,7 @@ TEST_F(CaptureWindows, CancelWritesNothingAndAGarbageMessageDisturbsNothing) {
   EXPECT_TRUE(reports().empty());
 }
 
-TEST_F(CaptureWindows, ShutdownWritesTheWindowAndStopsTheApplication) {
+TEST_F(CaptureControl, ShutdownWritesTheWindowAndStopsTheApplication) {
   Background capture(prof_args({"--session-new", "sd", "--cpu-utilization", "-o", "sd", kWorkload,
                                 "--seconds", "60", "--quiet"}),
                      dir_);
@@ -210,7 +210,7 @@ TEST_F(CaptureWindows, ShutdownWritesTheWindowAndStopsTheApplication) {
   EXPECT_GT(read_window(dir_ / "sd.profrep").ts.size(), 5u);
 }
 
-TEST_F(CaptureWindows, ShutdownWithKillNoneLeavesTheApplicationRunning) {
+TEST_F(CaptureControl, ShutdownWithKillNoneLeavesTheApplicationRunning) {
   Background capture(prof_args({"--session-new", "sn", "--kill", "none", "--cpu-utilization", "-o",
                                 "sn", kWorkload, "--seconds", "2.5", "--print", "APP-END"}),
                      dir_);
@@ -222,7 +222,7 @@ TEST_F(CaptureWindows, ShutdownWithKillNoneLeavesTheApplicationRunning) {
   EXPECT_TRUE(fs::exists(dir_ / "sn.profrep"));
 }
 
-TEST_F(CaptureWindows, AnotherUserCannotControlTheSession) {
+TEST_F(CaptureControl, AnotherUserCannotControlTheSession) {
   if (getuid() != 0) GTEST_SKIP() << "needs root to act as another user";
   Background capture(
       prof_args({"--session-new", "mine", "--profile-from-start", "off", "--cpu-utilization", "-o",
@@ -254,7 +254,7 @@ TEST_F(CaptureWindows, AnotherUserCannotControlTheSession) {
   EXPECT_TRUE(reports().empty());
 }
 
-TEST_F(CaptureWindows, DurationWithKillNoneLetsTheApplicationFinish) {
+TEST_F(CaptureControl, DurationWithKillNoneLetsTheApplicationFinish) {
   const RunResult r = prof({"--duration", "0.5", "--kill", "none", "--cpu-utilization", "-o", "d",
                             kWorkload, "--seconds", "2", "--exit-code", "3"});
   EXPECT_EQ(r.exit_code, 3) << r.describe();
@@ -266,7 +266,7 @@ TEST_F(CaptureWindows, DurationWithKillNoneLetsTheApplicationFinish) {
   EXPECT_LT(w.ts.back(), w.end);
 }
 
-TEST_F(CaptureWindows, DurationStopsTheApplicationByDefault) {
+TEST_F(CaptureControl, DurationStopsTheApplicationByDefault) {
   const RunResult r = prof({"--delay", "0.3", "--duration", "0.5", "--cpu-utilization", "-o", "d",
                             kWorkload, "--seconds", "60"});
   EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.describe();
@@ -276,7 +276,7 @@ TEST_F(CaptureWindows, DurationStopsTheApplicationByDefault) {
   EXPECT_NEAR(static_cast<double>(w.end - w.start) / 1e9, 0.5, 0.1);
 }
 
-TEST_F(CaptureWindows, ProfilerApiRangesRepeatTwiceThenStop) {
+TEST_F(CaptureControl, ProfilerApiRangesRepeatTwiceThenStop) {
   const RunResult r = prof({"-c", "profiler-api", "--capture-range-end", "repeat:2",
                             "--cpu-utilization", "--utilization-frequency", "100", "-o", "pr",
                             kWorkload, "--ranges", "3", "--seconds", "2.4"});
@@ -291,7 +291,7 @@ TEST_F(CaptureWindows, ProfilerApiRangesRepeatTwiceThenStop) {
   EXPECT_GT(two.ts.size(), 10u);
 }
 
-TEST_F(CaptureWindows, AnnotationRangesOfTheGivenNameAndDomainStartAndStop) {
+TEST_F(CaptureControl, AnnotationRangesOfTheGivenNameAndDomainStartAndStop) {
   const RunResult r = prof({"-c", "annotation", "-p", "step@train", "--capture-range-end", "repeat",
                             "--cpu-utilization", "-o", "an", kWorkload, "--ranges", "2",
                             "--seconds", "1.6", "--range-name", "step@train"});
@@ -305,7 +305,7 @@ TEST_F(CaptureWindows, AnnotationRangesOfTheGivenNameAndDomainStartAndStop) {
   EXPECT_FALSE(fs::exists(dir_ / "no.profrep"));
 }
 
-TEST_F(CaptureWindows, ProfilerApiRangeStopsTheApplicationAtItsEndByDefault) {
+TEST_F(CaptureControl, ProfilerApiRangeStopsTheApplicationAtItsEndByDefault) {
   // Step 1 of many is the range; the application is stopped after it.
   const RunResult r = prof({"-c", "profiler-api", "--cpu-utilization", "-o", "one", kTrain,
                             "--steps", "5000", "--profile-step", "1", "--quiet"});
@@ -317,7 +317,7 @@ TEST_F(CaptureWindows, ProfilerApiRangeStopsTheApplicationAtItsEndByDefault) {
 // --capture-steps K --at-step S: the window holds exactly steps S to S+K-1
 // (gcu-train-step ends each with prof_step()); with --capture-range-end stop
 // the application runs to its end.
-TEST_F(CaptureWindows, CaptureStepsAtAStepHoldsExactlyThoseSteps) {
+TEST_F(CaptureControl, CaptureStepsAtAStepHoldsExactlyThoseSteps) {
   const RunResult r =
       prof({"--capture-steps", "2", "--at-step", "3", "--capture-range-end", "stop",
             "--enable-activities", "*/general/operator", "-o", "st", kTrain, "--steps", "6"});
@@ -336,7 +336,7 @@ TEST_F(CaptureWindows, CaptureStepsAtAStepHoldsExactlyThoseSteps) {
 // --step-marker NAME[@DOMAIN]: each end of that annotation range ends a
 // step. prof-workload's 4 ranges of 0.4 s, 0.4 s apart, end at 0.8, 1.6, 2.4
 // and 3.2 s: step 2 is [0.8, 1.6).
-TEST_F(CaptureWindows, StepMarkerRangesEndTheStepsThatWindowsFollow) {
+TEST_F(CaptureControl, StepMarkerRangesEndTheStepsThatWindowsFollow) {
   const RunResult r =
       prof({"--step-marker", "iter@train", "--capture-steps", "1", "--at-step", "2",
             "--capture-range-end", "stop", "--cpu-utilization", "-o", "sm", kWorkload, "--ranges",
@@ -369,7 +369,7 @@ TEST_F(CaptureWindows, StepMarkerRangesEndTheStepsThatWindowsFollow) {
 
 // Python programs mark steps with prof.step(): importable under prof with
 // nothing set up, and doing nothing without prof.
-TEST_F(CaptureWindows, PythonProgramsMarkStepsWithProfStep) {
+TEST_F(CaptureControl, PythonProgramsMarkStepsWithProfStep) {
   const std::string program = "import prof, time\n"
                               "for _ in range(10):\n"
                               "    time.sleep(0.05)\n"
@@ -400,7 +400,7 @@ TEST_F(CaptureWindows, PythonProgramsMarkStepsWithProfStep) {
   EXPECT_EQ(split_lines(alone.out), std::vector<std::string>(10, "False"));
 }
 
-TEST_F(CaptureWindows, TraceRotationKeepsTheNewestReports) {
+TEST_F(CaptureControl, TraceRotationKeepsTheNewestReports) {
   const RunResult r = prof({"--duration", "0.3", "--trace-rotation", "2", "--cpu-utilization", "-o",
                             "rot", kWorkload, "--seconds", "1.7", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
@@ -409,7 +409,7 @@ TEST_F(CaptureWindows, TraceRotationKeepsTheNewestReports) {
   EXPECT_NE(kept[0], "rot.profrep") << "the oldest reports go";
 }
 
-TEST_F(CaptureWindows, AttachAndDetachLeaveTheApplicationRunningToItsEnd) {
+TEST_F(CaptureControl, AttachAndDetachLeaveTheApplicationRunningToItsEnd) {
   Background app({kWorkload, "--seconds", "2.5", "--exit-code", "4"}, dir_);
   std::this_thread::sleep_for(200ms);
   const RunResult r = prof(
@@ -422,7 +422,7 @@ TEST_F(CaptureWindows, AttachAndDetachLeaveTheApplicationRunningToItsEnd) {
   EXPECT_GT(w.ts.size(), 10u);
 }
 
-TEST_F(CaptureWindows, AttachWritesItsDebugDump) {
+TEST_F(CaptureControl, AttachWritesItsDebugDump) {
   Background app({kWorkload, "--seconds", "1.5"}, dir_);
   std::this_thread::sleep_for(200ms);
   const RunResult r = prof({"attach", "--cpu-utilization", "--duration", "0.3", "-o", "a",
@@ -452,7 +452,7 @@ size_t cpu_samples(const fs::path &path) {
 // cpu-perf hands over its samples when it stops, after --duration's window
 // has ended: the window must still take them, whether prof launched the
 // process or attached to it.
-TEST_F(CaptureWindows, CpuSamplingOfAnAttachedProcessRecordsItsSamples) {
+TEST_F(CaptureControl, CpuSamplingOfAnAttachedProcessRecordsItsSamples) {
   Background app({kWorkload, "--seconds", "5"}, dir_);
   std::this_thread::sleep_for(200ms);
   const RunResult r = prof({"attach", "--cpu-profiling-callstack", "--sampling-frequency", "1000",
@@ -463,7 +463,7 @@ TEST_F(CaptureWindows, CpuSamplingOfAnAttachedProcessRecordsItsSamples) {
   EXPECT_EQ(kill(app.pid(), 0), 0) << "the application must still run";
 }
 
-TEST_F(CaptureWindows, CpuSamplingWithPidRecordsTheSamples) {
+TEST_F(CaptureControl, CpuSamplingWithPidRecordsTheSamples) {
   Background app({kWorkload, "--seconds", "5"}, dir_);
   std::this_thread::sleep_for(200ms);
   const RunResult r = prof({"--pid", std::to_string(app.pid()), "--cpu-profiling-callstack",
@@ -472,14 +472,14 @@ TEST_F(CaptureWindows, CpuSamplingWithPidRecordsTheSamples) {
   EXPECT_GT(cpu_samples(dir_ / "p.profrep"), 0u) << r.describe();
 }
 
-TEST_F(CaptureWindows, CpuSamplingOfALaunchedProcessForADurationRecordsItsSamples) {
+TEST_F(CaptureControl, CpuSamplingOfALaunchedProcessForADurationRecordsItsSamples) {
   const RunResult r = prof(
       {"--cpu-profiling-callstack", "--duration", "1", "-o", "l", kWorkload, "--seconds", "5"});
   EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.describe();
   EXPECT_GT(cpu_samples(dir_ / "l.profrep"), 0u) << r.describe();
 }
 
-TEST_F(CaptureWindows, AttachReachesTheAgentOfADynamicProcess) {
+TEST_F(CaptureControl, AttachReachesTheAgentOfADynamicProcess) {
   Background app({kTrain, "--steps", "40", "--quiet"}, dir_,
                  {"PROF_MODE=dynamic", "LD_PRELOAD=" + kAgent, runtime_});
   const std::string socket = "dynamic-" + std::to_string(app.pid());
@@ -496,7 +496,7 @@ TEST_F(CaptureWindows, AttachReachesTheAgentOfADynamicProcess) {
   EXPECT_EQ(app.wait(), 0) << app.output();
 }
 
-TEST_F(CaptureWindows, AttachWithoutAnAgentIsAUsageError) {
+TEST_F(CaptureControl, AttachWithoutAnAgentIsAUsageError) {
   Background app({kWorkload, "--seconds", "3"}, dir_);
   const RunResult r =
       prof({"--pid", std::to_string(app.pid()), "--enable-activities", "*/general/operator"});
@@ -519,7 +519,7 @@ TEST_F(CaptureWindows, AttachWithoutAnAgentIsAUsageError) {
   EXPECT_EQ(app.wait(), 0);
 }
 
-TEST_F(CaptureWindows, ThePromptStartsAndStopsCollecting) {
+TEST_F(CaptureControl, ThePromptStartsAndStopsCollecting) {
   Background capture(prof_args({"--dynamic", "on", "--cpu-utilization", "-o", "dyn", kWorkload,
                                 "--seconds", "3", "--quiet"}),
                      dir_);
@@ -536,7 +536,7 @@ TEST_F(CaptureWindows, ThePromptStartsAndStopsCollecting) {
   EXPECT_GT(w.ts.size(), 10u);
 }
 
-TEST_F(CaptureWindows, ApplicationEnvironmentAndOutput) {
+TEST_F(CaptureControl, ApplicationEnvironmentAndOutput) {
   const RunResult env = prof(
       {"-e", "PROF_TEST_A=1,PROF_TEST_B=x=y", "-n", "false", "--cpu-utilization", "/usr/bin/env"});
   ASSERT_EQ(env.exit_code, 0) << env.describe();
@@ -550,7 +550,7 @@ TEST_F(CaptureWindows, ApplicationEnvironmentAndOutput) {
   EXPECT_THAT(split_lines(quiet.out), ::testing::Not(::testing::Contains("HELLO-APP")));
 }
 
-TEST_F(CaptureWindows, WaitPrimaryEndsWithTheLaunchedProcess) {
+TEST_F(CaptureControl, WaitPrimaryEndsWithTheLaunchedProcess) {
   const fs::path marker = dir_ / "orphan-done";
   // In the background: the orphan keeps prof's output open after prof ends.
   Background capture(prof_args({"--wait", "primary", "--cpu-utilization", kWorkload, "--seconds",

@@ -25,7 +25,7 @@ struct CollectingSink : EventSink {
 };
 } // namespace
 
-TEST(ReportRoundTrip, ReplayGivesBackTheLiveStream) {
+TEST(ReportReplay, ReplayGivesBackTheLiveStream) {
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("prof-roundtrip-" + std::to_string(getpid()) + ".profrep"))
                                .string();
@@ -102,7 +102,7 @@ TEST(ReportRoundTrip, ReplayGivesBackTheLiveStream) {
 
 // A track renamed during the capture (a process that exec'd) reads back with
 // its last name, the one it had when its events ended.
-TEST(ReportRoundTrip, ARenamedTrackReadsBackWithItsLastName) {
+TEST(ReportReplay, ARenamedTrackReadsBackWithItsLastName) {
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("prof-renamed-" + std::to_string(getpid()) + ".profrep"))
                                .string();
@@ -142,7 +142,7 @@ TEST(ReportRoundTrip, ARenamedTrackReadsBackWithItsLastName) {
 
 // Replay decodes chunks ahead on a second thread: many chunks still come out
 // whole and in file order.
-TEST(ReportRoundTrip, ReplayOfManyChunksKeepsTheirOrder) {
+TEST(ReportReplay, ReplayOfManyChunksKeepsTheirOrder) {
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("prof-replay-chunks-" + std::to_string(getpid()) + ".profrep"))
                                .string();

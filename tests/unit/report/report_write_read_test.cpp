@@ -1,3 +1,6 @@
+// What ReportWriter writes, ReportReader reads back: every record, in the
+// order of the calls, in chunks of the configured size; and the writer's
+// refusals and cut reports.
 #include "core/report/chunk.hpp"
 #include "core/report/report_reader.hpp"
 #include "core/report/report_writer.hpp"
@@ -22,7 +25,7 @@ std::vector<uint16_t> chunk_types(const std::string &path) {
   return types;
 }
 
-TEST(ReportRoundTrip, EveryRecordComesBack) {
+TEST(ReportWriteRead, EveryRecordComesBack) {
   ScratchDir dir;
   const auto sample = write_sample_report(dir.file("a.profrep"));
   ReportReader reader;
@@ -60,7 +63,7 @@ TEST(ReportRoundTrip, EveryRecordComesBack) {
   EXPECT_EQ(batches, (std::vector<size_t>{20, 20, 10}));
 }
 
-TEST(ReportRoundTrip, ChunksKeepTheOrderOfTheCalls) {
+TEST(ReportWriteRead, ChunksKeepTheOrderOfTheCalls) {
   ScratchDir dir;
   const auto path = dir.file("order.profrep");
   ReportWriter writer;
@@ -79,7 +82,7 @@ TEST(ReportRoundTrip, ChunksKeepTheOrderOfTheCalls) {
   EXPECT_FALSE(writer.is_open());
 }
 
-TEST(ReportRoundTrip, BytesWrittenIsTheFileSize) {
+TEST(ReportWriteRead, BytesWrittenIsTheFileSize) {
   ScratchDir dir;
   const auto path = dir.file("size.profrep");
   ReportWriter writer;
@@ -92,7 +95,7 @@ TEST(ReportRoundTrip, BytesWrittenIsTheFileSize) {
   EXPECT_EQ(read_bytes(path).size(), writer.bytes_written());
 }
 
-TEST(ReportRoundTrip, LargeBatchesSplitIntoChunksOfTheConfiguredSize) {
+TEST(ReportWriteRead, LargeBatchesSplitIntoChunksOfTheConfiguredSize) {
   ScratchDir dir;
   const auto path = dir.file("big.profrep");
   std::vector<prof_event> events;
@@ -112,7 +115,7 @@ TEST(ReportRoundTrip, LargeBatchesSplitIntoChunksOfTheConfiguredSize) {
   EXPECT_TRUE(same_events(reader.read_all_events(), events));
 }
 
-TEST(ReportRoundTrip, LaterRecordsMergeAsDocumented) {
+TEST(ReportWriteRead, LaterRecordsMergeAsDocumented) {
   ScratchDir dir;
   const auto path = dir.file("merge.profrep");
   ReportWriter writer;
@@ -143,7 +146,7 @@ TEST(ReportRoundTrip, LaterRecordsMergeAsDocumented) {
   EXPECT_EQ(reader.string(2), "next");
 }
 
-TEST(ReportRoundTrip, StringIdZeroStaysEmptyAndGapsReadAsEmpty) {
+TEST(ReportWriteRead, StringIdZeroStaysEmptyAndGapsReadAsEmpty) {
   ScratchDir dir;
   const auto path = dir.file("ids.profrep");
   ReportWriter writer;
@@ -160,7 +163,7 @@ TEST(ReportRoundTrip, StringIdZeroStaysEmptyAndGapsReadAsEmpty) {
   EXPECT_EQ(reader.string(10), "far");
 }
 
-TEST(ReportRoundTrip, ManyStringsSplitAcrossChunks) {
+TEST(ReportWriteRead, ManyStringsSplitAcrossChunks) {
   ScratchDir dir;
   const auto path = dir.file("strings.profrep");
   std::vector<std::string> texts;
@@ -182,7 +185,7 @@ TEST(ReportRoundTrip, ManyStringsSplitAcrossChunks) {
     EXPECT_EQ(reader.string(static_cast<uint32_t>(i + 1)), texts[i]);
 }
 
-TEST(ReportRoundTrip, AnExistingFileIsRefusedAndLeftUntouched) {
+TEST(ReportWriteRead, AnExistingFileIsRefusedAndLeftUntouched) {
   ScratchDir dir;
   const auto path = dir.file("x.profrep");
   write_bytes(path, {'k', 'e', 'e', 'p'});
@@ -203,7 +206,7 @@ TEST(ReportRoundTrip, AnExistingFileIsRefusedAndLeftUntouched) {
   EXPECT_TRUE(reader.open(path));
 }
 
-TEST(ReportRoundTrip, AnUncreatableFileNamesThePath) {
+TEST(ReportWriteRead, AnUncreatableFileNamesThePath) {
   ReportWriter writer;
   const std::string path = "/nonexistent-dir-for-prof/a.profrep";
   try {
@@ -215,7 +218,7 @@ TEST(ReportRoundTrip, AnUncreatableFileNamesThePath) {
   }
 }
 
-TEST(ReportRoundTrip, UnknownChunkTypesAreSkipped) {
+TEST(ReportWriteRead, UnknownChunkTypesAreSkipped) {
   ScratchDir dir;
   const auto path = dir.file("future.profrep");
   const auto e = instant(1, 5, 1, 1);
@@ -233,7 +236,7 @@ TEST(ReportRoundTrip, UnknownChunkTypesAreSkipped) {
   EXPECT_EQ(reader.event_count(), 2u);
 }
 
-TEST(ReportRoundTrip, ADestroyedUnfinishedWriterLeavesAReadableCutReport) {
+TEST(ReportWriteRead, ADestroyedUnfinishedWriterLeavesAReadableCutReport) {
   ScratchDir dir;
   const auto path = dir.file("cut.profrep");
   const std::vector<prof_event> events = {slice(1, 5, 1, 0, 0, 1), counter(2, 6, 1.0)};
@@ -254,7 +257,7 @@ TEST(ReportRoundTrip, ADestroyedUnfinishedWriterLeavesAReadableCutReport) {
   EXPECT_TRUE(same_events(reader.read_all_events(), events));
 }
 
-TEST(ReportRoundTrip, FooterCarriesTheExitStatus) {
+TEST(ReportWriteRead, FooterCarriesTheExitStatus) {
   ScratchDir dir;
   const auto path = dir.file("killed.profrep");
   ReportWriter writer;
@@ -266,7 +269,7 @@ TEST(ReportRoundTrip, FooterCarriesTheExitStatus) {
   EXPECT_EQ(*reader.footer(), (Footer{77, 0, 3, -1, true, 9}));
 }
 
-TEST(ReportRoundTrip, AChunkThatWouldCompressBeyondWhatReadersAcceptIsStoredAsIs) {
+TEST(ReportWriteRead, AChunkThatWouldCompressBeyondWhatReadersAcceptIsStoredAsIs) {
   ScratchDir dir;
   const auto path = dir.file("same.profrep");
   const std::vector<prof_event> events(65536, slice(1, 1000, 0, 1, 0, 5));
