@@ -368,9 +368,11 @@ TEST_F(CaptureControl, StepMarkerRangesEndTheStepsThatWindowsFollow) {
 }
 
 // Python programs mark steps with prof.step(): importable under prof with
-// nothing set up, and doing nothing without prof.
+// nothing set up, a C function (the module _prof_marks, not ctypes), and
+// doing nothing without prof.
 TEST_F(CaptureControl, PythonProgramsMarkStepsWithProfStep) {
   const std::string program = "import prof, time\n"
+                              "print('marks in', prof.step.__module__)\n"
                               "for _ in range(10):\n"
                               "    time.sleep(0.05)\n"
                               "    print(prof.step())\n";
@@ -382,6 +384,7 @@ TEST_F(CaptureControl, PythonProgramsMarkStepsWithProfStep) {
   for (size_t at = r.out.find("True"); at != std::string::npos; at = r.out.find("True", at + 4))
     ++marked;
   EXPECT_EQ(marked, 10u) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("marks in _prof_marks\n"));
   // Step 2 unless a loaded machine let the program mark steps before prof looked.
   const size_t at = r.out.find("capturing steps ");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -397,7 +400,9 @@ TEST_F(CaptureControl, PythonProgramsMarkStepsWithProfStep) {
                    "/usr/bin/python3", "-c", program},
                   dir_);
   ASSERT_EQ(alone.exit_code, 0) << alone.describe();
-  EXPECT_EQ(split_lines(alone.out), std::vector<std::string>(10, "False"));
+  std::vector<std::string> expected{"marks in _prof_marks"};
+  expected.resize(11, "False");
+  EXPECT_EQ(split_lines(alone.out), expected);
 }
 
 TEST_F(CaptureControl, TraceRotationKeepsTheNewestReports) {
