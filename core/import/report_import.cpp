@@ -184,8 +184,6 @@ ImportOutcome import_file(const PluginInfo &importer, const ImportJob &job,
     start = std::min(start, e.ts);
     end = std::max(end, e.ts + e.duration);
   }
-  if (events.empty()) start = session.start;
-  start = std::min(start, session.start);
 
   ImportOutcome outcome;
   outcome.events = events.size();

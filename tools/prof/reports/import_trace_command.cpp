@@ -146,6 +146,10 @@ void import_trace(const ImportRequest &request, size_t index, const std::string 
   }
   for (const std::string &warning : outcome.warnings)
     console.warning("import " + path + ": " + warning);
+  if (outcome.invalid_events > 0)
+    console.warning("import " + path + ": " + std::to_string(outcome.invalid_events) +
+                    " events named tracks the " + importer->name +
+                    " importer never declared; they are left out");
 }
 
 } // namespace
