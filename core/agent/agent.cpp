@@ -3,15 +3,16 @@
 // runs the capture's process-scope plugins, and gives each thread a ring in
 // the region. Without it, or when anything is wrong, it does nothing: the
 // application must never be harmed by prof.
-#include "core/runtime/capture_requests.hpp"
-#include "core/runtime/descriptor_check.hpp"
-#include "core/runtime/session_clock.hpp"
 #include "core/agent/agent_host.hpp"
 #include "core/agent/agent_state.hpp"
+#include "core/agent/crash_witness.hpp"
 #include "core/agent/dynamic_listener.hpp"
 #include "core/agent/step_marks.hpp"
 #include "core/agent/trigger_watch.hpp"
 #include "core/agent/unfinished_answers.hpp"
+#include "core/runtime/capture_requests.hpp"
+#include "core/runtime/descriptor_check.hpp"
+#include "core/runtime/session_clock.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -35,7 +36,7 @@ namespace {
 
 AgentState *g_state = nullptr;
 core::ShmCatalogWriter *g_catalog_left_by_fork = nullptr; // see at_fork_child
-bool g_answering = false; ///< this process's thread answers dumps
+bool g_answering = false;                                 ///< this process's thread answers dumps
 // Never destroyed: the agent's threads may read it while the process exits.
 // Made on first use: the agent's constructor may run before this file's
 // dynamic initializers.
@@ -262,6 +263,10 @@ bool attach_region(const char *name, std::string *error, int fd, int32_t pid_see
   static bool fork_handler = false;
   if (!fork_handler) pthread_atfork(nullptr, nullptr, &at_fork_child);
   fork_handler = true;
+  ProfLibraries libraries;
+  for (const core::AgentPlugin &plugin : g_state->config.plugins)
+    libraries.emplace_back(plugin.name, plugin.path);
+  install_crash_witness(libraries);
   {
     std::lock_guard lock(g_plugins_mutex);
     running_plugins().clear();
