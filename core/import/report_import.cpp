@@ -119,8 +119,9 @@ report::Header header_of(const ImportSession &session, const PluginInfo &importe
       program + " (imported from " + std::filesystem::path(source).filename().string() + ")";
   header.pids = session.pids;
   const bool wall_clock = session.realtime_anchor != 0;
-  // Without a wall clock the capture's start stands in for it, so that
-  // ranks merge at their starts.
+  // Without a wall clock the capture's start stands in for it (said in
+  // the record below): merges align such ranks on their collective
+  // operations, else at their starts.
   header.clock_anchor = {wall_clock ? session.realtime_anchor : start,
                          wall_clock ? session.monotonic_anchor : start};
   header.session_start_ns = start;
@@ -128,7 +129,8 @@ report::Header header_of(const ImportSession &session, const PluginInfo &importe
   report::PluginRecord plugin{importer.name, importer.version, {}};
   if (!session.format.empty()) plugin.options.emplace_back("format", session.format);
   plugin.options.emplace_back("file", source);
-  plugin.options.emplace_back("clock", wall_clock ? "realtime" : "start");
+  plugin.options.emplace_back(report::kImportClockOption,
+                              wall_clock ? "realtime" : report::kImportClockStandIn);
   for (const auto &detail : session.details)
     plugin.options.push_back(detail);
   header.plugins = {plugin};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 namespace prof::report {
 
@@ -10,5 +11,8 @@ class ReportError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
+
+/// A path or name as messages quote it: 'path'.
+inline std::string in_quotes(const std::string &text) { return "'" + text + "'"; }
 
 } // namespace prof::report

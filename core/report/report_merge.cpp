@@ -1,5 +1,6 @@
 #include "core/report/report_merge.hpp"
 
+#include "core/report/collective_alignment.hpp"
 #include "core/report/report_writer.hpp"
 
 #include <prof/rank_clock.hpp>
@@ -24,9 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string in_quotes(const std::string &path) { return "'" + path + "'"; }
-
-bool has_anchor(const Header &header) { return header.clock_anchor.realtime_ns != 0; }
+bool has_anchor(const Header &header) { return has_wall_clock(header); }
 
 // The realtime at which the capture's monotonic clock read 0 (its boot time).
 int64_t clock_origin(const ClockAnchor &anchor) {
@@ -470,9 +469,6 @@ MergePlan plan_merge(const std::vector<std::string> &paths) {
       plan.warnings.push_back(in_quotes(paths[i]) + " is itself a merge (" +
                               header.command_display +
                               "): its processes may be in the other inputs too");
-    if (!has_anchor(header))
-      plan.warnings.push_back(in_quotes(paths[i]) +
-                              " has no realtime clock anchor: its times are merged unaligned");
     headers.push_back(header);
   }
   // The earliest-started monotonic clock: every other input moves forward onto it.
@@ -489,11 +485,13 @@ MergePlan plan_merge(const std::vector<std::string> &paths) {
       plan.inputs[i].shift_ns = clock_origin(headers[i].clock_anchor) -
                                 clock_origin(headers[plan.reference].clock_anchor);
   // Ranks measured against rank 0: onto rank 0's clock, then as rank 0 goes.
+  std::vector<bool> measured(headers.size(), false);
   const auto rank0 =
       std::find_if(headers.begin(), headers.end(), [](const Header &h) { return h.rank == "0"; });
   for (size_t i = 0; i < headers.size() && rank0 != headers.end(); ++i) {
     const size_t zero = static_cast<size_t>(rank0 - headers.begin());
     if (i == zero || estimates[i].empty()) continue;
+    measured[i] = true;
     const ClockEstimate &first = estimates[i].front(), &last = estimates[i].back();
     MergeInput &input = plan.inputs[i];
     // A drift only where the offset moved more than the two errors allow;
@@ -516,7 +514,9 @@ MergePlan plan_merge(const std::vector<std::string> &paths) {
                          " ns (error at most " + std::to_string(error) + " ns), drift " + drift +
                          " us/s");
   }
+  const AlignmentRecord aligned = align_on_collectives(headers, measured, plan);
   plan.header = merged_header(headers, plan);
+  if (!aligned.empty()) plan.header.plugins.push_back({kClockAlignmentRecord, "1", aligned});
   return plan;
 }
 

@@ -48,6 +48,20 @@ struct Header {
   bool operator==(const Header &) const = default;
 };
 
+/// An imported trace without a wall clock gets its start as a stand-in
+/// anchor, and its importer's record says so with this option and value.
+inline constexpr const char *kImportClockOption = "clock";
+inline constexpr const char *kImportClockStandIn = "start";
+
+/// Whether `header`'s anchor reads a wall clock (not a stand-in).
+inline bool has_wall_clock(const Header &header) {
+  if (header.clock_anchor.realtime_ns == 0) return false;
+  for (const PluginRecord &plugin : header.plugins)
+    for (const auto &[key, value] : plugin.options)
+      if (key == kImportClockOption && value == kImportClockStandIn) return false;
+  return true;
+}
+
 /// A declared track (prof_track_desc with resolved text).
 struct TrackRecord {
   uint32_t id = 0;

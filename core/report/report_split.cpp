@@ -18,8 +18,6 @@ namespace fs = std::filesystem;
 constexpr int kNoGroup = -1;
 constexpr int kEveryReport = -2; ///< a track of no process: shared by every report
 
-std::string in_quotes(const std::string &path) { return "'" + path + "'"; }
-
 /// Which report each track goes to: its process's, the one of the process
 /// that owns it (a device's stream, prof_track_desc::pid), or every one.
 class TrackGroups {

@@ -169,8 +169,9 @@ void emit_trace(const ImportedTrace &trace, const ImportHost &import) {
     host.log(PROF_LOG_WARN,
              std::string("the trace has no wall-clock times") +
                  (trace.form == TraceForm::Legacy ? " (PyTorch's legacy profiler)" : "") +
-                 ": its times count from the profiler's start, and prof merge "
-                 "aligns ranks at their profiler starts");
+                 ": its times count from the profiler's start; prof merge aligns "
+                 "such ranks on the collective operations they share, else at their "
+                 "profiler starts");
 }
 
 } // namespace prof::kineto

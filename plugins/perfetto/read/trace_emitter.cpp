@@ -320,8 +320,9 @@ void emit_trace(const ReadTrace &trace, const ImportHost &import,
   warn_left_out(trace, emitter.tally(), host);
   if (facts.realtime_anchor_ns == 0)
     host.log(PROF_LOG_WARN, "the trace has no wall-clock time (no clock snapshot with "
-                            "CLOCK_REALTIME beside the trace clock): prof merge aligns ranks at "
-                            "their starts");
+                            "CLOCK_REALTIME beside the trace clock): prof merge aligns such "
+                            "ranks on the collective operations they share, else at their "
+                            "starts");
 }
 
 } // namespace prof::perfetto

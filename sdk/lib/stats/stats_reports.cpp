@@ -1,5 +1,6 @@
 #include <prof/stats/stats_reports.hpp>
 
+#include "clock_alignment_note.hpp"
 #include "device_memory_report.hpp"
 #include "hang_report.hpp"
 #include "heap_report.hpp"
@@ -453,6 +454,8 @@ StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHos
     }
     table.sections.push_back(std::move(section));
   }
+  if (std::string clocks = clock_alignment_note(host); !clocks.empty())
+    table.notes.push_back(std::move(clocks));
   return table;
 }
 
@@ -561,6 +564,8 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
                               std::to_string(op.sequence) + ": " + op.last + " last, " +
                               format_duration(op.skew) + " after the first");
     }
+  if (std::string clocks = clock_alignment_note(host); !clocks.empty())
+    table.notes.push_back(std::move(clocks));
   return table;
 }
 

@@ -168,8 +168,9 @@ TEST_F(ImportCommand, OutputsUsageAndOverwrite) {
   EXPECT_EQ(first.out, "Generated: " + file("one.profrep") + "\n");
   EXPECT_EQ(first.err, "prof: warning: import " + trace +
                            ": the trace has no wall-clock times (PyTorch's legacy profiler): its "
-                           "times count from the profiler's start, and prof merge aligns ranks "
-                           "at their profiler starts\n");
+                           "times count from the profiler's start; prof merge aligns such ranks "
+                           "on the collective operations they share, else at their profiler "
+                           "starts\n");
   // The rank from the file name.
   EXPECT_EQ(read_back(file("one.profrep")).header.rank, "0");
   const RunResult again = run_process({kProf, "import", "-o", file("one.profrep"), trace});
@@ -251,7 +252,8 @@ TEST_F(ImportCommand, FourLegacyRanksNameTheStraggler) {
                 "the first"}))
       << stragglers.out;
 
-  // Merged on their anchors: the ranks line up at their profiler starts.
+  // Merged on their collective operations (their traces have no wall clock):
+  // the ranks, started together, line up at their profiler starts.
   const RunResult merged =
       run_process({kProf, "merge", "-o", file("all.profrep"), file("imported")});
   ASSERT_EQ(merged.exit_code, 0) << merged.describe();

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 namespace prof::report {
 namespace {
@@ -469,7 +470,7 @@ TEST(ReportMerge, ExistingOutputIsReplacedOnlyWhenForcedAndNoTemporaryStays) {
   EXPECT_THAT(files_in(dir.file("")), ElementsAre("m.profrep", "r0.profrep"));
 }
 
-TEST(ReportMerge, InputWithoutAnAnchorIsTakenAsItIsWithAWarning) {
+TEST(ReportMerge, InputWithoutAnAnchorNorSharedOperationsIsTakenAsItIsWithAWarning) {
   ScratchDir dir;
   TwoHosts ranks;
   ranks.late.anchor = {};
@@ -480,8 +481,120 @@ TEST(ReportMerge, InputWithoutAnAnchorIsTakenAsItIsWithAWarning) {
   EXPECT_EQ(plan.inputs[0].shift_ns, 0);
   EXPECT_FALSE(plan.inputs[0].has_anchor);
   EXPECT_THAT(plan.warnings, ElementsAre("'" + dir.file("r1.profrep") +
-                                         "' has no realtime clock anchor: its times are merged "
-                                         "unaligned"));
+                                         "' has no realtime clock anchor and shares no "
+                                         "collective operation with a report placed on the "
+                                         "timeline: its times are merged unaligned"));
+}
+
+// Rank RANK of a job whose all-reduce n (1..30 on communicator "world")
+// starts at 1 s + n x 100 ms on the true clock and lasts 10 ms, but for
+// operation 7, which waits 300 ms for a late rank: this one with `late`.
+// The rank's clock reads true + `offset`.
+RankReport collective_rank(const std::string &rank, int64_t offset, bool late = false) {
+  RankReport r;
+  r.rank = rank;
+  r.pid = 100 + std::stoi(rank);
+  r.tracks = process_tracks(r.pid);
+  r.strings = {"allreduce", "communicator", "world", "sequence"};
+  for (uint32_t n = 1; n <= 30; ++n) {
+    prof_arg communicator{2, PROF_ARG_STRING, {}};
+    communicator.value.s = 3;
+    prof_arg sequence{4, PROF_ARG_UINT, {}};
+    sequence.value.u = n;
+    r.args.push_back({n, {communicator, sequence}});
+    const uint64_t start = kSecond + n * kSecond / 10, wait = n == 7 ? 3 * kSecond / 10 : 0;
+    const uint64_t begin = start + (late ? wait : 0), end = start + wait + kSecond / 100;
+    prof_event e = with_args(
+        slice(2, static_cast<uint64_t>(static_cast<int64_t>(begin) + offset), end - begin, 1, 0, 0),
+        n);
+    e.kind = PROF_CATEGORY_COMMUNICATION;
+    r.events.push_back(e);
+  }
+  return r;
+}
+
+// Each operation's end in the merged report, by process label and sequence.
+std::map<std::string, std::map<uint64_t, uint64_t>> merged_ends(const ReportReader &merged) {
+  std::map<std::string, std::map<uint64_t, uint64_t>> ends;
+  merged.for_each_event_batch([&](const prof_event *events, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      const prof_event &e = events[i];
+      if (e.type != PROF_EVENT_SLICE || e.kind != PROF_CATEGORY_COMMUNICATION) continue;
+      const auto set = merged.args().find(static_cast<uint32_t>(e.args));
+      const auto &thread = merged.tracks().at(e.track);
+      const std::string process = merged.tracks().at(thread.parent).name;
+      for (const prof_arg &arg : *set)
+        if (merged.strings()[arg.key] == "sequence") ends[process][arg.value.u] = e.ts + e.duration;
+    }
+  });
+  return ends;
+}
+
+TEST(ReportMerge, RanksWithoutAnAnchorAreAlignedOnTheirCollectiveOperations) {
+  ScratchDir dir;
+  write_rank(dir.file("r0.profrep"), collective_rank("0", 0));
+  write_rank(dir.file("r1.profrep"), collective_rank("1", 40'000'000));
+  write_rank(dir.file("r2.profrep"), collective_rank("2", -25'000'000, true));
+  const MergePlan plan =
+      plan_merge({dir.file("r1.profrep"), dir.file("r0.profrep"), dir.file("r2.profrep")});
+  EXPECT_THAT(plan.warnings, ::testing::IsEmpty());
+  EXPECT_EQ(plan.reference, 1u) << "rank 0's clock is the timeline's";
+  EXPECT_EQ(plan.inputs[0].shift_ns, -40'000'000);
+  EXPECT_EQ(plan.inputs[2].shift_ns, 25'000'000) << "the late arrival is not an offset";
+  ASSERT_EQ(plan.notes.size(), 2u);
+  EXPECT_THAT(plan.notes[0], HasSubstr("host1 rank 1: no realtime clock anchor; aligned with "
+                                       "host1 rank 0 on 30 shared collective operations: offset "
+                                       "-40.000 ms, error at most 0.000 ms"));
+  const auto record =
+      std::find_if(plan.header.plugins.begin(), plan.header.plugins.end(),
+                   [](const PluginRecord &p) { return p.name == "clock-alignment"; });
+  ASSERT_NE(record, plan.header.plugins.end());
+  ASSERT_EQ(record->options.size(), 4u);
+  EXPECT_EQ(record->options[0], std::make_pair(std::string("reports"), std::string("2")));
+  EXPECT_EQ(record->options[2].second,
+            "host1_rank_1,with=host1_rank_0,offset_ns=-40000000,error_ns=0,drift_us_per_s=0.000,"
+            "operations=30");
+
+  write_merge(plan, dir.file("m.profrep"), false);
+  ReportReader merged;
+  ASSERT_TRUE(merged.open(dir.file("m.profrep")));
+  const auto ends = merged_ends(merged);
+  ASSERT_EQ(ends.size(), 3u);
+  for (uint64_t n = 1; n <= 30; ++n) {
+    std::set<uint64_t> at;
+    for (const auto &[process, by_sequence] : ends)
+      at.insert(by_sequence.at(n));
+    EXPECT_EQ(at.size(), 1u) << "operation " << n << " ends at one time on every rank";
+  }
+}
+
+TEST(ReportMerge, HostsWhoseClocksPutOperationsApartAreAlignedOnThem) {
+  ScratchDir dir;
+  RankReport first = collective_rank("0", 0), second = collective_rank("1", 5 * kSecond);
+  first.anchor = second.anchor = {kRealtime, 10 * kSecond};
+  second.host = "host2";
+  write_rank(dir.file("r0.profrep"), first);
+  write_rank(dir.file("r1.profrep"), second);
+  const MergePlan plan = plan_merge({dir.file("r0.profrep"), dir.file("r1.profrep")});
+  EXPECT_EQ(plan.inputs[1].shift_ns, -5 * static_cast<int64_t>(kSecond));
+  ASSERT_EQ(plan.notes.size(), 1u);
+  EXPECT_THAT(plan.notes[0], HasSubstr("host2 rank 1: its host's clock left 0 % of its collective "
+                                       "operations overlapping host1 rank 0's; moved -5000.000 ms "
+                                       "from its realtime anchor, aligned with host1 rank 0"));
+}
+
+TEST(ReportMerge, HostsWhoseClocksAgreeKeepTheirAnchors) {
+  ScratchDir dir;
+  RankReport first = collective_rank("0", 0), second = collective_rank("1", 2'000'000);
+  first.anchor = second.anchor = {kRealtime, 10 * kSecond};
+  second.host = "host2";
+  write_rank(dir.file("r0.profrep"), first);
+  write_rank(dir.file("r1.profrep"), second);
+  const MergePlan plan = plan_merge({dir.file("r0.profrep"), dir.file("r1.profrep")});
+  EXPECT_EQ(plan.inputs[1].shift_ns, 0) << "2 ms apart, the 10 ms operations still overlap";
+  EXPECT_THAT(plan.notes, ::testing::IsEmpty());
+  for (const PluginRecord &plugin : plan.header.plugins)
+    EXPECT_NE(plugin.name, "clock-alignment");
 }
 
 TEST(ReportMerge, LabelsCarryTheLaunchersRankWhenRecorded) {
