@@ -19,6 +19,7 @@
 #include "tools/prof/reports/merge_command.hpp"
 #include "tools/prof/reports/replay_command.hpp"
 #include "tools/prof/sessions/session_control.hpp"
+#include "tools/prof/stats/diff_command.hpp"
 #include "tools/prof/stats/stats_command.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
@@ -85,6 +86,8 @@ int run_own_arguments(const cli::SubcommandSpec &subcommand, const std::vector<s
     return tool::run_export(args, console);
   case cli::Route::Stats:
     return tool::run_stats(args, console);
+  case cli::Route::Diff:
+    return tool::run_diff(args, console);
   case cli::Route::Merge:
     return tool::run_merge(args, console);
   case cli::Route::Import:

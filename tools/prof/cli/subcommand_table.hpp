@@ -16,6 +16,7 @@ enum class Route {
   Options,  ///< parsed with prof's options, dispatched like the flat form
   Export,   ///< prof export: its own arguments
   Stats,    ///< prof stats: its own arguments
+  Diff,     ///< prof diff: its own arguments
   Merge,    ///< prof merge: its own arguments
   Import,   ///< prof import: its own arguments
   Sessions, ///< prof sessions list
@@ -31,7 +32,7 @@ enum class OptionSet {
   Trigger, ///< trigger: attach's and --trigger-dir, less --all and --match
   Control, ///< stop, suspend, resume, cancel, shutdown, status: --session
   Plugins, ///< plugins: --plugin-path
-  Own,     ///< export, stats, merge, import, sessions: their own arguments
+  Own,     ///< export, stats, diff, merge, import, sessions: their own arguments
 };
 
 struct SubcommandSpec {

@@ -13,7 +13,9 @@ namespace fs = std::filesystem;
 namespace prof::tool {
 namespace {
 
-cli::UsageError usage(const std::string &message) { return cli::UsageError("stats: " + message); }
+cli::UsageError usage(const std::string &command, const std::string &message) {
+  return cli::UsageError(command + ": " + message);
+}
 
 bool is_folder(const std::string &path) {
   std::error_code ec;
@@ -23,7 +25,7 @@ bool is_folder(const std::string &path) {
 } // namespace
 
 StatsInputs::StatsInputs(const std::vector<std::string> &inputs, const std::string &output,
-                         const StatsJob *job, core::Console *console)
+                         const StatsJob *job, core::Console *console, const std::string &command)
     : job_(job) {
   const auto warn = [console](const std::string &line) {
     if (console) console->warning(line);
@@ -32,12 +34,12 @@ StatsInputs::StatsInputs(const std::vector<std::string> &inputs, const std::stri
     path_ = inputs.front();
     title_ = fs::path(path_).filename().string();
   } else {
-    const std::vector<std::string> paths = report_paths(inputs, output, "stats");
+    const std::vector<std::string> paths = report_paths(inputs, output, command);
     report::MergePlan plan;
     try {
       plan = report::plan_merge(paths);
     } catch (const report::MergeInputError &e) {
-      throw usage(e.what());
+      throw usage(command, e.what());
     }
     for (const std::string &warning : plan.warnings)
       warn(warning);
@@ -55,8 +57,8 @@ StatsInputs::StatsInputs(const std::vector<std::string> &inputs, const std::stri
   // The scan decodes every EVENTS chunk anyway: checking them at open too
   // would decode them twice. One that fails is reported after the scan.
   if (!reader_.open(path_, report::ReadOptions{.check_events = false}))
-    throw usage(reader_.problems().empty() ? "cannot read report '" + path_ + "'"
-                                           : reader_.problems().back());
+    throw usage(command, reader_.problems().empty() ? "cannot read report '" + path_ + "'"
+                                                    : reader_.problems().back());
   // A cut or damaged report: the statistics cover what could be read.
   for (const std::string &problem : reader_.problems())
     warn(problem);

@@ -23,9 +23,10 @@ class StatsInputs {
 public:
   /// Opens `inputs` (merging several into a temporary report). Warnings
   /// (damage, lost events) go to `console` when given. Throws
-  /// cli::UsageError naming the input that cannot be read.
+  /// cli::UsageError naming the input that cannot be read, its message
+  /// starting with `command` ("stats: ...").
   StatsInputs(const std::vector<std::string> &inputs, const std::string &output,
-              const StatsJob *job, core::Console *console);
+              const StatsJob *job, core::Console *console, const std::string &command = "stats");
   StatsInputs(const StatsInputs &) = delete;
   StatsInputs &operator=(const StatsInputs &) = delete;
 
@@ -33,6 +34,8 @@ public:
   ScanResult scan(const stats::StatsScope &scope, ScanOptions options) const;
 
   const ExportHost &host() const { return host_; }
+  /// The report scanned, for a pass of one's own over its events.
+  const report::ReportReader &reader() const { return reader_; }
   /// The report scanned (the temporary merge when there are several).
   const std::string &path() const { return path_; }
   /// For titles: the one input's file name, or "N reports".
