@@ -105,8 +105,8 @@ StatsTable diff_table(const RunDiff &diff, const DiffOptions &options, const std
                 options.threshold * 100, format_duration(options.min_change_ns).c_str(),
                 options.noise_factor);
   table.notes = {"Base, New: median time " + unit +
-                     "; p90: 90th percentile; Calls: median "
-                     "calls per sample; Per call: total time / calls",
+                     "; p90: 90th percentile; calls: median "
+                     "calls per sample; /call: total time / calls",
                  rule, verdict_line(diff)};
   return table;
 }
