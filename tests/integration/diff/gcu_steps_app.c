@@ -1,6 +1,6 @@
 /* A gcusim program whose steps take a known time, for prof diff's
- * end-to-end test: each of --steps N steps (default 8) runs the kernels
- * prepare_dtu (2 ms), matmul_dtu (4 ms) and reduce_dtu (2 ms), each a sleep
+ * end-to-end test: each of --steps N steps (default 10) runs the kernels
+ * prepare_dtu (10 ms), matmul_dtu (20 ms) and reduce_dtu (10 ms), each a sleep
  * on the device, waits for them and ends with prof_step(). --slow NAME
  * makes kernel NAME take twice as long. Exits 1 when a call fails, 2 on
  * bad usage. */
@@ -34,9 +34,9 @@ static int check(gcuError_t error, const char *what) {
 }
 
 int main(int argc, char **argv) {
-  struct Kernel kernels[] = {{"prepare_dtu", 2000}, {"matmul_dtu", 4000}, {"reduce_dtu", 2000}};
+  struct Kernel kernels[] = {{"prepare_dtu", 10000}, {"matmul_dtu", 20000}, {"reduce_dtu", 10000}};
   const size_t count = sizeof kernels / sizeof kernels[0];
-  int steps = 8;
+  int steps = 10;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
       steps = atoi(argv[++i]);
