@@ -1,8 +1,10 @@
 // prof diff end to end: gcu-steps-app captured twice, the second time with
 // its kernel matmul_dtu twice as long; prof diff finds that kernel (and the
 // steps it is in) slower and everything else the same, gates CI on it, and
-// refuses bad input with one line and exit code 2.
+// refuses bad input with one line and exit code 2. A PyTorch trace whose
+// kernel is renamed in the second run: matched by its launching operator.
 #include "tests/support/build_paths.hpp"
+#include "tests/support/file_text.hpp"
 #include "tests/support/json_check.hpp"
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -97,6 +99,29 @@ TEST_F(DiffE2E, NamesTheSlowerKernelAndNothingElse) {
   const std::string text((std::istreambuf_iterator<char>(page)), {});
   EXPECT_THAT(text, HasSubstr("<td>slower</td>"));
   EXPECT_THAT(text, HasSubstr("matmul_dtu"));
+}
+
+TEST_F(DiffE2E, MatchesAKernelRenamedUnderItsOperator) {
+  std::string trace = prof::testing::file_text(PROF_KINETO_TRACE);
+  const std::string old_name = "volta_sgemm_128x64_nn", new_name = "ampere_sgemm_128x64_nn";
+  ASSERT_NE(trace.find(old_name), std::string::npos);
+  for (size_t at = trace.find(old_name); at != std::string::npos; at = trace.find(old_name, at))
+    trace.replace(at, old_name.size(), new_name);
+  std::ofstream(dir_ / "renamed.json") << trace;
+  ASSERT_EQ(prof({"import", "-o", "a.profrep", PROF_KINETO_TRACE}).exit_code, 0);
+  ASSERT_EQ(prof({"import", "-o", "b.profrep", "renamed.json"}).exit_code, 0);
+  const RunResult r = prof({"diff", "--format", "json", "a.profrep", "b.profrep"});
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const Json json = JsonParser::parse(r.out);
+  bool found = false;
+  for (const Json &row : json["diff"]["rows"].items) {
+    EXPECT_EQ(row["Verdict"].text, "same") << r.out;
+    if (row["Name"].text != new_name) continue;
+    found = true;
+    EXPECT_EQ(row["Kind"].text, "kernel");
+    EXPECT_EQ(row["Note"].text, "renamed from " + old_name);
+  }
+  EXPECT_TRUE(found) << r.out;
 }
 
 TEST_F(DiffE2E, BadInputIsOneLineAndExitTwo) {
