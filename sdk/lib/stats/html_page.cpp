@@ -3,6 +3,7 @@
 #include "html_charts.hpp"
 #include "html_text.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace prof::stats {
@@ -24,6 +25,7 @@ std::string sort_value(const Cell &cell) {
   case Cell::Kind::Integer:
     return std::to_string(cell.integer);
   case Cell::Kind::Real:
+    if (!std::isfinite(cell.real)) return {}; // no number to sort by
     std::snprintf(text, sizeof text, "%.17g", cell.real);
     return text;
   default:

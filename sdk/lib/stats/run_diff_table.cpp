@@ -8,9 +8,12 @@
 namespace prof::stats {
 namespace {
 
+/// A number the row does not have: "-" on the console, null in JSON.
+Cell no_number() { return Cell::of_real(std::nan(""), "-"); }
+
 /// "+12.34%", "-5.00%"; "new" and "gone" have no change.
 Cell change_cell(const DiffRow &row) {
-  if (row.verdict == Verdict::New || row.verdict == Verdict::Gone) return Cell::of_text("-", "");
+  if (row.verdict == Verdict::New || row.verdict == Verdict::Gone) return no_number();
   if (!std::isfinite(row.change)) return Cell::of_real(row.change, "+inf");
   const double percent = std::round(row.change * 10000) / 100;
   char text[32];
@@ -19,7 +22,7 @@ Cell change_cell(const DiffRow &row) {
 }
 
 Cell sure_cell(const DiffRow &row) {
-  if (row.sure < 0) return Cell::of_text("-", "");
+  if (row.sure < 0) return no_number();
   const double percent = std::round(row.sure * 1000) / 10;
   char text[16];
   std::snprintf(text, sizeof text, "%.1f%%", percent);
@@ -27,12 +30,12 @@ Cell sure_cell(const DiffRow &row) {
 }
 
 Cell ns_cell(double ns, bool present) {
-  if (!present) return Cell::of_text("-", "");
+  if (!present) return no_number();
   return Cell::of_ns(static_cast<uint64_t>(std::llround(std::max(0.0, ns))));
 }
 
 Cell calls_cell(double calls, bool present) {
-  if (!present) return Cell::of_text("-", "");
+  if (!present) return no_number();
   char text[32];
   std::snprintf(text, sizeof text, "%g", calls);
   return Cell::of_real(calls, text);

@@ -47,22 +47,18 @@ uint64_t step_at(const std::vector<StepSpan> &spans, uint64_t ts) {
 RunProfileBuilder::RunProfileBuilder(const ExportHost &host)
     : host_(host), tracks_(host), steps_(host, StatsScope{.steps = true}) {}
 
-prof_string_id RunProfileBuilder::string_arg(const prof_event &e, const char *key) {
+const prof_arg *RunProfileBuilder::arg_named(const prof_event &e, std::string_view key) {
   for (const prof_arg &a : host_.args(e.args)) {
     auto known = key_names_.find(a.key);
     if (known == key_names_.end()) known = key_names_.emplace(a.key, host_.string(a.key)).first;
-    if (known->second == key) return a.type == PROF_ARG_STRING ? a.value.s : 0;
+    if (known->second == key) return &a;
   }
-  return 0;
+  return nullptr;
 }
 
-bool RunProfileBuilder::has_step(const prof_event &e) {
-  for (const prof_arg &a : host_.args(e.args)) {
-    auto known = key_names_.find(a.key);
-    if (known == key_names_.end()) known = key_names_.emplace(a.key, host_.string(a.key)).first;
-    if (known->second == PROF_STEP_ARG) return a.type == PROF_ARG_UINT || a.type == PROF_ARG_INT;
-  }
-  return false;
+prof_string_id RunProfileBuilder::string_arg(const prof_event &e, std::string_view key) {
+  const prof_arg *a = arg_named(e, key);
+  return a != nullptr && a->type == PROF_ARG_STRING ? a->value.s : 0;
 }
 
 void RunProfileBuilder::add(const prof_event *events, size_t count) {
@@ -78,7 +74,9 @@ void RunProfileBuilder::add(const prof_event *events, size_t count) {
     } else if (e.kind == PROF_CATEGORY_OPERATOR) {
       kept.detail = string_arg(e, PROF_OPERATOR_ARG_PASS);
     } else if (e.kind == PROF_CATEGORY_ANNOTATION) {
-      if (has_step(e)) continue; // a step: StatsAggregator::steps() has it
+      if (const prof_arg *step = arg_named(e, PROF_STEP_ARG);
+          step != nullptr && (step->type == PROF_ARG_UINT || step->type == PROF_ARG_INT))
+        continue; // a step: StatsAggregator::steps() has it
       auto python = python_categories_.find(e.category);
       if (python == python_categories_.end()) {
         const std::string_view category = host_.string(e.category);
@@ -159,14 +157,13 @@ RunProfile RunProfileBuilder::finish() {
   const prof_track_id only = spans.size() == 1 ? spans.begin()->first : 0;
 
   std::map<ItemKey, std::map<ItemPlace, uint64_t>> places;
-  const auto count = [&](const Kept &slice, uint64_t ts, prof_track_id track,
+  const auto count = [&](const ItemKey &key, const Kept &slice, uint64_t ts, prof_track_id track,
                          const ItemPlace &place) {
     prof_track_id process = process_of(track);
     if (only != 0 && !spans.count(process)) process = only;
     const auto steps = spans.find(process);
     const uint64_t step = steps != spans.end() ? step_at(steps->second, ts) : 0;
     const std::string &rank = rank_of(process);
-    const ItemKey key = key_of(slice);
     SampleValue &value = profile.items[key].samples[{step, rank}];
     ++value.calls;
     value.time += slice.end - slice.ts;
@@ -200,7 +197,7 @@ RunProfile RunProfileBuilder::finish() {
     const ItemKey key = key_of(*slice);
     ItemPlace place;
     if (parent != nullptr) place = {parent->name, parent->children[key.kind]++};
-    count(*slice, slice->ts, slice->track, place);
+    count(key, *slice, slice->ts, slice->track, place);
     if (slice->role == Role::Item) open.push_back({slice->end, key.kind + " " + key.name, {}, 0});
   }
 
@@ -211,9 +208,9 @@ RunProfile RunProfileBuilder::finish() {
     const auto launch = slice.id != 0 ? launches.find(slice.id) : launches.end();
     const prof_track_id owner = process_of(slice.track);
     if (launch != launches.end() && (owner == 0 || owner == process_of(launch->second.track)))
-      count(slice, launch->second.ts, launch->second.track, launch->second.place);
+      count(key_of(slice), slice, launch->second.ts, launch->second.track, launch->second.place);
     else
-      count(slice, slice.ts, slice.track, {});
+      count(key_of(slice), slice, slice.ts, slice.track, {});
   }
 
   for (const auto &[key, seen] : places) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -94,8 +95,10 @@ private:
     Role role = Role::Item;
     uint8_t source = 0; ///< annotations: 1 for the python source's
   };
-  bool has_step(const prof_event &e);
-  prof_string_id string_arg(const prof_event &e, const char *key);
+  /// The event's argument whose key reads `key`; nullptr if none.
+  const prof_arg *arg_named(const prof_event &e, std::string_view key);
+  /// The event's `key` argument if it is a string, else 0.
+  prof_string_id string_arg(const prof_event &e, std::string_view key);
   ItemKey key_of(const Kept &slice);
   const std::string &rank_of(prof_track_id process);
 
