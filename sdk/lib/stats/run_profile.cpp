@@ -150,7 +150,6 @@ RunProfile RunProfileBuilder::finish() {
           profile.items[{"step", "step"}].samples[{step.number, times.ranks[rank]}];
       ++value.calls;
       value.time += ns;
-      profile.ranks.insert(times.ranks[rank]);
     }
   // Work of a process without steps (a device track no process owns) takes
   // the steps of the only process that has them.
@@ -167,7 +166,6 @@ RunProfile RunProfileBuilder::finish() {
     SampleValue &value = profile.items[key].samples[{step, rank}];
     ++value.calls;
     value.time += slice.end - slice.ts;
-    profile.ranks.insert(rank);
     ++places[key][place];
   };
 

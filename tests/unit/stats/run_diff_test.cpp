@@ -27,7 +27,6 @@ void add_item(RunProfile &run, const ItemKey &key, const std::vector<uint64_t> &
     run.steps[i + 1].insert(rank);
   }
   item.place = std::move(place);
-  run.ranks.insert(rank);
 }
 
 /// Ten steps around `center`, spread by `spread` either way.

@@ -64,8 +64,6 @@ struct RunProfile {
   /// The ranks that ran each step (steps: slices of kind annotation with a
   /// `step` argument, event.h); empty when the run has none.
   std::map<uint64_t, std::set<std::string>> steps;
-  /// Every rank some item ran on.
-  std::set<std::string> ranks;
 };
 
 /// Builds a RunProfile from a report's events, given in any order. Keeps
