@@ -41,8 +41,14 @@ Cell calls_cell(double calls, bool present) {
   return Cell::of_real(calls, text);
 }
 
+/// "renamed from OLD", and "calls 1 -> 2" when the median calls per sample changed.
 std::string note_of(const DiffRow &row) {
-  return row.renamed_from.empty() ? "" : "renamed from " + row.renamed_from;
+  std::string note = row.renamed_from.empty() ? "" : "renamed from " + row.renamed_from;
+  const bool both = row.verdict != Verdict::New && row.verdict != Verdict::Gone;
+  if (both && row.base.calls != row.next.calls)
+    note += (note.empty() ? "calls " : "; calls ") + calls_cell(row.base.calls, true).text +
+            " -> " + calls_cell(row.next.calls, true).text;
+  return note;
 }
 
 } // namespace

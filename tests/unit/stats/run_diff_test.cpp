@@ -173,15 +173,24 @@ TEST(RunDiff, TableSaysTheVerdict) {
   RunProfile base, next;
   add_item(base, {"kernel", "gemm"}, around(1'000'000, 0));
   add_item(next, {"kernel", "gemm"}, around(1'500'000, 0));
+  for (auto &[key, value] : next.items.at({"kernel", "gemm"}).samples)
+    value.calls = 2; // each step calls it twice now
+  add_item(base, {"kernel", "steady"}, around(1000, 0));
+  add_item(next, {"kernel", "steady"}, around(1000, 0));
   const RunDiff diff = compare_runs(base, next, {});
   const StatsTable table = diff_table(diff, {}, "a.profrep", "b.profrep");
   EXPECT_EQ(testing::value(table, 0, 0, "Verdict"), "slower");
   EXPECT_EQ(testing::value(table, 0, 0, "Change(%)"), "50");
   EXPECT_EQ(testing::value(table, 0, 0, "Base median(ns)"), "1000000");
   EXPECT_EQ(testing::value(table, 0, 0, "New median(ns)"), "1500000");
+  EXPECT_EQ(testing::value(table, 0, 0, "New calls"), "2");
+  EXPECT_EQ(testing::value(table, 0, 0, "Note"), "calls 1 -> 2");
+  EXPECT_EQ(testing::value(table, 0, 0, "Sure(%)"), "100");
+  EXPECT_EQ(testing::value(table, 0, 1, "Sure(%)"), "nan"); // not known for "same": null in JSON
+  EXPECT_NE(render_json({table}).find("\"Sure(%)\": null"), std::string::npos);
   EXPECT_EQ(table.notes.back(),
             "verdict: regression: 1 slower (largest: kernel gemm +50.00%), 0 faster, 0 new, 0 "
-            "gone, 0 same");
+            "gone, 1 same");
   const std::string text = render_table({table});
   EXPECT_NE(text.find("======== prof diff: b.profrep against a.profrep (per step, on the 10 "
                       "steps both ran):"),
