@@ -1,8 +1,8 @@
 #include "core/events/shm_event_source.hpp"
 
+#include "core/report/report_model.hpp"
 #include "core/runtime/event_args_record.hpp"
 #include "core/runtime/page_give_back.hpp"
-#include "core/report/report_model.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -85,7 +85,8 @@ void ShmEventSource::apply(uint16_t type, uint16_t flags, const char *p, uint32_
   switch (type) {
   case kShmString:
     if (bytes >= 4)
-      put(strings_, read_at<uint32_t>(p), catalog_.strings.intern(std::string_view(p + 4, bytes - 4)));
+      put(strings_, read_at<uint32_t>(p),
+          catalog_.strings.intern(std::string_view(p + 4, bytes - 4)));
     break;
   case kShmTrack: {
     if (bytes < sizeof(ShmTrackRecord)) break;
@@ -119,7 +120,8 @@ void ShmEventSource::apply(uint16_t type, uint16_t flags, const char *p, uint32_
     const auto count = read_at<uint32_t>(p + 4);
     if (8 + uint64_t{count} * 4 > bytes) break;
     std::vector<prof_string_id> frames(count);
-    for (uint32_t i = 0; i < count; ++i) frames[i] = map(strings_, read_at<uint32_t>(p + 8 + 4 * i));
+    for (uint32_t i = 0; i < count; ++i)
+      frames[i] = map(strings_, read_at<uint32_t>(p + 8 + 4 * i));
     put(stacks_, id, catalog_.stacks.intern(frames));
     break;
   }
@@ -197,7 +199,9 @@ size_t ShmEventSource::drain(const std::function<void(prof_event *, size_t)> &co
       },
       all);
   warn_about_corruption();
-  keep_rings_spare();
+  // Full drains (every 16th, and the last ones at the end) leave spares to
+  // the others: a last drain's spare would be reserved and given back unused.
+  if (!all) keep_rings_spare();
   return drained;
 }
 

@@ -480,6 +480,8 @@ TEST(ShmEventPath, RingsAreReservedAsThreadsTakeThem) {
   std::thread late([&] {
     first = pool.emit(event); // no ring backed and free: dropped, counted
     source.drain([](prof_event *, size_t) {}, true);
+    EXPECT_EQ(region.rings_ready(), 2u) << "a full drain (the last ones) reserves none";
+    source.drain([](prof_event *, size_t) {}, false);
     after_growth = pool.emit(event);
   });
   late.join();

@@ -53,6 +53,7 @@ core::ShmRegion &AgentSetup::create_region(const core::EventBusConfig &buffers,
   core::ShmRegionConfig region;
   region.ring_count = ring_count_for(buffers);
   region.initial_rings = kInitialRings;
+  region.initial_catalog_bytes = kInitialCatalogBytes;
   region.ring_bytes = buffers.ring_bytes;
   region.watermark_bytes = buffers.watermark_bytes;
   region_ = core::ShmRegion::create(name_, region, config.encode());

@@ -40,13 +40,16 @@ public:
   /// Rings the application's threads may have: the host buffer shared out
   /// as for prof's own threads (--host-buffer-size over the ring size), at
   /// most kMaxRings. Only kInitialRings are reserved before the application
-  /// starts (its main thread's, and one spare); prof reserves more while it
-  /// drains, keeping ShmEventSource::kSpareRings free, and a thread that
-  /// finds every ring taken reserves the next itself, so a capture pays for
-  /// the threads it has (reserving a ring, and giving it back, costs about
-  /// 0.1 ms per MB). A thread holds its ring until it exits.
+  /// starts (its main thread's); prof reserves more while it drains, keeping
+  /// ShmEventSource::kSpareRings free, and a thread that finds every ring
+  /// taken reserves the next itself, so a capture pays for the threads it
+  /// has (reserving a ring, and giving it back, costs about 0.3 ms per MB on
+  /// these VMs). A thread holds its ring until it exits.
   static constexpr uint32_t kMaxRings = 64;
-  static constexpr uint32_t kInitialRings = 2;
+  static constexpr uint32_t kInitialRings = 1;
+  /// The catalog's part reserved before the application starts: what a
+  /// capture of a few threads defines; the agent reserves more as it fills.
+  static constexpr uint64_t kInitialCatalogBytes = 64u << 10;
   static uint32_t ring_count_for(const core::EventBusConfig &buffers) {
     return std::min(buffers.ring_count, kMaxRings);
   }
