@@ -3,8 +3,10 @@
 # report of SLICES device slices (gen_stats_report, default 5,000,000),
 # beside the native report's own size: `prof export --type T` from the same
 # report, ROUNDS times each (default 3), medians.
+# Exits 1 when the Perfetto trace takes more than 28 bytes an event (issue 53).
 # Usage: [TYPES="perfetto csv"] run_bench_exporters.sh BUILD_DIR [SLICES] [ROUNDS]
 set -eu
+perfetto_goal_bytes=28
 build=$(cd "${1:?build dir}" && pwd)
 slices=${2:-5000000}
 rounds=${3:-3}
@@ -30,8 +32,16 @@ for type in ${TYPES:-perfetto chrome-json csv folded sqlite}; do
   done
   ms=$(median "$tmp/export.ms")
   bytes=$(du -sb "$tmp/out" | cut -f1)
+  if [ "$type" = perfetto ]; then perfetto_bytes=$(echo "$bytes $events" | awk '{print $1/$2}'); fi
   printf '%-12s %10d %12.0f %10.2f %10.1f\n' "$type" "$ms" \
     "$(echo "$events $ms" | awk '{print $1 / ($2 / 1000)}')" \
     "$(echo "$bytes $events" | awk '{print $1/$2}')" \
     "$(echo "$(median "$tmp/export.rss")" | awk '{print $1/1024}')"
 done
+if [ -n "${perfetto_bytes:-}" ]; then
+  if awk -v b="$perfetto_bytes" -v g="$perfetto_goal_bytes" 'BEGIN {exit !(b > g)}'; then
+    echo "goal missed: perfetto takes $perfetto_bytes bytes an event, goal $perfetto_goal_bytes"
+    exit 1
+  fi
+  echo "goal met: perfetto takes $perfetto_bytes bytes an event (goal $perfetto_goal_bytes)"
+fi
