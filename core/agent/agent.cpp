@@ -7,6 +7,7 @@
 #include "core/agent/agent_state.hpp"
 #include "core/agent/crash_witness.hpp"
 #include "core/agent/dynamic_listener.hpp"
+#include "core/agent/own_command_line.hpp"
 #include "core/agent/step_marks.hpp"
 #include "core/agent/trigger_watch.hpp"
 #include "core/agent/unfinished_answers.hpp"
@@ -19,7 +20,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <fstream>
 #include <mutex>
 #include <prof/launcher_rank.hpp>
 #include <prof/profiler_api.h>
@@ -53,12 +53,7 @@ void say(const std::string &text) {
 }
 
 std::string process_command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\0')
-    text.pop_back();
-  for (char &c : text)
-    if (c == '\0') c = ' ';
+  std::string text = own_command_line();
   return text.size() > 256 ? text.substr(0, 256) + "..." : text;
 }
 

@@ -1,13 +1,12 @@
 #include "core/agent/dynamic_listener.hpp"
 
+#include "core/agent/agent_state.hpp"
+#include "core/agent/own_command_line.hpp"
+#include "core/agent/trigger_watch.hpp"
 #include "core/control/control_folder.hpp"
 #include "core/control/control_server.hpp"
-#include "core/agent/agent_state.hpp"
-#include "core/agent/trigger_watch.hpp"
 
 #include <charconv>
-#include <fstream>
-#include <iterator>
 #include <mutex>
 #include <unistd.h>
 
@@ -17,16 +16,6 @@ namespace {
 control::ControlServer *g_listener = nullptr;
 std::mutex g_attach_mutex;
 bool g_attached = false;
-
-std::string command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  while (!text.empty() && text.back() == '\0')
-    text.pop_back();
-  for (char &c : text)
-    if (c == '\0' || c == '\t' || c == '\n') c = ' ';
-  return text;
-}
 
 std::string answer(const control::Request &request) {
   std::lock_guard lock(g_attach_mutex);
@@ -58,8 +47,8 @@ std::string answer(const control::Request &request) {
     return "ok detached";
   case control::Command::Status:
     return "ok name=dynamic-" + std::to_string(getpid()) + "\tpid=" + std::to_string(getpid()) +
-           "\tstate=" + (g_attached ? "attached" : "attachable") + "\tcommand=" + command_line() +
-           trigger_watch_fields();
+           "\tstate=" + (g_attached ? "attached" : "attachable") +
+           "\tcommand=" + own_command_line() + trigger_watch_fields();
   default:
     return "error this process takes start REGION, stop and status";
   }
