@@ -13,7 +13,10 @@ namespace prof::osrt {
 
 class StackSymbolizer {
 public:
-  explicit StackSymbolizer(const Host &host) : host_(host) {}
+  explicit StackSymbolizer(const Host &host);
+  ~StackSymbolizer();
+  StackSymbolizer(const StackSymbolizer &) = delete;
+  StackSymbolizer &operator=(const StackSymbolizer &) = delete;
   /// String id of the function holding return address `address`.
   prof_string_id frame(uintptr_t address);
   void reset_lock() noexcept { lock_.reset(); }
@@ -26,7 +29,10 @@ private:
   static constexpr std::size_t kCapacity = 4096; // a power of two
   Host host_;
   SpinLock lock_;
-  Entry entries_[kCapacity] = {};
+  /// The cache, in pages the kernel zeroes as they are first touched: zeroed
+  /// here, its 64 KB cost every process 16 page faults at osrt's start. Null
+  /// (nothing cached) when it could not be mapped.
+  Entry *entries_ = nullptr;
 };
 
 } // namespace prof::osrt
