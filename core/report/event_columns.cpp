@@ -136,15 +136,23 @@ bool decode_layout2(uint64_t count, uint64_t start, std::span<ByteReader, kEvent
 EventColumnEncoder::EventColumnEncoder(size_t capacity) : capacity_(capacity) {
   // Not zeroed: every byte is written before it is read, and zeroing the
   // 4 MiB of a 64k-event chunk's room took milliseconds of every start.
+  constexpr size_t kAlign = 64;
+  const auto rounded = [](size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; };
+  std::array<size_t, kEventColumnCount> room{};
+  size_t total = 4 * rounded(capacity * sizeof(uint64_t));
   for (size_t c = 0; c < kEventColumnCount; ++c) {
-    const bool planes = is_planes(c);
-    columns_[c].data = std::make_unique_for_overwrite<uint8_t[]>(planes ? byte_planes_room(capacity)
-                                                                        : capacity * kMaxBytes[c]);
-    columns_[c].end = columns_[c].data.get();
+    room[c] = is_planes(c) ? byte_planes_room(capacity) : capacity * kMaxBytes[c];
+    total += rounded(room[c]);
+  }
+  arena_ = std::make_unique_for_overwrite<uint8_t[]>(total);
+  uint8_t *next = arena_.get();
+  for (size_t c = 0; c < kEventColumnCount; ++c) {
+    columns_[c].data = columns_[c].end = next;
+    next += rounded(room[c]);
   }
   for (Values *values : {&ts_deltas_, &durations_, &kinds_, &args_}) {
-    values->data = std::make_unique_for_overwrite<uint64_t[]>(capacity);
-    values->end = values->data.get();
+    values->data = values->end = reinterpret_cast<uint64_t *>(next);
+    next += rounded(capacity * sizeof(uint64_t));
   }
 }
 
@@ -229,12 +237,12 @@ void EventColumnEncoder::add(const prof_event *events, size_t count) {
 
 std::array<std::span<const uint8_t>, 1 + kEventColumnCount> EventColumnEncoder::payload_pieces() {
   Column &ts = columns_[kTs];
-  ts.end = ts.data.get() + write_byte_planes(ts_deltas_.span(), ts.data.get());
+  ts.end = ts.data + write_byte_planes(ts_deltas_.span(), ts.data);
   Column &durations = columns_[kDuration];
-  durations.end = durations.data.get() + write_byte_planes(durations_.span(), durations.data.get());
+  durations.end = durations.data + write_byte_planes(durations_.span(), durations.data);
   for (auto [column, values] : {std::pair{kKind, &kinds_}, std::pair{kArgs, &args_}})
-    columns_[column].end = columns_[column].data.get() +
-                           write_byte_planes(values->span(), columns_[column].data.get());
+    columns_[column].end =
+        columns_[column].data + write_byte_planes(values->span(), columns_[column].data);
 
   uint8_t *p = directory_.data();
   p = put_varint(p, size_);
@@ -247,7 +255,7 @@ std::array<std::span<const uint8_t>, 1 + kEventColumnCount> EventColumnEncoder::
   std::array<std::span<const uint8_t>, 1 + kEventColumnCount> pieces;
   pieces[0] = {directory_.data(), static_cast<size_t>(p - directory_.data())};
   for (size_t c = 0; c < kEventColumnCount; ++c)
-    pieces[c + 1] = {columns_[c].data.get(), columns_[c].size()};
+    pieces[c + 1] = {columns_[c].data, columns_[c].size()};
   return pieces;
 }
 
@@ -265,9 +273,9 @@ void EventColumnEncoder::append_payload(std::vector<uint8_t> &out) {
 
 void EventColumnEncoder::clear() {
   for (auto &column : columns_)
-    column.end = column.data.get();
+    column.end = column.data;
   for (Values *values : {&ts_deltas_, &durations_, &kinds_, &args_})
-    values->end = values->data.get();
+    values->end = values->data;
   recent_.clear();
   size_ = 0;
   start_ = 0;

@@ -79,19 +79,20 @@ public:
 
 private:
   struct Column {
-    std::unique_ptr<uint8_t[]> data;
+    uint8_t *data = nullptr; ///< in arena_
     uint8_t *end = nullptr;
-    size_t size() const { return static_cast<size_t>(end - data.get()); }
+    size_t size() const { return static_cast<size_t>(end - data); }
   };
   /// Values bound for a byte-plane column.
   struct Values {
-    std::unique_ptr<uint64_t[]> data;
+    uint64_t *data = nullptr; ///< in arena_
     uint64_t *end = nullptr;
-    std::span<const uint64_t> span() const {
-      return {data.get(), static_cast<size_t>(end - data.get())};
-    }
+    std::span<const uint64_t> span() const { return {data, static_cast<size_t>(end - data)}; }
   };
   size_t capacity_;
+  /// Every column's room in one allocation, not fourteen: each of those was
+  /// a mapping of its own, made, faulted in and unmapped in every capture.
+  std::unique_ptr<uint8_t[]> arena_;
   size_t size_ = 0;
   std::array<Column, kEventColumnCount> columns_;
   Values ts_deltas_;
