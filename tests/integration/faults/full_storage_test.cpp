@@ -110,7 +110,7 @@ TEST_F(FullStorage, RingsBeyondAFullSharedMemoryMountAreSaidOnce) {
 // one line that says how much was needed and what to change.
 TEST_F(FullStorage, AFullSharedMemoryMountIsRefusedInOneLine) {
   const RunResult r =
-      in_namespace("mount -t tmpfs -o size=4m tmpfs /dev/shm && " + kProf + " --plugin-path " +
+      in_namespace("mount -t tmpfs -o size=1m tmpfs /dev/shm && " + kProf + " --plugin-path " +
                    PROF_MARKER_PLUGIN_DIR + " --plugin 'proc-marker count=1000' -o '" +
                    (out_ / "r").string() + "' " + application());
   EXPECT_EQ(r.exit_code, 1) << r.describe();
