@@ -1,6 +1,7 @@
 #include <prof/stats/stats_reports.hpp>
 
 #include "clock_alignment_note.hpp"
+#include "critical_path_report.hpp"
 #include "device_memory_report.hpp"
 #include "hang_report.hpp"
 #include "heap_report.hpp"
@@ -766,8 +767,18 @@ const ReportEntry kReports[] = {
       false},
      [](StatsScope &scope, const ReportOptions &) { scope.steps = true; },
      Timelines::none,
-     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
-       return step_report(a, h);
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &options) {
+       return step_report(a, h, options.critical_paths);
+     }},
+    {{"critical-path",
+      "the critical path of the slowest steps (and --step N) across ranks: what each step waited "
+      "for, by kind of work, the rank that came late to a collective and the time without it",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { scope.steps = true; },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &, const ExportHost &h, const ReportOptions &options) {
+       return critical_path_report(
+           options.critical_paths ? *options.critical_paths : std::vector<CriticalPath>{}, h);
      }},
 };
 
@@ -822,6 +833,11 @@ StatsScope scope_for(const std::vector<std::string> &reports, const ReportOption
   // Gaps alone need no period shorter than the threshold apart.
   scope.timeline_join_gap = joined && !exact ? options.gap_threshold_ns : 0;
   return scope;
+}
+
+bool needs_critical_paths(const std::vector<std::string> &reports) {
+  return std::find(reports.begin(), reports.end(), "critical-path") != reports.end() ||
+         std::find(reports.begin(), reports.end(), "steps") != reports.end();
 }
 
 StatsTable build_report(std::string_view name, StatsAggregator &aggregator, const ExportHost &host,

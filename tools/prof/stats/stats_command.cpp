@@ -12,16 +12,19 @@
 #include <prof/stats/aggregator_wire.hpp>
 #include <prof/stats/html_page.hpp>
 #include <prof/stats/stats_reports.hpp>
+#include <prof/stats/step_slices.hpp>
 
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace po = boost::program_options;
@@ -69,6 +72,51 @@ uint64_t parse_duration(const std::string &option, const std::string &text, doub
   const auto ns = static_cast<uint64_t>(std::llround(value * unit_ns));
   if (ns == 0 && !zero_allowed) throw usage("--" + option + " '" + text + "' is under 1 ns");
   return ns;
+}
+
+/// "4, 7" → {4, 7}: step numbers, each once.
+std::vector<uint64_t> parse_step_numbers(const std::string &list) {
+  std::vector<uint64_t> steps;
+  std::stringstream in(list);
+  for (std::string word; std::getline(in, word, ',');) {
+    const auto first = word.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    word = word.substr(first, word.find_last_not_of(' ') - first + 1);
+    char *end = nullptr;
+    errno = 0;
+    const unsigned long long number = std::strtoull(word.c_str(), &end, 10);
+    if (word.empty() || *end != '\0' || word[0] == '-' || errno == ERANGE)
+      throw usage("--step '" + word + "' is not a step number");
+    if (std::find(steps.begin(), steps.end(), number) == steps.end()) steps.push_back(number);
+  }
+  if (steps.empty()) throw usage("--step names no step");
+  return steps;
+}
+
+/// Steps walked for their critical paths when --step names none.
+constexpr size_t kSlowestStepsWalked = 3;
+
+/// The critical paths of the slowest steps and those of `wanted`: a second
+/// pass over the report keeps those steps' slices alone.
+std::vector<stats::CriticalPath> walk_critical_paths(const StatsInputs &in,
+                                                     const stats::StatsAggregator &aggregator,
+                                                     const std::vector<uint64_t> &wanted) {
+  std::set<uint64_t> known;
+  for (const auto &[key, span] : aggregator.steps())
+    known.insert(key.step);
+  for (const uint64_t step : wanted)
+    if (!known.contains(step))
+      throw usage("--step " + std::to_string(step) + ": no step of that number in " + in.title());
+  if (known.empty()) return {};
+  if (!in.holds_every_event())
+    throw usage("critical paths need every report in one process: run this prof stats without "
+                "an MPI launcher");
+  stats::StepSliceCollector collector(
+      in.host(),
+      stats::choose_step_windows(aggregator, wanted.empty() ? kSlowestStepsWalked : 0, wanted));
+  in.visit([&collector](const prof_event *events, size_t count) { collector.add(events, count); });
+  collector.finish();
+  return stats::find_critical_paths(collector);
 }
 
 /// What a rank sends rank 0: its aggregator, or why it has none.
@@ -163,6 +211,8 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       "device-gaps: report idle gaps longer than this many us");
   add("group-by", po::value<std::string>()->default_value("name"),
       "torch-ops: a row per operator name (name) or per name and input shapes (shapes)");
+  add("step", po::value<std::string>(),
+      "critical-path: walk these steps, N,N,... (default: the 3 slowest)");
   add("help-reports", "list the reports");
   add("help,h", "this help");
   po::options_description all; // and the report, which --help leaves to the usage line
@@ -204,6 +254,9 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
     throw usage("--group-by '" + group_by + "' is not name or shapes");
   report_options.group_by =
       group_by == "shapes" ? stats::OperatorGrouping::Shapes : stats::OperatorGrouping::Name;
+  const std::vector<uint64_t> wanted_steps =
+      values.count("step") ? parse_step_numbers(values["step"].as<std::string>())
+                           : std::vector<uint64_t>{};
   const std::string output = values.count("output") ? values["output"].as<std::string>() : "";
   if (!output.empty()) {
     std::string problem;
@@ -258,6 +311,12 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
     throw usage("--interval " + values["interval"].as<std::string>() +
                 " cuts this report into more than " + std::to_string(kMaxWindows) +
                 " windows per device: give a longer one");
+
+  std::vector<stats::CriticalPath> paths;
+  if (stats::needs_critical_paths(scanned)) {
+    paths = walk_critical_paths(*in, aggregator, wanted_steps);
+    report_options.critical_paths = &paths;
+  }
 
   std::vector<stats::StatsTable> tables;
   for (const std::string &name : scanned) {

@@ -84,4 +84,10 @@ ScanResult StatsInputs::scan(const stats::StatsScope &scope, ScanOptions options
   return scan_report(reader_, host_, scope, options);
 }
 
+void StatsInputs::visit(const std::function<void(const prof_event *, size_t)> &visit) const {
+  std::vector<prof_event> batch;
+  for (const auto &chunk : reader_.event_chunks())
+    if (reader_.decode_events(chunk, batch)) visit(batch.data(), batch.size());
+}
+
 } // namespace prof::tool

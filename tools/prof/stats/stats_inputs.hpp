@@ -12,6 +12,7 @@
 #include "tools/prof/stats/stats_job.hpp"
 #include "tools/prof/stats/stats_scan.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,6 +33,14 @@ public:
 
   /// This process's share scanned (ScanOptions' chunk range set here).
   ScanResult scan(const stats::StatsScope &scope, ScanOptions options) const;
+
+  /// Every event this process's report holds, batch by batch in file
+  /// order, to `visit` on this thread (a second pass: EVENTS chunks that
+  /// do not decode are left out, as the scan names them).
+  void visit(const std::function<void(const prof_event *, size_t)> &visit) const;
+  /// Whether this process's report holds every input's events (false in a
+  /// job over several reports, where it holds its share's only).
+  bool holds_every_event() const { return job_ == nullptr || temporary_.path.empty(); }
 
   const ExportHost &host() const { return host_; }
   /// The report scanned, for a pass of one's own over its events.

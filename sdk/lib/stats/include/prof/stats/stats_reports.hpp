@@ -2,6 +2,7 @@
 // must keep for them, and how each becomes a StatsTable.
 #pragma once
 
+#include <prof/stats/critical_path.hpp>
 #include <prof/stats/stats_aggregator.hpp>
 #include <prof/stats/stats_table.hpp>
 
@@ -35,7 +36,15 @@ struct ReportOptions {
   uint64_t interval_ns = 100'000'000;                 ///< device-utilization windows
   uint64_t gap_threshold_ns = 1'000'000;              ///< device-gaps: shortest gap reported
   OperatorGrouping group_by = OperatorGrouping::Name; ///< torch-ops rows
+  /// The critical paths of the steps walked (critical-path, and the steps
+  /// report's slow steps), when needs_critical_paths() asked for them.
+  const std::vector<CriticalPath> *critical_paths = nullptr;
 };
+
+/// Whether any of `reports` shows critical paths: the caller then walks the
+/// steps (choose_step_windows, StepSliceCollector, find_critical_paths)
+/// and hands them over in ReportOptions::critical_paths.
+bool needs_critical_paths(const std::vector<std::string> &reports);
 
 /// What the scan must keep for `reports` (names known to find_report).
 StatsScope scope_for(const std::vector<std::string> &reports, const ReportOptions &options);
