@@ -56,7 +56,9 @@ const prof_arg *StepSliceCollector::arg_named(const prof_event &e, std::string_v
 const StepWindow *StepSliceCollector::window_of(uint64_t begin, uint64_t end) const {
   // Windows are few (the steps asked for): a scan is as quick as a search.
   for (const StepWindow &window : windows_)
-    if (begin <= window.end && end >= window.begin) return &window;
+    if (begin == end ? begin >= window.begin && begin <= window.end
+                     : begin < window.end && end > window.begin)
+      return &window;
   return nullptr;
 }
 

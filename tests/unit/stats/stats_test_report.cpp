@@ -104,6 +104,20 @@ void TestReport::communication(uint32_t track, uint64_t ts, uint64_t duration,
   events_.back().args = set.id;
 }
 
+void TestReport::queued(uint64_t ns) {
+  args_.back().args.push_back(prof::arg_uint(string(PROF_COMMUNICATION_ARG_QUEUED), ns));
+}
+
+void TestReport::flow(uint32_t track, uint64_t ts, uint64_t id, prof_flow_phase phase) {
+  prof_event e{};
+  e.type = PROF_EVENT_FLOW;
+  e.flags = static_cast<uint8_t>(phase);
+  e.track = track;
+  e.ts = ts;
+  e.id = id;
+  events_.push_back(e);
+}
+
 void TestReport::annotation(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                             const std::string &domain, const std::string &source) {
   slice(track, ts, duration, name, domain.empty() ? source : source + "/" + domain,

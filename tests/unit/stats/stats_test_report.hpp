@@ -52,6 +52,12 @@ public:
   /// `sequence` (a collective's order on the communicator).
   void communication(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
                      const std::string &communicator, int64_t bytes = -1, uint64_t sequence = 0);
+  /// Adds the `queued` argument (ns it waited in a backend's queue) to the
+  /// communication call added last.
+  void queued(uint64_t ns);
+  /// One end of a flow: `phase` PROF_FLOW_BEGIN at a launch, PROF_FLOW_END
+  /// at the device work it launched.
+  void flow(uint32_t track, uint64_t ts, uint64_t id, prof_flow_phase phase);
   /// A framework operator as the torch source records it (event.h,
   /// "Framework operators"): a slice of kind PROF_CATEGORY_OPERATOR, with
   /// its `pass` and `input shapes` arguments when not empty and its `self`

@@ -90,7 +90,8 @@ public:
 private:
   using KeyCache = std::unordered_map<prof_string_id, bool>;
   const prof_arg *arg_named(const prof_event &e, std::string_view key, KeyCache &keys);
-  /// The window that [begin, end] overlaps, nullptr if none.
+  /// The window that [begin, end) overlaps (that holds `begin` when they
+  /// are one moment), nullptr if none.
   const StepWindow *window_of(uint64_t begin, uint64_t end) const;
   TrackSlices &track_of(prof_track_id track);
 

@@ -1,0 +1,236 @@
+// The critical path of a step (prof stats --report critical-path), walked on
+// small reports whose path is known: two ranks meeting in a collective that
+// one of them comes to late (on the calling thread as MPI calls it, and
+// queued to a worker thread as torch's gloo backend runs it), and one
+// process whose thread waits for a kernel it launched. Also: the collector
+// keeps only the steps asked for, and the steps report names a slow step's
+// late rank.
+#include "stats_report_fixture.hpp"
+#include "stats_test_report.hpp"
+
+#include <prof/stats/critical_path.hpp>
+#include <prof/stats/step_slices.hpp>
+
+#include <gtest/gtest.h>
+
+namespace prof::stats {
+namespace {
+
+using testing::kOrigin;
+using testing::kUs;
+using testing::value;
+
+uint64_t us(uint64_t t) { return kOrigin + t * kUs; }
+
+class CriticalPathTest : public testing::ReportFixture {
+protected:
+  /// The paths of the `slowest` steps and of `wanted`, as prof stats walks them.
+  std::vector<CriticalPath> walk(size_t slowest = 3, const std::vector<uint64_t> &wanted = {}) {
+    const StatsAggregator aggregator =
+        tool::scan_report(reader_, host(), scope_for({"critical-path"}, {}), {}).aggregator;
+    StepSliceCollector collector(host(), choose_step_windows(aggregator, slowest, wanted));
+    const std::vector<prof_event> events = reader_.read_all_events();
+    collector.add(events.data(), events.size());
+    collector.finish();
+    kept_ = collector.slice_count();
+    return find_critical_paths(collector);
+  }
+  ExportHost host() const { return host_->host(); }
+  std::string text(prof_string_id id) const { return std::string(host().string(id)); }
+  /// "WORK NAME" of each stretch, in time order ("-" for a gap).
+  std::vector<std::string> stretches(const CriticalPath &path) const {
+    std::vector<std::string> out;
+    for (const PathSegment &s : path.segments)
+      out.push_back(std::string(path_work_name(s.work)) + " " +
+                    (s.name ? text(s.name) : std::string("-")) + " " +
+                    std::to_string((s.end - s.begin) / kUs));
+    return out;
+  }
+  /// The critical-path report's line for the first of `paths`.
+  std::string line(const std::vector<CriticalPath> &paths) {
+    ReportOptions options;
+    options.critical_paths = &paths;
+    const StatsTable table = one("critical-path", options);
+    return table.notes.empty() ? "no notes" : table.notes.front();
+  }
+  size_t kept_ = 0;
+};
+
+// Rank 0 calls the all-reduce at 100 us and waits in it until 900; rank 1
+// computes until 800 and then joins: rank 1's arrival released rank 0.
+//   rank 0: step [0, 1000): all_reduce [100, 900), update [900, 1000)
+//   rank 1: step [0, 950):  work [0, 800), all_reduce [800, 900)
+TEST_F(CriticalPathTest, ALateRankToACollectiveIsOnThePathOfTheOthers) {
+  testing::TestReport r;
+  const uint32_t p0 = r.process("train [node rank 0]", 10),
+                 p1 = r.process("train [node rank 1]", 11);
+  const uint32_t t0 = r.thread(p0, "train", 10), t1 = r.thread(p1, "train", 11);
+  r.step(t0, us(0), 1000 * kUs, 1);
+  r.op(t0, us(0), 100 * kUs, "forward");
+  r.communication(t0, us(100), 800 * kUs, "all_reduce", "world", 64, 1);
+  r.op(t0, us(900), 100 * kUs, "update");
+  r.step(t1, us(0), 950 * kUs, 1);
+  r.op(t1, us(0), 800 * kUs, "work");
+  r.communication(t1, us(800), 100 * kUs, "all_reduce", "world", 64, 1);
+  open(r, 4);
+
+  const std::vector<CriticalPath> paths = walk();
+  ASSERT_EQ(paths.size(), 1u);
+  const CriticalPath &path = paths[0];
+  EXPECT_EQ(path.step, 1u);
+  EXPECT_EQ(path.length(), 1000 * kUs);
+  EXPECT_EQ(stretches(path),
+            (std::vector<std::string>{"host work 800", "communication all_reduce 100",
+                                      "host update 100"}));
+  EXPECT_EQ(path.segments[0].process, p1);
+  EXPECT_EQ(path.segments[2].process, p0);
+  EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Host)], 900 * kUs);
+  EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Communication)], 100 * kUs);
+  const PathWait *wait = path.largest_wait();
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(wait->late, p1);
+  EXPECT_EQ(wait->waiting, p0);
+  EXPECT_EQ(wait->sequence, 1u);
+  EXPECT_EQ(wait->waited, 700 * kUs);
+  EXPECT_EQ(wait->lateness, 700 * kUs);
+
+  ReportOptions options;
+  options.critical_paths = &paths;
+  const StatsTable table = one("critical-path", options);
+  ASSERT_EQ(table.sections.size(), 2u);
+  EXPECT_EQ(value(table, 0, 0, "Time(ns)"), std::to_string(1000 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "LateBy(ns)"), std::to_string(700 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "WhatIf(ns)"), std::to_string(300 * kUs));
+  EXPECT_EQ(value(table, 0, 0, "Late"), "train [node rank 1] (11)");
+  EXPECT_EQ(value(table, 1, 0, "Process"), "train [node rank 1] (11)");
+  EXPECT_EQ(value(table, 1, 0, "Longest"), "work in step");
+  EXPECT_EQ(table.notes.front(),
+            "step 1: 1.00ms; 700.00us of it waiting for train [node rank 1] (11) at world "
+            "all_reduce #1, which was then in work in step on its thread train (11)");
+}
+
+// As torch's gloo backend runs them: the main thread queues the all-reduce
+// to a worker thread (its `queued` argument) and later waits for it with
+// nothing recorded; rank 1 sleeps (nothing recorded) before its forward.
+//   rank 0 main: forward [0, 100), allreduce_ [100, 110), copy [905, 1000)
+//   rank 0 worker: all_reduce [110, 900), queued 5 us
+//   rank 1 main: forward [700, 800), allreduce_ [800, 810), copy [895, 950)
+//   rank 1 worker: all_reduce [810, 890), queued 5 us
+TEST_F(CriticalPathTest, AQueuedCollectiveLeadsToTheThreadThatQueuedIt) {
+  testing::TestReport r;
+  const uint32_t p0 = r.process("train [node rank 0]", 10),
+                 p1 = r.process("train [node rank 1]", 11);
+  const uint32_t main0 = r.thread(p0, "train", 10), worker0 = r.thread(p0, "gloo", 12);
+  const uint32_t main1 = r.thread(p1, "train", 11), worker1 = r.thread(p1, "gloo", 13);
+  r.step(main0, us(0), 1000 * kUs, 1);
+  r.op(main0, us(0), 100 * kUs, "forward");
+  r.op(main0, us(100), 10 * kUs, "allreduce_");
+  r.communication(worker0, us(110), 790 * kUs, "all_reduce", "gloo:0", 64, 1);
+  r.queued(5 * kUs);
+  r.op(main0, us(905), 95 * kUs, "copy");
+  r.step(main1, us(0), 950 * kUs, 1);
+  r.op(main1, us(700), 100 * kUs, "forward");
+  r.op(main1, us(800), 10 * kUs, "allreduce_");
+  r.communication(worker1, us(810), 80 * kUs, "all_reduce", "gloo:0", 64, 1);
+  r.queued(5 * kUs);
+  r.op(main1, us(895), 55 * kUs, "copy");
+  open(r, 5);
+
+  const std::vector<CriticalPath> paths = walk();
+  ASSERT_EQ(paths.size(), 1u);
+  const CriticalPath &path = paths[0];
+  EXPECT_EQ(stretches(path),
+            (std::vector<std::string>{"untraced step 700", "host forward 100", "host allreduce_ 5",
+                                      "waiting - 5", "communication all_reduce 90",
+                                      "waiting step 5", "host copy 95"}));
+  EXPECT_EQ(path.segments[3].track, worker1);
+  EXPECT_EQ(path.segments[4].track, worker0);
+  EXPECT_EQ(path.length(), 1000 * kUs);
+  const PathWait *wait = path.largest_wait();
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(wait->late, p1);
+  EXPECT_EQ(wait->lateness, 700 * kUs) << "rank 1 queued it at 805, rank 0 at 105";
+  EXPECT_EQ(line(paths),
+            "step 1: 1.00ms; 700.00us of it waiting for train [node rank 1] (11) at gloo:0 "
+            "all_reduce #1, which was then in step (nothing recorded under it) on its thread "
+            "train (11)");
+}
+
+// A thread launches a kernel and synchronizes: the path goes from the
+// synchronization to the kernel it waited for, and by the launch's flow to
+// the launch call.
+//   thread: launch [100, 110) (flow at 105), synchronize [120, 500), op [500, 520)
+//   device queue: kernel [150, 480) (flow end at 150)
+TEST_F(CriticalPathTest, ASynchronizationWaitsForTheKernelAndTheKernelForItsLaunch) {
+  testing::TestReport r;
+  const uint32_t app = r.process("app", 10);
+  const uint32_t thread = r.thread(app, "app", 10);
+  const uint32_t device = r.shared(PROF_TRACK_DEVICE, 0, "GPU 0", 0);
+  const uint32_t queue = r.owned(PROF_TRACK_ENGINE, device, "Stream 7", 10);
+  r.step(thread, us(0), 520 * kUs, 1);
+  r.call(thread, us(100), 10 * kUs, "launch", 7);
+  r.flow(thread, us(105), 1, PROF_FLOW_BEGIN);
+  r.slice(thread, us(120), 380 * kUs, "synchronize", "api", PROF_CATEGORY_SYNC);
+  r.op(thread, us(500), 20 * kUs, "op");
+  r.slice(queue, us(150), 330 * kUs, "gemm", "kernel", PROF_CATEGORY_KERNEL);
+  r.flow(queue, us(150), 1, PROF_FLOW_END);
+  open(r, 3);
+
+  const std::vector<CriticalPath> paths = walk();
+  ASSERT_EQ(paths.size(), 1u);
+  const CriticalPath &path = paths[0];
+  EXPECT_EQ(stretches(path),
+            (std::vector<std::string>{"untraced step 100", "launch launch 5", "launch - 45",
+                                      "compute gemm 330", "waiting synchronize 20", "host op 20"}));
+  EXPECT_EQ(path.segments[3].track, queue);
+  EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Compute)], 330 * kUs);
+  EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Launch)], 50 * kUs);
+  EXPECT_EQ(path.largest_wait(), nullptr);
+  EXPECT_EQ(line(paths),
+            "step 1: 520.00us; on its critical path: compute 330.00us, untraced 100.00us, "
+            "launch 50.00us");
+}
+
+// Ten steps of which step 7 is slow: the slowest step alone is kept (its
+// slices, not the others'), or the step asked for; the steps report names
+// what held the slow step up.
+TEST_F(CriticalPathTest, OnlyTheStepsAskedForAreKept) {
+  testing::TestReport r;
+  const uint32_t p0 = r.process("train [node rank 0]", 10),
+                 p1 = r.process("train [node rank 1]", 11);
+  const uint32_t t0 = r.thread(p0, "train", 10), t1 = r.thread(p1, "train", 11);
+  uint64_t at = 0;
+  for (uint64_t step = 1; step <= 10; ++step) {
+    const uint64_t work = step == 7 ? 900 : 100;
+    r.step(t0, us(at), (work + 20) * kUs, step);
+    r.op(t0, us(at), 10 * kUs, "forward");
+    r.communication(t0, us(at + 10), (work + 10) * kUs, "all_reduce", "world", 64, step);
+    r.step(t1, us(at), (work + 20) * kUs, step);
+    r.op(t1, us(at), work * kUs, "forward");
+    r.communication(t1, us(at + work), 20 * kUs, "all_reduce", "world", 64, step);
+    at += work + 20;
+  }
+  open(r, 7);
+
+  std::vector<CriticalPath> paths = walk(1);
+  ASSERT_EQ(paths.size(), 1u);
+  EXPECT_EQ(paths[0].step, 7u);
+  EXPECT_EQ(kept_, 6u) << "two steps, an op and a call on two ranks, of step 7 alone";
+  paths = walk(0, {3});
+  ASSERT_EQ(paths.size(), 1u);
+  EXPECT_EQ(paths[0].step, 3u);
+
+  paths = walk(1);
+  ReportOptions options;
+  options.critical_paths = &paths;
+  const StatsTable steps = one("steps", options);
+  EXPECT_NE(std::find(steps.notes.begin(), steps.notes.end(),
+                      "step 7: 920.00us; 890.00us of it waiting for train [node rank 1] (11) at "
+                      "world all_reduce #7, which was then in forward in step on its thread "
+                      "train (11)"),
+            steps.notes.end())
+      << ::testing::PrintToString(steps.notes);
+}
+
+} // namespace
+} // namespace prof::stats
