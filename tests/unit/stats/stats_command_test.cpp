@@ -94,7 +94,11 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
       "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
       "api, osrt, ranges, nvtx, python-functions, torch-ops, kernels, memcpy-time, memcpy-size, "
       "device-memory, memory, counters, device-utilization, device-gaps, cpu-functions, "
-      "collectives, stragglers, overlap, idle, hang, steps)");
+      "collectives, stragglers, overlap, idle, hang, steps, critical-path)");
+  EXPECT_EQ(usage_error({report_, "--report", "critical-path", "--step", "2,x"}),
+            "prof: stats: --step 'x' is not a step number");
+  EXPECT_EQ(usage_error({report_, "--report", "critical-path", "--step", "5"}),
+            "prof: stats: --step 5: no step of that number in r.profrep");
   EXPECT_EQ(usage_error({report_, "--format", "xml"}),
             "prof: stats: unknown format 'xml' (formats: table, csv, json, html)");
   EXPECT_EQ(usage_error({report_, "--interval", "0"}),
