@@ -1,6 +1,8 @@
 #include "tools/prof/reports/export_command.hpp"
 
+#include "tools/prof/cli/step_numbers.hpp"
 #include "tools/prof/cli/usage_error.hpp"
+#include "tools/prof/reports/critical_path_mark.hpp"
 #include "tools/prof/reports/saved_report.hpp"
 
 #include <boost/program_options.hpp>
@@ -15,6 +17,9 @@ namespace po = boost::program_options;
 namespace prof::tool {
 
 namespace {
+/// Steps whose critical paths --mark draws when --step names none.
+constexpr size_t kSlowestStepsMarked = 3;
+
 // What follows the report's name, less its extension, in the output's name
 // when -o is not given.
 std::string extension_for(const std::string &type) {
@@ -51,6 +56,9 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
       "output file (default: REPORT with the type's extension)")("force-overwrite,f",
                                                                  "replace an existing output file")(
       "plugin-path", po::value<std::vector<std::string>>(), "also load plugins from DIR")(
+      "mark", po::value<std::string>(),
+      "critical-path: add the critical path of the 3 slowest steps (or of --step) as a track")(
+      "step", po::value<std::string>(), "with --mark: the steps to mark, N,N,...")(
       "help,h", "this help")("report", po::value<std::vector<std::string>>(), "the .profrep");
   po::positional_options_description positional;
   positional.add("report", -1);
@@ -70,6 +78,14 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
     throw cli::UsageError("export: give exactly one report to export (see prof export --help)");
   const std::string report = values["report"].as<std::vector<std::string>>().front();
   const std::string type = values["type"].as<std::string>();
+  if (values.count("mark") && values["mark"].as<std::string>() != "critical-path")
+    throw cli::UsageError("export: --mark '" + values["mark"].as<std::string>() +
+                          "' is not critical-path");
+  if (values.count("step") && !values.count("mark"))
+    throw cli::UsageError("export: --step needs --mark critical-path");
+  const std::vector<uint64_t> steps =
+      values.count("step") ? cli::step_numbers("export", values["step"].as<std::string>())
+                           : std::vector<uint64_t>{};
 
   std::vector<std::filesystem::path> extra;
   if (values.count("plugin-path"))
@@ -89,7 +105,17 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
   if (type == "csv") plugin_options.emplace_back("mode", "tables"); // for pandas users
   const SelectedPlugin exporter = configure_plugin(*registry.find(type), plugin_options,
                                                    values.count("force-overwrite") > 0, "export");
-  const int status = export_saved_report(report, {exporter}, console);
+  ReportAdditions additions;
+  if (values.count("mark"))
+    additions = [&steps, &console](const report::ReportReader &reader, core::Catalog &catalog) {
+      std::vector<prof_event> events =
+          critical_path_events(reader, catalog, steps.empty() ? kSlowestStepsMarked : 0, steps);
+      if (events.empty())
+        console.warning("export: no steps (annotation ranges with a \"step\" argument) in this "
+                        "report: no critical path to mark");
+      return events;
+    };
+  const int status = export_saved_report(report, {exporter}, console, additions);
   if (status == 0) std::printf("Generated: %s\n", std::filesystem::absolute(output).c_str());
   return status;
 }

@@ -13,7 +13,7 @@ namespace prof::tool {
 
 int export_saved_report(const std::string &path,
                         const std::vector<SelectedPlugin> &selected_exporters,
-                        core::Console &console) {
+                        core::Console &console, const ReportAdditions &additions) {
   report::ReportReader reader;
   // Replay decodes every EVENTS chunk anyway and names those that fail:
   // checking them at open too would decode them twice.
@@ -30,6 +30,8 @@ int export_saved_report(const std::string &path,
   core::load_catalog(reader, catalog);
   core::SessionDetails details;
   const prof_session_info session = core::session_of(header, details);
+  const std::vector<prof_event> added =
+      additions ? additions(reader, catalog) : std::vector<prof_event>{};
 
   std::vector<std::unique_ptr<core::ExporterInstance>> exporters;
   std::vector<core::EventSink *> sinks;
@@ -52,6 +54,21 @@ int export_saved_report(const std::string &path,
     void finish(const core::Catalog &, const core::CaptureEnd &) override { bar.finish(); }
   } bar_end(progress);
   sinks.insert(sinks.begin(), &bar_end);
+  // The additions reach every exporter after the report's own events.
+  struct Additions : core::EventSink {
+    const std::vector<prof_event> &events;
+    const std::vector<core::EventSink *> &exporters;
+    Additions(const std::vector<prof_event> &e, const std::vector<core::EventSink *> &x)
+        : events(e), exporters(x) {}
+    void consume(const prof_event *, size_t) override {}
+    void finish(const core::Catalog &, const core::CaptureEnd &) override {
+      for (core::EventSink *sink : exporters)
+        sink->consume(events.data(), events.size());
+    }
+  };
+  const std::vector<core::EventSink *> exporter_sinks(sinks.begin() + 1, sinks.end());
+  Additions addition(added, exporter_sinks);
+  if (!added.empty()) sinks.insert(sinks.begin() + 1, &addition);
   const std::vector<uint64_t> malformed =
       core::replay(reader, catalog, sinks, [&](uint64_t done, uint64_t total) {
         progress.update(total ? static_cast<double>(done) / static_cast<double>(total) : 1.0);

@@ -2,6 +2,7 @@
 
 #include "core/plugin_host/output_name.hpp"
 #include "core/plugin_host/report_export_view.hpp"
+#include "tools/prof/cli/step_numbers.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/run_context.hpp"
@@ -17,7 +18,6 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -72,25 +72,6 @@ uint64_t parse_duration(const std::string &option, const std::string &text, doub
   const auto ns = static_cast<uint64_t>(std::llround(value * unit_ns));
   if (ns == 0 && !zero_allowed) throw usage("--" + option + " '" + text + "' is under 1 ns");
   return ns;
-}
-
-/// "4, 7" → {4, 7}: step numbers, each once.
-std::vector<uint64_t> parse_step_numbers(const std::string &list) {
-  std::vector<uint64_t> steps;
-  std::stringstream in(list);
-  for (std::string word; std::getline(in, word, ',');) {
-    const auto first = word.find_first_not_of(' ');
-    if (first == std::string::npos) continue;
-    word = word.substr(first, word.find_last_not_of(' ') - first + 1);
-    char *end = nullptr;
-    errno = 0;
-    const unsigned long long number = std::strtoull(word.c_str(), &end, 10);
-    if (word.empty() || *end != '\0' || word[0] == '-' || errno == ERANGE)
-      throw usage("--step '" + word + "' is not a step number");
-    if (std::find(steps.begin(), steps.end(), number) == steps.end()) steps.push_back(number);
-  }
-  if (steps.empty()) throw usage("--step names no step");
-  return steps;
 }
 
 /// Steps walked for their critical paths when --step names none.
@@ -255,7 +236,7 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
   report_options.group_by =
       group_by == "shapes" ? stats::OperatorGrouping::Shapes : stats::OperatorGrouping::Name;
   const std::vector<uint64_t> wanted_steps =
-      values.count("step") ? parse_step_numbers(values["step"].as<std::string>())
+      values.count("step") ? cli::step_numbers("stats", values["step"].as<std::string>())
                            : std::vector<uint64_t>{};
   const std::string output = values.count("output") ? values["output"].as<std::string>() : "";
   if (!output.empty()) {

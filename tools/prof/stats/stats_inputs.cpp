@@ -85,9 +85,7 @@ ScanResult StatsInputs::scan(const stats::StatsScope &scope, ScanOptions options
 }
 
 void StatsInputs::visit(const std::function<void(const prof_event *, size_t)> &visit) const {
-  std::vector<prof_event> batch;
-  for (const auto &chunk : reader_.event_chunks())
-    if (reader_.decode_events(chunk, batch)) visit(batch.data(), batch.size());
+  reader_.for_each_event_batch(visit);
 }
 
 } // namespace prof::tool
