@@ -8,7 +8,12 @@
 #include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
 
+#include "tests/support/build_paths.hpp"
+#include "tests/support/file_text.hpp"
+#include "tests/support/json_check.hpp"
+#include "tests/support/process_runner.hpp"
 #include <prof/stats/critical_path.hpp>
+#include <prof/stats/process_label.hpp>
 #include <prof/stats/step_slices.hpp>
 
 #include <gtest/gtest.h>
@@ -116,7 +121,7 @@ TEST_F(CriticalPathTest, ALateRankToACollectiveIsOnThePathOfTheOthers) {
 //   rank 0 worker: all_reduce [110, 900), queued 5 us
 //   rank 1 main: forward [700, 800), allreduce_ [800, 810), copy [895, 950)
 //   rank 1 worker: all_reduce [810, 890), queued 5 us
-TEST_F(CriticalPathTest, AQueuedCollectiveLeadsToTheThreadThatQueuedIt) {
+testing::TestReport gloo_ranks() {
   testing::TestReport r;
   const uint32_t p0 = r.process("train [node rank 0]", 10),
                  p1 = r.process("train [node rank 1]", 11);
@@ -134,7 +139,11 @@ TEST_F(CriticalPathTest, AQueuedCollectiveLeadsToTheThreadThatQueuedIt) {
   r.communication(worker1, us(810), 80 * kUs, "all_reduce", "gloo:0", 64, 1);
   r.queued(5 * kUs);
   r.op(main1, us(895), 55 * kUs, "copy");
-  open(r, 5);
+  return r;
+}
+
+TEST_F(CriticalPathTest, AQueuedCollectiveLeadsToTheThreadThatQueuedIt) {
+  open(gloo_ranks(), 5);
 
   const std::vector<CriticalPath> paths = walk();
   ASSERT_EQ(paths.size(), 1u);
@@ -143,12 +152,12 @@ TEST_F(CriticalPathTest, AQueuedCollectiveLeadsToTheThreadThatQueuedIt) {
             (std::vector<std::string>{"untraced step 700", "host forward 100", "host allreduce_ 5",
                                       "waiting - 5", "communication all_reduce 90",
                                       "waiting step 5", "host copy 95"}));
-  EXPECT_EQ(path.segments[3].track, worker1);
-  EXPECT_EQ(path.segments[4].track, worker0);
+  EXPECT_EQ(thread_label(host(), path.segments[3].track), "gloo (13)");
+  EXPECT_EQ(thread_label(host(), path.segments[4].track), "gloo (12)");
   EXPECT_EQ(path.length(), 1000 * kUs);
   const PathWait *wait = path.largest_wait();
   ASSERT_NE(wait, nullptr);
-  EXPECT_EQ(wait->late, p1);
+  EXPECT_EQ(process_label(host(), wait->late), "train [node rank 1] (11)");
   EXPECT_EQ(wait->lateness, 700 * kUs) << "rank 1 queued it at 805, rank 0 at 105";
   EXPECT_EQ(line(paths),
             "step 1: 1.00ms; 700.00us of it waiting for train [node rank 1] (11) at gloo:0 "
@@ -230,6 +239,52 @@ TEST_F(CriticalPathTest, OnlyTheStepsAskedForAreKept) {
                       "train (11)"),
             steps.notes.end())
       << ::testing::PrintToString(steps.notes);
+}
+
+// `prof export --mark critical-path`: the Chrome JSON export has a process
+// "Critical path" with the step's path and its stretches, and flows where
+// the path moves from one thread to another.
+TEST_F(CriticalPathTest, AChromeJsonExportShowsThePathAsATrack) {
+  open(gloo_ranks(), 5);
+  const std::string out = dir_.file("marked.json");
+  const e2e::RunResult run = e2e::run_process(
+      {e2e::kProf, "export", "-t", "chrome-json", "--mark", "critical-path", "-o", out, path_}, {},
+      std::chrono::seconds(60));
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const prof::testing::Json trace =
+      prof::testing::JsonParser::parse(prof::testing::file_text(out))["traceEvents"];
+  double pid = -1;
+  for (const auto &e : trace.items)
+    if (e["ph"].text == "M" && e["name"].text == "process_name" &&
+        e["args"]["name"].text == "Critical path")
+      pid = e["pid"].number;
+  ASSERT_GE(pid, 0) << "no Critical path process";
+  std::vector<std::string> names;
+  size_t flows = 0;
+  for (const auto &e : trace.items) {
+    // The path's own flows have ids from 2^62 on.
+    if ((e["ph"].text == "s" || e["ph"].text == "f") && e["id"].text.starts_with("0x40000000"))
+      ++flows;
+    if (e["ph"].text != "X" || e["pid"].number != pid) continue;
+    names.push_back(e["name"].text);
+    if (e["name"].text == "step 1 critical path") {
+      EXPECT_EQ(e["dur"].number, 1000);
+      EXPECT_EQ(e["args"]["lateness"].number, 700 * kUs);
+      EXPECT_EQ(e["args"]["late"].text, "train [node rank 1] (11)");
+    }
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"step 1 critical path", "untraced: step", "host: forward",
+                                      "host: allreduce_", "waiting", "communication: all_reduce",
+                                      "waiting: step", "host: copy"}));
+  EXPECT_EQ(flows, 6u) << "three moves: to rank 1's worker, rank 0's worker, rank 0's main";
+
+  const e2e::RunResult bad = e2e::run_process(
+      {e2e::kProf, "export", "-t", "chrome-json", "--mark", "path", "-o", out + "2", path_}, {},
+      std::chrono::seconds(60));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "prof: export: --mark 'path' is not critical-path\n");
+  EXPECT_FALSE(std::filesystem::exists(out + "2"));
 }
 
 } // namespace
