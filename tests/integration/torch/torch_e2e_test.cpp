@@ -4,7 +4,7 @@
 // gloo ranks, each rank under `prof -t torch`, one rank made late at one step. Each report holds
 // the operators with the backward pass tied to the forward, the steps, and the gradient all-reduces
 // (buckets times steps); over the ranks' reports, the stragglers report names the late rank and
-// that step's all-reduces.
+// that step's all-reduces, and that step's critical path goes through the late rank.
 #include "core/report/report_reader.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/process_runner.hpp"
@@ -228,6 +228,26 @@ std::vector<LateOperation> held_up_operations(const std::string &stragglers_csv)
   return held_up;
 }
 
+/// The line `prof stats` (the critical-path or steps report) gives step
+/// `step`'s critical path, "step N: ..." without the CSV's "# "; "" if none.
+std::string critical_path_line(const std::string &out, int step) {
+  std::istringstream lines(out);
+  const std::string prefix = "step " + std::to_string(step) + ": ";
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("# ", 0) == 0) line = line.substr(2);
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+  return "";
+}
+
+/// Milliseconds in "...; 388.07ms of it waiting for ...", -1 without.
+double waited_ms(const std::string &line) {
+  const size_t ms = line.find("ms of it waiting for ");
+  const size_t from = line.rfind("; ", ms);
+  if (ms == std::string::npos || from == std::string::npos) return -1;
+  return std::stod(line.substr(from + 2, ms - from - 2));
+}
+
 TEST_P(TorchE2E, DdpRanksGiveOperatorsStepsAndMatchedCollectives) {
   const std::vector<RunResult> ranks = run_ranks({"-t", "torch"}, port(29630));
   std::pair<int, int> bucket_counts;
@@ -322,6 +342,20 @@ TEST_P(TorchE2E, DdpRanksGiveOperatorsStepsAndMatchedCollectives) {
     if (s->begin >= step->begin && s->begin < step->begin + step->duration)
       in_step.insert(std::stoull(s->args.at("sequence")));
   EXPECT_EQ(late_sequences, in_step);
+
+  // The late step's critical path crosses to the late rank: it made the
+  // others wait about as long as it slept, and the steps report says so.
+  const RunResult path =
+      run_process({kProf, "stats", "--report", "critical-path", "--format", "csv", dir().string()});
+  ASSERT_EQ(path.exit_code, 0) << path.describe();
+  const std::string line = critical_path_line(path.out, kLateStep);
+  EXPECT_NE(line.find("of it waiting for "), std::string::npos) << path.out;
+  EXPECT_NE(line.find("(rank " + std::to_string(kLateRank) + ")"), std::string::npos) << line;
+  EXPECT_GT(waited_ms(line), 1000 * kDelaySeconds / 2) << line;
+  EXPECT_LT(waited_ms(line), 1000 * kDelaySeconds * 1.2) << line;
+  const RunResult steps = run_process({kProf, "stats", "--report", "steps", dir().string()});
+  ASSERT_EQ(steps.exit_code, 0) << steps.describe();
+  EXPECT_EQ(critical_path_line(steps.out, kLateStep), line) << steps.out;
 
   // Each rank's all-reduces, counted per communicator and rank.
   const RunResult collectives =
