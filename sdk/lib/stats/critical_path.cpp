@@ -33,6 +33,11 @@ const PathWait *CriticalPath::largest_wait() const {
   return largest;
 }
 
+const PathWait *CriticalPath::holding_wait() const {
+  const PathWait *largest = largest_wait();
+  return largest != nullptr && largest->lateness * 10 >= length() ? largest : nullptr;
+}
+
 namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
@@ -40,10 +45,9 @@ constexpr uint32_t kNone = UINT32_MAX;
 /// Where a track stands just before a moment t: in its deepest slice
 /// running then (or in a gap), and since when that stretch has lasted.
 struct Position {
-  uint32_t slice = kNone;   ///< the deepest slice with begin < t <= end, kNone in a gap
-  uint64_t from = 0;        ///< the end of its last child before t, or its begin; in a gap,
-                            ///< the end of the last slice before t (0 if none)
-  bool after_child = false; ///< `from` is a child's end
+  uint32_t slice = kNone; ///< the deepest slice with begin < t <= end, kNone in a gap
+  uint64_t from = 0;      ///< the end of its last child before t, or its begin; in a gap,
+                          ///< the end of the last slice before t (0 if none)
 };
 
 Position position_at(const TrackSlices &track, uint64_t t) {
@@ -60,7 +64,6 @@ Position position_at(const TrackSlices &track, uint64_t t) {
   }
   Position p;
   p.slice = i;
-  p.after_child = child != kNone;
   p.from = child != kNone ? slices[child].end : i != kNone ? slices[i].begin : 0;
   return p;
 }
@@ -212,7 +215,7 @@ private:
     switch (s.kind) {
     case PROF_CATEGORY_SYNC:
       if (const Release *r = release_in(track.process, std::max(p.from, s.begin) - 1, true)) {
-        jump_after_wait(track, p.slice, *r);
+        jump_after_wait(track, p.slice, *r, PathWork::Waiting);
         return;
       }
       emit(track, p.from, p.slice, PathWork::Waiting);
@@ -227,13 +230,11 @@ private:
     default:
       break;
     }
-    // An annotation's own time, or an operator's between its children, may
-    // be a wait for another thread (DDP's wait for its all-reduces).
-    const bool may_wait =
-        s.kind == PROF_CATEGORY_ANNOTATION || s.kind == PROF_CATEGORY_OTHER || p.after_child;
-    if (may_wait)
+    // An annotation's own time may be a wait for another thread (DDP's
+    // main thread waiting for its all-reduces); an operator's is its work.
+    if (s.kind == PROF_CATEGORY_ANNOTATION || s.kind == PROF_CATEGORY_OTHER)
       if (const Release *r = release_in(track.process, p.from, false)) {
-        jump_after_wait(track, p.slice, *r);
+        jump_after_wait(track, p.slice, *r, PathWork::Untraced);
         return;
       }
     // An annotation's own time is time no recorded call covers.
@@ -241,9 +242,11 @@ private:
          s.kind == PROF_CATEGORY_ANNOTATION ? PathWork::Untraced : PathWork::Host);
   }
 
-  /// Waiting on the current track from `r`'s end, then on to `r`'s track.
-  void jump_after_wait(const TrackSlices &track, uint32_t slice, const Release &r) {
-    emit(track, r.end, slice, PathWork::Waiting);
+  /// The current track from `r`'s end as `work` (a synchronization's
+  /// waiting, or a thread's time with nothing recorded until it went on),
+  /// then on to `r`'s track.
+  void jump_after_wait(const TrackSlices &track, uint32_t slice, const Release &r, PathWork work) {
+    emit(track, r.end, slice, work);
     track_ = r.track;
     t_ = std::min(t_, r.end);
   }
@@ -257,7 +260,7 @@ private:
       return;
     }
     if (const Release *r = release_in(track.process, from, false)) {
-      jump_after_wait(track, kNone, *r);
+      jump_after_wait(track, kNone, *r, PathWork::Untraced);
       return;
     }
     emit(track, from, kNone, PathWork::Untraced);

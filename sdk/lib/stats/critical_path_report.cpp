@@ -40,7 +40,7 @@ const PathSegment *longest_on(const CriticalPath &path, prof_track_id process, u
 std::string critical_path_line(const CriticalPath &path, const ExportHost &host) {
   std::string line =
       "step " + std::to_string(path.step) + ": " + format_duration(path.length()) + "; ";
-  if (const PathWait *wait = path.largest_wait()) {
+  if (const PathWait *wait = path.holding_wait()) {
     line += format_duration(wait->lateness) + " of it waiting for " +
             process_label(host, wait->late) + " at " +
             std::string(host.string(wait->communicator)) + " " +

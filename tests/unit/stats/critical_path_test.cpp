@@ -151,7 +151,7 @@ TEST_F(CriticalPathTest, AQueuedCollectiveLeadsToTheThreadThatQueuedIt) {
   EXPECT_EQ(stretches(path),
             (std::vector<std::string>{"untraced step 700", "host forward 100", "host allreduce_ 5",
                                       "waiting - 5", "communication all_reduce 90",
-                                      "waiting step 5", "host copy 95"}));
+                                      "untraced step 5", "host copy 95"}));
   EXPECT_EQ(thread_label(host(), path.segments[3].track), "gloo (13)");
   EXPECT_EQ(thread_label(host(), path.segments[4].track), "gloo (12)");
   EXPECT_EQ(path.length(), 1000 * kUs);
@@ -198,6 +198,24 @@ TEST_F(CriticalPathTest, ASynchronizationWaitsForTheKernelAndTheKernelForItsLaun
   EXPECT_EQ(line(paths),
             "step 1: 520.00us; on its critical path: compute 330.00us, untraced 100.00us, "
             "launch 50.00us");
+}
+
+// An operator computing while another thread's communication call ends is
+// working, not waiting for it: the path stays on its thread.
+//   main: step [0, 500): mm [0, 500) with resolve [0, 10) in it
+//   worker: broadcast [100, 300)
+TEST_F(CriticalPathTest, AnOperatorsOwnTimeIsWorkNotAWait) {
+  testing::TestReport r;
+  const uint32_t app = r.process("app", 10);
+  const uint32_t main = r.thread(app, "app", 10), worker = r.thread(app, "worker", 11);
+  r.step(main, us(0), 500 * kUs, 1);
+  r.op(main, us(0), 500 * kUs, "mm");
+  r.op(main, us(0), 10 * kUs, "resolve");
+  r.communication(worker, us(100), 200 * kUs, "broadcast", "world");
+  open(r, 3);
+  const std::vector<CriticalPath> paths = walk();
+  ASSERT_EQ(paths.size(), 1u);
+  EXPECT_EQ(stretches(paths[0]), (std::vector<std::string>{"host resolve 10", "host mm 490"}));
 }
 
 // Ten steps of which step 7 is slow: the slowest step alone is kept (its
@@ -276,7 +294,7 @@ TEST_F(CriticalPathTest, AChromeJsonExportShowsThePathAsATrack) {
   EXPECT_EQ(names,
             (std::vector<std::string>{"step 1 critical path", "untraced: step", "host: forward",
                                       "host: allreduce_", "waiting", "communication: all_reduce",
-                                      "waiting: step", "host: copy"}));
+                                      "untraced: step", "host: copy"}));
   EXPECT_EQ(flows, 6u) << "three moves: to rank 1's worker, rank 0's worker, rank 0's main";
 
   const e2e::RunResult bad = e2e::run_process(

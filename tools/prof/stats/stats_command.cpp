@@ -78,10 +78,13 @@ uint64_t parse_duration(const std::string &option, const std::string &text, doub
 constexpr size_t kSlowestStepsWalked = 3;
 
 /// The critical paths of the slowest steps and those of `wanted`: a second
-/// pass over the report keeps those steps' slices alone.
+/// pass over the report keeps those steps' slices alone. Where this process
+/// holds a share of the events only, none (or, when `required`, a usage
+/// error).
 std::vector<stats::CriticalPath> walk_critical_paths(const StatsInputs &in,
                                                      const stats::StatsAggregator &aggregator,
-                                                     const std::vector<uint64_t> &wanted) {
+                                                     const std::vector<uint64_t> &wanted,
+                                                     bool required) {
   std::set<uint64_t> known;
   for (const auto &[key, span] : aggregator.steps())
     known.insert(key.step);
@@ -89,9 +92,11 @@ std::vector<stats::CriticalPath> walk_critical_paths(const StatsInputs &in,
     if (!known.contains(step))
       throw usage("--step " + std::to_string(step) + ": no step of that number in " + in.title());
   if (known.empty()) return {};
-  if (!in.holds_every_event())
+  if (!in.holds_every_event()) {
+    if (!required) return {}; // the steps report goes without its notes
     throw usage("critical paths need every report in one process: run this prof stats without "
                 "an MPI launcher");
+  }
   stats::StepSliceCollector collector(
       in.host(),
       stats::choose_step_windows(aggregator, wanted.empty() ? kSlowestStepsWalked : 0, wanted));
@@ -295,7 +300,9 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
 
   std::vector<stats::CriticalPath> paths;
   if (stats::needs_critical_paths(scanned)) {
-    paths = walk_critical_paths(*in, aggregator, wanted_steps);
+    paths = walk_critical_paths(*in, aggregator, wanted_steps,
+                                std::find(scanned.begin(), scanned.end(), "critical-path") !=
+                                    scanned.end());
     report_options.critical_paths = &paths;
   }
 

@@ -25,7 +25,7 @@ enum class PathWork : uint8_t {
   Communication, ///< communication calls, once their last rank had arrived
   Launch,        ///< runtime and driver API calls, and launch to device start
   Host,          ///< other host slices: operators, their own time
-  Waiting,       ///< synchronization, a queue, or a thread idle until released
+  Waiting,       ///< synchronization, or a call waiting in a queue
   Untraced,      ///< nothing recorded on the thread then, or an annotation's own time
 };
 inline constexpr size_t kPathWorkKinds = 6;
@@ -62,6 +62,9 @@ struct CriticalPath {
   /// The largest lateness on the path (nullptr if none): the step would
   /// have been that much shorter had that rank arrived with the others.
   const PathWait *largest_wait() const;
+  /// The largest lateness when it is a tenth of the path or more: what
+  /// held the step up (nullptr if none).
+  const PathWait *holding_wait() const;
 };
 
 /// The critical path of each step the collector kept, in step order. A step
