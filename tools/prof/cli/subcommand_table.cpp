@@ -40,7 +40,7 @@ constexpr SubcommandSpec kSubcommands[] = {
     {"sessions", "list", "list the running sessions", "", Route::Sessions, O::Own},
     {"status", "[--session NAME]", "show the state of the running sessions", "", Route::Status,
      O::Control},
-    {"export", "[--type TYPE] [-o FILE] [--force-overwrite] REPORT",
+    {"export", "[--type TYPE] [-o FILE] [--force-overwrite] [--mark critical-path] REPORT",
      "convert a report (perfetto, chrome-json, kineto, csv, folded, sqlite)", "", Route::Export,
      O::Own},
     {"stats", "[--report NAMES] [--format table|csv|json] [-o FILE] REPORT",

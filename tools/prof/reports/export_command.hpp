@@ -1,5 +1,5 @@
-// `prof export [--type TYPE] [-o OUTPUT] [--force-overwrite] REPORT`: a saved
-// report through one file exporter (asys/nsys `export`).
+// `prof export [--type TYPE] [-o OUTPUT] [--force-overwrite] [--mark critical-path] REPORT`: a
+// saved report through one file exporter (asys/nsys `export`).
 #pragma once
 
 #include "core/plugin_host/console.hpp"
