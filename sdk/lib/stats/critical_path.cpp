@@ -279,7 +279,8 @@ private:
     if (!launch && s.correlation != 0)
       if (const auto found = launches_.find(s.correlation); found != launches_.end())
         launch = found->second;
-    if (!launch || launch->second > t_) return;
+    // A launch on a track with nothing kept (no slice in the step) is not followed.
+    if (!launch || launch->second > t_ || !c_.tracks().contains(launch->first)) return;
     const Position before = position_at(track, t_);
     if (before.from > launch->second) return; // queued behind earlier work: the gap says so
     emit(track, launch->second, kNone, PathWork::Launch);
