@@ -94,6 +94,10 @@ public:
           launches_.emplace(s.correlation, std::make_pair(id, s.begin));
       }
     }
+    for (const auto &[id, begin] : c_.flow_begins())
+      flow_begins_on_[begin.track].push_back(begin.ts);
+    for (auto &[track, times] : flow_begins_on_)
+      std::sort(times.begin(), times.end());
     for (auto &[process, list] : releases_)
       std::sort(list.begin(), list.end(),
                 [](const Release &a, const Release &b) { return a.end < b.end; });
@@ -175,6 +179,14 @@ private:
     t_ = begin;
   }
 
+  /// Whether a flow begins on `track` within `s` (it launched device work).
+  bool launches_in(prof_track_id track, const KeptSlice &s) const {
+    const auto found = flow_begins_on_.find(track);
+    if (found == flow_begins_on_.end()) return false;
+    const auto at = std::lower_bound(found->second.begin(), found->second.end(), s.begin);
+    return at != found->second.end() && *at <= s.end;
+  }
+
   /// The latest communication call or device work of `process` on another
   /// track that ended in (from, t]; nullptr if none.
   const Release *release_in(prof_track_id process, uint64_t from, bool device_only) const {
@@ -222,6 +234,13 @@ private:
       return;
     case PROF_CATEGORY_RUNTIME_API:
     case PROF_CATEGORY_DRIVER_API:
+      // A call that launched nothing while device work of its process
+      // ended in it waited for that work (a stream or device synchronize).
+      if (!launches_in(track_, s))
+        if (const Release *r = release_in(track.process, std::max(p.from, s.begin) - 1, true)) {
+          jump_after_wait(track, p.slice, *r, PathWork::Waiting);
+          return;
+        }
       emit(track, p.from, p.slice, PathWork::Launch);
       return;
     case PROF_CATEGORY_COMMUNICATION:
@@ -356,6 +375,7 @@ private:
   std::unordered_map<prof_track_id, std::vector<Release>> releases_;
   std::unordered_map<uint64_t, std::pair<prof_track_id, uint64_t>> launches_;
   std::map<prof_track_id, std::vector<prof_track_id>> tracks_of_;
+  std::unordered_map<prof_track_id, std::vector<uint64_t>> flow_begins_on_; ///< sorted times
   uint64_t step_ = 0;
   CriticalPath *path_ = nullptr;
   prof_track_id track_ = 0;

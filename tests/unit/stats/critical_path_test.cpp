@@ -165,39 +165,43 @@ TEST_F(CriticalPathTest, AQueuedCollectiveLeadsToTheThreadThatQueuedIt) {
             "train (11)");
 }
 
-// A thread launches a kernel and synchronizes: the path goes from the
+// A thread launches a kernel and synchronizes (a synchronization slice, or
+// a runtime call that launched nothing): the path goes from the
 // synchronization to the kernel it waited for, and by the launch's flow to
 // the launch call.
 //   thread: launch [100, 110) (flow at 105), synchronize [120, 500), op [500, 520)
 //   device queue: kernel [150, 480) (flow end at 150)
 TEST_F(CriticalPathTest, ASynchronizationWaitsForTheKernelAndTheKernelForItsLaunch) {
-  testing::TestReport r;
-  const uint32_t app = r.process("app", 10);
-  const uint32_t thread = r.thread(app, "app", 10);
-  const uint32_t device = r.shared(PROF_TRACK_DEVICE, 0, "GPU 0", 0);
-  const uint32_t queue = r.owned(PROF_TRACK_ENGINE, device, "Stream 7", 10);
-  r.step(thread, us(0), 520 * kUs, 1);
-  r.call(thread, us(100), 10 * kUs, "launch", 7);
-  r.flow(thread, us(105), 1, PROF_FLOW_BEGIN);
-  r.slice(thread, us(120), 380 * kUs, "synchronize", "api", PROF_CATEGORY_SYNC);
-  r.op(thread, us(500), 20 * kUs, "op");
-  r.slice(queue, us(150), 330 * kUs, "gemm", "kernel", PROF_CATEGORY_KERNEL);
-  r.flow(queue, us(150), 1, PROF_FLOW_END);
-  open(r, 3);
+  for (const prof_category wait : {PROF_CATEGORY_SYNC, PROF_CATEGORY_RUNTIME_API}) {
+    SCOPED_TRACE(wait);
+    testing::TestReport r;
+    const uint32_t app = r.process("app", 10);
+    const uint32_t thread = r.thread(app, "app", 10);
+    const uint32_t device = r.shared(PROF_TRACK_DEVICE, 0, "GPU 0", 0);
+    const uint32_t queue = r.owned(PROF_TRACK_ENGINE, device, "Stream 7", 10);
+    r.step(thread, us(0), 520 * kUs, 1);
+    r.call(thread, us(100), 10 * kUs, "launch", 7);
+    r.flow(thread, us(105), 1, PROF_FLOW_BEGIN);
+    r.slice(thread, us(120), 380 * kUs, "synchronize", "api", wait);
+    r.op(thread, us(500), 20 * kUs, "op");
+    r.slice(queue, us(150), 330 * kUs, "gemm", "kernel", PROF_CATEGORY_KERNEL);
+    r.flow(queue, us(150), 1, PROF_FLOW_END);
+    open(r, 3);
 
-  const std::vector<CriticalPath> paths = walk();
-  ASSERT_EQ(paths.size(), 1u);
-  const CriticalPath &path = paths[0];
-  EXPECT_EQ(stretches(path),
-            (std::vector<std::string>{"untraced step 100", "launch launch 5", "launch - 45",
-                                      "compute gemm 330", "waiting synchronize 20", "host op 20"}));
-  EXPECT_EQ(path.segments[3].track, queue);
-  EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Compute)], 330 * kUs);
-  EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Launch)], 50 * kUs);
-  EXPECT_EQ(path.largest_wait(), nullptr);
-  EXPECT_EQ(line(paths),
-            "step 1: 520.00us; on its critical path: compute 330.00us, untraced 100.00us, "
-            "launch 50.00us");
+    const std::vector<CriticalPath> paths = walk();
+    ASSERT_EQ(paths.size(), 1u);
+    const CriticalPath &path = paths[0];
+    EXPECT_EQ(stretches(path), (std::vector<std::string>{"untraced step 100", "launch launch 5",
+                                                         "launch - 45", "compute gemm 330",
+                                                         "waiting synchronize 20", "host op 20"}));
+    EXPECT_EQ(path.segments[3].track, queue);
+    EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Compute)], 330 * kUs);
+    EXPECT_EQ(path.by_work[static_cast<size_t>(PathWork::Launch)], 50 * kUs);
+    EXPECT_EQ(path.largest_wait(), nullptr);
+    EXPECT_EQ(line(paths),
+              "step 1: 520.00us; on its critical path: compute 330.00us, untraced 100.00us, "
+              "launch 50.00us");
+  }
 }
 
 // An operator computing while another thread's communication call ends is
