@@ -352,7 +352,7 @@ TEST_P(TorchE2E, DdpRanksGiveOperatorsStepsAndMatchedCollectives) {
   EXPECT_NE(line.find("of it waiting for "), std::string::npos) << path.out;
   EXPECT_NE(line.find("(rank " + std::to_string(kLateRank) + ")"), std::string::npos) << line;
   EXPECT_GT(waited_ms(line), 1000 * kDelaySeconds / 2) << line;
-  EXPECT_LT(waited_ms(line), 1000 * kDelaySeconds * 1.2) << line;
+  EXPECT_LT(waited_ms(line), 1000 * kDelaySeconds * 1.5) << line;
   const RunResult steps = run_process({kProf, "stats", "--report", "steps", dir().string()});
   ASSERT_EQ(steps.exit_code, 0) << steps.describe();
   EXPECT_EQ(critical_path_line(steps.out, kLateStep), line) << steps.out;
