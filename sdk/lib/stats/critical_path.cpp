@@ -136,7 +136,8 @@ public:
     }
     path.begin = t_;
     std::reverse(path.segments.begin(), path.segments.end());
-    std::reverse(path.waits.begin(), path.waits.end());
+    std::sort(path.waits.begin(), path.waits.end(),
+              [](const PathWait &a, const PathWait &b) { return a.at < b.at; });
     for (const PathSegment &s : path.segments)
       path.by_work[static_cast<size_t>(s.work)] += s.end - s.begin;
     return path;
@@ -333,7 +334,29 @@ private:
       return;
     }
     emit(track, p.from, p.slice, PathWork::Communication);
+    if (op != ops_.end()) came_last(op->second, track.process, s);
     if (t_ == s.begin) enter_call(track, p.slice);
+  }
+
+  /// When `process`, on the path, arrived last at the collective `s` of
+  /// `calls`: the others waited for it (the path's rank held them up).
+  void came_last(const std::map<prof_track_id, Call> &calls, prof_track_id process,
+                 const KeptSlice &s) {
+    const auto mine = calls.find(process);
+    if (mine == calls.end() || calls.size() < 2) return;
+    const Call *latest_other = nullptr;
+    prof_track_id waiting = 0;
+    for (const auto &[other, call] : calls)
+      if (other != process && (latest_other == nullptr || call.arrival > latest_other->arrival)) {
+        latest_other = &call;
+        waiting = other;
+      }
+    const uint64_t arrival = mine->second.arrival;
+    if (arrival <= latest_other->arrival) return;
+    for (const PathWait &wait : path_->waits)
+      if (wait.communicator == s.communicator && wait.sequence == s.sequence) return;
+    path_->waits.push_back({arrival, waiting, process, s.name, s.communicator, s.sequence,
+                            arrival - latest_other->arrival, arrival - latest_other->arrival});
   }
 
   /// At the begin of call `index` on the current track: when it had waited

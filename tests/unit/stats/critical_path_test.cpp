@@ -114,6 +114,40 @@ TEST_F(CriticalPathTest, ALateRankToACollectiveIsOnThePathOfTheOthers) {
             "all_reduce #1, which was then in work in step on its thread train (11)");
 }
 
+// The late rank ends the step last itself: the path stays on it, and its
+// late arrival at the all-reduce is what the others waited for.
+//   rank 0: step [0, 900):  forward [0, 100), all_reduce [100, 850), update [850, 900)
+//   rank 1: step [0, 1000): work [0, 800), all_reduce [800, 850), update [850, 1000)
+TEST_F(CriticalPathTest, ALateRankThatEndsLastHeldTheOthersUp) {
+  testing::TestReport r;
+  const uint32_t p0 = r.process("train [node rank 0]", 10),
+                 p1 = r.process("train [node rank 1]", 11);
+  const uint32_t t0 = r.thread(p0, "train", 10), t1 = r.thread(p1, "train", 11);
+  r.step(t0, us(0), 900 * kUs, 1);
+  r.op(t0, us(0), 100 * kUs, "forward");
+  r.communication(t0, us(100), 750 * kUs, "all_reduce", "world", 64, 1);
+  r.op(t0, us(850), 50 * kUs, "update");
+  r.step(t1, us(0), 1000 * kUs, 1);
+  r.op(t1, us(0), 800 * kUs, "work");
+  r.communication(t1, us(800), 50 * kUs, "all_reduce", "world", 64, 1);
+  r.op(t1, us(850), 150 * kUs, "update");
+  open(r, 4);
+
+  const std::vector<CriticalPath> paths = walk();
+  ASSERT_EQ(paths.size(), 1u);
+  EXPECT_EQ(stretches(paths[0]),
+            (std::vector<std::string>{"host work 800", "communication all_reduce 50",
+                                      "host update 150"}));
+  const PathWait *wait = paths[0].largest_wait();
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(wait->late, p1);
+  EXPECT_EQ(wait->waiting, p0);
+  EXPECT_EQ(wait->lateness, 700 * kUs);
+  EXPECT_EQ(line(paths), "step 1: 1.00ms; 700.00us of it waiting for train [node rank 1] (11) at "
+                         "world all_reduce #1, which was then in work in step on its thread "
+                         "train (11)");
+}
+
 // As torch's gloo backend runs them: the main thread queues the all-reduce
 // to a worker thread (its `queued` argument) and later waits for it with
 // nothing recorded; rank 1 sleeps (nothing recorded) before its forward.

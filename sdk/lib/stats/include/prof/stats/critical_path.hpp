@@ -41,7 +41,8 @@ struct PathSegment {
   PathWork work = PathWork::Untraced;
 };
 
-/// Where the path crossed to a rank that came last to a collective.
+/// A collective on the path that a rank came to last: where the path crossed
+/// to that rank, or where the path's own rank came last and the others waited.
 struct PathWait {
   uint64_t at = 0;                     ///< the late rank's arrival
   prof_track_id waiting = 0, late = 0; ///< processes: the one released, the late one
