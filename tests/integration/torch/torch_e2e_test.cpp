@@ -184,6 +184,24 @@ struct LateOperation {
   double milliseconds = 0;
 };
 
+/// "3.52s", "12.30ms", "900.00us" or "5.00ns" (prof's durations) in ms; -1
+/// for other text.
+double milliseconds_of(const std::string &text) {
+  size_t end = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &end);
+  } catch (const std::exception &) {
+    return -1;
+  }
+  const std::string unit = text.substr(end);
+  return unit == "s"    ? value * 1e3
+         : unit == "ms" ? value
+         : unit == "us" ? value / 1e3
+         : unit == "ns" ? value / 1e6
+                        : -1;
+}
+
 /// The stragglers report's "late: COMM NAME #SEQ: PROCESS last, Xms after
 /// the first" notes on communicator `comm` (CSV "# " lines).
 std::vector<LateOperation> late_operations(const std::string &csv, const std::string &comm) {
@@ -201,15 +219,10 @@ std::vector<LateOperation> late_operations(const std::string &csv, const std::st
       ADD_FAILURE() << line;
       continue;
     }
-    // format_duration's "514.88ms", "1.54s", "15.62us"
-    const std::string lateness = line.substr(last + 7, after - last - 7);
-    size_t unit = 0;
-    const double value = std::stod(lateness, &unit);
-    const std::string suffix = lateness.substr(unit);
-    const double to_ms = suffix == "s" ? 1e3 : suffix == "us" ? 1e-3 : suffix == "ns" ? 1e-6 : 1;
     out.push_back({line.substr(prefix.size(), hash - prefix.size()),
                    line.substr(colon + 2, last - colon - 2),
-                   std::stoull(line.substr(hash + 2, colon - hash - 2)), value * to_ms});
+                   std::stoull(line.substr(hash + 2, colon - hash - 2)),
+                   milliseconds_of(line.substr(last + 7, after - last - 7))});
   }
   return out;
 }
@@ -242,10 +255,10 @@ std::string critical_path_line(const std::string &out, int step) {
 
 /// Milliseconds in "...; 388.07ms of it waiting for ...", -1 without.
 double waited_ms(const std::string &line) {
-  const size_t ms = line.find("ms of it waiting for ");
-  const size_t from = line.rfind("; ", ms);
-  if (ms == std::string::npos || from == std::string::npos) return -1;
-  return std::stod(line.substr(from + 2, ms - from - 2));
+  const size_t of = line.find(" of it waiting for ");
+  const size_t from = line.rfind("; ", of);
+  if (of == std::string::npos || from == std::string::npos) return -1;
+  return milliseconds_of(line.substr(from + 2, of - from - 2));
 }
 
 TEST_P(TorchE2E, DdpRanksGiveOperatorsStepsAndMatchedCollectives) {
