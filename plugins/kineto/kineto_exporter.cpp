@@ -4,6 +4,7 @@
 
 #include "kineto_args.hpp"
 #include <prof/json_text.hpp>
+#include <prof/session_plugins.hpp>
 
 #include <prof/event.hpp>
 
@@ -26,28 +27,13 @@ uint64_t profiler_step(std::string_view name) {
   return error == std::errc() && end == digits.data() + digits.size() ? number : 0;
 }
 
-/// The value of `key=` in the session's plugin line of `plugin` ("" none).
-std::string plugin_option(std::string_view plugins, std::string_view plugin, std::string_view key) {
-  for (size_t at = 0; at < plugins.size();) {
-    const size_t end = std::min(plugins.find('\n', at), plugins.size());
-    const std::string_view line = plugins.substr(at, end - at);
-    at = end + 1;
-    if (!line.starts_with(std::string(plugin) + " ")) continue;
-    const std::string wanted = " " + std::string(key) + "=";
-    const size_t found = line.find(wanted);
-    if (found == std::string_view::npos) return "";
-    const size_t from = found + wanted.size();
-    return std::string(line.substr(from, line.find(' ', from) - from));
-  }
-  return "";
-}
-
 /// What the importer of an imported report recorded under `key` ("" none):
 /// this plugin's record, or "pytorch-trace"'s in reports imported before
 /// importers were plugins.
 std::string import_detail(std::string_view plugins, std::string_view key) {
   for (const char *importer : {"kineto", "pytorch-trace"})
-    if (std::string value = plugin_option(plugins, importer, key); !value.empty()) return value;
+    if (std::string value = session_plugin_option(plugins, importer, key); !value.empty())
+      return value;
   return "";
 }
 
