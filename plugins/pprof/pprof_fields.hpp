@@ -52,7 +52,6 @@ inline constexpr uint32_t kLine = 2;
 namespace function {
 inline constexpr uint32_t kId = 1;
 inline constexpr uint32_t kName = 2;
-inline constexpr uint32_t kSystemName = 3;
 inline constexpr uint32_t kFilename = 4;
 } // namespace function
 

@@ -103,7 +103,9 @@ std::string ProfileBuilder::serialize() const {
     ProtobufMessage function;
     function.varint_field(f::function::kId, id);
     function.varint_field(f::function::kName, frames_[i].name);
-    function.varint_field(f::function::kSystemName, frames_[i].name);
+    // No system_name: pprof would "simplify" one with '<' or '::' in it,
+    // dropping "(...)" and "<...>" (Python's "<module> (a.py:3)", C++
+    // templates), and names would no longer match prof's.
     function.varint_field(f::function::kFilename, frames_[i].file);
     tables.message(f::profile::kFunction, function);
     ProtobufMessage line;
