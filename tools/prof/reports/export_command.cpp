@@ -28,6 +28,7 @@ std::string extension_for(const std::string &type) {
   if (type == "kineto") return ".pt.trace.json";
   if (type == "sqlite") return ".sqlite";
   if (type == "folded") return ".folded";
+  if (type == "pprof") return ".pb.gz";
   if (type == "csv") return "-csv/"; // a folder: one CSV per table
   return "." + type;
 }
@@ -51,7 +52,7 @@ std::string joined(const std::vector<std::string> &names) {
 int run_export(const std::vector<std::string> &args, core::Console &console) {
   po::options_description options("prof export [options] REPORT");
   options.add_options()("type,t", po::value<std::string>()->default_value("perfetto"),
-                        "exporter: perfetto, chrome-json, kineto, csv, sqlite, folded, ...")(
+                        "exporter: perfetto, chrome-json, kineto, csv, sqlite, folded, pprof, ...")(
       "output,o", po::value<std::string>(),
       "output file (default: REPORT with the type's extension)")("force-overwrite,f",
                                                                  "replace an existing output file")(
