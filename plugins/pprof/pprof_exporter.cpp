@@ -3,11 +3,14 @@
 #include "gzip_bytes.hpp"
 
 #include <prof/declared_options.hpp>
+#include <prof/output/output_file.hpp>
 #include <prof/session_plugins.hpp>
 
 #include <algorithm>
 #include <charconv>
 #include <cstddef>
+#include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -62,9 +65,17 @@ int64_t sampling_period_ns(std::string_view plugins) {
 }
 
 bool PprofExporter::begin() {
-  const std::string_view profile = DeclaredOptions(host_, kOptions).text("profile");
+  const DeclaredOptions options(host_, kOptions);
+  const std::string_view profile = options.text("profile");
   want_cpu_ = profile != "heap";
   want_heap_ = profile != "cpu";
+  rotate_ns_ = static_cast<uint64_t>(options.integer("rotate")) * 1'000'000'000;
+  per_step_ = options.flag("per-step");
+  overwrite_ = options.flag("overwrite");
+  if (rotate_ns_ > 0 && per_step_) {
+    host_.log(PROF_LOG_ERROR, "pprof: options rotate and per-step exclude each other");
+    return false;
+  }
   return file_.open(kOptions);
 }
 
@@ -88,7 +99,7 @@ bool PprofExporter::consume(const prof_event *events, size_t count) {
       if (peak || category == "heap/leak-stack")
         heap_stacks_.push_back({e.track, stack_arg(host_, e), peak,
                                 uint_arg(host_, e, "bytes").value_or(0),
-                                uint_arg(host_, e, "samples").value_or(0)});
+                                uint_arg(host_, e, "samples").value_or(0), e.ts});
     }
   }
   return true;
@@ -131,13 +142,14 @@ int64_t PprofExporter::step_at(int32_t pid, uint64_t ts) const {
   return -1;
 }
 
-void PprofExporter::add_cpu_samples(ProfileBuilder &profile, size_t first_value,
-                                    int64_t period) const {
+void PprofExporter::add_cpu_samples(ProfileBuilder &profile, size_t first_value, int64_t period,
+                                    const ProfileWindow &window) const {
   // Samples of one stack, thread and step are one pprof sample with a count.
   std::map<std::tuple<prof_stack_id, prof_track_id, int64_t>, int64_t> counts;
   for (const CpuSample &s : cpu_samples_) {
     const prof_track_desc *desc = host_.track(s.track);
-    counts[{s.stack, s.track, step_at(desc != nullptr ? desc->pid : 0, s.ts)}] += 1;
+    const int64_t step = step_at(desc != nullptr ? desc->pid : 0, s.ts);
+    if (window.holds(s.ts, step)) counts[{s.stack, s.track, step}] += 1;
   }
   const std::vector<SampleLabel> common = common_labels();
   std::vector<int64_t> values(profile.sample_types(), 0);
@@ -158,10 +170,12 @@ void PprofExporter::add_cpu_samples(ProfileBuilder &profile, size_t first_value,
   }
 }
 
-void PprofExporter::add_heap_stacks(ProfileBuilder &profile, size_t first_value) const {
+void PprofExporter::add_heap_stacks(ProfileBuilder &profile, size_t first_value,
+                                    const ProfileWindow &window) const {
   const std::vector<SampleLabel> common = common_labels();
   std::vector<int64_t> values(profile.sample_types(), 0);
   for (const HeapStack &h : heap_stacks_) {
+    if (!window.holds(h.ts, window.step)) continue;
     std::vector<SampleLabel> labels = common;
     const prof_track_desc *desc = host_.track(h.process);
     if (desc != nullptr && desc->pid != 0) labels.push_back(number_label("pid", desc->pid));
@@ -173,20 +187,13 @@ void PprofExporter::add_heap_stacks(ProfileBuilder &profile, size_t first_value)
   }
 }
 
-bool PprofExporter::end() {
-  if (file_.failed()) return false;
-  for (auto &[pid, windows] : steps_)
-    std::sort(windows.begin(), windows.end(),
-              [](const StepWindow &a, const StepWindow &b) { return a.begin < b.begin; });
+std::string PprofExporter::build_profile(const ProfileWindow &window, int64_t period,
+                                         uint64_t &samples) const {
   const prof_session_info &session = host_.session();
-  const bool has_plugins =
-      session.struct_size >= offsetof(prof_session_info, plugins) + sizeof(session.plugins);
-  const int64_t period =
-      sampling_period_ns(has_plugins && session.plugins != nullptr ? session.plugins : "");
-
   ProfileBuilder profile;
-  const bool cpu = want_cpu_ && (!cpu_samples_.empty() || heap_stacks_.empty());
-  const bool heap = want_heap_ && !heap_stacks_.empty();
+  // A step's window holds CPU samples only: heap stacks belong to no step.
+  const bool heap = want_heap_ && !heap_stacks_.empty() && window.step < 0;
+  const bool cpu = want_cpu_ && (!cpu_samples_.empty() || !heap);
   if (cpu) {
     profile.add_sample_type("samples", "count");
     if (period > 0) {
@@ -202,22 +209,81 @@ bool PprofExporter::end() {
     profile.add_sample_type("peak_sampled_blocks", "count");
   }
   profile.set_default_sample_type(cpu ? (period > 0 ? "cpu" : "samples") : "inuse_space");
-  if (cpu) add_cpu_samples(profile, 0, period);
-  if (heap) add_heap_stacks(profile, heap_first);
+  if (cpu) add_cpu_samples(profile, 0, period, window);
+  if (heap) add_heap_stacks(profile, heap_first, window);
   if (session.command != nullptr && session.command[0] != '\0')
     profile.add_comment(std::string("prof: ") + session.command);
-  if (first_ts_ <= last_ts_) {
+  if (window.step >= 0) profile.add_comment("step " + std::to_string(window.step));
+  const uint64_t begin = std::max(window.begin, first_ts_);
+  const uint64_t end = std::min(window.end - 1, last_ts_);
+  if (begin <= end) {
     const bool anchored = session.struct_size >= offsetof(prof_session_info, monotonic_anchor_ns) +
                                                      sizeof(session.monotonic_anchor_ns) &&
                           session.realtime_anchor_ns != 0;
-    const int64_t wall = anchored ? static_cast<int64_t>(session.realtime_anchor_ns) +
-                                        (static_cast<int64_t>(first_ts_) -
-                                         static_cast<int64_t>(session.monotonic_anchor_ns))
-                                  : 0;
-    profile.set_time(wall, static_cast<int64_t>(last_ts_ - first_ts_));
+    const int64_t wall =
+        anchored
+            ? static_cast<int64_t>(session.realtime_anchor_ns) +
+                  (static_cast<int64_t>(begin) - static_cast<int64_t>(session.monotonic_anchor_ns))
+            : 0;
+    profile.set_time(wall, static_cast<int64_t>(end - begin));
+  }
+  samples = profile.samples();
+  return profile.serialize();
+}
+
+bool PprofExporter::write_windows(const std::vector<ProfileWindow> &windows, int64_t period) {
+  std::vector<std::unique_ptr<output::OutputFile>> files;
+  for (size_t i = 0; i < windows.size(); ++i) {
+    uint64_t samples = 0;
+    const std::string bytes = build_profile(windows[i], period, samples);
+    if (samples == 0) continue; // nothing fell in this window
+    const std::optional<std::string> zipped = gzip_bytes(bytes);
+    if (!zipped) return file_.fail("pprof: zlib could not compress the profile");
+    const std::string label =
+        windows[i].step >= 0 ? "step" + std::to_string(windows[i].step) : std::to_string(i);
+    auto file = std::make_unique<output::OutputFile>("pprof");
+    if (!file->open(window_path(file_.final_path(), label), overwrite_) ||
+        !file->write(zipped->data(), zipped->size()))
+      return file_.fail(file->error());
+    files.push_back(std::move(file));
+  }
+  uint64_t samples = 0;
+  std::optional<std::string> whole = gzip_bytes(build_profile({}, period, samples));
+  if (!whole) return file_.fail("pprof: zlib could not compress the profile");
+  if (!file_.write(*whole)) return false;
+  // Every file written: only now do they take their names.
+  for (auto &file : files)
+    if (!file->commit()) return file_.fail(file->error());
+  if (!file_.commit()) return false;
+  host_.print("pprof: " + std::to_string(cpu_samples_.size()) + " CPU samples and " +
+              std::to_string(heap_stacks_.size()) + " heap stacks written to " +
+              file_.final_path() + " and, by " + (per_step_ ? "step" : "window") + ", to " +
+              std::to_string(files.size()) + " profiles " +
+              window_path(file_.final_path(), per_step_ ? "stepN" : "N"));
+  return true;
+}
+
+bool PprofExporter::end() {
+  if (file_.failed()) return false;
+  for (auto &[pid, windows] : steps_)
+    std::sort(windows.begin(), windows.end(),
+              [](const StepWindow &a, const StepWindow &b) { return a.begin < b.begin; });
+  const prof_session_info &session = host_.session();
+  const bool has_plugins =
+      session.struct_size >= offsetof(prof_session_info, plugins) + sizeof(session.plugins);
+  const int64_t period =
+      sampling_period_ns(has_plugins && session.plugins != nullptr ? session.plugins : "");
+  if (rotate_ns_ > 0) return write_windows(time_windows(first_ts_, last_ts_, rotate_ns_), period);
+  if (per_step_) {
+    std::set<int64_t> steps;
+    for (const auto &[pid, windows] : steps_)
+      for (const StepWindow &w : windows)
+        steps.insert(static_cast<int64_t>(w.step));
+    return write_windows(step_windows(steps, first_ts_, last_ts_), period);
   }
 
-  std::optional<std::string> bytes = gzip_bytes(profile.serialize());
+  uint64_t samples = 0;
+  std::optional<std::string> bytes = gzip_bytes(build_profile({}, period, samples));
   if (!bytes) return file_.fail("pprof: zlib could not compress the profile");
   if (!file_.write(*bytes) || !file_.commit()) return false;
   host_.print("pprof: " + std::to_string(cpu_samples_.size()) + " CPU samples and " +

@@ -5,6 +5,7 @@
 #define PROF_PLUGINS_PPROF_PPROF_EXPORTER_HPP
 
 #include "profile_builder.hpp"
+#include "profile_windows.hpp"
 
 #include <prof/output/exporter_output.hpp>
 #include <prof/plugin.hpp>
@@ -23,6 +24,11 @@ inline constexpr prof_option_desc kOptions[] = {
     output::kOverwriteOption,
     {"profile", PROF_OPTION_ENUM, "all", 0, -1, "all,cpu,heap",
      "what to write: CPU samples and heap stacks (all, as the report holds them), or one"},
+    {"rotate", PROF_OPTION_INT, "0", 0, 31536000, nullptr,
+     "also one profile per this many seconds of the capture, PATH-0.pb.gz, PATH-1.pb.gz, "
+     "... (0: none)"},
+    {"per-step", PROF_OPTION_BOOL, "false", 0, -1, nullptr,
+     "also one profile of CPU samples per training step, PATH-step7.pb.gz, ..."},
 };
 
 /// What a folder given as `path` receives: prof-<pid>.pb.gz.
@@ -49,10 +55,19 @@ private:
     prof_stack_id stack = 0;
     bool peak = false; ///< at the peak, else live at the end
     uint64_t bytes = 0, blocks = 0;
+    uint64_t ts = 0;
   };
 
-  void add_cpu_samples(ProfileBuilder &profile, size_t first_value, int64_t period) const;
-  void add_heap_stacks(ProfileBuilder &profile, size_t first_value) const;
+  /// The profile of what falls in `window`, serialized; `samples` receives
+  /// its number of pprof samples.
+  std::string build_profile(const ProfileWindow &window, int64_t period, uint64_t &samples) const;
+  void add_cpu_samples(ProfileBuilder &profile, size_t first_value, int64_t period,
+                       const ProfileWindow &window) const;
+  void add_heap_stacks(ProfileBuilder &profile, size_t first_value,
+                       const ProfileWindow &window) const;
+  /// Writes one gzipped profile per window with samples, and the whole one
+  /// at PATH; false, logged, on failure (and nothing is left).
+  bool write_windows(const std::vector<ProfileWindow> &windows, int64_t period);
   std::vector<uint64_t> locations(ProfileBuilder &profile, prof_stack_id stack) const;
   std::vector<SampleLabel> common_labels() const;
   /// The step whose window holds `ts` in process `pid`, or -1.
@@ -61,6 +76,9 @@ private:
   ExportHost host_;
   output::ExporterOutput file_;
   bool want_cpu_ = true, want_heap_ = true;
+  uint64_t rotate_ns_ = 0; ///< rotate's window, 0: none
+  bool per_step_ = false;
+  bool overwrite_ = false;
   std::vector<CpuSample> cpu_samples_;
   std::map<int32_t, std::vector<StepWindow>> steps_; ///< by pid, sorted at end()
   std::vector<HeapStack> heap_stacks_;

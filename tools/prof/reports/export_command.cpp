@@ -41,6 +41,21 @@ std::vector<std::string> file_exporters(const core::PluginRegistry &registry) {
   return names;
 }
 
+// --rotate's plugin option: per-step=true for "step", rotate=N for N seconds.
+std::pair<std::string, std::string> rotate_option(const std::string &type,
+                                                  const std::string &value) {
+  if (type != "pprof")
+    throw cli::UsageError("export: --rotate is for --type pprof, not '" + type + "'");
+  if (value == "step") return {"per-step", "true"};
+  const bool seconds = !value.empty() && value.size() <= 8 &&
+                       value.find_first_not_of("0123456789") == std::string::npos &&
+                       std::stoul(value) > 0;
+  if (!seconds)
+    throw cli::UsageError("export: --rotate '" + value +
+                          "': expected a number of seconds (1 or more) or 'step'");
+  return {"rotate", value};
+}
+
 std::string joined(const std::vector<std::string> &names) {
   std::string text;
   for (const auto &n : names)
@@ -60,7 +75,10 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
       "mark", po::value<std::string>(),
       "critical-path: add the critical path of the 3 slowest steps (or of --step) as a track")(
       "step", po::value<std::string>(), "with --mark: the steps to mark, N,N,...")(
-      "help,h", "this help")("report", po::value<std::vector<std::string>>(), "the .profrep");
+      "rotate", po::value<std::string>(),
+      "pprof: also one profile per N seconds of the capture, or per training step ('step'), "
+      "named OUTPUT-K.pb.gz or OUTPUT-stepK.pb.gz")("help,h", "this help")(
+      "report", po::value<std::vector<std::string>>(), "the .profrep");
   po::positional_options_description positional;
   positional.add("report", -1);
   po::variables_map values;
@@ -104,6 +122,8 @@ int run_export(const std::vector<std::string> &args, core::Console &console) {
 
   std::vector<std::pair<std::string, std::string>> plugin_options{{"path", output}};
   if (type == "csv") plugin_options.emplace_back("mode", "tables"); // for pandas users
+  if (values.count("rotate"))
+    plugin_options.push_back(rotate_option(type, values["rotate"].as<std::string>()));
   const SelectedPlugin exporter = configure_plugin(*registry.find(type), plugin_options,
                                                    values.count("force-overwrite") > 0, "export");
   ReportAdditions additions;
