@@ -4,6 +4,7 @@
 #include "pprof_exporter.hpp"
 #include "profile_builder.hpp"
 #include "profile_reader.hpp"
+#include "profile_windows.hpp"
 
 #include "tests/support/exporter_plugin_checks.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -171,6 +172,73 @@ TEST_F(PprofExporterTest, HeapStacksLiveAtEndAndAtPeak) {
   EXPECT_EQ(only.default_sample_type, "inuse_space");
   ASSERT_EQ(only.samples.size(), 1u);
   EXPECT_EQ(only.samples[0].values, (std::vector<int64_t>{64, 2, 0, 0}));
+}
+
+TEST_F(PprofExporterTest, RotatesByTimeAndByStepBesideTheWholeProfile) {
+  constexpr uint64_t kSecond = 1'000'000'000;
+  FakeExportHost host;
+  const std::string path = dir_.file("run.pb.gz");
+  host.set_option("path", path);
+  host.set_option("rotate", "1");
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "main", 0, 5, 5);
+  const prof_stack_id stack = host.add_stack({"work"});
+  const std::vector<prof_event> samples = {
+      host.sample(thread, kSecond / 2, stack), host.sample(thread, kSecond * 3 / 2, stack),
+      host.sample(thread, kSecond * 8 / 5, stack), host.sample(thread, kSecond * 9 / 2, stack)};
+  ASSERT_TRUE(run(host, samples));
+  EXPECT_EQ(dir_.file_names(),
+            (std::vector<std::string>{"run-0.pb.gz", "run-1.pb.gz", "run-4.pb.gz", "run.pb.gz"}))
+      << "windows of a second from the first event; the empty ones left out";
+  EXPECT_EQ(read(dir_.file("run-1.pb.gz")).samples.at(0).values, std::vector<int64_t>{2});
+  EXPECT_EQ(read(dir_.file("run-1.pb.gz")).time_nanos, 0) << "no realtime anchor";
+  EXPECT_EQ(read(dir_.file("run-4.pb.gz")).samples.at(0).values, std::vector<int64_t>{1});
+  EXPECT_EQ(read(path).samples.at(0).values, std::vector<int64_t>{4});
+
+  FakeExportHost steps;
+  const std::string step_path = dir_.file("steps.pb.gz");
+  steps.set_option("path", step_path);
+  steps.set_option("per-step", "true");
+  const prof_track_id t = steps.add_track(PROF_TRACK_THREAD, "main", 0, 5, 5);
+  const prof_stack_id s = steps.add_stack({"work"});
+  const auto step = [&](uint64_t number, uint64_t begin) {
+    return FakeExportHost::with_args(steps.slice(t, "step", begin, 10),
+                                     steps.add_args({steps.uint_arg(PROF_STEP_ARG, number)}),
+                                     PROF_CATEGORY_ANNOTATION);
+  };
+  ASSERT_TRUE(
+      run(steps, {step(7, 100), step(8, 200), steps.sample(t, 105, s), steps.sample(t, 205, s),
+                  steps.sample(t, 206, s), steps.sample(t, 300, s)}));
+  const ReadProfile seven = read(dir_.file("steps-step7.pb.gz"));
+  ASSERT_EQ(seven.samples.size(), 1u);
+  EXPECT_EQ(seven.samples[0].values, std::vector<int64_t>{1});
+  EXPECT_EQ(seven.comments.back(), "step 7");
+  EXPECT_EQ(read(dir_.file("steps-step8.pb.gz")).samples.at(0).values, std::vector<int64_t>{2});
+  EXPECT_EQ(read(step_path).samples.size(), 3u) << "steps 7, 8 and none, apart";
+
+  FakeExportHost both;
+  both.set_option("path", dir_.file("both.pb.gz"));
+  both.set_option("rotate", "5");
+  both.set_option("per-step", "true");
+  EXPECT_FALSE(run(both, {}));
+  EXPECT_EQ(both.errors(),
+            std::vector<std::string>{"pprof: options rotate and per-step exclude each other"});
+}
+
+TEST(PprofWindows, NamesAndSpans) {
+  EXPECT_EQ(window_path("/d/run.pb.gz", "3"), "/d/run-3.pb.gz");
+  EXPECT_EQ(window_path("/d/run.prof", "step2"), "/d/run-step2.prof");
+  EXPECT_EQ(window_path("/d.x/run", "0"), "/d.x/run-0");
+  const auto windows = time_windows(100, 350, 100);
+  ASSERT_EQ(windows.size(), 3u);
+  EXPECT_EQ(windows[2].begin, 300u);
+  EXPECT_TRUE(windows[2].holds(350, -1));
+  EXPECT_FALSE(windows[1].holds(300, -1));
+  EXPECT_EQ(time_windows(5, 5, 100).size(), 1u);
+  const auto steps = step_windows({3, 4}, 0, 9);
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_TRUE(steps[0].holds(5, 3));
+  EXPECT_FALSE(steps[0].holds(5, 4));
+  EXPECT_FALSE(steps[0].holds(5, -1));
 }
 
 TEST(PprofSamplingPeriod, PythonFrequencyThenCpuPerfPeriodThenFrequency) {
