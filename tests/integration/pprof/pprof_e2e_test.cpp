@@ -189,5 +189,22 @@ TEST_F(PprofE2E, HeapProfileAgreesWithStats) {
   EXPECT_EQ(live.rows.at("leak_large").cum, 100000);
 }
 
+// --rotate is checked before anything is read or written: exit 2, one line.
+TEST(PprofExportCommand, RefusesABadRotate) {
+  const RunResult word =
+      run_process({kProf, "export", "--type", "pprof", "--rotate", "hourly", "r.profrep"});
+  EXPECT_EQ(word.exit_code, 2);
+  EXPECT_EQ(
+      word.err,
+      "prof: export: --rotate 'hourly': expected a number of seconds (1 or more) or 'step'\n");
+  const RunResult zero =
+      run_process({kProf, "export", "--type", "pprof", "--rotate", "0", "r.profrep"});
+  EXPECT_EQ(zero.exit_code, 2) << zero.describe();
+  const RunResult other =
+      run_process({kProf, "export", "--type", "perfetto", "--rotate", "60", "r.profrep"});
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_EQ(other.err, "prof: export: --rotate is for --type pprof, not 'perfetto'\n");
+}
+
 } // namespace
 } // namespace prof::e2e
