@@ -67,8 +67,9 @@ int64_t sampling_period_ns(std::string_view plugins) {
 bool PprofExporter::begin() {
   const DeclaredOptions options(host_, kOptions);
   const std::string_view profile = options.text("profile");
-  want_cpu_ = profile != "heap";
-  want_heap_ = profile != "cpu";
+  want_cpu_ = profile == "all" || profile == "cpu";
+  want_heap_ = profile == "all" || profile == "heap";
+  want_device_ = profile == "all" || profile == "device";
   rotate_ns_ = static_cast<uint64_t>(options.integer("rotate")) * 1'000'000'000;
   per_step_ = options.flag("per-step");
   overwrite_ = options.flag("overwrite");
@@ -85,9 +86,11 @@ bool PprofExporter::consume(const prof_event *events, size_t count) {
     const prof_event &e = events[i];
     first_ts_ = std::min(first_ts_, e.ts);
     last_ts_ = std::max(last_ts_, e.ts + e.duration);
+    if (want_device_) launches_.add(e);
     // CPU samples only: a stack with a category belongs to another event.
     if (e.type == PROF_EVENT_SAMPLE && e.id != 0 && e.category == 0) {
-      if (want_cpu_) cpu_samples_.push_back({e.ts, e.track, static_cast<prof_stack_id>(e.id)});
+      if (want_cpu_ || want_device_)
+        cpu_samples_.push_back({e.ts, e.track, static_cast<prof_stack_id>(e.id)});
     } else if (e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_ANNOTATION) {
       if (const auto step = uint_arg(host_, e, PROF_STEP_ARG)) {
         const prof_track_desc *desc = host_.track(e.track);
@@ -187,13 +190,69 @@ void PprofExporter::add_heap_stacks(ProfileBuilder &profile, size_t first_value,
   }
 }
 
+prof_stack_id PprofExporter::stack_at_call(const LaunchCall &call, int64_t period) const {
+  const auto found = samples_by_thread_.find(call.track);
+  if (found == samples_by_thread_.end()) return 0;
+  const auto &samples = found->second;
+  auto it = std::upper_bound(samples.begin(), samples.end(),
+                             std::pair<uint64_t, prof_stack_id>{call.end, UINT32_MAX});
+  if (it == samples.begin()) return 0;
+  --it;
+  constexpr uint64_t kNoPeriod = 10'000'000; // 10 ms where the period is unknown
+  const uint64_t reach = period > 0 ? static_cast<uint64_t>(period) : kNoPeriod;
+  return it->first + reach >= call.begin ? it->second : 0;
+}
+
+void PprofExporter::add_kernels(ProfileBuilder &profile, size_t first_value, int64_t period,
+                                const ProfileWindow &window) const {
+  // Kernels of one name, launching call, thread stack, device and step are
+  // one pprof sample with their summed time.
+  using Key = std::tuple<prof_string_id, prof_string_id, prof_stack_id, prof_track_id,
+                         prof_track_id, int64_t>;
+  std::map<Key, int64_t> times;
+  for (const LaunchedKernel &k : launches_.kernels()) {
+    const prof_track_id thread = k.call != nullptr ? k.call->track : 0;
+    const prof_track_desc *owner = host_.track(thread != 0 ? thread : k.device);
+    const uint64_t launched = k.call != nullptr ? k.call->begin : k.ts;
+    const int64_t step = step_at(owner != nullptr ? owner->pid : 0, launched);
+    if (!window.holds(launched, step)) continue;
+    const prof_stack_id stack = k.call != nullptr ? stack_at_call(*k.call, period) : 0;
+    times[{k.name, k.call != nullptr ? k.call->name : 0, stack, thread, k.device, step}] +=
+        static_cast<int64_t>(k.duration);
+  }
+  const std::vector<SampleLabel> common = common_labels();
+  std::vector<int64_t> values(profile.sample_types(), 0);
+  for (const auto &[key, time] : times) {
+    const auto [kernel, call, stack, thread, device, step] = key;
+    std::vector<uint64_t> ids{profile.location(host_.string(kernel))};
+    if (call != 0) ids.push_back(profile.location(host_.string(call)));
+    if (stack != 0)
+      for (uint64_t id : locations(profile, stack))
+        ids.push_back(id);
+    std::vector<SampleLabel> labels = common;
+    const prof_track_desc *owner = host_.track(thread != 0 ? thread : device);
+    if (owner != nullptr && owner->pid != 0) labels.push_back(number_label("pid", owner->pid));
+    if (const prof_track_desc *t = thread != 0 ? host_.track(thread) : nullptr) {
+      if (t->tid != 0) labels.push_back(number_label("tid", t->tid));
+      if (t->name != nullptr && t->name[0] != '\0') labels.push_back(text_label("thread", t->name));
+    }
+    if (const prof_track_desc *d = host_.track(device); d != nullptr && d->name != nullptr)
+      labels.push_back(text_label("device", d->name));
+    if (step >= 0) labels.push_back(number_label("step", step));
+    std::fill(values.begin(), values.end(), 0);
+    values[first_value] = time;
+    profile.add_sample(ids, values, labels);
+  }
+}
+
 std::string PprofExporter::build_profile(const ProfileWindow &window, int64_t period,
                                          uint64_t &samples) const {
   const prof_session_info &session = host_.session();
   ProfileBuilder profile;
   // A step's window holds CPU samples only: heap stacks belong to no step.
   const bool heap = want_heap_ && !heap_stacks_.empty() && window.step < 0;
-  const bool cpu = want_cpu_ && (!cpu_samples_.empty() || !heap);
+  const bool device = want_device_ && !launches_.empty();
+  const bool cpu = want_cpu_ && (!cpu_samples_.empty() || (!heap && !device));
   if (cpu) {
     profile.add_sample_type("samples", "count");
     if (period > 0) {
@@ -208,9 +267,14 @@ std::string PprofExporter::build_profile(const ProfileWindow &window, int64_t pe
     profile.add_sample_type("peak_space", "bytes");
     profile.add_sample_type("peak_sampled_blocks", "count");
   }
-  profile.set_default_sample_type(cpu ? (period > 0 ? "cpu" : "samples") : "inuse_space");
+  const size_t device_first = profile.sample_types();
+  if (device) profile.add_sample_type("kernel_time", "nanoseconds");
+  profile.set_default_sample_type(cpu    ? (period > 0 ? "cpu" : "samples")
+                                  : heap ? "inuse_space"
+                                         : "kernel_time");
   if (cpu) add_cpu_samples(profile, 0, period, window);
   if (heap) add_heap_stacks(profile, heap_first, window);
+  if (device) add_kernels(profile, device_first, period, window);
   if (session.command != nullptr && session.command[0] != '\0')
     profile.add_comment(std::string("prof: ") + session.command);
   if (window.step >= 0) profile.add_comment("step " + std::to_string(window.step));
@@ -255,8 +319,9 @@ bool PprofExporter::write_windows(const std::vector<ProfileWindow> &windows, int
   for (auto &file : files)
     if (!file->commit()) return file_.fail(file->error());
   if (!file_.commit()) return false;
-  host_.print("pprof: " + std::to_string(cpu_samples_.size()) + " CPU samples and " +
-              std::to_string(heap_stacks_.size()) + " heap stacks written to " +
+  host_.print("pprof: " + std::to_string(cpu_samples_.size()) + " CPU samples, " +
+              std::to_string(heap_stacks_.size()) + " heap stacks and " +
+              std::to_string(launches_.kernels().size()) + " kernels written to " +
               file_.final_path() + " and, by " + (per_step_ ? "step" : "window") + ", to " +
               std::to_string(files.size()) + " profiles " +
               window_path(file_.final_path(), per_step_ ? "stepN" : "N"));
@@ -268,6 +333,13 @@ bool PprofExporter::end() {
   for (auto &[pid, windows] : steps_)
     std::sort(windows.begin(), windows.end(),
               [](const StepWindow &a, const StepWindow &b) { return a.begin < b.begin; });
+  if (want_device_ && !launches_.empty()) {
+    for (const CpuSample &s : cpu_samples_)
+      samples_by_thread_[s.track].emplace_back(s.ts, s.stack);
+    for (auto &[track, samples] : samples_by_thread_)
+      std::sort(samples.begin(), samples.end());
+  }
+  if (!want_cpu_) cpu_samples_.clear(); // kept only for the kernels' stacks
   const prof_session_info &session = host_.session();
   const bool has_plugins =
       session.struct_size >= offsetof(prof_session_info, plugins) + sizeof(session.plugins);
@@ -286,8 +358,9 @@ bool PprofExporter::end() {
   std::optional<std::string> bytes = gzip_bytes(build_profile({}, period, samples));
   if (!bytes) return file_.fail("pprof: zlib could not compress the profile");
   if (!file_.write(*bytes) || !file_.commit()) return false;
-  host_.print("pprof: " + std::to_string(cpu_samples_.size()) + " CPU samples and " +
-              std::to_string(heap_stacks_.size()) + " heap stacks written to " +
+  host_.print("pprof: " + std::to_string(cpu_samples_.size()) + " CPU samples, " +
+              std::to_string(heap_stacks_.size()) + " heap stacks and " +
+              std::to_string(launches_.kernels().size()) + " kernels written to " +
               file_.final_path());
   return true;
 }

@@ -4,6 +4,7 @@
 #ifndef PROF_PLUGINS_PPROF_PPROF_EXPORTER_HPP
 #define PROF_PLUGINS_PPROF_PPROF_EXPORTER_HPP
 
+#include "device_launches.hpp"
 #include "profile_builder.hpp"
 #include "profile_windows.hpp"
 
@@ -22,8 +23,9 @@ inline constexpr prof_option_desc kOptions[] = {
     {"path", PROF_OPTION_STRING, nullptr, 0, -1, nullptr,
      "output file, or a folder (existing or ending in '/') that receives prof-<pid>.pb.gz"},
     output::kOverwriteOption,
-    {"profile", PROF_OPTION_ENUM, "all", 0, -1, "all,cpu,heap",
-     "what to write: CPU samples and heap stacks (all, as the report holds them), or one"},
+    {"profile", PROF_OPTION_ENUM, "all", 0, -1, "all,cpu,heap,device",
+     "what to write: CPU samples, heap stacks and device kernels under the stacks that "
+     "launched them (all, as the report holds them), or one of them"},
     {"rotate", PROF_OPTION_INT, "0", 0, 31536000, nullptr,
      "also one profile per this many seconds of the capture, PATH-0.pb.gz, PATH-1.pb.gz, "
      "... (0: none)"},
@@ -65,6 +67,11 @@ private:
                        const ProfileWindow &window) const;
   void add_heap_stacks(ProfileBuilder &profile, size_t first_value,
                        const ProfileWindow &window) const;
+  void add_kernels(ProfileBuilder &profile, size_t first_value, int64_t period,
+                   const ProfileWindow &window) const;
+  /// The launching thread's stack: its latest CPU sample at or before the
+  /// call's end and at most one sampling period before its begin; 0 none.
+  prof_stack_id stack_at_call(const LaunchCall &call, int64_t period) const;
   /// Writes one gzipped profile per window with samples, and the whole one
   /// at PATH; false, logged, on failure (and nothing is left).
   bool write_windows(const std::vector<ProfileWindow> &windows, int64_t period);
@@ -75,13 +82,16 @@ private:
 
   ExportHost host_;
   output::ExporterOutput file_;
-  bool want_cpu_ = true, want_heap_ = true;
+  bool want_cpu_ = true, want_heap_ = true, want_device_ = true;
   uint64_t rotate_ns_ = 0; ///< rotate's window, 0: none
   bool per_step_ = false;
   bool overwrite_ = false;
   std::vector<CpuSample> cpu_samples_;
   std::map<int32_t, std::vector<StepWindow>> steps_; ///< by pid, sorted at end()
   std::vector<HeapStack> heap_stacks_;
+  DeviceLaunches launches_;
+  /// CPU samples (ts, stack) by thread, in time order: made by end().
+  std::map<prof_track_id, std::vector<std::pair<uint64_t, prof_stack_id>>> samples_by_thread_;
   uint64_t first_ts_ = UINT64_MAX, last_ts_ = 0;
 };
 

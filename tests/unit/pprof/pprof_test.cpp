@@ -117,9 +117,10 @@ TEST_F(PprofExporterTest, CpuSamplesByStackThreadAndStepWithLabels) {
   EXPECT_EQ(p.functions[0].name, "step (/t/train.py:9)");
   EXPECT_EQ(p.functions[0].file, "/t/train.py");
   EXPECT_EQ(p.functions[0].line, 9);
-  EXPECT_EQ(host.printed(), std::vector<std::string>{"pprof: 4 CPU samples and 0 heap stacks "
-                                                     "written to " +
-                                                     path});
+  EXPECT_EQ(host.printed(),
+            std::vector<std::string>{"pprof: 4 CPU samples, 0 heap stacks and 0 kernels "
+                                     "written to " +
+                                     path});
 }
 
 TEST_F(PprofExporterTest, HeapStacksLiveAtEndAndAtPeak) {
@@ -239,6 +240,69 @@ TEST(PprofWindows, NamesAndSpans) {
   EXPECT_TRUE(steps[0].holds(5, 3));
   EXPECT_FALSE(steps[0].holds(5, 4));
   EXPECT_FALSE(steps[0].holds(5, -1));
+}
+
+TEST_F(PprofExporterTest, KernelTimeUnderTheStackThatLaunchedIt) {
+  const std::string path = dir_.file("device.pb.gz");
+  FakeExportHost host;
+  host.set_option("path", path);
+  const std::string plugins = "python 1.0.0 sampling=true frequency=1000\n";
+  host.session().plugins = plugins.c_str();
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "python3", 0, 5, 5);
+  const prof_track_id device = host.add_track(PROF_TRACK_DEVICE, "GCU 0", 0, 5, 0, 0);
+  const auto kind = [](prof_event e, prof_category category) {
+    e.kind = static_cast<uint16_t>(category);
+    return e;
+  };
+  const prof_stack_id python = host.add_stack({"launch (m.py:3)", "main (m.py:9)"});
+  ASSERT_TRUE(run(
+      host,
+      {
+          // The sample 0.9 ms before the call is the thread's stack at it.
+          host.sample(thread, 100'000, python),
+          kind(host.slice(thread, "launchKernel", 1'000'000, 100, "api", 77),
+               PROF_CATEGORY_RUNTIME_API),
+          kind(host.slice(thread, "driverLaunch", 1'000'010, 50, "api", 77),
+               PROF_CATEGORY_DRIVER_API),
+          kind(host.slice(device, "matmul", 1'200'000, 500, "kernel", 77), PROF_CATEGORY_KERNEL),
+          kind(host.slice(device, "matmul", 1'300'000, 300, "kernel", 77), PROF_CATEGORY_KERNEL),
+          // A call long after any sample: the kernel goes under the call alone.
+          kind(host.slice(thread, "launchKernel", 9'000'000, 100, "api", 78),
+               PROF_CATEGORY_RUNTIME_API),
+          kind(host.slice(device, "relu", 9'100'000, 40, "kernel", 78), PROF_CATEGORY_KERNEL),
+          kind(host.slice(device, "orphan", 9'200'000, 50, "kernel", 99), PROF_CATEGORY_KERNEL),
+      }));
+  const ReadProfile p = read(path);
+  EXPECT_EQ(p.sample_types,
+            (Types{{"samples", "count"}, {"cpu", "nanoseconds"}, {"kernel_time", "nanoseconds"}}));
+  std::map<Frames, std::vector<int64_t>> values;
+  for (const ReadSample &s : p.samples)
+    values[s.frames] = s.values;
+  EXPECT_EQ(values.size(), 4u);
+  EXPECT_EQ((values[{"matmul", "launchKernel", "launch (m.py:3)", "main (m.py:9)"}]),
+            (std::vector<int64_t>{0, 0, 800}))
+      << "both matmuls of call 77, under the runtime call, not the driver's";
+  EXPECT_EQ((values[{"relu", "launchKernel"}]), (std::vector<int64_t>{0, 0, 40}));
+  EXPECT_EQ((values[{"orphan"}]), (std::vector<int64_t>{0, 0, 50}));
+  for (const ReadSample &s : p.samples)
+    if (s.frames.front() == "matmul") {
+      EXPECT_EQ(s.labels.at("device"), "GCU 0");
+      EXPECT_EQ(s.labels.at("tid"), "5");
+    }
+
+  FakeExportHost only;
+  const std::string only_path = dir_.file("only.pb.gz");
+  only.set_option("path", only_path);
+  only.set_option("profile", "device");
+  const prof_track_id gpu = only.add_track(PROF_TRACK_DEVICE, "GPU 0", 0, 0, 0, 0);
+  ASSERT_TRUE(run(
+      only, {only.sample(only.add_track(PROF_TRACK_THREAD, "t", 0, 1, 1), 5, only.add_stack({"f"})),
+             kind(only.slice(gpu, "k", 10, 7, "kernel", 3), PROF_CATEGORY_KERNEL)}));
+  const ReadProfile device_only = read(only_path);
+  EXPECT_EQ(device_only.sample_types, (Types{{"kernel_time", "nanoseconds"}}));
+  EXPECT_EQ(device_only.default_sample_type, "kernel_time");
+  ASSERT_EQ(device_only.samples.size(), 1u);
+  EXPECT_EQ(device_only.samples[0].values, std::vector<int64_t>{7});
 }
 
 TEST(PprofSamplingPeriod, PythonFrequencyThenCpuPerfPeriodThenFrequency) {
