@@ -71,6 +71,7 @@ private:
                    const ProfileWindow &window) const;
   /// The launching thread's stack: its latest CPU sample at or before the
   /// call's end and at most one sampling period before its begin; 0 none.
+  /// (Not osrt's stacks: those are of blocking calls, not of the launch.)
   prof_stack_id stack_at_call(const LaunchCall &call, int64_t period) const;
   /// Writes one gzipped profile per window with samples, and the whole one
   /// at PATH; false, logged, on failure (and nothing is left).
