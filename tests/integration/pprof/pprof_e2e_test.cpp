@@ -189,6 +189,31 @@ TEST_F(PprofE2E, HeapProfileAgreesWithStats) {
   EXPECT_EQ(live.rows.at("leak_large").cum, 100000);
 }
 
+#ifdef PROF_PPROF_GCU
+TEST_F(PprofE2E, KernelTimeAgreesWithStatsUnderTheLaunchingCalls) {
+  const RunResult r = run_process({kProf, "--quiet", "--enable-activities", "all", "-o",
+                                   (dir_ / "gcu").string(), kTrain, "--steps", "4", "--quiet"},
+                                  dir_, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.describe();
+  const fs::path report = dir_ / "gcu.profrep";
+  const auto rows = parse_csv(stats(report, "kernels", "csv"));
+  ASSERT_GT(rows.size(), 2u);
+  ASSERT_EQ(rows[0][1], "Time(ns)");
+  ASSERT_EQ(rows[0][6], "Name");
+  const Top top = pprof_top(report, "kernel_time", "ns");
+  int64_t total = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::string &name = rows[i][6];
+    total += leading_number(rows[i][1]);
+    ASSERT_EQ(top.rows.count(name), 1u) << "pprof lacks kernel " << name;
+    EXPECT_EQ(top.rows.at(name).flat, leading_number(rows[i][1])) << name;
+  }
+  EXPECT_EQ(top.total, total);
+  ASSERT_EQ(top.rows.count("gcuLaunchKernel"), 1u);
+  EXPECT_EQ(top.rows.at("gcuLaunchKernel").cum, total) << "every kernel under its launch";
+}
+#endif
+
 // --rotate is checked before anything is read or written: exit 2, one line.
 TEST(PprofExportCommand, RefusesABadRotate) {
   const RunResult word =
