@@ -8,7 +8,8 @@ namespace {
 constexpr prof_plugin_descriptor kDescriptor =
     prof::exporter_descriptor<prof::pprof::PprofExporter>(
         "pprof", "1.0.0",
-        "CPU samples and heap stacks as gzipped pprof profiles (go tool pprof, Pyroscope, Parca)",
+        "CPU samples, heap stacks and device kernels as gzipped pprof (go tool pprof, Pyroscope, "
+        "Parca)",
         prof::pprof::kOptions, "prof project");
 
 } // namespace
