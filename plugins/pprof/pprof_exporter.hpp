@@ -1,6 +1,7 @@
-// The pprof exporter: the capture's CPU samples and its heap profile's call
-// stacks as one gzipped profile.proto for `go tool pprof`, Pyroscope and
-// Parca, with labels for host, rank, process, thread and training step.
+// The pprof exporter: the capture's CPU samples, its heap profile's call
+// stacks and its device kernels under the calls that launched them, as one
+// gzipped profile.proto for `go tool pprof`, Pyroscope and Parca, with
+// labels for host, rank, process, thread, device and training step.
 #ifndef PROF_PLUGINS_PPROF_PPROF_EXPORTER_HPP
 #define PROF_PLUGINS_PPROF_PPROF_EXPORTER_HPP
 
