@@ -6,6 +6,8 @@
 //             that discards everything, and runs the same work
 //   (a preloaded run without "traced" measures the pass-through cost)
 // Prints "workload_ms=<ms>" (median of --repeat runs inside one process).
+#include "discard_host.hpp"
+
 #include <prof/plugin.h>
 
 #include <dlfcn.h>
@@ -27,33 +29,6 @@ double now_ms() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
-
-// A host that keeps nothing.
-prof_string_id next_string = 1;
-prof_string_id intern_string(void *, const char *, size_t) { return next_string++; }
-prof_track_id declare_track(void *, const prof_track_desc *) { return 1; }
-prof_stack_id intern_stack(void *, const prof_string_id *, uint32_t) { return 1; }
-void emit_slice(void *, prof_track_id, uint64_t, uint64_t, prof_string_id, prof_string_id,
-                uint64_t) {}
-void emit_instant(void *, prof_track_id, uint64_t, prof_string_id, prof_string_id) {}
-void emit_counter(void *, prof_track_id, uint64_t, double) {}
-void emit_sample(void *, prof_track_id, uint64_t, prof_stack_id) {}
-void emit_flow(void *, prof_track_id, uint64_t, uint64_t, prof_flow_phase) {}
-prof_clock_id register_clock_domain(void *, const char *, double) { return 0; }
-void add_calibration(void *, prof_clock_id, uint64_t, uint64_t) {}
-uint64_t host_now(void *) { return 0; }
-void host_log(void *, prof_log_level, const char *message) {
-  std::fprintf(stderr, "%s\n", message);
-}
-const char *get_option(void *, const char *) { return nullptr; }
-void emit_stack(void *, prof_track_id, uint64_t, prof_stack_id, prof_string_id) {}
-const prof_session_info session{sizeof(prof_session_info), "bench", 0, "", "localhost"};
-const prof_session_info *session_info(void *) { return &session; }
-const prof_host_api kDiscardHost{
-    sizeof(prof_host_api), intern_string, declare_track, intern_stack, emit_slice,
-    emit_instant,          emit_counter,  emit_sample,   emit_flow,    register_clock_domain,
-    add_calibration,       host_now,      host_log,      get_option,   session_info,
-    emit_stack};
 
 double workload(int fd, int writes, int locks) {
   static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -94,7 +69,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     vtable = entry()->source;
-    instance = vtable->create(&kDiscardHost, nullptr);
+    instance = vtable->create(&prof::bench::kDiscardHost, nullptr);
     if (instance == nullptr || vtable->configure(instance) != PROF_OK ||
         vtable->start(instance) != PROF_OK)
       return 1;
