@@ -107,11 +107,11 @@ PROF_OSRT_EXPORT int pthread_mutex_lock(pthread_mutex_t *mutex) noexcept {
   PROF_OSRT_NEXT(real_try, pthread_mutex_trylock)
   return lock_call(
       OsrtFunction::pthread_mutex_lock, PROF_OSRT_CALLER,
-      [&] {
+      [mutex] {
         auto try_fn = real_try.get();
         return try_fn != nullptr ? try_fn(mutex) : EBUSY;
       },
-      [&] { return fn(mutex); });
+      [fn, mutex] { return fn(mutex); });
 }
 
 PROF_OSRT_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *mutex,
@@ -121,11 +121,11 @@ PROF_OSRT_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *mutex,
   PROF_OSRT_NEXT(real_try, pthread_mutex_trylock)
   return lock_call(
       OsrtFunction::pthread_mutex_timedlock, PROF_OSRT_CALLER,
-      [&] {
+      [mutex] {
         auto try_fn = real_try.get();
         return try_fn != nullptr ? try_fn(mutex) : EBUSY;
       },
-      [&] { return fn(mutex, abstime); });
+      [fn, mutex, abstime] { return fn(mutex, abstime); });
 }
 
 PROF_OSRT_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *lock) noexcept {
@@ -134,11 +134,11 @@ PROF_OSRT_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *lock) noexcept {
   PROF_OSRT_NEXT(real_try, pthread_rwlock_tryrdlock)
   return lock_call(
       OsrtFunction::pthread_rwlock_rdlock, PROF_OSRT_CALLER,
-      [&] {
+      [lock] {
         auto try_fn = real_try.get();
         return try_fn != nullptr ? try_fn(lock) : EBUSY;
       },
-      [&] { return fn(lock); });
+      [fn, lock] { return fn(lock); });
 }
 
 PROF_OSRT_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *lock) noexcept {
@@ -147,11 +147,11 @@ PROF_OSRT_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *lock) noexcept {
   PROF_OSRT_NEXT(real_try, pthread_rwlock_trywrlock)
   return lock_call(
       OsrtFunction::pthread_rwlock_wrlock, PROF_OSRT_CALLER,
-      [&] {
+      [lock] {
         auto try_fn = real_try.get();
         return try_fn != nullptr ? try_fn(lock) : EBUSY;
       },
-      [&] { return fn(lock); });
+      [fn, lock] { return fn(lock); });
 }
 
 PROF_OSRT_EXPORT int pthread_spin_lock(pthread_spinlock_t *lock) noexcept {
@@ -160,11 +160,11 @@ PROF_OSRT_EXPORT int pthread_spin_lock(pthread_spinlock_t *lock) noexcept {
   PROF_OSRT_NEXT(real_try, pthread_spin_trylock)
   return lock_call(
       OsrtFunction::pthread_spin_lock, PROF_OSRT_CALLER,
-      [&] {
+      [lock] {
         auto try_fn = real_try.get();
         return try_fn != nullptr ? try_fn(lock) : EBUSY;
       },
-      [&] { return fn(lock); });
+      [fn, lock] { return fn(lock); });
 }
 
 PROF_OSRT_EXPORT int pthread_barrier_wait(pthread_barrier_t *barrier) noexcept {

@@ -2,9 +2,10 @@
 // the per-thread state (reentrancy guard, track cache), and the wrappers that
 // time a call and hand a long one to the recorder.
 //
-// The path of a call shorter than the threshold reads one global flag, one
-// thread-local byte and the clock twice; it never allocates, locks, or makes
-// a system call of its own.
+// The path of a call shorter than the threshold reads one global flag, two
+// thread-local words and the clock twice, and stores three words in the
+// thread's open-call slot; it never allocates, locks, or makes a system call
+// of its own.
 #ifndef PROF_PLUGINS_OSRT_INTERPOSE_RUNTIME_HPP
 #define PROF_PLUGINS_OSRT_INTERPOSE_RUNTIME_HPP
 
@@ -56,11 +57,10 @@ inline bool tracing_here() noexcept {
   return g_tracing.load(std::memory_order_acquire) && t_thread.guard == 0;
 }
 
-/// Times `call` and records it when it took at least the threshold; while
-/// it runs, the thread's open-call slot names it.
+/// Times `call`, which runs while tracing, and records it when it took at
+/// least the threshold; while it runs, the thread's open-call slot names it.
 template <class Call>
-[[gnu::always_inline]] inline auto timed_call(OsrtFunction function, void *caller, Call call) {
-  if (!tracing_here()) return call();
+[[gnu::always_inline]] inline auto time_call(OsrtFunction function, void *caller, Call call) {
   OpenCallSlot *slot = OpenCallSlots::own();
   const uint64_t t0 = CallClock::ticks();
   open_call_begins(slot, function, t0, caller);
@@ -72,23 +72,24 @@ template <class Call>
   return result;
 }
 
+/// Runs `call`, timed while this thread is traced.
+template <class Call>
+[[gnu::always_inline]] inline auto timed_call(OsrtFunction function, void *caller, Call call) {
+  if (!tracing_here()) return call();
+  return time_call(function, caller, call);
+}
+
 /// The blocking half of lock_call, kept out of line so that the path of a
 /// lock taken at once saves no registers.
 template <class Block>
 [[gnu::noinline]] int time_blocked_lock(OsrtFunction function, void *caller, Block block) {
-  OpenCallSlot *slot = OpenCallSlots::own();
-  const uint64_t t0 = CallClock::ticks();
-  open_call_begins(slot, function, t0, caller);
-  const int result = block();
-  open_call_ends(slot);
-  const uint64_t t1 = CallClock::ticks();
-  if (t1 - t0 >= g_threshold_ticks.load(std::memory_order_relaxed)) [[unlikely]]
-    record_call(function, t0, t1, caller);
-  return result;
+  return time_call(function, caller, block);
 }
 
 /// A lock acquisition: try first, and time only an acquisition that would
-/// have blocked. `try_lock` returns `busy` when the lock is taken.
+/// have blocked. `try_lock` returns `busy` when the lock is taken. Lambdas
+/// that capture by value keep the path of a free lock in registers, with
+/// tail calls.
 template <class Try, class Block>
 [[gnu::always_inline]] inline int lock_call(OsrtFunction function, void *caller, Try try_lock,
                                             Block block, int busy = EBUSY) {

@@ -469,6 +469,12 @@ __attribute__((noinline)) void OsrtOpenCallMarkerFunction(int fd) {
   asm volatile("" ::: "memory");
 }
 
+__attribute__((noinline)) void OsrtLockMarkerFunction(pthread_mutex_t *mutex) {
+  if (pthread_mutex_lock(mutex) != 0) std::abort();
+  pthread_mutex_unlock(mutex);
+  asm volatile("" ::: "memory");
+}
+
 namespace {
 
 TEST_F(OsrtTest, CallsOpenAtADumpAreUnfinishedSlicesWithTheirCallSite) {
@@ -532,6 +538,45 @@ TEST_F(OsrtTest, CallsOpenAtADumpAreUnfinishedSlicesWithTheirCallSite) {
   EXPECT_EQ(reader_samples().size(), 2u);  // the finished call's whole stack
   close(pipe_fds[0]);
   close(pipe_fds[1]);
+}
+
+TEST_F(OsrtTest, LockBlockedAtADumpIsAnUnfinishedSliceWithItsCallSite) {
+  start();
+  pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+  ASSERT_EQ(pthread_mutex_lock(&mutex), 0);
+  std::atomic<int> waiter_tid{0};
+  std::thread waiter([&] {
+    waiter_tid = gettid();
+    OsrtLockMarkerFunction(&mutex);
+  });
+  struct Release {
+    pthread_mutex_t &mutex;
+    std::thread &thread;
+    ~Release() {
+      if (!thread.joinable()) return;
+      pthread_mutex_unlock(&mutex);
+      thread.join();
+    }
+  } release{mutex, waiter};
+  while (waiter_tid == 0)
+    sleep_ms(1);
+  sleep_ms(50); // blocked in pthread_mutex_lock by now
+  const prof_source_vtable *vtable = prof_plugin_entry()->source;
+  const uint64_t dumped = now_ns();
+  ASSERT_EQ(vtable->emit_unfinished(instance_, dumped), PROF_OK);
+
+  std::vector<SharedFakeHost::Slice> open;
+  for (const auto &slice : host_->slices_named("pthread_mutex_lock"))
+    if (host_->track(slice.track).tid == waiter_tid) open.push_back(slice);
+  ASSERT_EQ(open.size(), 1u);
+  EXPECT_EQ(open[0].begin + open[0].duration, dumped);
+  EXPECT_GE(open[0].duration, 40 * kMs);
+  std::vector<std::string> frames;
+  for (const auto &sample : host_->samples())
+    if (sample.track == open[0].track) frames = host_->stack_frames(sample.stack);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(frames[0], "pthread_mutex_lock");
+  EXPECT_NE(frames[1].find("OsrtLockMarkerFunction"), std::string::npos) << frames[1];
 }
 
 TEST_F(OsrtTest, SlowCallCarriesItsCallStack) {
