@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,14 @@ protected:
     command.insert(command.end(), args.begin(), args.end());
     return run_process(command, dir_, std::chrono::seconds(120));
   }
+  /// `text` without the steps report's notes on a step's critical path
+  /// ("step N: T; on its critical path: ..." or "...; T of it waiting for ..."),
+  /// in any format's quoting.
+  static std::string without_critical_path_lines(const std::string &text) {
+    static const std::regex line(
+        R"rx((<li>|# |")?step [0-9]+: [^\n"<]*(on its critical path|of it waiting for)[^\n"<]*(</li>\n|"(, )?|\n))rx");
+    return std::regex_replace(text, line, "");
+  }
   void expect_same(int processes, const std::vector<std::string> &args) const {
     SCOPED_TRACE(std::to_string(processes) + " processes");
     const RunResult one = alone(args);
@@ -66,7 +75,15 @@ protected:
     ASSERT_FALSE(one.out.empty());
     const RunResult many = spread(processes, args);
     ASSERT_EQ(many.exit_code, 0) << many.describe();
-    EXPECT_EQ(many.out, one.out);
+    if (many.err.find("names no step's critical path here") == std::string::npos) {
+      EXPECT_EQ(many.out, one.out);
+    } else {
+      // Over a folder, each process holds a share of the events: the steps
+      // report's lines on its slow steps' critical paths come from one
+      // process alone, and are all that differ.
+      EXPECT_EQ(without_critical_path_lines(many.out), without_critical_path_lines(one.out));
+      EXPECT_NE(one.out.find("on its critical path"), std::string::npos) << one.out;
+    }
     // Not the fallback in which rank 0 does everything alone.
     EXPECT_EQ(many.err.find("alone"), std::string::npos) << many.err;
     // Each process's temporary merge is gone.

@@ -304,6 +304,10 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
                                 std::find(scanned.begin(), scanned.end(), "critical-path") !=
                                     scanned.end());
     report_options.critical_paths = &paths;
+    if (!in->holds_every_event())
+      console.warning("the steps report names no step's critical path here: each process of "
+                      "this MPI job holds a share of the reports' events; run prof stats "
+                      "without the launcher for those lines");
   }
 
   std::vector<stats::StatsTable> tables;
