@@ -455,8 +455,6 @@ StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHos
     }
     table.sections.push_back(std::move(section));
   }
-  if (std::string clocks = clock_alignment_note(host); !clocks.empty())
-    table.notes.push_back(std::move(clocks));
   return table;
 }
 
@@ -565,8 +563,6 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
                               std::to_string(op.sequence) + ": " + op.last + " last, " +
                               format_duration(op.skew) + " after the first");
     }
-  if (std::string clocks = clock_alignment_note(host); !clocks.empty())
-    table.notes.push_back(std::move(clocks));
   return table;
 }
 
@@ -842,9 +838,18 @@ bool needs_critical_paths(const std::vector<std::string> &reports) {
 
 StatsTable build_report(std::string_view name, StatsAggregator &aggregator, const ExportHost &host,
                         const ReportOptions &options) {
-  if (const ReportEntry *entry = find_entry(name))
-    return entry->build(name, aggregator, host, options);
-  return StatsTable{std::string(name), "", {}, {}, "", {}};
+  const ReportEntry *entry = find_entry(name);
+  if (entry == nullptr) return StatsTable{std::string(name), "", {}, {}, "", {}};
+  StatsTable table = entry->build(name, aggregator, host, options);
+  // The reports that set ranks' times against each other say when those
+  // times come from clocks aligned on collective operations.
+  static constexpr std::string_view kAcrossRanks[] = {"steps",   "stragglers", "collectives",
+                                                      "overlap", "idle",       "critical-path"};
+  if (table.row_count() > 0 &&
+      std::find(std::begin(kAcrossRanks), std::end(kAcrossRanks), name) != std::end(kAcrossRanks))
+    if (std::string clocks = clock_alignment_note(host); !clocks.empty())
+      table.notes.push_back(std::move(clocks));
+  return table;
 }
 
 } // namespace prof::stats
