@@ -8,6 +8,7 @@
 #include "stats_report_fixture.hpp"
 #include "stats_test_report.hpp"
 
+#include "core/report/report_reader.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/file_text.hpp"
 #include "tests/support/json_check.hpp"
@@ -17,6 +18,8 @@
 #include <prof/stats/step_slices.hpp>
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace prof::stats {
 namespace {
@@ -341,6 +344,39 @@ TEST_F(CriticalPathTest, AChromeJsonExportShowsThePathAsATrack) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "prof: export: --mark 'path' is not critical-path\n");
   EXPECT_FALSE(std::filesystem::exists(out + "2"));
+}
+
+// The same mark through Perfetto: exported, imported back by prof's own
+// Perfetto importer, the path's track and its step slice are there.
+TEST_F(CriticalPathTest, APerfettoExportShowsThePathAsATrack) {
+  open(gloo_ranks(), 5);
+  const std::string trace = dir_.file("marked.perfetto-trace");
+  const e2e::RunResult run = e2e::run_process(
+      {e2e::kProf, "export", "-t", "perfetto", "--mark", "critical-path", "-o", trace, path_}, {},
+      std::chrono::seconds(60));
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::string back = dir_.file("back.profrep");
+  const e2e::RunResult imported =
+      e2e::run_process({e2e::kProf, "import", "-o", back, trace}, {}, std::chrono::seconds(60));
+  ASSERT_EQ(imported.exit_code, 0) << imported.describe();
+  report::ReportReader reader;
+  ASSERT_TRUE(reader.open(back));
+  std::set<uint32_t> path_tracks;
+  for (const auto &[id, track] : reader.tracks())
+    if (track.name == "Critical path") path_tracks.insert(id);
+  ASSERT_FALSE(path_tracks.empty()) << "no Critical path track";
+  std::set<std::string> names;
+  reader.for_each_event_batch([&](const prof_event *events, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      const prof_event &e = events[i];
+      bool on_path = false;
+      for (uint32_t t = e.track; t != 0 && !on_path; t = reader.tracks().at(t).parent)
+        on_path = path_tracks.contains(t);
+      if (on_path && e.type == PROF_EVENT_SLICE) names.insert(reader.strings()[e.name]);
+    }
+  });
+  EXPECT_TRUE(names.contains("step 1 critical path")) << ::testing::PrintToString(names);
+  EXPECT_TRUE(names.contains("communication: all_reduce")) << ::testing::PrintToString(names);
 }
 
 } // namespace
