@@ -11,12 +11,7 @@ bool is_copy(uint16_t kind) { return is_memcpy(kind) || kind == PROF_CATEGORY_ME
 
 const prof_arg *StatsAggregator::arg_named(const prof_event &e, std::string_view key,
                                            KeyCache &keys) {
-  for (const prof_arg &a : host_.args(e.args)) {
-    auto known = keys.find(a.key);
-    if (known == keys.end()) known = keys.emplace(a.key, host_.string(a.key) == key).first;
-    if (known->second) return &a;
-  }
-  return nullptr;
+  return stats::arg_named(host_, e, key, keys);
 }
 
 std::optional<uint64_t> StatsAggregator::unsigned_arg(const prof_event &e, std::string_view name,

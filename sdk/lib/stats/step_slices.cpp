@@ -45,12 +45,7 @@ StepSliceCollector::StepSliceCollector(const ExportHost &host, std::vector<StepW
 
 const prof_arg *StepSliceCollector::arg_named(const prof_event &e, std::string_view key,
                                               KeyCache &keys) {
-  for (const prof_arg &a : host_.args(e.args)) {
-    auto known = keys.find(a.key);
-    if (known == keys.end()) known = keys.emplace(a.key, host_.string(a.key) == key).first;
-    if (known->second) return &a;
-  }
-  return nullptr;
+  return stats::arg_named(host_, e, key, keys);
 }
 
 const StepWindow *StepSliceCollector::window_of(uint64_t begin, uint64_t end) const {

@@ -12,6 +12,7 @@
 #include <prof/stats/summary_aggregator.hpp>
 
 #include <prof/plugin.hpp>
+#include <prof/stats/arg_keys.hpp>
 
 #include <algorithm>
 #include <compare>
@@ -272,7 +273,7 @@ public:
 
 private:
   /// Keys of arguments, by id: whether the key reads the name cached with it.
-  using KeyCache = std::unordered_map<prof_string_id, bool>;
+  using KeyCache = ArgKeyCache;
   /// The event's argument whose key reads `key`; nullptr if none.
   const prof_arg *arg_named(const prof_event &e, std::string_view key, KeyCache &keys);
   /// The event's `bytes` argument, if it has one.

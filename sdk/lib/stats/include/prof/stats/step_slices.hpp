@@ -8,6 +8,7 @@
 #include <prof/stats/stats_aggregator.hpp>
 
 #include <prof/plugin.hpp>
+#include <prof/stats/arg_keys.hpp>
 
 #include <cstdint>
 #include <map>
@@ -88,7 +89,7 @@ public:
   size_t slice_count() const { return slices_; }
 
 private:
-  using KeyCache = std::unordered_map<prof_string_id, bool>;
+  using KeyCache = ArgKeyCache;
   const prof_arg *arg_named(const prof_event &e, std::string_view key, KeyCache &keys);
   /// The window that [begin, end) overlaps (that holds `begin` when they
   /// are one moment), nullptr if none.
