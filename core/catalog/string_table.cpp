@@ -12,8 +12,8 @@ prof_string_id StringTable::intern(std::string_view text) {
   std::lock_guard lock(mutex_);
   if (auto it = ids_.find(text); it != ids_.end()) return it->second;
   auto id = static_cast<prof_string_id>(texts_.size());
-  auto at = texts_.push_back(std::string(text));
-  ids_.emplace(std::string_view(*at), id);
+  const std::string &at = texts_.push_back(std::string(text));
+  ids_.emplace(std::string_view(at), id);
   published_.store(texts_.size(), std::memory_order_release);
   return id;
 }
@@ -23,8 +23,8 @@ void StringTable::restore(prof_string_id id, std::string_view text) {
   while (texts_.size() < id)
     texts_.push_back(std::string()); // gaps are not interned
   if (texts_.size() != id) return;
-  auto at = texts_.push_back(std::string(text));
-  ids_.emplace(std::string_view(*at), id);
+  const std::string &at = texts_.push_back(std::string(text));
+  ids_.emplace(std::string_view(at), id);
   published_.store(texts_.size(), std::memory_order_release);
 }
 

@@ -118,8 +118,7 @@ prof_track_id TrackTable::restore(prof_track_id id, const prof_track_desc &desc)
 
 prof_track_id TrackTable::add_locked(const prof_track_desc &desc) {
   auto id = static_cast<prof_track_id>(entries_.size());
-  auto at = entries_.emplace_back();
-  TrackEntry &entry = *at;
+  TrackEntry &entry = entries_.emplace_back();
   entry.desc = desc;
   entry.name = desc.name ? desc.name : "";
   entry.unit = desc.unit ? desc.unit : "";
