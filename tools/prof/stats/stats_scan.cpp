@@ -1,11 +1,7 @@
 #include "tools/prof/stats/stats_scan.hpp"
 
 #include "core/report/chunk.hpp"
-
-#include <tbb/blocked_range.h>
-#include <tbb/info.h>
-#include <tbb/parallel_reduce.h>
-#include <tbb/task_arena.h>
+#include "tools/prof/stats/parallel_reduce_module.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -34,14 +30,10 @@ struct ScanBody {
            std::atomic<uint64_t> &d, const ScanOptions &o)
       : reader(r), host(h), scope(s), done(d), options(o), caller(std::this_thread::get_id()),
         aggregator(h, s) {}
-  ScanBody(ScanBody &other, tbb::split)
-      : ScanBody(other.reader, other.host, other.scope, other.done, other.options) {
-    caller = other.caller;
-  }
 
-  void operator()(const tbb::blocked_range<size_t> &range) {
+  void run(size_t begin, size_t end) {
     const auto &chunks = reader.event_chunks();
-    for (size_t i = range.begin(); i != range.end(); ++i) {
+    for (size_t i = begin; i != end; ++i) {
       if (!reader.decode_events(chunks[i], batch)) {
         malformed.push_back(chunks[i].payload_offset - report::kChunkHeaderSize);
         continue;
@@ -60,6 +52,20 @@ struct ScanBody {
   }
 };
 
+constexpr prof_reduce_body_ops kScanOps{
+    [](void *body) -> void * {
+      const auto &other = *static_cast<ScanBody *>(body);
+      auto *split = new ScanBody(other.reader, other.host, other.scope, other.done, other.options);
+      split->caller = other.caller;
+      return split;
+    },
+    [](void *body, size_t begin, size_t end) { static_cast<ScanBody *>(body)->run(begin, end); },
+    [](void *left, void *right) {
+      static_cast<ScanBody *>(left)->join(*static_cast<ScanBody *>(right));
+    },
+    [](void *body) { delete static_cast<ScanBody *>(body); },
+};
+
 } // namespace
 
 ScanResult scan_report(const report::ReportReader &reader, const ExportHost &host,
@@ -70,21 +76,9 @@ ScanResult scan_report(const report::ReportReader &reader, const ExportHost &hos
   const size_t first = std::min(options.first_chunk, last);
   const size_t chunks = last - first;
   const size_t grain = std::max<size_t>(1, (chunks + kMaxLeaves - 1) / kMaxLeaves);
-  const auto run = [&] {
-    // Deterministic: the same tree of merges for any number of threads, so
-    // sums of floating-point counter values come out identical.
-    tbb::parallel_deterministic_reduce(tbb::blocked_range<size_t>(first, last, grain), body,
-                                       tbb::simple_partitioner());
-  };
-  if (options.threads > 0) {
-    // More than the machine has only makes TBB complain.
-    const auto threads = std::min<size_t>(
-        options.threads, static_cast<size_t>(std::max(1, tbb::info::default_concurrency())));
-    tbb::task_arena arena(static_cast<int>(threads));
-    arena.execute(run);
-  } else {
-    run();
-  }
+  // Deterministic: the same tree of merges for any number of threads, so
+  // sums of floating-point counter values come out identical.
+  parallel_reduce_function()(&body, &kScanOps, first, last, grain, options.threads);
   if (options.progress) options.progress(reader.event_count(), reader.event_count());
   return {std::move(body.aggregator), std::move(body.malformed)};
 }
