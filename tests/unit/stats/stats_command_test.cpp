@@ -191,6 +191,29 @@ TEST_F(StatsCommand, BadGroupByExitsWithTwo) {
   EXPECT_EQ(good.out, "======== Operators: none in this report\n");
 }
 
+// prof links no TBB (a capture's start would load it): the scan's module
+// brings it in `prof stats` alone.
+TEST_F(StatsCommand, OnlyItsScanLoadsTbb) {
+  const e2e::RunResult version =
+      e2e::run_process({"/usr/bin/env", "LD_DEBUG=libs", e2e::kProf, "--version"});
+  ASSERT_EQ(version.exit_code, 0) << version.describe();
+  EXPECT_EQ(version.err.find("libtbb"), std::string::npos) << version.err;
+  const e2e::RunResult stats =
+      e2e::run_process({"/usr/bin/env", "LD_DEBUG=libs", e2e::kProf, "stats", report_});
+  ASSERT_EQ(stats.exit_code, 0) << stats.describe();
+  EXPECT_NE(stats.err.find("libprof-parallel-reduce.so"), std::string::npos) << stats.err;
+  EXPECT_NE(stats.err.find("libtbb"), std::string::npos) << stats.err;
+}
+
+TEST_F(StatsCommand, AMissingScanModuleIsNamed) {
+  const e2e::RunResult missing =
+      e2e::run_process({"/usr/bin/env", "PROF_PARALLEL_REDUCE_PATH=/no/such/module.so", e2e::kProf,
+                        "stats", report_});
+  EXPECT_NE(missing.exit_code, 0) << missing.describe();
+  EXPECT_NE(missing.err.find("cannot load /no/such/module.so ("), std::string::npos) << missing.err;
+  EXPECT_EQ(e2e::split_lines(missing.err).size(), 1u) << missing.err;
+}
+
 TEST_F(StatsCommand, HelpReportsListsEveryReportOnALine) {
   ::testing::internal::CaptureStdout();
   ASSERT_EQ(run({"--help-reports"}), 0);
