@@ -2,6 +2,7 @@
 
 #include "tools/prof-plugin-check/option_cases.hpp"
 
+#include <algorithm>
 #include <thread>
 
 namespace prof::plugin_check {
