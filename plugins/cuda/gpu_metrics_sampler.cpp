@@ -21,6 +21,7 @@ bool GpuMetricsSampler::start(int frequency_hz, std::string &error) {
     device.utilization = tracks_.device_counter(index, "GPU utilization", "%");
     device.memory_utilization = tracks_.device_counter(index, "Memory utilization", "%");
     device.memory_used = tracks_.device_counter(index, "Memory used (NVML)", "bytes");
+    device.memory_total = tracks_.device_counter(index, PROF_MEMORY_TOTAL_TRACK, "bytes");
     device.sm_clock = tracks_.device_counter(index, "SM clock", "MHz");
     device.power = tracks_.device_counter(index, "Power", "W");
     device.temperature = tracks_.device_counter(index, "Temperature", "C");
@@ -50,8 +51,10 @@ void GpuMetricsSampler::sample() {
       host_.counter(device.memory_utilization, now, utilization.memory);
     }
     NvmlMemory memory{};
-    if (nvml_.memory(device.handle, &memory) == 0)
+    if (nvml_.memory(device.handle, &memory) == 0) {
       host_.counter(device.memory_used, now, static_cast<double>(memory.used));
+      host_.counter(device.memory_total, now, static_cast<double>(memory.total));
+    }
     unsigned int value = 0;
     if (nvml_.clock(device.handle, kNvmlClockSm, &value) == 0)
       host_.counter(device.sm_clock, now, value);

@@ -32,6 +32,7 @@ private:
   struct Device {
     NvmlDevice handle;
     prof_track_id utilization, memory_utilization, memory_used, sm_clock, power, temperature;
+    prof_track_id memory_total; ///< the device's memory size (event.h's "Memory total")
   };
 
   const Host &host_;

@@ -125,14 +125,17 @@ typedef enum prof_category {
  *   "correlation" uint   the session correlation id of the API call that made
  *                        it, the id of that call's slice (optional)
  * The device's "Memory used" counter track (unit "bytes", under the device
- * track) follows the sum of live device blocks. Statistics read only these
- * keys, never a vendor's names. */
+ * track) follows the sum of live device blocks; a "Memory total" counter
+ * track (unit "bytes", under the device track), where a source knows it,
+ * holds the device's memory size. Statistics read only these keys, never a
+ * vendor's names. */
 #define PROF_MEMORY_ARG_OPERATION "operation"
 #define PROF_MEMORY_ARG_ADDRESS "address"
 #define PROF_MEMORY_ARG_BYTES "bytes"
 #define PROF_MEMORY_ARG_MEMORY "memory"
 #define PROF_MEMORY_ARG_CORRELATION "correlation"
 #define PROF_MEMORY_USED_TRACK "Memory used"
+#define PROF_MEMORY_TOTAL_TRACK "Memory total"
 
 /* Framework operators (ABI 1.8). A slice of kind PROF_CATEGORY_OPERATOR is
  * one call of a framework's operator (PyTorch's aten::mm, AddmmBackward0) on
