@@ -8,9 +8,10 @@
 namespace prof::stats {
 namespace {
 
-// "PRS5": with communication on devices. Every rank runs the same binary,
-// so a new version of the bytes only needs a new magic.
-constexpr uint32_t kMagic = 0x35535250;
+// "PRS6": with launches (calls, work and waits by correlation id). Every
+// rank runs the same binary, so a new version of the bytes only needs a new
+// magic.
+constexpr uint32_t kMagic = 0x36535250;
 
 void put(ByteWriter &out, const DurationStats &d) {
   out.varint(d.calls);
@@ -214,6 +215,8 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
     out.varint(count);
   }
   put_raw(out, a.memory_.ops_);
+  put_raw(out, a.launches_.calls_);
+  put_raw(out, a.launches_.work_);
   out.varint(a.memory_.calls_.size());
   for (const auto &[correlation, call] : a.memory_.calls_) {
     out.varint(correlation);
@@ -346,6 +349,8 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
     a.functions_.samples_by_stack_[stack] += in.varint();
   }
   get_raw(in, a.memory_.ops_);
+  get_raw(in, a.launches_.calls_);
+  get_raw(in, a.launches_.work_);
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     const uint64_t correlation = in.varint();
     MemoryCall call;

@@ -150,6 +150,10 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
                !summary_.tracks().place(e.track).device_side)
         memory_.add_call(e); // device work repeats its call's id
     }
+    if (scope_.launches && e.type == PROF_EVENT_SLICE) {
+      const TrackPlace place = summary_.tracks().place(e.track);
+      launches_.add(e, place.device_side, place.device);
+    }
     if (e.type == PROF_EVENT_SLICE && device_work) {
       const TrackPlace place = summary_.tracks().place(e.track);
       if (!place.device_side) continue;
@@ -219,6 +223,7 @@ void StatsAggregator::merge(StatsAggregator &other) {
     device_work_[key].merge(stats);
   functions_.merge(other.functions_);
   memory_.merge(other.memory_);
+  launches_.merge(other.launches_);
   for (const auto &[key, stats] : other.annotations_)
     annotations_[key].merge(stats);
   for (const auto &[key, stats] : other.communication_)

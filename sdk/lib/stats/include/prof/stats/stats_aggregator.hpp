@@ -8,6 +8,7 @@
 #include <prof/stats/activity_stats.hpp>
 #include <prof/stats/busy_timeline.hpp>
 #include <prof/stats/function_view.hpp>
+#include <prof/stats/launch_log.hpp>
 #include <prof/stats/memory_log.hpp>
 #include <prof/stats/summary_aggregator.hpp>
 
@@ -176,6 +177,8 @@ struct StatsScope {
   /// Slices open at a dump and each thread's latest CPU sample (with
   /// `collectives`: what a hang report needs).
   bool open_work = false;
+  /// API calls, device work and waits with correlation ids (launches()).
+  bool launches = false;
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -186,7 +189,7 @@ class StatsAggregator {
 
 public:
   StatsAggregator(const ExportHost &host, StatsScope scope)
-      : host_(host), scope_(scope), summary_(host), memory_(host) {}
+      : host_(host), scope_(scope), summary_(host), memory_(host), launches_(host) {}
 
   void add(const prof_event *events, size_t count);
   /// Adds what `other` has seen (its timelines are moved out).
@@ -266,6 +269,8 @@ public:
 
   /// Memory events of devices, in report order, and the calls they name.
   const MemoryLog &memory() const { return memory_; }
+  /// API calls and the work and waits that name them (with `launches`).
+  const LaunchLog &launches() const { return launches_; }
 
   /// Earliest timestamp and latest end over all events; first > last when none.
   uint64_t first_ts() const { return first_ts_; }
@@ -326,6 +331,7 @@ private:
   std::map<DeviceWorkKey, DurationStats> device_work_;
   FunctionView functions_;
   MemoryLog memory_;
+  LaunchLog launches_;
   uint64_t first_ts_ = std::numeric_limits<uint64_t>::max();
   uint64_t last_ts_ = 0;
 };
