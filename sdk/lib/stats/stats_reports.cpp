@@ -3,6 +3,7 @@
 #include "clock_alignment_note.hpp"
 #include "critical_path_report.hpp"
 #include "device_memory_report.hpp"
+#include "findings_report.hpp"
 #include "hang_report.hpp"
 #include "heap_report.hpp"
 #include "operator_report.hpp"
@@ -775,6 +776,15 @@ const ReportEntry kReports[] = {
      [](std::string_view, StatsAggregator &, const ExportHost &h, const ReportOptions &options) {
        return critical_path_report(
            options.critical_paths ? *options.critical_paths : std::vector<CriticalPath>{}, h);
+     }},
+    {{"findings",
+      "what is worth fixing, by rule (docs/findings.md): what was seen, the time it costs, the "
+      "evidence and what to try",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { findings_scope(scope); },
+     Timelines::exact,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &options) {
+       return findings_report(a, h, options);
      }},
 };
 

@@ -170,6 +170,24 @@ void TestReport::call(uint32_t track, uint64_t ts, uint64_t duration, const std:
   events_.back().id = id;
 }
 
+void TestReport::work(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+                      prof_category kind, uint64_t id,
+                      const std::vector<std::pair<std::string, std::string>> &args) {
+  slice(track, ts, duration, name, "work", kind);
+  events_.back().id = id;
+  if (args.empty()) return;
+  report::ArgsRecord set{static_cast<uint32_t>(args_.size() + 1), {}};
+  for (const auto &[key, value] : args)
+    set.args.push_back(prof::arg_string(string(key), string(value)));
+  args_.push_back(set);
+  events_.back().args = set.id;
+}
+
+void TestReport::dropped(prof_drop_cause cause, uint64_t count) {
+  const uint32_t ring = report::cause_ring(cause);
+  drops_.push_back({ring == 0 ? 1 : ring, 0, count});
+}
+
 void TestReport::memory(uint32_t track, uint64_t ts, const std::string &operation, uint64_t address,
                         uint64_t bytes, const std::string &memory, uint64_t correlation) {
   instant(track, ts, operation);
@@ -244,6 +262,7 @@ void TestReport::write(const std::string &path, size_t events_per_chunk, bool fi
   writer.add_stacks(stacks_);
   if (!args_.empty()) writer.add_args(args_);
   writer.add_events(events_.data(), events_.size());
+  if (!drops_.empty()) writer.add_drops(drops_);
   for (const auto &payload : raw_)
     writer.add_raw_chunk(static_cast<uint16_t>(report::ChunkType::events), 0, payload);
   if (finish) writer.finish(report::Footer{});

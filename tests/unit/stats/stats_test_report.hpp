@@ -75,6 +75,14 @@ public:
   /// An API call's slice, whose id is its correlation id.
   void call(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name, uint64_t id,
             prof_category kind = PROF_CATEGORY_RUNTIME_API);
+  /// Device work or a wait as device sources record it: a slice of kind
+  /// `kind` whose id is the correlation id of the call that launched it,
+  /// with string arguments (a copy's "src_kind" and "dst_kind").
+  void work(uint32_t track, uint64_t ts, uint64_t duration, const std::string &name,
+            prof_category kind, uint64_t id,
+            const std::vector<std::pair<std::string, std::string>> &args = {});
+  /// Events lost to `cause` (a drop record of the report).
+  void dropped(prof_drop_cause cause, uint64_t count);
   /// A memory instant as device sources record it (event.h, "Memory
   /// events"): an empty `memory` and a 0 `correlation` leave those out.
   void memory(uint32_t track, uint64_t ts, const std::string &operation, uint64_t address,
@@ -106,6 +114,7 @@ private:
   std::vector<report::ArgsRecord> args_;
   std::vector<prof_event> events_;
   std::vector<std::vector<uint8_t>> raw_;
+  std::vector<report::DropRecord> drops_;
 };
 
 /// The report most tests use (times in us from 1 s on the session clock):

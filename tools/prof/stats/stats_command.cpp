@@ -11,6 +11,7 @@
 #include "tools/prof/stats/stats_scan.hpp"
 #include <prof/drop_causes.hpp>
 #include <prof/stats/aggregator_wire.hpp>
+#include <prof/stats/findings.hpp>
 #include <prof/stats/html_page.hpp>
 #include <prof/stats/stats_reports.hpp>
 #include <prof/stats/step_slices.hpp>
@@ -23,6 +24,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -103,6 +105,25 @@ std::vector<stats::CriticalPath> walk_critical_paths(const StatsInputs &in,
   in.visit([&collector](const prof_event *events, size_t count) { collector.add(events, count); });
   collector.finish();
   return stats::find_critical_paths(collector);
+}
+
+/// "NAME=VALUE" of --finding-threshold: a threshold findings know and a
+/// number, not negative.
+void parse_finding_threshold(const std::string &text, std::map<std::string, double> &into) {
+  const auto equals = text.find('=');
+  const std::string name = text.substr(0, equals);
+  if (equals == std::string::npos || !stats::find_finding_threshold(name)) {
+    std::string known;
+    for (const auto &threshold : stats::finding_thresholds())
+      known += (known.empty() ? "" : ", ") + std::string(threshold.name);
+    throw usage("--finding-threshold '" + text + "' is not NAME=VALUE with a NAME of " + known);
+  }
+  const std::string number = text.substr(equals + 1);
+  char *end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !std::isfinite(value) || value < 0)
+    throw usage("--finding-threshold '" + text + "': '" + number + "' is not a number, 0 or more");
+  into[name] = value;
 }
 
 /// What a rank sends rank 0: its aggregator, or why it has none.
@@ -199,6 +220,8 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       "torch-ops: a row per operator name (name) or per name and input shapes (shapes)");
   add("step", po::value<std::string>(),
       "critical-path: walk these steps, N,N,... (default: the 3 slowest)");
+  add("finding-threshold", po::value<std::vector<std::string>>()->composing(),
+      "findings: NAME=VALUE instead of a threshold's default, repeatable (see docs/findings.md)");
   add("help-reports", "list the reports");
   add("help,h", "this help");
   po::options_description all; // and the report, which --help leaves to the usage line
@@ -243,6 +266,9 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
   const std::vector<uint64_t> wanted_steps =
       values.count("step") ? cli::step_numbers("stats", values["step"].as<std::string>())
                            : std::vector<uint64_t>{};
+  if (values.count("finding-threshold"))
+    for (const std::string &text : values["finding-threshold"].as<std::vector<std::string>>())
+      parse_finding_threshold(text, report_options.finding_thresholds);
   const std::string output = values.count("output") ? values["output"].as<std::string>() : "";
   if (!output.empty()) {
     std::string problem;

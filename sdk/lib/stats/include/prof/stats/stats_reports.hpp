@@ -8,6 +8,7 @@
 
 #include <prof/plugin.hpp>
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,9 @@ struct ReportOptions {
   /// The critical paths of the steps walked (critical-path, and the steps
   /// report's slow steps), when needs_critical_paths() asked for them.
   const std::vector<CriticalPath> *critical_paths = nullptr;
+  /// findings: thresholds given instead of their defaults, by name
+  /// (finding_thresholds()).
+  std::map<std::string, double> finding_thresholds = {};
 };
 
 /// Whether any of `reports` shows critical paths: the caller then walks the
