@@ -4,8 +4,10 @@
 #include <prof/drop_causes.hpp>
 #include <prof/stats/activity_rows.hpp>
 #include <prof/stats/counter_name.hpp>
+#include <prof/stats/findings.hpp>
 #include <prof/stats/stats_reports.hpp>
 #include <prof/stats/summary_tables.hpp>
+#include <prof/stats/time_format.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -17,8 +19,9 @@ namespace {
 
 constexpr const char *kResultTitle = "======== Profiling result:";
 
+// What the tables need, and the findings (printed a line each).
 stats::StatsScope summary_scope() {
-  stats::StatsScope scope;
+  stats::StatsScope scope = stats::scope_for({"findings"}, {});
   scope.functions = true;
   scope.annotations = true;
   scope.heap = true;
@@ -75,6 +78,7 @@ bool SummaryExporter::end() {
       print_report_tables();
       print_counters();
       print_functions();
+      print_findings();
     }
   }
   for (const std::string &line : drop_warnings(host_)) // every loss, by cause
@@ -191,6 +195,19 @@ void SummaryExporter::print_functions() {
   if (which == "all" || which == "bottom-up")
     print_section("======== CPU call tree, bottom-up" + pruned,
                   functions.call_tree(resolve, false, min_percent));
+}
+
+// A line per finding, the evidence and advice left to `prof stats`.
+void SummaryExporter::print_findings() {
+  const stats::FindingsResult result =
+      stats::find_findings(*aggregator_, host_, stats::FindingLimits());
+  if (result.findings.empty()) return;
+  host_.print("======== Findings (evidence and what to try: prof stats --report findings "
+              "REPORT, docs/findings.md):");
+  for (const stats::Finding &finding : result.findings)
+    host_.print(std::string(stats::severity_name(finding.severity)) + " " + finding.rule + ": " +
+                finding.seen +
+                (finding.cost_ns > 0 ? " (" + stats::format_duration(finding.cost_ns) + ")" : ""));
 }
 
 void SummaryExporter::print_section(const std::string &title,

@@ -52,6 +52,7 @@ private:
   void print_report_tables(); ///< annotation ranges and the heap, as prof stats shows them
   void print_counters();
   void print_functions();
+  void print_findings(); ///< a line per finding, when any fire
   void print_section(const std::string &title, const std::vector<std::string> &table);
 
   ExportHost host_;
