@@ -42,8 +42,9 @@ void synchronous_rule(RuleContext &context, const std::vector<Launch> &launches,
   const char *noun = sets ? "memory sets" : "memory copies";
   context.add({sets ? "sync-memset" : "sync-copy", Severity::Low,
                count_of(count, sets ? "memory set" : "memory copy", noun) +
-                   " were synchronous: the host call returned only after the device had done "
-                   "the work",
+                   (count == 1 ? " was" : " were") +
+                   " synchronous: the host call returned only after the device had done the "
+                   "work",
                cost, std::move(evidence),
                sets ? "use the asynchronous set on a stream (the runtime's *Async call) so the "
                       "host goes on while the device sets memory"
@@ -195,7 +196,7 @@ void launch_delay_rule(RuleContext &context, const std::vector<Launch> &launches
       idle -= busy_within(timeline->second.periods(), returned, work.ts);
     ++late;
     cost += idle;
-    tally.add(text(context, work.name), work.ts - returned);
+    tally.add(text(context, work.name), idle);
     if (worst == nullptr || idle > worst_idle) {
       worst = &launch;
       worst_idle = idle;
