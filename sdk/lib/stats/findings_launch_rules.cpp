@@ -17,17 +17,27 @@ std::string text(const RuleContext &context, prof_string_id id) {
   return std::string(context.host.string(id));
 }
 
-/// Copies (or sets) whose call returned only after they had finished: the
-/// host waited for the device.
+/// Whether `call` waited for `work`: it returned after the work ended, or
+/// (a device clock a little off the host's) it ran when the work began and
+/// lasted at least as long.
+bool waited_for(const LaunchCall &call, const LaunchWork &work) {
+  return call.end() >= work.end() ||
+         (call.ts <= work.ts && work.ts < call.end() && call.duration >= work.duration);
+}
+
+/// Calls of copies (or sets) that returned only after their work had
+/// finished: the host waited for the device. A call counts once, however
+/// many pieces its work came in.
 void synchronous_rule(RuleContext &context, const std::vector<Launch> &launches, bool sets) {
   NameTally tally;
   uint64_t cost = 0, count = 0;
   const Launch *longest = nullptr;
+  std::set<const LaunchCall *> counted;
   for (const Launch &launch : launches) {
     const uint16_t kind = launch.work->kind;
     if (launch.work->host_side || (sets ? kind != PROF_CATEGORY_MEMSET : !is_memcpy(kind)))
       continue;
-    if (launch.call->end() < launch.work->end()) continue;
+    if (!waited_for(*launch.call, *launch.work) || !counted.insert(launch.call).second) continue;
     ++count;
     cost += launch.call->duration;
     tally.add(text(context, launch.work->name) + " by " + text(context, launch.call->name),
@@ -58,7 +68,7 @@ void pageable_rule(RuleContext &context, const std::vector<Launch> &launches) {
   const LaunchLog &log = context.aggregator.launches();
   std::set<const LaunchWork *> asynchronous;
   for (const Launch &launch : launches)
-    if (launch.call->end() < launch.work->end()) asynchronous.insert(launch.work);
+    if (!waited_for(*launch.call, *launch.work)) asynchronous.insert(launch.work);
   NameTally tally;
   uint64_t copies = 0, named = 0, pageable = 0, async_pageable = 0, cost = 0;
   for (const LaunchWork &work : log.work()) {

@@ -69,6 +69,18 @@ TEST_F(Findings, SyncCopyIsACopyItsCallWaitedFor) {
   EXPECT_FALSE(value(table, 0, row, "Advice").empty());
   EXPECT_FALSE(fired(table, "sync-memset"));
 
+  // A copy in two pieces, one seemingly past the call (a device clock a
+  // little off the host's), is still one synchronous call.
+  Base pieces;
+  pieces.r.call(pieces.main, us(0), 200 * kUs, "rtMemcpy", 1);
+  pieces.r.work(pieces.stream, us(50), 100 * kUs, "Memcpy HtoD", PROF_CATEGORY_MEMCPY_HTOD, 1);
+  pieces.r.work(pieces.stream, us(150), 60 * kUs, "Memcpy HtoD", PROF_CATEGORY_MEMCPY_HTOD, 1);
+  const StatsTable split = findings(pieces.r);
+  ASSERT_EQ(rows_of(split, "sync-copy").size(), 1u);
+  EXPECT_EQ(value(split, 0, rows_of(split, "sync-copy")[0], "Cost(ns)"), "200000");
+  EXPECT_NE(value(split, 0, rows_of(split, "sync-copy")[0], "Evidence").find("x1 "),
+            std::string::npos);
+
   Base async;
   async.r.call(async.main, us(0), 10 * kUs, "rtMemcpyAsync", 1);
   async.r.work(async.stream, us(50), 100 * kUs, "Memcpy HtoD", PROF_CATEGORY_MEMCPY_HTOD, 1);
