@@ -909,7 +909,7 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
   testing::TestReport report = testing::random_report(60'000, 3);
   // And what the random report lacks: two ranks' collectives, device
   // memory and the calls that made it, the memory source's summary,
-  // framework operators and steps.
+  // framework operators, steps and launches.
   const uint32_t thread0 = report.thread(report.process("rank 0", 100), "main", 100);
   const uint32_t thread1 = report.thread(report.process("rank 1", 200), "main", 200);
   const uint32_t gpu = report.track(PROF_TRACK_DEVICE, 0, "GPU 9", 9);
@@ -933,6 +933,12 @@ TEST_F(StatsReports, SharesSentAsBytesAddUpToTheWhole) {
     report.communication(thread0, ts, 20 * kUs, "MPI_Allreduce", "world", 64, i + 1);
     report.communication(thread1, ts + 3 * kUs, 17 * kUs, "MPI_Allreduce", "world", 64, i + 1);
     report.call(thread0, ts + 25 * kUs, kUs, "cudaMalloc", 5000 + i);
+    // Launches: copies that their calls wait for now and then, waits (findings).
+    report.call(thread0, ts + 10 * kUs, (i % 4 + 1) * kUs, "cudaMemcpy", 90'000 + i);
+    report.work(streams[0], ts + 11 * kUs, (i % 3 + 1) * kUs, "Memcpy HtoD",
+                PROF_CATEGORY_MEMCPY_HTOD, 90'000 + i,
+                {{"src_kind", i % 5 ? "pinned" : "pageable"}});
+    if (i % 7 == 0) report.slice(thread0, ts + 16 * kUs, 3 * kUs, "wait", "", PROF_CATEGORY_SYNC);
     report.memory(gpu, ts + 25 * kUs, "alloc", 0x10000 + i * 4096, 4096, "device", 5000 + i);
     if (i % 2 == 0) report.memory(gpu, ts + 40 * kUs, "free", 0x10000 + i * 4096, 4096);
     report.op(thread0, ts + 30 * kUs, (i % 7 + 1) * kUs, i % 3 ? "aten::mm" : "MmBackward0",
