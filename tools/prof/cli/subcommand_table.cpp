@@ -44,7 +44,9 @@ constexpr SubcommandSpec kSubcommands[] = {
      "convert a report (perfetto, chrome-json, kineto, csv, folded, pprof, sqlite)", "",
      Route::Export, O::Own},
     {"stats", "[--report NAMES] [--format table|csv|json] [-o FILE] REPORT",
-     "compute statistics from a report", "", Route::Stats, O::Own},
+     "compute statistics from a report (--help-reports lists them; --report findings: what "
+     "is worth fixing)",
+     "", Route::Stats, O::Own},
     {"diff", "[--format table|csv|json|html] [--fail-on-regression PCT] [-o FILE] BASE NEW",
      "compare two runs: what got slower, faster, new or gone (docs/diff.md)", "", Route::Diff,
      O::Own},
