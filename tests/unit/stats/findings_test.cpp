@@ -3,6 +3,7 @@
 #include "stats_report_fixture.hpp"
 
 #include "core/plugin_host/console.hpp"
+#include "tests/support/file_text.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/stats/stats_command.hpp"
 #include <prof/stats/findings.hpp>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 namespace prof::stats {
 namespace {
@@ -366,6 +368,16 @@ TEST_F(Findings, ThresholdsHaveOneTableOfDefaults) {
   }
   EXPECT_EQ(FindingLimits({{"gap-ms", 2}}).ms("gap-ms"), 2'000'000u);
   EXPECT_EQ(find_finding_threshold("no-such"), nullptr);
+}
+
+// docs/findings.md's table of thresholds is the code's, name and default.
+TEST_F(Findings, TheDocsListEveryThresholdWithItsDefault) {
+  const std::string docs = prof::testing::file_text(PROF_SOURCE_DIR "/docs/findings.md");
+  for (const FindingThreshold &threshold : finding_thresholds()) {
+    std::ostringstream row;
+    row << "| `" << threshold.name << "` | " << threshold.default_value << " | ";
+    EXPECT_NE(docs.find(row.str()), std::string::npos) << row.str();
+  }
 }
 
 TEST_F(Findings, BadThresholdOptionIsOneLineNamingIt) {
