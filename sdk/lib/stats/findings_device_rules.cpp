@@ -64,6 +64,7 @@ void utilization_rule(RuleContext &context, const std::string &label, BusyTimeli
   uint64_t low_chunks = 0;
   bool joined = false;
   for (const WindowBusy &w : timeline.utilization(begin, end, interval)) {
+    if (w.end <= w.begin) continue;
     const double busy = 100.0 * static_cast<double>(w.busy) / static_cast<double>(w.end - w.begin);
     if (busy >= threshold) {
       joined = false;
