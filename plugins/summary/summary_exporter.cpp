@@ -19,9 +19,15 @@ namespace {
 
 constexpr const char *kResultTitle = "======== Profiling result:";
 
-// What the tables need, and the findings (printed a line each).
-stats::StatsScope summary_scope() {
-  stats::StatsScope scope = stats::scope_for({"findings"}, {});
+/// Whether `mode` prints the report tables, the counters and the findings.
+bool full_summary(SummaryMode mode) {
+  return mode == SummaryMode::Summary || mode == SummaryMode::PerGcu;
+}
+
+// What the tables need, and in a full summary the findings (a line each).
+stats::StatsScope summary_scope(SummaryMode mode) {
+  stats::StatsScope scope =
+      full_summary(mode) ? stats::scope_for({"findings"}, {}) : stats::StatsScope{};
   scope.functions = true;
   scope.annotations = true;
   scope.heap = true;
@@ -58,23 +64,23 @@ bool SummaryExporter::begin() {
     return false;
   }
   mode_ = *mode;
-  aggregator_.emplace(host_, summary_scope());
+  aggregator_.emplace(host_, summary_scope(mode_));
   return true;
 }
 
 bool SummaryExporter::consume(const prof_event *events, size_t count) {
-  if (!aggregator_) aggregator_.emplace(host_, summary_scope());
+  if (!aggregator_) aggregator_.emplace(host_, summary_scope(mode_));
   aggregator_->add(events, count);
   return true;
 }
 
 bool SummaryExporter::end() {
-  if (!aggregator_) aggregator_.emplace(host_, summary_scope());
+  if (!aggregator_) aggregator_.emplace(host_, summary_scope(mode_));
   if (aggregator_->summary().events_seen() == 0) {
     host_.print("======== Profiling result: no events were collected");
   } else {
     print_activities();
-    if (mode_ == SummaryMode::Summary || mode_ == SummaryMode::PerGcu) {
+    if (full_summary(mode_)) {
       print_report_tables();
       print_counters();
       print_functions();

@@ -72,6 +72,29 @@ TEST_F(SummaryTest, PrintsStatisticsTableAndCounters) {
   EXPECT_EQ(run(), expected);
 }
 
+// A finding is a line after the tables (the test above has none): a copy
+// whose call waited for it.
+TEST_F(SummaryTest, PrintsALinePerFinding) {
+  prof_event call = fake.slice(thread, "rtMemcpy", 0, 500'000, "api");
+  call.kind = PROF_CATEGORY_RUNTIME_API;
+  call.id = 7;
+  prof_event copy = fake.slice(sip0, "Memcpy HtoD", 100'000, 300'000);
+  copy.kind = PROF_CATEGORY_MEMCPY_HTOD;
+  copy.id = 7;
+  SummaryExporter exporter(fake.host());
+  ASSERT_TRUE(exporter.begin());
+  ASSERT_TRUE(exporter.consume(&copy, 1));
+  ASSERT_TRUE(exporter.consume(&call, 1));
+  ASSERT_TRUE(exporter.end());
+  const Lines printed = fake.printed();
+  ASSERT_GE(printed.size(), 2u);
+  EXPECT_EQ(Lines(printed.end() - 2, printed.end()),
+            (Lines{"======== Findings (evidence and what to try: prof stats --report findings "
+                   "REPORT, docs/findings.md):",
+                   "high sync-copy: 1 memory copy was synchronous: the host call returned only "
+                   "after the device had done the work (500.00us)"}));
+}
+
 TEST_F(SummaryTest, GcuModePrintsDeviceActivitiesOnly) {
   const Lines expected{
       "======== Profiling result:",
