@@ -216,9 +216,12 @@ void GcuSource::on_api(void *self, const prof_gcu_api_record *record) {
   const prof_track_id track = calling_thread_track(source.host_);
   if (track == 0) return;
   const uint64_t correlation = session_correlation(source.pid_, record->correlation_id);
+  // A call that waits for the device is a sync slice (driver 1.3).
+  const auto kind =
+      static_cast<prof_category>(source.kinds_.api_category(record->domain, record->function));
   source.host_.slice(track, record->begin_ns, record->end_ns - record->begin_ns,
                      source.api_names_[record->domain][record->function], source.api_category_,
-                     correlation, PROF_CATEGORY_RUNTIME_API);
+                     correlation, kind);
   if (correlation != 0) source.flows_.call(correlation, track, record->begin_ns);
 }
 

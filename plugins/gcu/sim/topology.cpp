@@ -2,6 +2,8 @@
 
 #include <prof/event.h>
 
+#include <string_view>
+
 namespace prof::gcusim {
 namespace {
 
@@ -29,36 +31,36 @@ const char *const kTsActivities[] = {"TS Record Stream",
                                      "TS Read Packet",
                                      "TS Command Packet"};
 
-const char *const kRuntimeFunctions[] = {"gcuInit",
-                                         "gcuGetDeviceCount",
-                                         "gcuSetDevice",
-                                         "gcuGetDevice",
-                                         "gcuMalloc",
-                                         "gcuFree",
-                                         "gcuMemcpyH2D",
-                                         "gcuMemcpyD2H",
-                                         "gcuMemcpyD2D",
-                                         "gcuMemcpyH2DAsync",
-                                         "gcuMemcpyD2HAsync",
-                                         "gcuMemcpyD2DAsync",
-                                         "gcuMemset",
-                                         "gcuMemsetAsync",
-                                         "gcuLaunchKernel",
-                                         "gcuStreamCreate",
-                                         "gcuStreamDestroy",
-                                         "gcuStreamSynchronize",
-                                         "gcuStreamWaitEvent",
-                                         "gcuEventCreate",
-                                         "gcuEventDestroy",
-                                         "gcuEventRecord",
-                                         "gcuEventSynchronize",
-                                         "gcuEventElapsedTime",
-                                         "gcuDeviceSynchronize",
-                                         "gcuProfilerStart",
-                                         "gcuProfilerStop",
-                                         "gcuMallocHost",
-                                         "gcuFreeHost",
-                                         "gcuLaunchCollectiveKernel"};
+constexpr const char *kRuntimeFunctions[] = {"gcuInit",
+                                             "gcuGetDeviceCount",
+                                             "gcuSetDevice",
+                                             "gcuGetDevice",
+                                             "gcuMalloc",
+                                             "gcuFree",
+                                             "gcuMemcpyH2D",
+                                             "gcuMemcpyD2H",
+                                             "gcuMemcpyD2D",
+                                             "gcuMemcpyH2DAsync",
+                                             "gcuMemcpyD2HAsync",
+                                             "gcuMemcpyD2DAsync",
+                                             "gcuMemset",
+                                             "gcuMemsetAsync",
+                                             "gcuLaunchKernel",
+                                             "gcuStreamCreate",
+                                             "gcuStreamDestroy",
+                                             "gcuStreamSynchronize",
+                                             "gcuStreamWaitEvent",
+                                             "gcuEventCreate",
+                                             "gcuEventDestroy",
+                                             "gcuEventRecord",
+                                             "gcuEventSynchronize",
+                                             "gcuEventElapsedTime",
+                                             "gcuDeviceSynchronize",
+                                             "gcuProfilerStart",
+                                             "gcuProfilerStop",
+                                             "gcuMallocHost",
+                                             "gcuFreeHost",
+                                             "gcuLaunchCollectiveKernel"};
 static_assert(sizeof(kRuntimeFunctions) / sizeof(kRuntimeFunctions[0]) == kApiFunctionCount);
 
 template <class T, size_t N> constexpr uint32_t count_of(const T (&)[N]) { return N; }
@@ -107,6 +109,21 @@ const prof_gcu_activity_desc kActivityDescs[] = {
     {kTs, kTsMemoryWait, PROF_CATEGORY_SYNC, kEnds},
 };
 
+/// The index of runtime function `name` (a compile-time check that it is one).
+constexpr uint32_t runtime_function(std::string_view name) {
+  for (uint32_t i = 0; i < kApiFunctionCount; ++i)
+    if (name == kRuntimeFunctions[i]) return i;
+  throw "not a runtime function";
+}
+
+// The calls that wait for the device (driver 1.3); the others are
+// runtime-API calls.
+constexpr prof_gcu_api_desc kApiDescs[] = {
+    {0, runtime_function("gcuStreamSynchronize"), PROF_CATEGORY_SYNC, 0},
+    {0, runtime_function("gcuEventSynchronize"), PROF_CATEGORY_SYNC, 0},
+    {0, runtime_function("gcuDeviceSynchronize"), PROF_CATEGORY_SYNC, 0},
+};
+
 const prof_gcu_topology &build_topology(uint32_t device_count) {
   static const prof_gcu_topology topology = {sizeof(prof_gcu_topology),
                                              device_count,
@@ -117,7 +134,9 @@ const prof_gcu_topology &build_topology(uint32_t device_count) {
                                              kApiDomains,
                                              1,
                                              kActivityDescs,
-                                             count_of(kActivityDescs)};
+                                             count_of(kActivityDescs),
+                                             kApiDescs,
+                                             count_of(kApiDescs)};
   return topology;
 }
 

@@ -1,4 +1,4 @@
-/* prof GCU driver interface, version 1.2.
+/* prof GCU driver interface, version 1.3.
  *
  * What a device driver offers a profiler: the device tree (devices, clusters,
  * engines and what each engine can record), a selection of what to record,
@@ -29,8 +29,9 @@ extern "C" {
 #define PROF_GCU_DRIVER_MAJOR 1
 /// Minor version: 1.1 added what each activity is (prof_gcu_activity_desc)
 /// and what each label names (prof_gcu_driver::label_category); 1.2 added
-/// memory records (PROF_GCU_RECORD_MEMORY, prof_gcu_memory_record).
-#define PROF_GCU_DRIVER_MINOR 2
+/// memory records (PROF_GCU_RECORD_MEMORY, prof_gcu_memory_record); 1.3
+/// what traced API functions are (prof_gcu_api_desc).
+#define PROF_GCU_DRIVER_MINOR 3
 /// Name of the symbol a driver library exports.
 #define PROF_GCU_DRIVER_ENTRY_SYMBOL "prof_gcu_driver_entry"
 
@@ -75,6 +76,17 @@ typedef struct prof_gcu_activity_desc {
   uint16_t flags;    ///< PROF_GCU_ACTIVITY_* bits
 } prof_gcu_activity_desc;
 
+/// What calls of one traced API function are (driver 1.3): a function that
+/// waits for the device (a stream's, an event's or the device's
+/// synchronization) is PROF_CATEGORY_SYNC. Functions a driver does not
+/// describe are PROF_CATEGORY_RUNTIME_API.
+typedef struct prof_gcu_api_desc {
+  uint32_t domain;   ///< index into prof_gcu_topology::api_domains
+  uint32_t function; ///< index into that domain's functions
+  uint16_t category; ///< prof_category (prof/event.h) of its calls
+  uint16_t reserved; ///< 0
+} prof_gcu_api_desc;
+
 /// The device tree. Every device has the same layout. Printed in this order:
 /// groups with their engines (in table order), then the device's own engines.
 typedef struct prof_gcu_topology {
@@ -89,6 +101,9 @@ typedef struct prof_gcu_topology {
   /* driver 1.1: check struct_size before reading. */
   const prof_gcu_activity_desc *activity_descs; ///< what activities are, any order
   uint32_t activity_desc_count;
+  /* driver 1.3: check struct_size before reading. */
+  const prof_gcu_api_desc *api_descs; ///< what API functions are, any order
+  uint32_t api_desc_count;
 } prof_gcu_topology;
 
 /// One activity or event of one engine instance of one device.

@@ -70,7 +70,7 @@ TEST(Memory, TheMemoryActivityIsDescribedAsMemory) {
       ++found;
     }
   EXPECT_EQ(found, 1);
-  EXPECT_EQ(driver().minor, 2);
+  EXPECT_GE(driver().minor, 2);
 }
 
 TEST(Memory, RecordsFollowAllocationsAndFreesWithTheirCalls) {

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <prof/event.h>
+
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -34,6 +37,22 @@ TEST(Topology, DriverTableDescribesItself) {
   EXPECT_STREQ(d.name, "gcusim");
   EXPECT_NE(d.version, nullptr);
   EXPECT_EQ(&d, prof_gcu_driver_entry());
+}
+
+// Driver 1.3: the runtime functions that wait for the device are sync
+// calls; no other function is described.
+TEST(Topology, TheFunctionsThatWaitForTheDeviceAreSyncCalls) {
+  const prof_gcu_topology &t = topology();
+  ASSERT_GE(t.struct_size, offsetof(prof_gcu_topology, api_desc_count) + sizeof(uint32_t));
+  Names waits;
+  for (uint32_t i = 0; i < t.api_desc_count; ++i) {
+    const prof_gcu_api_desc &d = t.api_descs[i];
+    ASSERT_LT(d.domain, t.api_domain_count);
+    ASSERT_LT(d.function, t.api_domains[d.domain].function_count);
+    EXPECT_EQ(d.category, PROF_CATEGORY_SYNC);
+    waits.push_back(t.api_domains[d.domain].functions[d.function]);
+  }
+  EXPECT_EQ(waits, (Names{"gcuStreamSynchronize", "gcuEventSynchronize", "gcuDeviceSynchronize"}));
 }
 
 TEST(Topology, MatchesTopsprofLayout) {
