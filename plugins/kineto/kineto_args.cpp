@@ -290,7 +290,8 @@ std::string kineto_category(const ExportHost &host, const prof_event &e, const K
   case PROF_CATEGORY_MEMSET:
     return kf::kGpuMemset;
   case PROF_CATEGORY_SYNC:
-    return kf::kCudaSync;
+    // A wait on the host is a runtime call (a GCU driver's synchronize calls).
+    return on_device(place) ? kf::kCudaSync : kf::kCudaRuntime;
   case PROF_CATEGORY_MEMORY:
     return "cpu_instant_event";
   case PROF_CATEGORY_OVERHEAD:
@@ -314,6 +315,12 @@ void append_kineto_args(std::string &out, const ExportHost &host, const prof_eve
     if (on_device(place)) device_args(w, a, e, place);
     communication_args(w, a);
     return;
+  case PROF_CATEGORY_SYNC:
+    if (on_device(place)) {
+      device_args(w, a, e, place);
+      return;
+    }
+    [[fallthrough]];
   case PROF_CATEGORY_RUNTIME_API:
   case PROF_CATEGORY_DRIVER_API:
     if (e.id != 0) w.integer(kf::kCorrelation, static_cast<int64_t>(e.id));
@@ -325,7 +332,6 @@ void append_kineto_args(std::string &out, const ExportHost &host, const prof_eve
   case PROF_CATEGORY_MEMCPY_DTOD:
   case PROF_CATEGORY_MEMCPY_PTOP:
   case PROF_CATEGORY_MEMSET:
-  case PROF_CATEGORY_SYNC:
     device_args(w, a, e, place);
     return;
   case PROF_CATEGORY_MEMORY:

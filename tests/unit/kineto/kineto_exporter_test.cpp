@@ -54,31 +54,30 @@ TEST_F(KinetoExporterTest, RowsCategoriesAndArguments) {
   host.session().realtime_anchor_ns = 5'000'000;
   host.session().monotonic_anchor_ns = 2'000;
   host.session().rank = "2";
-  const uint64_t op_args = host.add_args(
-      {host.string_arg("pass", "forward"), host.int_arg("sequence number", 9),
-       host.string_arg("input shapes", "[[2, 8], []]"),
-       host.string_arg("input types", "[float, Scalar]")});
+  const uint64_t op_args =
+      host.add_args({host.string_arg("pass", "forward"), host.int_arg("sequence number", 9),
+                     host.string_arg("input shapes", "[[2, 8], []]"),
+                     host.string_arg("input types", "[float, Scalar]")});
   const uint64_t kernel_args =
       host.add_args({host.string_arg("grid", "4x1x1"), host.uint_arg("stream", 7)});
-  const uint64_t comm_args = host.add_args(
-      {host.string_arg("communicator", "nccl:0"), host.uint_arg("sequence", 3),
-       host.string_arg("operation", "all_reduce"), host.int_arg("elements", 256),
-       host.string_arg("dtype", "float"), host.int_arg("group size", 4),
-       host.string_arg("group ranks", "0-3")});
-  const uint64_t free_args = host.add_args(
-      {host.string_arg("operation", "free"), host.uint_arg("address", 4096),
-       host.uint_arg("bytes", 512), host.string_arg("memory", "device")});
+  const uint64_t comm_args =
+      host.add_args({host.string_arg("communicator", "nccl:0"), host.uint_arg("sequence", 3),
+                     host.string_arg("operation", "all_reduce"), host.int_arg("elements", 256),
+                     host.string_arg("dtype", "float"), host.int_arg("group size", 4),
+                     host.string_arg("group ranks", "0-3")});
+  const uint64_t free_args =
+      host.add_args({host.string_arg("operation", "free"), host.uint_arg("address", 4096),
+                     host.uint_arg("bytes", 512), host.string_arg("memory", "device")});
   const JsonValue trace = exported(
-      host,
-      {FakeExportHost::with_args(host.slice(thread, "aten::mm", 1'500, 1'000, "torch"), op_args,
-                                 PROF_CATEGORY_OPERATOR),
-       FakeExportHost::with_args(host.slice(stream, "gemm", 2'000, 500, "k", 42), kernel_args,
-                                 PROF_CATEGORY_KERNEL),
-       FakeExportHost::with_args(host.slice(thread, "nccl:all_reduce", 3'000, 10), comm_args,
-                                 PROF_CATEGORY_COMMUNICATION),
-       FakeExportHost::with_args(host.instant(memory, "free", 3'500), free_args,
-                                 PROF_CATEGORY_MEMORY),
-       host.counter(counter, 3'600, 1.0)});
+      host, {FakeExportHost::with_args(host.slice(thread, "aten::mm", 1'500, 1'000, "torch"),
+                                       op_args, PROF_CATEGORY_OPERATOR),
+             FakeExportHost::with_args(host.slice(stream, "gemm", 2'000, 500, "k", 42), kernel_args,
+                                       PROF_CATEGORY_KERNEL),
+             FakeExportHost::with_args(host.slice(thread, "nccl:all_reduce", 3'000, 10), comm_args,
+                                       PROF_CATEGORY_COMMUNICATION),
+             FakeExportHost::with_args(host.instant(memory, "free", 3'500), free_args,
+                                       PROF_CATEGORY_MEMORY),
+             host.counter(counter, 3'600, 1.0)});
   const JsonValue &mm = *events_named(trace, "X", "aten::mm").at(0);
   EXPECT_EQ(mm.find("cat")->string, "cpu_op");
   EXPECT_EQ(mm.find("pid")->number, 500);
@@ -180,10 +179,26 @@ TEST_F(KinetoExporterTest, DeviceWorkAsHtaReadsIt) {
   EXPECT_EQ(copy.find("args")->find("stream")->number, 2);
   EXPECT_EQ(events_named(trace, "X", "Memset").size(), 1u);
   EXPECT_EQ(events_named(trace, "X", "Sync (wait stream)").size(), 1u);
+  EXPECT_EQ(events_named(trace, "X", "Sync (wait stream)").at(0)->find("cat")->string, "cuda_sync");
   // HTA finds the rank by the pattern "rank":\s+N.
   std::ifstream in(path_);
   const std::string text(std::istreambuf_iterator<char>(in), {});
   EXPECT_NE(text.find("\"rank\": 3"), std::string::npos);
+}
+
+// A wait on the host (a GCU driver's synchronize call) is a runtime call, as
+// Kineto writes cudaStreamSynchronize; only a device's waits are cuda_sync.
+TEST_F(KinetoExporterTest, AHostWaitIsARuntimeCall) {
+  FakeExportHost host;
+  const prof_track_id process = host.add_track(PROF_TRACK_PROCESS, "app", 0, 10);
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "main", process, 10, 10);
+  const JsonValue trace = exported(
+      host,
+      {FakeExportHost::with_args(host.slice(thread, "gcuStreamSynchronize", 100, 50, "api", 9), 0,
+                                 PROF_CATEGORY_SYNC)});
+  const JsonValue &wait = *events_named(trace, "X", "gcuStreamSynchronize").at(0);
+  EXPECT_EQ(wait.find("cat")->string, "cuda_runtime");
+  EXPECT_EQ(wait.find("args")->find("correlation")->number, 9);
 }
 
 TEST_F(KinetoExporterTest, FlowsArePairedWhateverTheirOrder) {
