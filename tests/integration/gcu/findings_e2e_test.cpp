@@ -39,8 +39,8 @@ TEST_F(GcuE2E, FindingsNameTheSynchronousCopiesOfACapture) {
 
 // Its one synchronous copy is found among the asynchronous ones (which a
 // loaded machine may make look synchronous now and then: the unit tests
-// show they are left out).
-TEST_F(GcuE2E, FindingsFindTheOneSynchronousCopyOfATrainingLoop) {
+// show they are left out), and its waits for the stream.
+TEST_F(GcuE2E, FindingsFindTheSynchronousCopyAndTheWaitsOfATrainingLoop) {
   const RunResult r =
       prof({"--enable-activities", "all", "-o", "r", built_program("gcu-train-step")});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
@@ -48,6 +48,10 @@ TEST_F(GcuE2E, FindingsFindTheOneSynchronousCopyOfATrainingLoop) {
   ASSERT_EQ(stats.exit_code, 0) << stats.describe();
   EXPECT_THAT(row_of(stats.out, "sync-copy"), HasSubstr("Memcpy HtoD by gcuMemcpyH2D x1 ("))
       << stats.out;
+  // gcusim says which calls wait for the device (driver 1.3): they stay API
+  // calls in the summary and are the host's waits in the findings.
+  EXPECT_THAT(r.out, HasSubstr("gcuStreamSynchronize"));
+  EXPECT_THAT(row_of(stats.out, "sync-api"), HasSubstr("gcuStreamSynchronize x3 (")) << stats.out;
 }
 
 } // namespace
