@@ -2,6 +2,8 @@
 
 #include <prof/event.hpp>
 
+#include <utility>
+
 namespace prof::stats {
 namespace {
 
@@ -19,14 +21,10 @@ bool LaunchLog::is_pageable(prof_string_id value) {
 
 HostMemory LaunchLog::host_memory(const prof_event &slice) {
   HostMemory memory = HostMemory::Unknown;
-  for (const prof_arg &a : host_.args(slice.args)) {
-    auto known = kind_keys_.find(a.key);
-    if (known == kind_keys_.end()) {
-      const std::string_view key = host_.string(a.key);
-      known = kind_keys_.emplace(a.key, key == "src_kind" || key == "dst_kind").first;
-    }
-    if (!known->second || a.type != PROF_ARG_STRING) continue;
-    if (is_pageable(a.value.s)) return HostMemory::Pageable;
+  for (auto [key, cache] : {std::pair{"src_kind", &src_keys_}, std::pair{"dst_kind", &dst_keys_}}) {
+    const prof_arg *a = arg_named(host_, slice, key, *cache);
+    if (a == nullptr || a->type != PROF_ARG_STRING) continue;
+    if (is_pageable(a->value.s)) return HostMemory::Pageable;
     memory = HostMemory::Other;
   }
   return memory;

@@ -5,6 +5,8 @@
 // vendor's names.
 #pragma once
 
+#include <prof/stats/arg_keys.hpp>
+
 #include <prof/plugin.hpp>
 
 #include <cstdint>
@@ -73,8 +75,8 @@ private:
   bool is_pageable(prof_string_id value);
 
   ExportHost host_;
-  std::unordered_map<prof_string_id, bool> kind_keys_; ///< keys: "src_kind" or "dst_kind"
-  std::unordered_map<prof_string_id, bool> pageable_;  ///< values: "pageable"
+  ArgKeyCache src_keys_, dst_keys_;                   ///< "src_kind", "dst_kind"
+  std::unordered_map<prof_string_id, bool> pageable_; ///< values: "pageable"
   std::vector<LaunchCall> calls_;
   std::vector<LaunchWork> work_;
 };
