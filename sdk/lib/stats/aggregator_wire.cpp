@@ -217,6 +217,7 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
   put_raw(out, a.memory_.ops_);
   put_raw(out, a.launches_.calls_);
   put_raw(out, a.launches_.work_);
+  out.varint(a.launches_.left_out_);
   out.varint(a.memory_.calls_.size());
   for (const auto &[correlation, call] : a.memory_.calls_) {
     out.varint(correlation);
@@ -351,6 +352,7 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
   get_raw(in, a.memory_.ops_);
   get_raw(in, a.launches_.calls_);
   get_raw(in, a.launches_.work_);
+  a.launches_.left_out_ = in.varint();
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     const uint64_t correlation = in.varint();
     MemoryCall call;

@@ -136,6 +136,12 @@ FindingsResult find_findings(StatsAggregator &aggregator, const ExportHost &host
                             ? aggregator.last_ts() - aggregator.first_ts()
                             : 0;
   RuleContext context{aggregator, host, limits, span, result.findings, result.missing_inputs};
+  if (const uint64_t left_out = aggregator.launches().left_out(); left_out > 0)
+    result.missing_inputs.push_back("the launch and synchronization rules read the first " +
+                                    std::to_string(LaunchLog::kMaxKept) +
+                                    " API calls and pieces of device work of each "
+                                    "kind; " +
+                                    std::to_string(left_out) + " more were not read");
   launch_rules(context);
   device_rules(context);
   rank_rules(context);

@@ -33,11 +33,18 @@ HostMemory LaunchLog::host_memory(const prof_event &slice) {
 void LaunchLog::add(const prof_event &e, bool device_side, prof_track_id device) {
   if (e.type != PROF_EVENT_SLICE) return;
   if (is_api_call(e.kind) && !device_side && e.id != 0) {
-    calls_.push_back({e.id, e.ts, e.duration, e.name, e.track});
+    if (calls_.size() < kMaxKept)
+      calls_.push_back({e.id, e.ts, e.duration, e.name, e.track});
+    else
+      ++left_out_;
     return;
   }
   const bool wait = e.kind == PROF_CATEGORY_SYNC && (e.id != 0 || !device_side);
   if (!wait && !(device_side && e.id != 0 && is_launched_work(e.kind))) return;
+  if (work_.size() >= kMaxKept) {
+    ++left_out_;
+    return;
+  }
   LaunchWork work{e.id,   e.ts,   e.duration,          e.name,
                   device, e.kind, HostMemory::Unknown, !device_side};
   if (is_memcpy(e.kind)) work.memory = host_memory(e);
@@ -47,6 +54,7 @@ void LaunchLog::add(const prof_event &e, bool device_side, prof_track_id device)
 void LaunchLog::merge(LaunchLog &other) {
   calls_.insert(calls_.end(), other.calls_.begin(), other.calls_.end());
   work_.insert(work_.end(), other.work_.begin(), other.work_.end());
+  left_out_ += other.left_out_;
 }
 
 std::vector<Launch> LaunchLog::launches() const {

@@ -7,6 +7,8 @@
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/stats/stats_command.hpp"
 #include <prof/stats/findings.hpp>
+#include <prof/stats/launch_log.hpp>
+#include <prof/testing/fake_export_host.hpp>
 
 #include <gtest/gtest.h>
 
@@ -400,6 +402,28 @@ TEST_F(Findings, BadThresholdOptionIsOneLineNamingIt) {
   EXPECT_NE(error("gap-ms=soon").find("'soon' is not a number"), std::string::npos);
   EXPECT_NE(error("gap-ms=-1").find("is not a number, 0 or more"), std::string::npos);
   EXPECT_EQ(error("gap-ms=5"), "");
+}
+
+// A long capture's launch log stays bounded: past LaunchLog::kMaxKept calls
+// the rest are counted, not kept, and the findings say so.
+TEST(LaunchLogBound, CallsPastTheBoundAreCountedNotKept) {
+  prof::testing::FakeExportHost fake;
+  const ExportHost host = fake.host();
+  LaunchLog log(host);
+  prof_event call{};
+  call.type = PROF_EVENT_SLICE;
+  call.kind = PROF_CATEGORY_RUNTIME_API;
+  call.duration = 10;
+  for (uint64_t i = 1; i <= LaunchLog::kMaxKept + 5; ++i) {
+    call.id = i;
+    call.ts = i * 100;
+    log.add(call, false, 0);
+  }
+  EXPECT_EQ(log.calls().size(), LaunchLog::kMaxKept);
+  EXPECT_EQ(log.left_out(), 5u);
+  LaunchLog other(host);
+  other.merge(log);
+  EXPECT_EQ(other.left_out(), 5u);
 }
 
 } // namespace

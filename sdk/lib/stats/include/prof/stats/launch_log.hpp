@@ -57,6 +57,11 @@ class LaunchLog {
   friend struct AggregatorWire; // its bytes, for `prof stats` over MPI
 
 public:
+  /// Calls and pieces of work kept at most, each (about 48 bytes apiece):
+  /// a long capture's summary stays bounded, and the rules say when they
+  /// saw only the first ones.
+  static constexpr size_t kMaxKept = size_t{1} << 21;
+
   explicit LaunchLog(const ExportHost &host) : host_(host) {}
 
   /// A slice: kept when it is a call, device work or a wait (see above).
@@ -66,6 +71,8 @@ public:
 
   const std::vector<LaunchCall> &calls() const { return calls_; }
   const std::vector<LaunchWork> &work() const { return work_; }
+  /// Calls and work beyond kMaxKept, not kept.
+  uint64_t left_out() const { return left_out_; }
   /// Each piece of work whose call was seen, in the order of work().
   std::vector<Launch> launches() const;
 
@@ -79,6 +86,7 @@ private:
   std::unordered_map<prof_string_id, bool> pageable_; ///< values: "pageable"
   std::vector<LaunchCall> calls_;
   std::vector<LaunchWork> work_;
+  uint64_t left_out_ = 0;
 };
 
 } // namespace prof::stats
