@@ -2,6 +2,7 @@
 
 #include "core/plugin_host/output_name.hpp"
 #include "core/report/chunk.hpp"
+#include "tools/prof/cli/subcommand_options.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/stats/stats_inputs.hpp"
@@ -68,24 +69,10 @@ int run_diff(const std::vector<std::string> &args, core::Console &console) {
   add("min-change", po::value<std::string>()->default_value("1"),
       "smallest change of the median per sample called slower or faster, in us");
   add("help,h", "this help");
-  po::options_description all;
-  all.add(options).add_options()("input", po::value<std::vector<std::string>>());
-  po::positional_options_description positional;
-  positional.add("input", -1);
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-  } catch (const po::error &e) {
-    throw usage(e.what());
-  }
-  if (values.count("help")) {
-    std::ostringstream text;
-    text << options;
-    std::fputs(text.str().c_str(), stdout);
-    return kExitOk;
-  }
-  const auto inputs = values.count("input") ? values["input"].as<std::vector<std::string>>()
-                                            : std::vector<std::string>{};
+  const auto parsed = cli::parse_subcommand(args, options, "diff");
+  if (!parsed) return kExitOk;
+  const po::variables_map &values = *parsed;
+  const std::vector<std::string> inputs = cli::subcommand_inputs(values);
   if (inputs.size() != 2)
     throw usage("give two runs, BASE and NEW, each a report or a folder of reports (see prof "
                 "diff --help)");

@@ -3,6 +3,7 @@
 #include "core/plugin_host/output_name.hpp"
 #include "core/plugin_host/report_export_view.hpp"
 #include "tools/prof/cli/step_numbers.hpp"
+#include "tools/prof/cli/subcommand_options.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
 #include "tools/prof/run_context.hpp"
@@ -224,29 +225,16 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       "findings: NAME=VALUE instead of a threshold's default, repeatable (see docs/findings.md)");
   add("help-reports", "list the reports");
   add("help,h", "this help");
-  po::options_description all; // and the report, which --help leaves to the usage line
-  all.add(options).add_options()("input", po::value<std::vector<std::string>>());
-  po::positional_options_description positional;
-  positional.add("input", -1);
-  po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), values);
-  } catch (const po::error &e) {
-    throw usage(e.what());
-  }
-  if (values.count("help")) {
-    std::ostringstream text;
-    text << options;
-    std::fputs(text.str().c_str(), stdout);
-    return kExitOk;
-  }
+  const auto parsed = cli::parse_subcommand(args, options, "stats");
+  if (!parsed) return kExitOk;
+  const po::variables_map &values = *parsed;
   if (values.count("help-reports")) {
     std::fputs(stats::help_reports_text().c_str(), stdout);
     return kExitOk;
   }
-  if (!values.count("input"))
+  const std::vector<std::string> inputs = cli::subcommand_inputs(values);
+  if (inputs.empty())
     throw usage("give a report, several, or folders of them (see prof stats --help)");
-  const auto inputs = values["input"].as<std::vector<std::string>>();
   const std::string format = values["format"].as<std::string>();
   if (format != "table" && format != "csv" && format != "json" && format != "html")
     throw usage("unknown format '" + format + "' (formats: table, csv, json, html)");
