@@ -28,6 +28,11 @@ bool full_summary(SummaryMode mode) {
 stats::StatsScope summary_scope(SummaryMode mode) {
   stats::StatsScope scope =
       full_summary(mode) ? stats::scope_for({"findings"}, {}) : stats::StatsScope{};
+  // A capture's summary keeps nothing per operation, however long it runs:
+  // the rules on collectives and on their overlap with compute (a record a
+  // call, a busy period a kernel) are left to prof stats --report findings.
+  scope.collectives = false;
+  scope.overlap = false;
   scope.functions = true;
   scope.annotations = true;
   scope.heap = true;
