@@ -12,6 +12,8 @@ namespace {
 
 constexpr double kOverlapAligned = 0.9; ///< the operations that overlap once aligned
 constexpr double kOverlapApart = 0.5;   ///< below it, the anchors put them apart
+/// Operations read from each report to check hosts' clocks against each other.
+constexpr size_t kOperationsToCheckHosts = 4096;
 
 enum class Placement { placed, unanchored, to_check };
 
@@ -61,11 +63,17 @@ AlignmentRecord align_on_collectives(const std::vector<Header> &headers,
   }
   if (!any_to_align || count < 2) return record;
 
+  // Reports that have no clock are read whole (the fit follows a drift over
+  // the run); for hosts' clocks that may disagree, the first operations tell.
+  bool any_unanchored = false;
+  for (const Placement p : placement)
+    any_unanchored = any_unanchored || p == Placement::unanchored;
+  const size_t enough = any_unanchored ? SIZE_MAX : kOperationsToCheckHosts;
   std::vector<CollectiveTimes> times(count);
   uint64_t largest_error = 0;
   for (size_t i = 0; i < count; ++i) {
     ReportReader reader;
-    if (reader.open(plan.inputs[i].path)) times[i] = collective_times(reader);
+    if (reader.open(plan.inputs[i].path)) times[i] = collective_times(reader, enough);
   }
   for (bool moved = true; moved;) {
     moved = false;

@@ -56,7 +56,7 @@ int64_t ClockFit::at(uint64_t ts) const {
   return offset + std::llround(drift * (static_cast<double>(ts) - static_cast<double>(origin)));
 }
 
-CollectiveTimes collective_times(const ReportReader &reader) {
+CollectiveTimes collective_times(const ReportReader &reader, size_t enough) {
   uint32_t communicator_key = 0, sequence_key = 0;
   const auto &strings = reader.strings();
   for (uint32_t id = 1; id < strings.size(); ++id) {
@@ -65,7 +65,12 @@ CollectiveTimes collective_times(const ReportReader &reader) {
   }
   CollectiveTimes out;
   if (communicator_key == 0 || sequence_key == 0) return out;
-  reader.for_each_event_batch([&](const prof_event *events, size_t count) {
+  std::vector<prof_event> batch;
+  for (const ReportReader::EventChunk &chunk : reader.event_chunks()) {
+    if (out.calls.size() >= enough) break;
+    if (!reader.decode_events(chunk, batch)) continue;
+    const prof_event *events = batch.data();
+    const size_t count = batch.size();
     for (size_t i = 0; i < count; ++i) {
       const prof_event &e = events[i];
       if (e.type != PROF_EVENT_SLICE || e.kind != PROF_CATEGORY_COMMUNICATION || e.args == 0)
@@ -87,7 +92,7 @@ CollectiveTimes collective_times(const ReportReader &reader) {
       call.begin = std::min(call.begin, e.ts);
       call.end = std::max(call.end, e.ts + e.duration);
     }
-  });
+  }
   return out;
 }
 

@@ -28,9 +28,10 @@ struct CollectiveTimes {
 };
 
 /// The communication slices of `reader` with a `communicator` (text) and a
-/// `sequence` (integer) argument. Reads no event when its strings hold
-/// neither key.
-CollectiveTimes collective_times(const ReportReader &reader);
+/// `sequence` (integer) argument, from its first event chunks until they
+/// hold `enough` operations (all of them by default). Reads no event when
+/// its strings hold neither key.
+CollectiveTimes collective_times(const ReportReader &reader, size_t enough = SIZE_MAX);
 
 /// An input's clock against a reference's, fitted on their shared
 /// operations: reference time = input time + offset + drift x (input time - origin).
