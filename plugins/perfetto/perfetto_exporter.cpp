@@ -149,7 +149,15 @@ void PerfettoExporter::write(const prof_event &e, bool slice_end) {
       return;
     }
     const bool begin = e.type == PROF_EVENT_SLICE && e.duration > 0;
-    write_track_event(e, begin ? f::track_event::kTypeSliceBegin : f::track_event::kTypeInstant);
+    const uint32_t type = begin ? f::track_event::kTypeSliceBegin : f::track_event::kTypeInstant;
+    if (e.id == 0 || e.type == PROF_EVENT_FLOW) {
+      write_track_event(e, type, e.id);
+    } else if (!on_call_track(e.track)) {
+      write_track_event(e, type, flows_.work(e) ? e.id : 0);
+    } else {
+      write_track_event(e, type, e.id);
+      if (const auto early = flows_.call(e.id)) write_early_work_flow(*early, e.id);
+    }
     return;
   }
   case PROF_EVENT_COUNTER: {
@@ -177,7 +185,32 @@ void PerfettoExporter::intern_entry(uint32_t field, uint64_t iid, std::string_vi
   out_.end_nested();
 }
 
-void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type) {
+bool PerfettoExporter::on_call_track(prof_track_id track) {
+  if (track >= call_tracks_.size()) call_tracks_.resize(track + size_t{1} + track / 2);
+  uint8_t &known = call_tracks_[track];
+  if (known == 0) {
+    bool on_device = false;
+    const prof_track_desc *desc = track == 0 ? nullptr : host_.track(track);
+    for (int depth = 0; desc != nullptr && depth < 64 && !on_device; ++depth) {
+      on_device = desc->kind == PROF_TRACK_DEVICE;
+      desc = desc->parent == 0 ? nullptr : host_.track(desc->parent);
+    }
+    known = on_device ? 2 : 1;
+  }
+  return known == 1;
+}
+
+void PerfettoExporter::write_early_work_flow(const FlowEnds::EarlyWork &work, uint64_t id) {
+  prof_event e{};
+  e.type = PROF_EVENT_FLOW;
+  e.track = work.track;
+  e.name = work.name;
+  e.ts = work.ts;
+  e.id = id;
+  write_track_event(e, f::track_event::kTypeInstant, id);
+}
+
+void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type, uint64_t flow_id) {
   PacketSequence &s = sequence(e.track);
   const bool flow = e.type == PROF_EVENT_FLOW;
   uint64_t name_iid = e.name;
@@ -202,7 +235,7 @@ void PerfettoExporter::write_track_event(const prof_event &e, uint32_t type) {
   packet.name_iid = name_iid;
   packet.category_iid = e.category;
   packet.kind_iid = kind != 0 ? kKindIidBase + kind : 0;
-  packet.flow_id = e.id;
+  packet.flow_id = flow_id;
   packet.terminating_flow = flow && e.flags == PROF_FLOW_END;
   if (!new_name && !new_category && !new_kind && args.empty()) {
     write_packet(out_, packet);

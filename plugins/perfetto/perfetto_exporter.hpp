@@ -9,7 +9,8 @@
 //                         slice names the slice it closes, packet_sequence.hpp);
 //                         a nonzero correlation id becomes a flow id on the BEGIN,
 //                         so an API call and the device work it launched (same
-//                         id) are joined by a flow arrow
+//                         id) are joined by a flow arrow; work whose id no call
+//                         has carries none (flow_ends.hpp)
 //   slice (duration 0)    TrackEvent INSTANT (a zero-length slice in Perfetto)
 //   instant               TrackEvent INSTANT
 //   counter               TrackEvent COUNTER (counter_value when integral, else
@@ -47,6 +48,7 @@
 
 #include "background_writer.hpp"
 #include "batch_order.hpp"
+#include "flow_ends.hpp"
 #include "interned_set.hpp"
 #include "packet_sequence.hpp"
 #include "perfetto_tracks.hpp"
@@ -105,7 +107,13 @@ private:
   /// CLOCK_REALTIME when the session clock was 0; 0 when unknown.
   uint64_t realtime_at_zero() const;
   void write(const prof_event &e, bool slice_end);
-  void write_track_event(const prof_event &e, uint32_t type);
+  /// A TrackEvent for `e` of `type` carrying `flow_id` (0: none).
+  void write_track_event(const prof_event &e, uint32_t type, uint64_t flow_id);
+  /// Whether slices on `track` may be calls, as opposed to work on a device
+  /// (a track with a PROF_TRACK_DEVICE above it), which calls start (FlowEnds).
+  bool on_call_track(prof_track_id track);
+  /// The instant that joins work written before its call to flow `id`.
+  void write_early_work_flow(const FlowEnds::EarlyWork &work, uint64_t id);
   void write_counter(const prof_event &e);
   void write_sample(const prof_event &e);
   void intern_entry(uint32_t field, uint64_t iid, std::string_view text);
@@ -122,6 +130,8 @@ private:
   output::ExporterOutput file_;
   std::optional<BackgroundWriter> writer_; // while the file is open; after file_, so stops first
   InternedSet frames_, stacks_;            // on the main sequence
+  FlowEnds flows_;
+  std::vector<uint8_t> call_tracks_; // by track id: 0 not yet known, 1 calls, 2 work
   bool mapping_written_ = false;
   uint64_t events_ = 0;
   uint64_t skipped_ = 0; // counters off counter tracks, slices on them, empty stacks

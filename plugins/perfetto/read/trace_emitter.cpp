@@ -60,7 +60,15 @@ public:
 private:
   void emit_track(uint64_t uuid, std::vector<uint32_t> &events);
   void emit_counters(uint64_t uuid, const std::vector<uint32_t> &events, prof_track_id track);
-  void emit_slice(prof_track_id track, const ReadEvent &begin, const ReadEvent *end, int64_t at);
+  /// `late_flow`: the flow id an instant of prof's exporter gave the slice
+  /// (late_work_flows), 0 if none.
+  void emit_slice(prof_track_id track, const ReadEvent &begin, const ReadEvent *end, int64_t at,
+                  uint64_t late_flow);
+  /// prof's exporter writes device work that came before its call without
+  /// its flow id, and later an instant named as the work at its start with
+  /// the id alone (flow_ends.hpp): such slices' indexes in `events` with the
+  /// id, and those instants' with 0.
+  std::unordered_map<uint32_t, uint64_t> late_work_flows(const std::vector<uint32_t> &events) const;
   void emit_instant(prof_track_id track, const ReadEvent &e);
   void emit_flows();
   void emit_samples();
@@ -90,12 +98,40 @@ void Emitter::add_args(const ReadEvent &e) {
   }
 }
 
+std::unordered_map<uint32_t, uint64_t>
+Emitter::late_work_flows(const std::vector<uint32_t> &events) const {
+  std::unordered_map<uint32_t, uint64_t> late;
+  const auto flow_alone = [&](const ReadEvent &e) {
+    return e.type == EventType::Instant && e.flow_count == 1 && !e.has_category &&
+           e.arg_count == 0 && e.name != 0 && !trace_.flows[e.flows_begin].terminating;
+  };
+  if (std::none_of(events.begin(), events.end(),
+                   [&](uint32_t i) { return flow_alone(trace_.events[i]); }))
+    return late;
+  std::map<std::pair<int64_t, uint32_t>, uint32_t> begins; // (ts, name): a begin without a flow
+  for (const uint32_t i : events) {
+    const ReadEvent &e = trace_.events[i];
+    if (e.type == EventType::SliceBegin && e.flow_count == 0 && e.correlation == 0)
+      begins.emplace(std::pair(e.ts, e.name), i);
+  }
+  for (const uint32_t i : events) {
+    const ReadEvent &e = trace_.events[i];
+    if (!flow_alone(e)) continue;
+    const auto begin = begins.find({e.ts, e.name});
+    if (begin == begins.end()) continue;
+    late.emplace(begin->second, trace_.flows[e.flows_begin].id);
+    late.emplace(i, 0);
+    begins.erase(begin);
+  }
+  return late;
+}
+
 void Emitter::emit_slice(prof_track_id track, const ReadEvent &begin, const ReadEvent *end,
-                         int64_t at) {
+                         int64_t at, uint64_t late_flow) {
   args_.clear();
   add_args(begin);
   if (end != nullptr) add_args(*end);
-  uint64_t correlation = begin.correlation;
+  uint64_t correlation = begin.correlation != 0 ? begin.correlation : late_flow;
   if (correlation == 0 && begin.flow_count > 0) correlation = trace_.flows[begin.flows_begin].id;
   if (correlation == 0 && end != nullptr && end->flow_count > 0)
     correlation = trace_.flows[end->flows_begin].id;
@@ -152,9 +188,11 @@ void Emitter::emit_track(uint64_t uuid, std::vector<uint32_t> &events) {
     std::stable_sort(events.begin(), events.end(), [&](uint32_t a, uint32_t b) {
       return trace_.events[a].ts < trace_.events[b].ts;
     });
+  const std::unordered_map<uint32_t, uint64_t> late_flows = late_work_flows(events);
   std::vector<uint32_t> open;
   for (const uint32_t i : events) {
     const ReadEvent &e = trace_.events[i];
+    if (late_flows.count(i) > 0 && e.type == EventType::Instant) continue;
     switch (e.type) {
     case EventType::SliceBegin:
       open.push_back(i);
@@ -173,7 +211,9 @@ void Emitter::emit_track(uint64_t uuid, std::vector<uint32_t> &events) {
         ++tally_.unmatched_ends;
         break;
       }
-      emit_slice(track, trace_.events[*match], &e, e.ts);
+      const auto late = late_flows.find(*match);
+      emit_slice(track, trace_.events[*match], &e, e.ts,
+                 late == late_flows.end() ? 0 : late->second);
       open.erase(std::next(match).base());
       break;
     }
@@ -186,8 +226,11 @@ void Emitter::emit_track(uint64_t uuid, std::vector<uint32_t> &events) {
     }
   }
   tally_.unended += open.size();
-  for (const uint32_t i : open)
-    emit_slice(track, trace_.events[i], nullptr, last_);
+  for (const uint32_t i : open) {
+    const auto late = late_flows.find(i);
+    emit_slice(track, trace_.events[i], nullptr, last_,
+               late == late_flows.end() ? 0 : late->second);
+  }
 }
 
 void Emitter::emit_flows() {

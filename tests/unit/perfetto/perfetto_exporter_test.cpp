@@ -225,7 +225,8 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   // What trace_processor rebuilds: names, timestamps, durations and nesting.
   const std::vector<ModelSlice> expected{
       {"SIP 1", "matmul", 2000, 500, 0},
-      {"SIP 1", "flow", 2000, 0, 1},
+      {"SIP 1", "flow", 2000, 0, 1},   // flow 9's end
+      {"SIP 1", "matmul", 2000, 0, 1}, // flow 7's: the kernel came before its call
       {"main", "topsLaunchKernel", 1000, 300, 0},
       {"main", "inner", 1000, 100, 1},
       {"main", "flow", 1100, 0, 1},
@@ -239,7 +240,9 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   };
   EXPECT_EQ(model.sorted_slices(), by_order(expected));
 
-  // The API call and the kernel it launched share flow id 7; categories interned.
+  // The API call and the kernel it launched share flow id 7. The kernel's
+  // batch came first, when no call had id 7: an instant of its name at its
+  // start on its track carries the flow, written when the call came.
   const TextNode *api = track_event_named(model, trace, "topsLaunchKernel", "TYPE_SLICE_BEGIN");
   const TextNode *kernel = track_event_named(model, trace, "matmul", "TYPE_SLICE_BEGIN");
   ASSERT_NE(api, nullptr);
@@ -249,8 +252,17 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   EXPECT_EQ(model.track_uuid(api), model.uuid_of("main"));
   // Short ids as varints (3 bytes here, not 9); trace_processor reads both.
   EXPECT_EQ(api->first("track_event")->get("flow_ids_old"), "7");
-  EXPECT_EQ(kernel->first("track_event")->get("flow_ids_old"), "7");
+  EXPECT_FALSE(kernel->first("track_event")->has("flow_ids_old"));
   EXPECT_FALSE(kernel->first("track_event")->has("flow_ids"));
+  int kernel_flow_instants = 0;
+  for (const TextNode *p : trace.all("packet"))
+    if (const TextNode *e = p->first("track_event");
+        e != nullptr && e->get("flow_ids_old") == "7" && e->get("type") == "TYPE_INSTANT") {
+      ++kernel_flow_instants;
+      EXPECT_EQ(model.time(p), 2000u);
+      EXPECT_EQ(model.track_uuid(p), model.uuid_of("SIP 1"));
+    }
+  EXPECT_EQ(kernel_flow_instants, 1);
   EXPECT_EQ(model.track_uuid(kernel), model.uuid_of("SIP 1"));
   EXPECT_EQ(model.categories.at(api->first("track_event")->get("category_iids")), "api");
   EXPECT_EQ(model.categories.at(kernel->first("track_event")->get("category_iids")), "kernel");
@@ -313,6 +325,38 @@ TEST_F(PerfettoExporterTest, WritesSlicesInstantsCountersFlowsAndSamples) {
   for (const TextNode *id : callstack->all("frame_ids"))
     root_first.push_back(frame_function[id->value]);
   EXPECT_EQ(root_first, (std::vector<std::string>{"main", "run", "matmul_impl"}));
+}
+
+// Device work carries its correlation id as a flow id only when a call
+// with that id came before it; ids no call has draw no arrow and cost
+// nothing. Host slices keep theirs whatever comes.
+TEST_F(PerfettoExporterTest, DeviceWorkCarriesAFlowIdOnlyWhenItsCallHasIt) {
+  FakeExportHost host;
+  const prof_track_id thread = host.add_track(PROF_TRACK_THREAD, "main", 0, 1, 1);
+  const prof_track_id device = host.add_track(PROF_TRACK_DEVICE, "GPU 0", 0, 0, 0, 0);
+  const prof_track_id stream = host.add_track(PROF_TRACK_CUSTOM, "stream 7", device, 0, 0, 7);
+  const prof_track_id cpu = host.add_track(PROF_TRACK_CPU, "CPU 0", 0, 0, 0, 0);
+  ASSERT_TRUE(run(host, {{host.slice(thread, "launch", 1000, 100, "api", 11),
+                          host.slice(thread, "lonely", 1200, 100, "api", 12)},
+                         {host.slice(stream, "kernel", 2000, 500, "kernel", 11),
+                          host.slice(stream, "unlaunched", 3000, 500, "kernel", 13),
+                          host.slice(cpu, "worker", 3000, 500, "cpu-schedule", 14)}}));
+  const TextNode trace = testing::decode_trace(path_);
+  const TraceModel model(trace);
+  std::map<std::string, std::string> flow_of; // slice name: its flow id
+  int instants = 0;
+  for (const TextNode *p : trace.all("packet"))
+    if (const TextNode *e = p->first("track_event"); e != nullptr) {
+      if (e->get("type") == "TYPE_SLICE_BEGIN")
+        flow_of[model.event_names.at(e->get("name_iid"))] = e->get("flow_ids_old");
+      instants += e->get("type") == "TYPE_INSTANT";
+    }
+  EXPECT_EQ(flow_of["launch"], "11");
+  EXPECT_EQ(flow_of["kernel"], "11");
+  EXPECT_EQ(flow_of["lonely"], "12"); // its work may come later
+  EXPECT_EQ(flow_of["unlaunched"], "");
+  EXPECT_EQ(flow_of["worker"], "14"); // not on a device: as it was
+  EXPECT_EQ(instants, 0);
 }
 
 TEST_F(PerfettoExporterTest, NestingSurvivesTiesAndUnorderedBatches) {
