@@ -8,10 +8,9 @@
 namespace prof::stats {
 namespace {
 
-// "PRS6": with launches (calls, work and waits by correlation id). Every
-// rank runs the same binary, so a new version of the bytes only needs a new
-// magic.
-constexpr uint32_t kMagic = 0x36535250;
+// "PRS7": with per-process totals. Every rank runs the same binary, so a
+// new version of the bytes only needs a new magic.
+constexpr uint32_t kMagic = 0x37535250;
 
 void put(ByteWriter &out, const DurationStats &d) {
   out.varint(d.calls);
@@ -242,6 +241,16 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
     out.u64(span.first);
     out.u64(span.last);
   }
+  out.varint(a.process_totals_.size());
+  for (const auto &[owner, totals] : a.process_totals_) {
+    out.varint(owner);
+    out.varint(totals.operator_ns);
+    out.varint(totals.operators);
+    out.varint(totals.kernel_ns);
+    out.varint(totals.kernels);
+    out.f64(totals.device_memory_peak);
+    out.varint(totals.heap_peak);
+  }
   return bytes;
 }
 
@@ -379,6 +388,17 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
     key.process = in.varint32();
     const uint64_t first = in.u64();
     a.steps_[key].add(first, in.u64());
+  }
+  for (size_t n = in.count(); n > 0 && in.ok(); --n) {
+    const prof_track_id owner = in.varint32();
+    ProcessTotals totals;
+    totals.operator_ns = in.varint();
+    totals.operators = in.varint();
+    totals.kernel_ns = in.varint();
+    totals.kernels = in.varint();
+    totals.device_memory_peak = in.f64();
+    totals.heap_peak = in.varint();
+    a.process_totals_[owner].merge(totals);
   }
   if (!in.ok() || !in.at_end()) return false;
   into.merge(a);

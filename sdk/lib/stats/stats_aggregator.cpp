@@ -71,6 +71,57 @@ prof_track_id StatsAggregator::process_of(prof_track_id track) {
   return processes_[track] = host_.owner_process(track);
 }
 
+prof_track_id StatsAggregator::totals_owner(prof_track_id track) {
+  if (auto found = totals_owners_.find(track); found != totals_owners_.end()) return found->second;
+  prof_track_id owner = process_of(track);
+  if (owner == 0) {
+    owner = track;
+    for (int depth = 0; depth < 64; ++depth) { // bounded: a malformed parent cycle
+      const prof_track_desc *desc = host_.track(owner);
+      if (desc == nullptr || desc->parent == 0) break;
+      owner = desc->parent;
+    }
+  }
+  return totals_owners_[track] = owner;
+}
+
+void StatsAggregator::add_to_totals(const prof_event &e) {
+  if (e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_OPERATOR) {
+    ProcessTotals &totals = process_totals_[totals_owner(e.track)];
+    totals.operator_ns += e.duration;
+    ++totals.operators;
+  } else if (e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_KERNEL &&
+             summary_.tracks().place(e.track).device_side) {
+    ProcessTotals &totals = process_totals_[totals_owner(e.track)];
+    totals.kernel_ns += e.duration;
+    ++totals.kernels;
+  } else if (e.type == PROF_EVENT_COUNTER) {
+    auto known = memory_used_tracks_.find(e.track);
+    if (known == memory_used_tracks_.end()) {
+      const prof_track_desc *desc = host_.track(e.track);
+      known = memory_used_tracks_
+                  .emplace(e.track,
+                           desc != nullptr && desc->name != nullptr &&
+                               std::string_view(desc->name).starts_with(PROF_MEMORY_USED_TRACK))
+                  .first;
+    }
+    if (known->second) {
+      ProcessTotals &totals = process_totals_[totals_owner(e.track)];
+      totals.device_memory_peak = std::max(totals.device_memory_peak, e.value);
+    }
+  } else if (e.type == PROF_EVENT_INSTANT && e.category != 0) {
+    auto known = heap_peak_categories_.find(e.category);
+    if (known == heap_peak_categories_.end())
+      known =
+          heap_peak_categories_.emplace(e.category, host_.string(e.category) == "heap/peak").first;
+    if (!known->second) return;
+    if (const auto bytes = bytes_of(e)) {
+      ProcessTotals &totals = process_totals_[totals_owner(e.track)];
+      totals.heap_peak = std::max(totals.heap_peak, *bytes);
+    }
+  }
+}
+
 void StatsAggregator::add(const prof_event *events, size_t count) {
   const bool device_work =
       scope_.memcpy || scope_.kernels || scope_.timelines || scope_.device_work;
@@ -100,6 +151,7 @@ void StatsAggregator::add(const prof_event *events, size_t count) {
     }
     if (scope_.operators && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_OPERATOR)
       add_operator(e);
+    if (scope_.process_totals) add_to_totals(e);
     if (scope_.steps && e.type == PROF_EVENT_SLICE && e.kind == PROF_CATEGORY_ANNOTATION)
       if (const auto step = unsigned_arg(e, PROF_STEP_ARG, step_keys_))
         steps_[{*step, process_of(e.track)}].add(e.ts, e.ts + e.duration);
@@ -221,6 +273,8 @@ void StatsAggregator::merge(StatsAggregator &other) {
     process_device_communication_[key].merge(timeline);
   for (const auto &[key, stats] : other.device_work_)
     device_work_[key].merge(stats);
+  for (const auto &[owner, totals] : other.process_totals_)
+    process_totals_[owner].merge(totals);
   functions_.merge(other.functions_);
   memory_.merge(other.memory_);
   launches_.merge(other.launches_);

@@ -7,6 +7,7 @@
 #include "hang_report.hpp"
 #include "heap_report.hpp"
 #include "operator_report.hpp"
+#include "outliers_report.hpp"
 #include "overlap_report.hpp"
 #include "step_report.hpp"
 
@@ -14,6 +15,7 @@
 #include <prof/stats/counter_name.hpp>
 #include <prof/stats/natural_order.hpp>
 #include <prof/stats/process_label.hpp>
+#include <prof/stats/rank_outliers.hpp>
 #include <prof/stats/summary_tables.hpp>
 #include <prof/stats/time_format.hpp>
 #include <prof/stats/value_format.hpp>
@@ -730,6 +732,16 @@ const ReportEntry kReports[] = {
      [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
        return stragglers_report(a, h);
      }},
+    {{"outliers",
+      "the ranks and nodes that differ from the rest (by step time, lateness at collectives, "
+      "communication, operator and kernel time, memory peak), by how much and in what, and the "
+      "typical rank to compare with",
+      false},
+     [](StatsScope &scope, const ReportOptions &) { rank_outliers_scope(scope); },
+     Timelines::none,
+     [](std::string_view, StatsAggregator &a, const ExportHost &h, const ReportOptions &) {
+       return outliers_report(a, h);
+     }},
     {{"overlap",
       "per process (rank): time in communication calls, and how much of it its devices computed "
       "through",
@@ -853,8 +865,8 @@ StatsTable build_report(std::string_view name, StatsAggregator &aggregator, cons
   StatsTable table = entry->build(name, aggregator, host, options);
   // The reports that set ranks' times against each other say when those
   // times come from clocks aligned on collective operations.
-  static constexpr std::string_view kAcrossRanks[] = {"steps",   "stragglers", "collectives",
-                                                      "overlap", "idle",       "critical-path"};
+  static constexpr std::string_view kAcrossRanks[] = {
+      "steps", "stragglers", "outliers", "collectives", "overlap", "idle", "critical-path"};
   if (table.row_count() > 0 &&
       std::find(std::begin(kAcrossRanks), std::end(kAcrossRanks), name) != std::end(kAcrossRanks))
     if (std::string clocks = clock_alignment_note(host); !clocks.empty())

@@ -155,6 +155,24 @@ struct ThreadSpan {
   uint64_t length() const { return last > first ? last - first : 0; }
 };
 
+/// One process's totals, for comparing ranks (StatsScope::process_totals).
+struct ProcessTotals {
+  uint64_t operator_ns = 0; ///< its framework operators' durations, nested ones each in full
+  uint64_t operators = 0;
+  uint64_t kernel_ns = 0; ///< its device slices of the kernel category
+  uint64_t kernels = 0;
+  double device_memory_peak = 0; ///< the largest sample of its "Memory used" counters (bytes)
+  uint64_t heap_peak = 0;        ///< the `bytes` of its "heap/peak" instant
+  void merge(const ProcessTotals &other) {
+    operator_ns += other.operator_ns;
+    operators += other.operators;
+    kernel_ns += other.kernel_ns;
+    kernels += other.kernels;
+    device_memory_peak = std::max(device_memory_peak, other.device_memory_peak);
+    heap_peak = std::max(heap_peak, other.heap_peak);
+  }
+};
+
 /// What to keep beyond the activity and counter statistics.
 struct StatsScope {
   bool memcpy = false;        ///< memory-copy statistics by name
@@ -179,6 +197,8 @@ struct StatsScope {
   bool open_work = false;
   /// API calls, device work and waits with correlation ids (launches()).
   bool launches = false;
+  /// Per-process totals of operators, kernels and memory (process_totals()).
+  bool process_totals = false;
   /// Busy periods closer than this are joined (see BusyTimeline); 0 keeps
   /// them exact, as utilization needs.
   uint64_t timeline_join_gap = 0;
@@ -263,6 +283,14 @@ public:
   /// slices with that `step` argument to their latest end.
   const std::map<StepKey, ThreadSpan> &steps() const { return steps_; }
 
+  /// Totals by the process whose work a track holds (ExportHost::owner_process),
+  /// or, for a track of no process, by its top-level track: in a merged
+  /// report a rank's device, whose name carries the rank's merge label
+  /// (with StatsScope::process_totals).
+  const std::unordered_map<prof_track_id, ProcessTotals> &process_totals() const {
+    return process_totals_;
+  }
+
   /// The memory source's summary instants (category strings "heap/..."),
   /// in no order.
   const std::vector<prof_event> &heap_events() const { return heap_events_; }
@@ -299,6 +327,10 @@ private:
   /// The process track at or above `track`, or the one its owner names
   /// (ExportHost::owner_process), 0 if none (cached).
   prof_track_id process_of(prof_track_id track);
+  /// process_of(track), else the top-level track above `track` (cached).
+  prof_track_id totals_owner(prof_track_id track);
+  /// Adds `e` to process_totals_.
+  void add_to_totals(const prof_event &e);
 
   ExportHost host_;
   StatsScope scope_;
@@ -329,6 +361,11 @@ private:
   std::map<DeviceProcess, BusyTimeline> process_device_communication_;
   std::map<DeviceProcess, BusyTimeline> process_busy_;
   std::map<DeviceWorkKey, DurationStats> device_work_;
+  std::unordered_map<prof_track_id, ProcessTotals> process_totals_;
+  std::unordered_map<prof_track_id, prof_track_id> totals_owners_;
+  /// Counter tracks: whether one is a "Memory used" track.
+  std::unordered_map<prof_track_id, bool> memory_used_tracks_;
+  std::unordered_map<prof_string_id, bool> heap_peak_categories_; ///< whether one is "heap/peak"
   FunctionView functions_;
   MemoryLog memory_;
   LaunchLog launches_;
