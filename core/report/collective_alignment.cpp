@@ -79,9 +79,12 @@ AlignmentRecord align_on_collectives(const std::vector<Header> &headers,
     moved = false;
     for (size_t i = 0; i < count; ++i) {
       if (placement[i] == Placement::placed) continue;
-      // The placed input it shares the most operations with.
+      // The first placed input that shares half its operations or more,
+      // else the one it shares the most with: one fit each at thousands of
+      // ranks, not one per pair.
       std::optional<ClockFit> fit;
       size_t with = 0;
+      const size_t enough_shared = (times[i].calls.size() + 1) / 2;
       for (size_t j = 0; j < count; ++j) {
         if (placement[j] != Placement::placed) continue;
         const std::optional<ClockFit> candidate = fit_clock(times[j], times[i]);
@@ -89,6 +92,7 @@ AlignmentRecord align_on_collectives(const std::vector<Header> &headers,
           fit = candidate;
           with = j;
         }
+        if (fit && fit->shared >= std::max(enough_shared, kMinSharedOperations)) break;
       }
       if (!fit) continue;
       MergeInput &input = plan.inputs[i];
