@@ -69,7 +69,8 @@ public:
   OutlierFinder(const StatsAggregator &aggregator, const ExportHost &host)
       : aggregator_(aggregator), host_(host) {}
 
-  RankOutliers find();
+  /// Every measure, or (`lateness_only`) arrival lateness alone.
+  RankOutliers find(bool lateness_only = false);
 
 private:
   size_t rank_of(prof_track_id process);
@@ -172,13 +173,16 @@ void OutlierFinder::compare_items(OutlierMeasure measure,
                                   const std::vector<std::string> &item_names, double floor) {
   // Each rank's deviation from each item's median.
   std::vector<std::vector<std::pair<size_t, double>>> by_rank(out_.ranks.size());
-  std::vector<double> all;
+  std::vector<double> all, typicals;
   for (size_t item = 0; item < items.size(); ++item) {
     if (items[item].size() < 3) continue;
     std::vector<double> values;
     for (const auto &[rank, value] : items[item])
       values.push_back(value);
     const double center = median(values);
+    typicals.push_back(measure == OutlierMeasure::lateness
+                           ? center - *std::min_element(values.begin(), values.end())
+                           : center);
     for (const auto &[rank, value] : items[item]) {
       by_rank[rank].emplace_back(item, value - center);
       all.push_back(value - center);
@@ -211,9 +215,11 @@ void OutlierFinder::compare_items(OutlierMeasure measure,
       result.flagged.push_back({rank, median(excesses), excesses.size(), of_items});
     }
   }
+  const double typical = median(typicals);
   for (auto &[name, result] : by_name) {
     result.measure = measure;
     result.what = name;
+    result.typical = typical;
     result.threshold = threshold;
     results_.push_back(std::move(result));
   }
@@ -362,7 +368,8 @@ std::string finding_text(const OutlierFinding &f, const std::string &who) {
   const std::string in_items = std::to_string(f.items) + " of " + std::to_string(f.of_items);
   switch (f.measure) {
   case OutlierMeasure::step_time:
-    return who + " slower in " + in_items + " steps by " + excess + " median";
+    return who + " slower in " + in_items + " steps by " + excess + " median (typical step " +
+           typical + ")";
   case OutlierMeasure::lateness:
     return who + " late to " + in_items + " " + f.what + " by " + excess + " median";
   case OutlierMeasure::communication:
@@ -440,13 +447,15 @@ void OutlierFinder::choose_typical() {
   }
 }
 
-RankOutliers OutlierFinder::find() {
+RankOutliers OutlierFinder::find(bool lateness_only) {
   collect_ranks();
   if (out_.ranks.size() < 3) return std::move(out_);
-  step_times();
   lateness();
-  communication();
-  totals();
+  if (!lateness_only) {
+    step_times();
+    communication();
+    totals();
+  }
   std::stable_sort(
       results_.begin(), results_.end(),
       [](const MeasureResult &a, const MeasureResult &b) { return a.measure < b.measure; });
@@ -491,6 +500,10 @@ void rank_outliers_scope(StatsScope &scope) {
 
 RankOutliers find_rank_outliers(const StatsAggregator &aggregator, const ExportHost &host) {
   return OutlierFinder(aggregator, host).find();
+}
+
+RankOutliers find_late_ranks(const StatsAggregator &aggregator, const ExportHost &host) {
+  return OutlierFinder(aggregator, host).find(true);
 }
 
 std::string rank_runs(const std::vector<int> &ranks) {

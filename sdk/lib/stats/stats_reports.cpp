@@ -470,6 +470,8 @@ StatsTable collectives_report(const StatsAggregator &aggregator, const ExportHos
 /// the stragglers report's notes, up to kLateOperationsShown per name.
 constexpr uint64_t kLateOperationNs = 1'000'000;
 constexpr size_t kLateOperationsShown = 10;
+/// Up to this many ranks take part in a name's operations, each has a row.
+constexpr size_t kStragglerRowsAlways = 32;
 
 StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"stragglers", "Communicator", {}, {}, "", {}};
@@ -530,12 +532,20 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
   for (const auto &[communicator, names] : by_communicator)
     communicators.push_back(communicator);
   std::sort(communicators.begin(), communicators.end(), natural_less);
+  size_t left_out = 0;
   for (const std::string &communicator : communicators) {
     Section section{communicator, "======== Stragglers (" + communicator + "):", {}};
     for (const auto &[name, stats] : by_communicator[communicator]) {
+      // Among many ranks, those never last by a margin are left out.
+      const bool many = stats.by_process.size() > kStragglerRowsAlways;
       std::vector<std::string> processes;
-      for (const auto &[process, value] : stats.by_process)
+      for (const auto &[process, value] : stats.by_process) {
+        if (many && value.second.max < kLateOperationNs) {
+          ++left_out;
+          continue;
+        }
         processes.push_back(process);
+      }
       std::sort(processes.begin(), processes.end(), natural_less);
       for (const std::string &process : processes) {
         const auto &[times_last, lateness] = stats.by_process.at(process);
@@ -549,6 +559,14 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
     }
     table.sections.push_back(std::move(section));
   }
+  if (left_out > 0)
+    table.notes.push_back("left out of the table: " + std::to_string(left_out) +
+                          " rows of ranks never last by " + format_duration(kLateOperationNs) +
+                          " or more (each name's rows are kept whole up to " +
+                          std::to_string(kStragglerRowsAlways) + " ranks)");
+  // The ranks late together, by node where a node's ranks are (find_late_ranks).
+  for (const OutlierFinding &late : find_late_ranks(aggregator, host).findings)
+    table.notes.push_back("late ranks: " + late.text);
   // The operations one rank held up longest, each named: the latest
   // kLateOperationsShown of each name, in their order on the communicator.
   for (const std::string &communicator : communicators)
@@ -725,7 +743,8 @@ const ReportEntry kReports[] = {
      }},
     {{"stragglers",
       "collective operations matched across ranks (communicator and sequence): arrival skew, "
-      "how often and how late each rank came last, and the operations held up 1 ms or more",
+      "how often and how late each rank came last (beyond 32 ranks, those last by 1 ms or more), "
+      "the ranks late together (by node) and the operations held up 1 ms or more",
       false},
      [](StatsScope &scope, const ReportOptions &) { scope.collectives = true; },
      Timelines::none,

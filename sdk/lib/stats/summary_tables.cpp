@@ -9,10 +9,7 @@
 #include <cstdio>
 
 namespace prof::stats {
-namespace {
-
-
-} // namespace
+namespace {} // namespace
 
 std::string format_percent(uint64_t part, uint64_t whole) {
   const double percent = whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / whole;

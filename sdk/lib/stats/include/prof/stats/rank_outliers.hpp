@@ -62,7 +62,10 @@ struct OutlierFinding {
   /// For measures over items (steps, operations): in how many of them the
   /// ranks differed (the most of any of them), and how many there were.
   uint64_t items = 0, of_items = 0;
-  double typical = 0; ///< the typical rank's value (the median over ranks)
+  /// The typical rank's value: the median over ranks; for steps the median
+  /// step time, for lateness how long after the first rank the median one
+  /// arrives.
+  double typical = 0;
   /// How far the ranks were from it: the median of their excess (ns or
   /// bytes), over the items they differed in for measures over items.
   double excess = 0;
@@ -93,6 +96,10 @@ void rank_outliers_scope(StatsScope &scope);
 /// The outliers of `aggregator` (scanned with rank_outliers_scope()).
 /// Nothing is found among fewer than 3 ranks.
 RankOutliers find_rank_outliers(const StatsAggregator &aggregator, const ExportHost &host);
+
+/// find_rank_outliers by arrival lateness alone (a scan with
+/// StatsScope::collectives is enough): the stragglers report's groups.
+RankOutliers find_late_ranks(const StatsAggregator &aggregator, const ExportHost &host);
 
 /// "3, 17, 56-63": ranks as runs.
 std::string rank_runs(const std::vector<int> &ranks);
