@@ -20,6 +20,7 @@
 #include "tools/prof/reports/replay_command.hpp"
 #include "tools/prof/sessions/session_control.hpp"
 #include "tools/prof/stats/diff_command.hpp"
+#include "tools/prof/stats/outlier_ranks.hpp"
 #include "tools/prof/stats/stats_command.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
@@ -89,7 +90,7 @@ int run_own_arguments(const cli::SubcommandSpec &subcommand, const std::vector<s
   case cli::Route::Diff:
     return tool::run_diff(args, console);
   case cli::Route::Merge:
-    return tool::run_merge(args, console);
+    return tool::run_merge(args, console, tool::outlier_ranks);
   case cli::Route::Import:
     return tool::run_trace_import(args, console);
   case cli::Route::Sessions:

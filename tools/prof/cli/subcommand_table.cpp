@@ -50,7 +50,7 @@ constexpr SubcommandSpec kSubcommands[] = {
     {"diff", "[--format table|csv|json|html] [--fail-on-regression PCT] [-o FILE] BASE NEW",
      "compare two runs: what got slower, faster, new or gone (docs/diff.md)", "", Route::Diff,
      O::Own},
-    {"merge", "-o FILE [--force-overwrite] REPORT|FOLDER...",
+    {"merge", "-o FILE [--force-overwrite] [--ranks LIST|outliers] REPORT|FOLDER...",
      "merge the reports of several processes, ranks or hosts", "", Route::Merge, O::Own},
     {"import", "[-o OUT] [--force-overwrite] [--rank N] [--importer NAME] TRACE...",
      "convert other profilers' traces into reports, through importer plugins", "", Route::Import,

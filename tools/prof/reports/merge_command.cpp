@@ -5,6 +5,7 @@
 #include "tools/prof/capture/plugin_selection.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
+#include "tools/prof/reports/rank_selection.hpp"
 #include "tools/prof/reports/report_folder.hpp"
 #include "tools/prof/reports/saved_report.hpp"
 
@@ -31,6 +32,7 @@ struct MergeRequest {
   std::vector<std::string> inputs; ///< reports or folders of reports, as given
   std::string output;              ///< a .profrep, else a Perfetto trace
   bool force = false;
+  std::optional<RankSelection> ranks; ///< --ranks: only these ranks' reports
 };
 
 bool ends_with(std::string_view text, std::string_view tail) {
@@ -56,8 +58,9 @@ int write_perfetto(const std::string &report, const MergeRequest &request,
 }
 
 int merge(const MergeRequest &request, core::Console &console,
-          const std::function<const core::PluginRegistry &()> &registry) {
-  const std::vector<std::string> paths = report_paths(request.inputs, request.output);
+          const std::function<const core::PluginRegistry &()> &registry,
+          const OutlierRanks &outlier_ranks = {}) {
+  std::vector<std::string> paths = report_paths(request.inputs, request.output);
   std::string problem;
   if (!core::output_path_allowed(request.output, request.force, &problem))
     throw cli::UsageError("merge: " + problem);
@@ -66,6 +69,15 @@ int merge(const MergeRequest &request, core::Console &console,
     throw std::runtime_error("merge: writing the Perfetto trace '" + request.output +
                              "' needs the perfetto exporter, which is not installed (an output "
                              "ending in .profrep needs none)");
+  if (request.ranks) {
+    std::vector<int> ranks = request.ranks->ranks;
+    if (request.ranks->outliers) {
+      if (!outlier_ranks)
+        throw cli::UsageError("merge: --ranks outliers is not available here; give the ranks");
+      ranks = outlier_ranks(paths, console);
+    }
+    paths = reports_of_ranks(paths, ranks);
+  }
 
   report::MergePlan plan;
   try {
@@ -106,15 +118,19 @@ int merge(const MergeRequest &request, core::Console &console,
 
 } // namespace
 
-int run_merge(const std::vector<std::string> &args, core::Console &console) {
+int run_merge(const std::vector<std::string> &args, core::Console &console,
+              const OutlierRanks &outlier_ranks) {
   po::options_description options("prof merge -o OUTPUT [options] REPORT|FOLDER...");
   options.add_options()("output,o", po::value<std::string>(),
                         "merged report (.profrep; added without an extension), or a Perfetto "
                         "trace for any other extension")("force-overwrite,f",
                                                          "replace an existing output file")(
       "plugin-path", po::value<std::vector<std::string>>(), "also load plugins from DIR")(
-      "help,h", "this help")("input", po::value<std::vector<std::string>>(),
-                             "reports, or folders whose .profrep files are merged");
+      "ranks", po::value<std::string>(),
+      "merge only these ranks' reports: a list (3,17,56-63), or \"outliers\": the ranks `prof "
+      "stats --report outliers` names and the typical rank")("help,h", "this help")(
+      "input", po::value<std::vector<std::string>>(),
+      "reports, or folders whose .profrep files are merged");
   po::positional_options_description positional;
   positional.add("input", -1);
   po::variables_map values;
@@ -139,19 +155,24 @@ int run_merge(const std::vector<std::string> &args, core::Console &console) {
   request.output = values["output"].as<std::string>();
   if (!fs::path(request.output).has_extension()) request.output += kReportExtension;
   request.force = values.count("force-overwrite") > 0;
+  if (values.count("ranks"))
+    request.ranks = parse_rank_selection(values["ranks"].as<std::string>());
 
   std::vector<std::filesystem::path> extra;
   if (values.count("plugin-path"))
     for (const auto &path : values["plugin-path"].as<std::vector<std::string>>())
       extra.emplace_back(path);
   std::optional<core::PluginRegistry> registry;
-  return merge(request, console, [&]() -> const core::PluginRegistry & {
-    if (!registry) {
-      registry.emplace();
-      registry->scan(core::PluginRegistry::search_path(extra));
-    }
-    return *registry;
-  });
+  return merge(
+      request, console,
+      [&]() -> const core::PluginRegistry & {
+        if (!registry) {
+          registry.emplace();
+          registry->scan(core::PluginRegistry::search_path(extra));
+        }
+        return *registry;
+      },
+      outlier_ranks);
 }
 
 int run_visual_profiler_merge(const RunContext &context) {
