@@ -472,6 +472,8 @@ constexpr uint64_t kLateOperationNs = 1'000'000;
 constexpr size_t kLateOperationsShown = 10;
 /// Up to this many ranks take part in a name's operations, each has a row.
 constexpr size_t kStragglerRowsAlways = 32;
+/// Up to this many communicators, each has a section.
+constexpr size_t kStragglerSectionsAlways = 16;
 
 StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost &host) {
   StatsTable table{"stragglers", "Communicator", {}, {}, "", {}};
@@ -532,8 +534,18 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
   for (const auto &[communicator, names] : by_communicator)
     communicators.push_back(communicator);
   std::sort(communicators.begin(), communicators.end(), natural_less);
-  size_t left_out = 0;
+  size_t left_out = 0, quiet_communicators = 0;
+  const bool many_communicators = communicators.size() > kStragglerSectionsAlways;
   for (const std::string &communicator : communicators) {
+    if (many_communicators) {
+      uint64_t skew_max = 0;
+      for (const auto &[name, stats] : by_communicator[communicator])
+        skew_max = std::max(skew_max, stats.skew_max);
+      if (skew_max < kLateOperationNs) {
+        ++quiet_communicators;
+        continue;
+      }
+    }
     Section section{communicator, "======== Stragglers (" + communicator + "):", {}};
     for (const auto &[name, stats] : by_communicator[communicator]) {
       // Among many ranks, those never last by a margin are left out.
@@ -559,6 +571,11 @@ StatsTable stragglers_report(const StatsAggregator &aggregator, const ExportHost
     }
     table.sections.push_back(std::move(section));
   }
+  if (quiet_communicators > 0)
+    table.notes.push_back("left out of the table: " + std::to_string(quiet_communicators) +
+                          " communicators whose operations no rank held up " +
+                          format_duration(kLateOperationNs) + " or more (of " +
+                          std::to_string(communicators.size()) + ")");
   if (left_out > 0)
     table.notes.push_back("left out of the table: " + std::to_string(left_out) +
                           " rows of ranks never last by " + format_duration(kLateOperationNs) +

@@ -94,7 +94,7 @@ TEST_F(StatsCommand, BadUsageIsOneLineNamingTheProblem) {
       "prof: stats: unknown report 'gcu' (reports: gcu-activity, gcu-activity-per-device, "
       "api, osrt, ranges, nvtx, python-functions, torch-ops, kernels, memcpy-time, memcpy-size, "
       "device-memory, memory, counters, device-utilization, device-gaps, cpu-functions, "
-      "collectives, stragglers, overlap, idle, hang, steps, critical-path, findings)");
+      "collectives, stragglers, outliers, overlap, idle, hang, steps, critical-path, findings)");
   EXPECT_EQ(usage_error({report_, "--report", "critical-path", "--step", "2,x"}),
             "prof: stats: --step 'x' is not a step number");
   EXPECT_EQ(usage_error({report_, "--report", "critical-path", "--step", "5"}),
