@@ -3,6 +3,8 @@
 #include <prof/stats/rank_outliers.hpp>
 #include <prof/stats/value_format.hpp>
 
+#include <algorithm>
+
 namespace prof::stats {
 namespace {
 
@@ -45,12 +47,17 @@ StatsTable outliers_report(const StatsAggregator &aggregator, const ExportHost &
   Section section{"", "======== Outliers (" + std::to_string(ranks) + " ranks):", {}};
   for (const OutlierFinding &f : outliers.findings) {
     std::vector<int> numbers;
-    for (const size_t i : f.ranks)
+    std::string labels; // processes that name no rank
+    for (const size_t i : f.ranks) {
       numbers.push_back(outliers.ranks[i].rank);
+      labels += (labels.empty() ? "" : ", ") + outliers.ranks[i].label;
+    }
+    const bool numbered =
+        std::all_of(numbers.begin(), numbers.end(), [](int rank) { return rank >= 0; });
     const bool items = f.of_items > 0;
     section.rows.push_back({Cell::of_text(measure_name(f.measure)),
                             Cell::of_text(f.node.empty() ? "-" : f.node, f.node),
-                            Cell::of_text(rank_runs(numbers)),
+                            Cell::of_text(numbered ? rank_runs(numbers) : labels),
                             Cell::of_text(f.what.empty() ? "-" : f.what, f.what),
                             items ? Cell::of_count(f.items) : Cell::of_text("-", ""),
                             items ? Cell::of_count(f.of_items) : Cell::of_text("-", ""),

@@ -45,7 +45,7 @@ constexpr SubcommandSpec kSubcommands[] = {
      Route::Export, O::Own},
     {"stats", "[--report NAMES] [--format table|csv|json] [-o FILE] REPORT",
      "compute statistics from a report (--help-reports lists them; --report findings: what "
-     "is worth fixing)",
+     "is worth fixing; --report outliers: the ranks that differ)",
      "", Route::Stats, O::Own},
     {"diff", "[--format table|csv|json|html] [--fail-on-regression PCT] [-o FILE] BASE NEW",
      "compare two runs: what got slower, faster, new or gone (docs/diff.md)", "", Route::Diff,
