@@ -279,7 +279,9 @@ void OutlierFinder::communication() {
   std::vector<std::optional<double>> all(out_.ranks.size());
   for (const auto &[key, stats] : aggregator_.communication()) {
     const size_t rank = rank_of(key.process);
-    if (rank == SIZE_MAX) continue;
+    // Calls on no communicator are set-up, teardown and waits (MPI_Init),
+    // whose time differs between ranks for reasons of no interest.
+    if (rank == SIZE_MAX || key.communicator == 0) continue;
     auto &values = by_name[std::string(host_.string(key.name))];
     values.resize(out_.ranks.size());
     const auto ns = static_cast<double>(stats.durations.total);

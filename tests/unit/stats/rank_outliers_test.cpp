@@ -2,6 +2,8 @@
 // `prof stats FOLDER` merges them: each cause is found, in the ranks it
 // hit and nowhere else; a job with jitter only, or with clocks skewed per
 // node, has no outlier.
+#include "stats_report_fixture.hpp"
+
 #include "core/plugin_host/report_export_view.hpp"
 #include "core/report/report_merge.hpp"
 #include "core/report/report_reader.hpp"
@@ -135,6 +137,71 @@ TEST(RankOutliers, SlowLinkNamesThePairInTheirExchange) {
   for (const OutlierFinding &f : found.outliers.findings)
     if (f.measure == OutlierMeasure::communication)
       EXPECT_TRUE(f.what == "send" || f.what == "recv");
+}
+
+class RankOutliersOfReport : public testing::ReportFixture {
+protected:
+  RankOutliers outliers() {
+    StatsScope scope;
+    rank_outliers_scope(scope);
+    const StatsAggregator aggregator = tool::scan_report(reader_, host_->host(), scope).aggregator;
+    return find_rank_outliers(aggregator, host_->host());
+  }
+};
+
+// Five processes named by their launcher's rank alone (no merge label):
+// rank 2 spends three times the others' time in operators, rank 4's heap
+// peaks at twice theirs.
+TEST_F(RankOutliersOfReport, OperatorTimeAndHeapPeakOfRanksWithoutANode) {
+  testing::TestReport r;
+  for (int rank = 0; rank < 5; ++rank) {
+    const uint32_t process = r.process("train (rank " + std::to_string(rank) + ")", 10 + rank);
+    const uint32_t main = r.thread(process, "train", 10 + rank);
+    const uint64_t op = (rank == 2 ? 3'000'000 : 1'000'000) + 1000 * static_cast<uint64_t>(rank);
+    for (int i = 0; i < 10; ++i)
+      r.op(main, testing::kOrigin + static_cast<uint64_t>(i) * 5'000'000, op, "aten::mm");
+    r.heap(process, testing::kOrigin + 60'000'000, "heap peak", "heap/peak",
+           {{"bytes", (rank == 4 ? 2ull : 1ull) << 30}});
+  }
+  ASSERT_NO_FATAL_FAILURE(open(r, 65536));
+  const RankOutliers found = outliers();
+  ASSERT_EQ(found.ranks.size(), 5u);
+  EXPECT_EQ(found.ranks[2].label, "rank 2");
+  EXPECT_EQ(found.ranks[2].node, "");
+  ASSERT_EQ(found.findings.size(), 2u);
+  EXPECT_EQ(found.findings[0].measure, OutlierMeasure::operator_time);
+  EXPECT_EQ(found.findings[0].ranks, std::vector<size_t>{2});
+  EXPECT_NEAR(found.findings[0].excess, 20e6, 0.1e6);
+  EXPECT_EQ(found.findings[0].text,
+            "rank 2 19.99ms more in operators than the typical rank (10.03ms)");
+  EXPECT_EQ(found.findings[1].measure, OutlierMeasure::memory_peak);
+  EXPECT_EQ(found.findings[1].ranks, std::vector<size_t>{4});
+  EXPECT_EQ(found.outlier_ranks(), (std::vector<size_t>{2, 4}));
+  ASSERT_TRUE(found.typical.has_value());
+  EXPECT_TRUE(*found.typical == 0 || *found.typical == 1 || *found.typical == 3);
+}
+
+// In a merged report each rank's device is its own, named with the rank's
+// merge label: its "Memory used" counter is that rank's.
+TEST_F(RankOutliersOfReport, DeviceMemoryGoesToTheRankOfTheDevicesLabel) {
+  testing::TestReport r;
+  for (int rank = 0; rank < 4; ++rank) {
+    const std::string label = " [node1 rank " + std::to_string(rank) + "]";
+    const uint32_t process = r.process("train" + label, 10);
+    const uint32_t main = r.thread(process, "train", 10);
+    r.step(main, testing::kOrigin, 5'000'000, 1);
+    const uint32_t device = r.track(PROF_TRACK_DEVICE, 0, "GPU 0" + label, 0);
+    const uint32_t used = r.track(PROF_TRACK_COUNTER, device, "Memory used" + label, -1, "bytes");
+    r.counter(used, testing::kOrigin + 1000, rank == 1 ? 40e9 : 20e9);
+  }
+  ASSERT_NO_FATAL_FAILURE(open(r, 65536));
+  const RankOutliers found = outliers();
+  ASSERT_EQ(found.findings.size(), 1u);
+  EXPECT_EQ(found.findings[0].measure, OutlierMeasure::memory_peak);
+  EXPECT_EQ(found.findings[0].ranks, std::vector<size_t>{1});
+  EXPECT_EQ(found.findings[0].node, ""); // 1 of node1's 4 ranks
+  EXPECT_EQ(found.findings[0].text.rfind("rank 1 (node1) memory peak", 0), 0u)
+      << found.findings[0].text;
 }
 
 TEST(RankRuns, JoinsRunsOfRanks) {

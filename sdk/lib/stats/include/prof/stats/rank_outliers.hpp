@@ -24,7 +24,7 @@ namespace prof::stats {
 enum class OutlierMeasure {
   step_time,     ///< its time in training steps (annotation slices with a `step` argument)
   lateness,      ///< its arrival at collective operations after the operation's median rank
-  communication, ///< its time in communication calls of one name (point-to-point, collectives)
+  communication, ///< its time in communication calls of one name on a communicator
   operator_time, ///< its time in framework operators
   kernel_time,   ///< its devices' time in kernels
   memory_peak,   ///< the peak of its devices' memory use and of its heap
