@@ -2,8 +2,8 @@
 // `prof merge --ranks outliers`, on synthetic jobs of many ranks with one
 // known cause each (tests/support/synthetic_job.hpp): the cause's ranks are
 // named and no other; jitter alone and clocks skewed per node name none.
-// 1024 ranks (128 nodes) by default, a few seconds a cause on 2 cores;
-// PROF_SCALE_RANKS=4096 runs the full size.
+// 1024 ranks (128 nodes) by default, a few seconds a cause on 2 cores (256
+// in sanitizer builds); PROF_SCALE_RANKS=4096 runs the full size.
 #include "core/report/report_reader.hpp"
 #include "tests/support/build_paths.hpp"
 #include "tests/support/json_check.hpp"
@@ -28,7 +28,7 @@ using prof::testing::JsonParser;
 
 int job_ranks() {
   const char *ranks = std::getenv("PROF_SCALE_RANKS");
-  return ranks != nullptr && std::atoi(ranks) >= 16 ? std::atoi(ranks) : 1024;
+  return ranks != nullptr && std::atoi(ranks) >= 16 ? std::atoi(ranks) : PROF_SCALE_DEFAULT_RANKS;
 }
 
 /// "3, 17, 56-63" as ranks.
