@@ -4,7 +4,9 @@
 #include <prof/stats/time_format.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
 
 namespace prof::stats {
 namespace {
@@ -14,7 +16,6 @@ constexpr const char *kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", 
 
 constexpr int kRowHeight = 18, kChartWidth = 760;
 constexpr int kAxisWidth = 80, kPlotHeight = 240;
-constexpr size_t kLegendRanks = 16;
 
 } // namespace
 
@@ -74,7 +75,7 @@ std::string bars_svg(const std::vector<std::vector<RankCharts::Part>> &by_rank,
   return svg + "</svg>\n";
 }
 
-std::string step_chart_svg(const StepTimes &times) {
+std::string step_chart_svg(const StepTimes &times, const std::vector<std::string> &highlighted) {
   const size_t shown = std::min(times.steps.size(), kMaxChartSteps);
   uint64_t longest = 0;
   for (size_t i = 0; i < shown; ++i)
@@ -116,8 +117,33 @@ std::string step_chart_svg(const StepTimes &times) {
   for (size_t i = 0; i < shown; ++i)
     for (const auto &[rank, ns] : times.steps[i].times)
       points[rank].emplace_back(i, ns);
+  const std::set<std::string> marked(highlighted.begin(), highlighted.end());
+  if (!legend_rows) {
+    // Many ranks: each step's median, 90th percentile and slowest, as lines.
+    const char *names[] = {"median", "90th percentile", "slowest"};
+    const char *colors[] = {"#4e79a7", "#f28e2b", "#555"};
+    const double shares[] = {0.5, 0.9, 1.0};
+    for (size_t k = 0; k < 3; ++k) {
+      std::string line;
+      for (size_t i = 0; i < shown; ++i) {
+        std::vector<uint64_t> ns;
+        for (const auto &[rank, t] : times.steps[i].times)
+          ns.push_back(t);
+        if (ns.empty()) continue;
+        const size_t at =
+            static_cast<size_t>(std::ceil(shares[k] * static_cast<double>(ns.size()))) - 1;
+        std::nth_element(ns.begin(), ns.begin() + static_cast<std::ptrdiff_t>(at), ns.end());
+        line += (line.empty() ? "" : " ") + number(x(i)) + "," + number(y(ns[at]));
+      }
+      svg += "<polyline class=\"step-percentile\" fill=\"none\" stroke=\"" +
+             std::string(colors[k]) + "\" stroke-dasharray=\"" + (k == 2 ? "4 3" : "none") +
+             "\" points=\"" + line + "\"><title>" + names[k] + " of the ranks</title></polyline>\n";
+    }
+  }
+  size_t drawn = 0;
   for (size_t r = 0; r < times.ranks.size(); ++r) {
-    const std::string color = kPalette[r % std::size(kPalette)];
+    if (!legend_rows && !marked.count(times.ranks[r])) continue;
+    const std::string color = legend_rows ? kPalette[r % std::size(kPalette)] : "#b30000";
     std::string line;
     for (const auto &[i, ns] : points[r])
       line += (line.empty() ? "" : " ") + number(x(i)) + "," + number(y(ns));
@@ -128,6 +154,7 @@ std::string step_chart_svg(const StepTimes &times) {
              "\" r=\"3\" fill=\"" + color + "\"><title>" + escaped(times.ranks[r]) + ", step " +
              std::to_string(times.steps[i].number) + ": " + format_duration(ns) +
              "</title></circle>\n";
+    ++drawn;
     if (!legend_rows) continue;
     const int row = legend + static_cast<int>(r) * kRowHeight;
     svg += "<rect x=\"" + left + "\" y=\"" + std::to_string(row) +
@@ -136,9 +163,13 @@ std::string step_chart_svg(const StepTimes &times) {
            escaped(times.ranks[r]) + "</text>\n";
   }
   if (!legend_rows)
-    svg += "<text x=\"" + left + "\" y=\"" + std::to_string(legend + 11) + "\">a line per rank (" +
-           std::to_string(times.ranks.size()) +
-           " ranks); a line's or a point's tooltip names its rank</text>\n";
+    svg +=
+        "<text x=\"" + left + "\" y=\"" + std::to_string(legend + 11) + "\">" +
+        std::to_string(times.ranks.size()) +
+        " ranks: each step's median (blue), 90th percentile (orange) and slowest (grey, "
+        "dashed)" +
+        (drawn > 0 ? "; in red the " + std::to_string(drawn) + " outlier ranks" : std::string()) +
+        "</text>\n";
   return svg + "</svg>\n";
 }
 

@@ -1,0 +1,30 @@
+// The color scale of the lateness heat map, set from the data: white up to
+// the lateness most arrivals stay within (ordinary jitter), then on a log
+// scale through orange to dark red at the latest, which is at least ten
+// times that, so that jitter alone never reaches red.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace prof::stats {
+
+/// Width of the scale's legend (lateness_scale().legend_svg()).
+inline constexpr double kLegendWidth = 560;
+
+struct LatenessScale {
+  int64_t white = 0;  ///< at or below: white (the 90th percentile of the positive values)
+  int64_t red = 0;    ///< full red: the latest, at least 10 times `white`
+  int64_t latest = 0; ///< the largest value
+  /// A cell's fill: "" for white (not drawn), grey for -1 (not in it).
+  std::string color(int64_t late) const;
+  /// The legend, its top left at (x, y), about 30 pixels high.
+  std::string legend_svg(double x, double y) const;
+};
+
+/// The scale of `lateness` (ns, -1 for none). With fewer than 20 positive
+/// values, white is the smallest of them.
+LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness);
+
+} // namespace prof::stats
