@@ -185,29 +185,35 @@ std::string heat_map_svg(const RankCharts &charts) {
                                         format_duration(static_cast<uint64_t>(late)) +
                                         " after the first";
       if (late >= 0 && r.members.size() > 1) when += " (" + charts.ranks[who] + ")";
-      cells += "<rect class=\"cell\" x=\"" + number(left + cell * static_cast<double>(c)) +
-               "\" y=\"" + number(r.y) + "\" width=\"" + number(std::max(1.0, cell - 1)) +
-               "\" height=\"" + number(std::max(1.0, r.height - (r.height > 6 ? 1 : 0))) +
-               "\" fill=\"" + color + "\"><title>" + escaped(r.title) + ", " + escaped(what) +
-               ": " + escaped(when) + "</title></rect>\n";
+      cells += "<rect class=\"cell" + std::string(r.outlier ? " outlier" : "") + "\" x=\"" +
+               number(left + cell * static_cast<double>(c)) + "\" y=\"" + number(r.y) +
+               "\" width=\"" + number(std::max(1.0, cell - 1)) + "\" height=\"" +
+               number(std::max(1.0, r.height - (r.height > 6 ? 1 : 0))) + "\" fill=\"" + color +
+               "\"><title>" + escaped(r.title) + ", " + escaped(what) + ": " + escaped(when) +
+               "</title></rect>\n";
     }
   }
 
   std::string axes;
-  // Row labels, thinned so that none overlap (an outlier's is always drawn),
-  // full labels in their tooltips; a line between nodes.
-  double last_label = -1e9;
+  // Row labels, thinned so that none overlap, the outliers' first; full
+  // labels in their tooltips; a line between nodes.
+  std::vector<double> labelled; // the middles of the rows labelled
+  const auto label = [&](const HeatRow &r) {
+    const double middle = r.y + r.height / 2;
+    for (const double other : labelled)
+      if (std::abs(other - middle) < kLabelLineHeight) return;
+    labelled.push_back(middle);
+    axes += "<text class=\"rank-label" + std::string(r.outlier ? " outlier" : "") + "\" x=\"" +
+            number(left - 6) + "\" y=\"" + number(middle + 4) + "\" text-anchor=\"end\"" +
+            (r.outlier ? " font-weight=\"bold\" fill=\"#b30000\"" : "") + "><title>" +
+            escaped(r.title) + "</title>" + escaped(fitted_label(r.label, label_width)) +
+            "</text>\n";
+  };
+  for (const HeatRow &r : rows)
+    if (r.outlier) label(r);
   for (size_t i = 0; i < rows.size(); ++i) {
     const HeatRow &r = rows[i];
-    const double middle = r.y + r.height / 2;
-    if (middle - last_label >= kLabelLineHeight) {
-      axes += "<text class=\"rank-label" + std::string(r.outlier ? " outlier" : "") + "\" x=\"" +
-              number(left - 6) + "\" y=\"" + number(middle + 4) + "\" text-anchor=\"end\"" +
-              (r.outlier ? " font-weight=\"bold\" fill=\"#b30000\"" : "") + "><title>" +
-              escaped(r.title) + "</title>" + escaped(fitted_label(r.label, label_width)) +
-              "</text>\n";
-      last_label = middle;
-    }
+    if (!r.outlier) label(r);
     if (!grouped && i > 0 && !charts.nodes.empty() &&
         charts.nodes[r.members.front()] != charts.nodes[rows[i - 1].members.front()])
       axes += "<line class=\"node-line\" x1=\"" + number(left) + "\" y1=\"" + number(r.y) +

@@ -132,10 +132,12 @@ std::string outliers_html(const RankCharts &charts) {
     html += "<li class=\"outlier-node\"><b>" + escaped(node) + "</b>: " + escaped(why) + "</li>\n";
   for (size_t i = 0; i < charts.outlier_ranks.size(); ++i) {
     const size_t r = charts.outlier_ranks[i];
-    if (r >= charts.ranks.size()) continue;
-    html += "<li class=\"outlier-rank\"><b>" + rank_html(charts, r) + "</b>" +
-            (i < charts.outlier_reasons.size() ? ": " + escaped(charts.outlier_reasons[i]) : "") +
-            "</li>\n";
+    // A rank without reasons of its own is one of an outlier node's, named above.
+    if (r >= charts.ranks.size() || i >= charts.outlier_reasons.size() ||
+        charts.outlier_reasons[i].empty())
+      continue;
+    html += "<li class=\"outlier-rank\"><b>" + rank_html(charts, r) +
+            "</b>: " + escaped(charts.outlier_reasons[i]) + "</li>\n";
   }
   return html + "</ul>\n</section>\n";
 }

@@ -84,9 +84,7 @@ LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness) 
       if (ns > 0) late.push_back(ns);
   if (late.empty()) return scale;
   scale.latest = *std::max_element(late.begin(), late.end());
-  if (late.size() < kFewValues) {
-    scale.white = *std::min_element(late.begin(), late.end());
-  } else {
+  if (late.size() >= kFewValues) {
     const auto at =
         static_cast<std::ptrdiff_t>(std::ceil(kPercentile * static_cast<double>(late.size())) - 1);
     std::nth_element(late.begin(), late.begin() + at, late.end());

@@ -24,7 +24,7 @@ struct LatenessScale {
 };
 
 /// The scale of `lateness` (ns, -1 for none). With fewer than 20 positive
-/// values, white is the smallest of them.
+/// values, white is 0: every one of them is drawn.
 LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness);
 
 } // namespace prof::stats

@@ -1,7 +1,10 @@
 #include <prof/stats/rank_charts.hpp>
 
+#include "rank_identity.hpp"
+
 #include <prof/stats/natural_order.hpp>
 #include <prof/stats/process_label.hpp>
+#include <prof/stats/rank_outliers.hpp>
 
 #include <algorithm>
 #include <map>
@@ -20,6 +23,14 @@ struct RankRow {
   int rank = -1;
 };
 
+/// "rank 56 · node007": rank and node first, so that they survive a short
+/// label; "rank 56" without a node; the process label without a rank.
+std::string rank_node_label(const RankIdentity &said, const std::string &full) {
+  if (said.rank < 0) return full;
+  const std::string rank = "rank " + std::to_string(said.rank);
+  return said.node.empty() ? rank : rank + " \u00b7 " + said.node;
+}
+
 bool row_less(const RankRow &a, const RankRow &b) {
   if (a.node != b.node) return natural_less(a.node, b.node);
   if (a.rank != b.rank) return a.rank < b.rank;
@@ -37,8 +48,8 @@ std::map<prof_track_id, size_t> rank_rows(const std::set<prof_track_id> &process
     label_of[process] = full;
     if (by_label.count(full)) continue;
     const prof_track_desc *desc = host.track(process);
-    const RankAndNode said = rank_and_node(desc && desc->name ? desc->name : "");
-    by_label[full] = {rank_node_label(host, process), full, said.node, said.rank};
+    const RankIdentity said = rank_identity(desc && desc->name ? desc->name : "");
+    by_label[full] = {rank_node_label(said, full), full, said.node, said.rank};
   }
   std::vector<RankRow> rows;
   for (auto &[full, row] : by_label)
@@ -182,6 +193,37 @@ void lateness(const StatsAggregator &aggregator, const ExportHost &host,
     if (in[r] > 0) charts.mean_lateness[r] = static_cast<int64_t>(sum[r] / in[r]);
 }
 
+/// The ranks and nodes `found` names, in the order of its findings (the
+/// largest excess first within each measure), each with its findings' lines.
+void outliers(const RankOutliers &found, const std::map<prof_track_id, size_t> &row,
+              RankCharts &charts) {
+  std::map<size_t, size_t> at; // row -> index in charts.outlier_ranks
+  std::set<std::string> nodes;
+  for (const OutlierFinding &finding : found.findings) {
+    if (!finding.node.empty()) {
+      if (nodes.insert(finding.node).second)
+        charts.outlier_nodes.push_back({finding.node, finding.text});
+      else
+        for (auto &[node, why] : charts.outlier_nodes)
+          if (node == finding.node) why += "; " + finding.text;
+    }
+    // A node's ranks are named by its line; a rank apart by its own.
+    const std::string why = finding.node.empty() ? finding.text : std::string();
+    for (const size_t entry : finding.ranks) {
+      const auto r = row.find(found.ranks[entry].process);
+      if (r == row.end()) continue;
+      const auto [where, added] = at.emplace(r->second, charts.outlier_ranks.size());
+      if (added) {
+        charts.outlier_ranks.push_back(r->second);
+        charts.outlier_reasons.push_back(why);
+      } else if (!why.empty()) {
+        std::string &reasons = charts.outlier_reasons[where->second];
+        reasons += (reasons.empty() ? "" : "; ") + why;
+      }
+    }
+  }
+}
+
 } // namespace
 
 RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host,
@@ -199,6 +241,8 @@ RankCharts rank_charts(const StatsAggregator &aggregator, const ExportHost &host
   const std::map<prof_track_id, size_t> row = rank_rows(processes, host, charts);
   if (!aggregator.collective_calls().empty())
     lateness(aggregator, host, row, std::max<size_t>(1, max_columns), charts);
+
+  outliers(find_rank_outliers(aggregator, host), row, charts);
 
   // A name a rank made collective calls of counts whole as collective.
   std::set<std::pair<size_t, prof_string_id>> collective_names;

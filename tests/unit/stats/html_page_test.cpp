@@ -35,12 +35,13 @@ TEST(HtmlPage, ChartsTablesAndNotesEscaped) {
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(count(page, "<title>prof stats: a&lt;b</title>"), 1u);
   EXPECT_EQ(count(page, "<svg id=\"lateness-heatmap\""), 1u);
-  EXPECT_EQ(count(page, "class=\"cell\""), 6u);
-  EXPECT_EQ(count(page, "fill=\"#ff0000\""), 1u) << "the latest arrival";
+  EXPECT_EQ(count(page, "class=\"cell\""), 3u) << "on time (white) is not drawn";
+  EXPECT_EQ(count(page, "fill=\"#b30000\""), 1u) << "the latest arrival";
   EXPECT_EQ(count(page, "fill=\"#d9d9d9\""), 2u) << "a rank not in the operation, and the legend";
   EXPECT_EQ(count(page, "<svg id=\"communication-bars\""), 1u);
   EXPECT_EQ(count(page, "class=\"part\""), 3u);
-  EXPECT_EQ(count(page, "app (rank 1) &amp; co"), 1u + 3u + 1u + 1u); // label, cells, label, bar
+  // Heat map: the label and its tooltip, 2 cells; bars: the label, the part.
+  EXPECT_EQ(count(page, "app (rank 1) &amp; co"), 2u + 2u + 1u + 1u);
   EXPECT_EQ(count(page, "<td>&lt;bcast&gt;</td><td class=\"n\" data-v=\"3\">3</td>"), 1u);
   // Headings as a page's, not the console's.
   EXPECT_EQ(count(page, "<h3>Stragglers (world)</h3>"), 1u);
@@ -71,9 +72,10 @@ TEST(HtmlPage, StepChartDrawsTheFirst400Steps) {
   EXPECT_EQ(count(page, ">2.00us</text>"), 1u) << "the y axis goes up to the longest";
 }
 
-// 256 ranks in 400 operations: three operations to a column (a column at
-// least 6 pixels of the 960), rows of 3 pixels, a rank label every fifth row.
-TEST(HtmlPage, ManyOperationsShareColumnsAndRankLabelsAreThinned) {
+// 256 ranks in 400 operations: three ranks to a row (86 rows: about
+// kMaxRankRows), three operations to a column (a column at least 6 pixels
+// of the 960), a rank label every other row; only the one late cell drawn.
+TEST(HtmlPage, ManyRanksShareRowsAndManyOperationsShareColumns) {
   RankCharts charts;
   for (int r = 0; r < 256; ++r)
     charts.ranks.push_back("rank " + std::to_string(r));
@@ -82,12 +84,35 @@ TEST(HtmlPage, ManyOperationsShareColumnsAndRankLabelsAreThinned) {
   charts.lateness.assign(256, std::vector<int64_t>(400, 0));
   charts.lateness[7][398] = 5'000'000; // in the last full column, with 397 and 399
   const std::string page = render_html({}, charts, "many");
-  EXPECT_EQ(count(page, "class=\"cell\""), 256u * 134);
-  EXPECT_EQ(count(page, "class=\"rank-label\""), 52u);
-  EXPECT_EQ(count(page, "<title>rank 7, operations 397 to 399: at worst 5.00ms after the first"),
+  EXPECT_EQ(count(page, "class=\"cell\""), 1u);
+  EXPECT_EQ(count(page, "class=\"rank-label\""), 43u);
+  EXPECT_EQ(count(page, "<title>rank 6 \u2026 rank 8 (3 ranks), operations 397 to 399: at worst "
+                        "5.00ms after the first (rank 7)</title>"),
             1u);
   EXPECT_EQ(count(page, "a column is 3 operations, showing the latest of them"), 1u);
+  EXPECT_EQ(count(page, "a row of several ranks shows the latest of them"), 1u);
   EXPECT_EQ(count(page, ">400</text>"), 1u) << "the operation axis reaches the last";
+}
+
+// Operations binned by rank_charts (60 of 6000 to a column): the axis
+// counts operations, not columns, and a column names its run.
+TEST(HtmlPage, BinnedOperationsCountOnTheAxis) {
+  RankCharts charts;
+  charts.ranks = {"rank 0", "rank 1", "rank 2"};
+  charts.operation_count = 6000;
+  charts.operations_per_column = 60;
+  for (int c = 0; c < 100; ++c)
+    charts.operations.push_back("AllReduce #" + std::to_string(c * 60 + 1) + " to #" +
+                                std::to_string(c * 60 + 60) + " on world");
+  charts.lateness.assign(3, std::vector<int64_t>(100, 1000));
+  charts.lateness[2][99] = 9'000'000;
+  const std::string page = render_html({}, charts, "binned");
+  EXPECT_EQ(count(page, ">6000</text>"), 1u);
+  EXPECT_EQ(count(page, "a column is 60 operations"), 1u);
+  EXPECT_EQ(count(page, "<title>rank 2, AllReduce #5941 to #6000 on world: at worst 9.00ms after "
+                        "the first</title>"),
+            1u);
+  EXPECT_EQ(count(page, "fill=\"#b30000\""), 1u);
 }
 
 TEST(HtmlPage, WithoutCollectivesOnlyTheTables) {

@@ -162,7 +162,10 @@ TEST_F(StepReport, HtmlChartHasALinePerRankAndAPointPerStepAndRank) {
   StatsScope scope = scope_for({"steps"}, {});
   StatsAggregator aggregator = tool::scan_report(reader_, host_->host(), scope).aggregator;
   const RankCharts charts = rank_charts(aggregator, host_->host());
-  ASSERT_EQ(charts.steps.ranks, (std::vector<std::string>{kRank0, kRank1, kRank2, kRank3}));
+  // Labelled by rank and node, as the page's other charts.
+  ASSERT_EQ(charts.steps.ranks,
+            (std::vector<std::string>{"rank 0 \u00b7 node", "rank 1 \u00b7 node",
+                                      "rank 2 \u00b7 node", "rank 3 \u00b7 node"}));
   ASSERT_EQ(charts.steps.steps.size(), 3u);
   EXPECT_EQ(charts.steps.steps[1].number, 2u);
   EXPECT_EQ(charts.steps.steps[1].times, (std::vector<std::pair<size_t, uint64_t>>{
@@ -172,7 +175,7 @@ TEST_F(StepReport, HtmlChartHasALinePerRankAndAPointPerStepAndRank) {
   EXPECT_EQ(count(page, "<svg id=\"step-times\""), 1u);
   EXPECT_EQ(count(page, "class=\"rank-line\""), 4u);
   EXPECT_EQ(count(page, "class=\"step-point\""), 10u);
-  EXPECT_EQ(count(page, "<title>" + kRank1 + ", step 2: 2.49ms</title>"), 1u);
+  EXPECT_EQ(count(page, "<title>rank 1 \u00b7 node, step 2: 2.49ms</title>"), 1u);
   EXPECT_EQ(count(page, "<h3>Steps across ranks</h3>"), 1u);
   EXPECT_EQ(count(page, "<h3>Steps per rank</h3>"), 1u);
   EXPECT_EQ(count(page, "<th title=\"sort by Slower(%)\">Slower(%)</th>"), 1u);

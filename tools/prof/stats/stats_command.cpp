@@ -14,6 +14,7 @@
 #include <prof/stats/aggregator_wire.hpp>
 #include <prof/stats/findings.hpp>
 #include <prof/stats/html_page.hpp>
+#include <prof/stats/rank_outliers.hpp>
 #include <prof/stats/stats_reports.hpp>
 #include <prof/stats/step_slices.hpp>
 
@@ -273,8 +274,10 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
     for (const auto &info : stats::known_reports())
       if (info.by_default) scanned.emplace_back(info.name);
   stats::StatsScope scope = stats::scope_for(scanned, report_options);
-  if (format == "html") // its charts: the ranks' collectives, communication and steps
+  if (format == "html") { // its charts: the ranks' collectives, communication, steps, outliers
     scope.collectives = scope.communication = scope.steps = true;
+    stats::rank_outliers_scope(scope);
+  }
 
   std::optional<StatsInputs> in;
   std::optional<ScanResult> result;

@@ -55,42 +55,6 @@ inline std::string process_label(const ExportHost &host, prof_track_id track) {
   return desc->pid > 0 ? name + " (" + std::to_string(desc->pid) + ")" : name;
 }
 
-/// The rank and the node (host) a process track's name says: its rank
-/// suffix (" (rank 3)") or its merge label (" [node7 rank 3]"); -1 and ""
-/// for what it does not say.
-struct RankAndNode {
-  int rank = -1;
-  std::string node;
-};
-inline RankAndNode rank_and_node(std::string_view name) {
-  RankAndNode out;
-  const std::string_view label = merge_label(name);
-  out.rank = rank_in_track_name(name.substr(0, name.size() - label.size()));
-  if (label.empty()) return out;
-  std::string_view inside = label.substr(2, label.size() - 3); // "node7 rank 3"
-  const size_t at = inside.rfind("rank ");
-  if (at != std::string_view::npos && (at == 0 || inside[at - 1] == ' ')) {
-    const int said = rank_in_track_name(" (" + std::string(inside.substr(at)) + ")");
-    if (said >= 0) {
-      if (out.rank < 0) out.rank = said;
-      inside = inside.substr(0, at == 0 ? 0 : at - 1);
-    }
-  }
-  out.node = std::string(inside);
-  return out;
-}
-
-/// What a chart of many ranks calls a process: "rank 56 · node007"
-/// (rank and node first, so that they survive a short label), "rank 56"
-/// without a node; process_label() when the name says no rank.
-inline std::string rank_node_label(const ExportHost &host, prof_track_id track) {
-  const prof_track_desc *desc = track == 0 ? nullptr : host.track(track);
-  const RankAndNode said = rank_and_node(desc && desc->name ? desc->name : "");
-  if (said.rank < 0) return process_label(host, track);
-  const std::string rank = "rank " + std::to_string(said.rank);
-  return said.node.empty() ? rank : rank + " \u00b7 " + said.node;
-}
-
 /// "main (4242)": the name and thread id of a thread track.
 inline std::string thread_label(const ExportHost &host, prof_track_id track) {
   const prof_track_desc *desc = host.track(track);

@@ -54,12 +54,14 @@ struct RankCharts {
   };
   /// The operations with the largest skew, largest first (at most 10).
   std::vector<SkewedOperation> most_skewed;
-  /// The ranks worth a look (indices in `ranks`), most different first:
-  /// drawn on rows of their own and named at the top of the page.
+  /// The ranks find_rank_outliers() names (indices in `ranks`), in the
+  /// order of its findings: drawn on rows of their own and named at the top
+  /// of the page.
   std::vector<size_t> outlier_ranks;
-  /// Why each of `outlier_ranks` is one ("mean lateness 4.1ms, typical 52us").
+  /// As `outlier_ranks`: the lines of the findings that name the rank apart
+  /// ("rank 3 late to ..."); "" for a rank named only with its node.
   std::vector<std::string> outlier_reasons;
-  /// Nodes whose ranks are outliers together, with why.
+  /// The nodes whose ranks differ together, with their findings' lines.
   std::vector<std::pair<std::string, std::string>> outlier_nodes;
   struct Part {
     std::string name;
