@@ -94,8 +94,6 @@ std::string distribution_svg(const std::string &id, const std::string &what,
       svg += "<circle class=\"outlier\" cx=\"" + number(x_of(i)) + "\" cy=\"" +
              number(y_of(values[order[i]])) + "\" r=\"4\" fill=\"" + kOutlierColor + "\"><title>" +
              escaped(charts.ranks[order[i]]) + ": " + ns(values[order[i]]) + "</title></circle>\n";
-  svg += text_at(kLeft + kCurveWidth, kTop - 4, "highest: " + charts.ranks[order.back()], "end",
-                 " class=\"highest\"");
   svg += text_at(kLeft + kCurveWidth / 2, bottom + 30, "ranks, lowest to highest", "middle");
 
   const size_t most = *std::max_element(bins.begin(), bins.end());

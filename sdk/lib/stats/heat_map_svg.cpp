@@ -252,13 +252,15 @@ std::string heat_map_svg(const RankCharts &charts) {
     note += "; a column is " + std::to_string(column_operations) +
             " operations, showing the latest of them";
   if (grouped) note += "; a row of several ranks shows the latest of them";
-  note += "; white: no later than 9 cells in 10 (ordinary jitter)";
+  const std::string white =
+      "white: ordinary jitter (no later than 9 cells in 10, at most 4 times the median)";
   legend += text_at(left, legend_y + 44, note, "start");
+  legend += text_at(left, legend_y + 60, white, "start");
   legend += "</g>\n";
-  const double legend_right =
-      std::max(left + kLegendWidth, left + 7.0 * static_cast<double>(note.size()));
+  const double legend_right = std::max(
+      left + kLegendWidth, left + 7.0 * static_cast<double>(std::max(note.size(), white.size())));
   const double width = std::max(left + plot_width + 12, legend_right + 12);
-  const double height = legend_y + 54;
+  const double height = legend_y + 70;
   return "<svg id=\"lateness-heatmap\" class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" "
          "width=\"" +
          number(width) + "\" height=\"" + number(height) + "\">\n" + legend + cells + axes +

@@ -124,20 +124,23 @@ std::string rank_html(const RankCharts &charts, size_t r) {
   return "<span title=\"" + escaped(full) + "\">" + escaped(charts.ranks[r]) + "</span>";
 }
 
-/// The top of the page: the nodes and ranks that differ from the rest.
+/// The top of the page: the nodes and ranks that differ from the rest, in
+/// the lines of their findings (which name them first).
 std::string outliers_html(const RankCharts &charts) {
   if (charts.outlier_ranks.empty() && charts.outlier_nodes.empty()) return {};
   std::string html = "<section id=\"outliers\">\n<h2>Ranks and nodes worth a look</h2>\n<ul>\n";
   for (const auto &[node, why] : charts.outlier_nodes)
-    html += "<li class=\"outlier-node\"><b>" + escaped(node) + "</b>: " + escaped(why) + "</li>\n";
+    html += "<li class=\"outlier-node\" data-node=\"" + escaped(node) + "\">" + escaped(why) +
+            "</li>\n";
   for (size_t i = 0; i < charts.outlier_ranks.size(); ++i) {
     const size_t r = charts.outlier_ranks[i];
     // A rank without reasons of its own is one of an outlier node's, named above.
     if (r >= charts.ranks.size() || i >= charts.outlier_reasons.size() ||
         charts.outlier_reasons[i].empty())
       continue;
-    html += "<li class=\"outlier-rank\"><b>" + rank_html(charts, r) +
-            "</b>: " + escaped(charts.outlier_reasons[i]) + "</li>\n";
+    const std::string &full = charts.full_labels.empty() ? charts.ranks[r] : charts.full_labels[r];
+    html += "<li class=\"outlier-rank\" title=\"" + escaped(full) + "\">" +
+            escaped(charts.outlier_reasons[i]) + "</li>\n";
   }
   return html + "</ul>\n</section>\n";
 }

@@ -13,6 +13,7 @@ namespace prof::stats {
 namespace {
 
 constexpr double kPercentile = 0.9;
+constexpr int64_t kMedians = 4; ///< white is at most this many times the median
 constexpr size_t kFewValues = 20;
 constexpr int64_t kRange = 10; ///< red is at least this many times white
 
@@ -85,10 +86,13 @@ LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness) 
   if (late.empty()) return scale;
   scale.latest = *std::max_element(late.begin(), late.end());
   if (late.size() >= kFewValues) {
-    const auto at =
-        static_cast<std::ptrdiff_t>(std::ceil(kPercentile * static_cast<double>(late.size())) - 1);
-    std::nth_element(late.begin(), late.begin() + at, late.end());
-    scale.white = late[static_cast<size_t>(at)];
+    const auto percentile = [&late](double share) {
+      const auto at =
+          static_cast<std::ptrdiff_t>(std::ceil(share * static_cast<double>(late.size())) - 1);
+      std::nth_element(late.begin(), late.begin() + at, late.end());
+      return late[static_cast<size_t>(at)];
+    };
+    scale.white = std::min(percentile(kPercentile), kMedians * percentile(0.5));
   }
   scale.red = std::max(scale.latest, kRange * scale.white);
   return scale;

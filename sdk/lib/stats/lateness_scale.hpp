@@ -1,7 +1,9 @@
 // The color scale of the lateness heat map, set from the data: white up to
-// the lateness most arrivals stay within (ordinary jitter), then on a log
-// scale through orange to dark red at the latest, which is at least ten
-// times that, so that jitter alone never reaches red.
+// the lateness most cells stay within (ordinary jitter: the 90th percentile,
+// at most 4 times the median, so that a slow rank in more than a tenth of
+// the cells is not white), then on a log scale through orange to dark red at
+// the latest, which is at least ten times that, so that jitter alone never
+// reaches red.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +16,7 @@ namespace prof::stats {
 inline constexpr double kLegendWidth = 560;
 
 struct LatenessScale {
-  int64_t white = 0;  ///< at or below: white (the 90th percentile of the positive values)
+  int64_t white = 0;  ///< at or below: white (see above)
   int64_t red = 0;    ///< full red: the latest, at least 10 times `white`
   int64_t latest = 0; ///< the largest value
   /// A cell's fill: "" for white (not drawn), grey for -1 (not in it).

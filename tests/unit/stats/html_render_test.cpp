@@ -1,11 +1,14 @@
 // The HTML page of `prof stats --format html` as a person sees it: rendered
-// by headless Chromium (Debian's) for 4 and for 256 synthetic ranks. A
-// checker added to the test's copy of the page measures what Chromium laid
-// out: the heat map fits the window, its cells are big enough to see, its
-// legend and labels are inside it and never overlap, no console heading is
-// left, and a click on a heading sorts its table. Screenshots of both pages
-// stay in the scratch folder for a person to look at (kept on failure).
-#include <prof/stats/html_page.hpp>
+// by headless Chromium (Debian's) for synthetic jobs of 4 ranks (one slow
+// rank), 256 and 4096 ranks (a slow node of 8), each a merged report written
+// in the test (slow_node_job.hpp). A checker added to the test's copy of the
+// page measures what Chromium laid out: the charts fit the window, the heat
+// map's cells are big enough to see, its legend and labels are inside it and
+// never overlap, the slow ranks are named at the top and are the only dark
+// cells, on rows of their own; no console heading is left, and a click on a
+// heading sorts its table. Screenshots stay in the scratch folder for a
+// person to look at (kept on failure, or with PROF_E2E_KEEP set).
+#include "slow_node_job.hpp"
 
 #include "tests/support/process_runner.hpp"
 #include "tests/support/scratch_dir.hpp"
@@ -24,46 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 using e2e::run_process;
 using e2e::RunResult;
-
-/// `ranks` ranks in `operations` all-reduces, rank 1 late in every tenth
-/// and very late once; each rank's time by name, set-up apart; 30 steps;
-/// a table with numbers to sort.
-std::string synthetic_page(size_t ranks, size_t operations) {
-  RankCharts charts;
-  for (size_t r = 0; r < ranks; ++r)
-    charts.ranks.push_back("train.py (rank " + std::to_string(r) + ")");
-  for (size_t op = 0; op < operations; ++op)
-    charts.operations.push_back("AllReduce #" + std::to_string(op + 1) + " on world");
-  charts.lateness.assign(ranks, std::vector<int64_t>(operations, 0));
-  for (size_t r = 0; r < ranks; ++r)
-    for (size_t op = 0; op < operations; ++op)
-      charts.lateness[r][op] = static_cast<int64_t>((r * 7919 + op * 104729) % 200'000);
-  for (size_t op = 0; op < operations; op += 10)
-    charts.lateness[1 % ranks][op] = 3'000'000;
-  charts.lateness[1 % ranks][operations / 2] = 90'000'000;
-  charts.lateness[0][operations - 1] = -1;
-  charts.communication.resize(ranks);
-  charts.other_communication.resize(ranks);
-  charts.steps.ranks = charts.ranks;
-  for (size_t r = 0; r < ranks; ++r) {
-    charts.communication[r] = {{"AllReduce", 400'000'000 + r * 1'000'000}, {"Barrier", 5'000'000}};
-    charts.other_communication[r] = {{"Init", 2'000'000'000}, {"Finalize", 40'000'000}};
-  }
-  for (uint64_t step = 1; step <= 30; ++step) {
-    StepTimes::Step s{step, {}};
-    for (size_t r = 0; r < ranks; ++r)
-      s.times.emplace_back(r, 100'000'000 + (r == 1 ? 20'000'000 : 0) + step * 100'000);
-    charts.steps.steps.push_back(std::move(s));
-  }
-  StatsTable table{"stragglers", "Communicator", {}, {}, "", {}};
-  table.columns = {{"Rank", "Rank", Align::Left}, {"Late", "Late", Align::Right}};
-  Section section{"world", "======== Stragglers (world):", {}};
-  for (size_t r = 0; r < std::min<size_t>(ranks, 12); ++r)
-    section.rows.push_back(
-        {Cell::of_text(charts.ranks[r]), Cell::of_ns((r * 37) % 11 * 1'000'000 + r)});
-  table.sections.push_back(std::move(section));
-  return render_html({table}, charts, "prof stats: " + std::to_string(ranks) + " ranks");
-}
 
 // Measures the laid-out page and writes key=value lines into pre#layout.
 constexpr const char *kChecker = R"(<script>
@@ -98,8 +61,23 @@ constexpr const char *kChecker = R"(<script>
   put('rank_labels', overlaps('#lateness-heatmap text.rank-label', true));
   put('op_labels', overlaps('#lateness-heatmap text.op-label', false));
   put('bar_labels', overlaps('#communication-bars text.rank-label', true));
+  var widest = 0;
+  document.querySelectorAll('svg.chart').forEach(function (c) {
+    widest = Math.max(widest, c.getBoundingClientRect().right); });
+  put('charts_right', Math.round(widest));
+  // Dark cells (past the scale's orange middle, green under 141) by row.
+  var darkOutliers = 0, darkOthers = 0;
+  cells.forEach(function (c) {
+    var green = parseInt(c.getAttribute('fill').substr(3, 2), 16);
+    if (green < 141) { if (c.classList.contains('outlier')) darkOutliers++; else darkOthers++; }
+  });
+  put('dark_outlier_cells', darkOutliers); put('dark_other_cells', darkOthers);
+  put('outlier_labels', svg.querySelectorAll('text.rank-label.outlier').length);
+  var top = document.getElementById('outliers');
+  put('outliers_top', top ? Math.round(top.getBoundingClientRect().top) : -1);
+  put('outliers_text', top ? top.innerText.replace(/\s+/g, ' ') : '');
   put('console_headings', document.body.innerText.indexOf('========') >= 0 ? 1 : 0);
-  var th = document.querySelectorAll('table.sortable th')[1];
+  var th = document.querySelectorAll('#most-skewed th')[1];
   th.click();
   var values = Array.prototype.map.call(th.closest('table').tBodies[0].rows,
       function (row) { return Number(row.cells[1].dataset.v); });
@@ -113,7 +91,14 @@ constexpr const char *kChecker = R"(<script>
 </script>
 )";
 
-class HtmlRender : public ::testing::TestWithParam<std::pair<size_t, size_t>> {
+/// A job and what its page must name at the top.
+struct Job {
+  size_t ranks, per_node;
+  std::vector<size_t> slow;
+  std::string named; ///< in the outliers section
+};
+
+class HtmlRender : public ::testing::TestWithParam<Job> {
 protected:
   void SetUp() override {
     const RunResult which = run_process({"/bin/sh", "-c", "command -v chromium"}, dir_);
@@ -123,7 +108,7 @@ protected:
   RunResult chromium(const std::vector<std::string> &args) {
     std::vector<std::string> command{chromium_,           "--headless",
                                      "--no-sandbox",      "--disable-gpu",
-                                     "--hide-scrollbars", "--window-size=1400,1000"};
+                                     "--hide-scrollbars", "--window-size=1400,1700"};
     command.insert(command.end(), args.begin(), args.end());
     return run_process(command, dir_, std::chrono::seconds(90));
   }
@@ -133,9 +118,10 @@ protected:
   std::string chromium_;
 };
 
-TEST_P(HtmlRender, AChromiumRenderingIsLegibleAndSorts) {
-  const auto [ranks, operations] = GetParam();
-  const std::string page = synthetic_page(ranks, operations);
+TEST_P(HtmlRender, ASlowRankOrNodeIsSeenAtAGlance) {
+  const Job &job = GetParam();
+  testing::SlowNodeJob shape{job.ranks, job.per_node, 24, job.slow};
+  const std::string page = testing::slow_node_page(shape, (dir_ / "job.profrep").string()).html;
   const fs::path shown = dir_ / "page.html", checked = dir_ / "checked.html";
   std::ofstream(shown) << page;
   std::string with_checker = page;
@@ -153,37 +139,44 @@ TEST_P(HtmlRender, AChromiumRenderingIsLegibleAndSorts) {
       facts[line.substr(0, eq)] = line.substr(eq + 1);
   const auto number = [&facts](const char *key) { return std::stod(facts.at(key)); };
   EXPECT_LE(number("heatmap_right"), 1400) << "the heat map fits the window";
-  EXPECT_GE(number("cells"), static_cast<double>(ranks)) << "a cell per rank and column";
+  EXPECT_LE(number("charts_right"), 1400) << "every chart fits the window";
+  EXPECT_GE(number("cells"), 1.0);
   EXPECT_GE(number("cell_min_width"), 4.5) << "cells wide enough to see";
-  EXPECT_GE(number("cell_min_height"), ranks > 100 ? 2.0 : 10.0);
+  EXPECT_GE(number("cell_min_height"), 5.0) << "rows high enough to see";
   EXPECT_EQ(facts.at("outside"), "0") << "labels and legend inside the chart";
   EXPECT_EQ(facts.at("rank_labels").substr(0, 2), "0/") << facts.at("rank_labels");
   EXPECT_EQ(facts.at("op_labels").substr(0, 2), "0/") << facts.at("op_labels");
   EXPECT_EQ(facts.at("bar_labels").substr(0, 2), "0/") << facts.at("bar_labels");
-  const std::string &labels = facts.at("rank_labels");
-  EXPECT_GE(std::stoul(labels.substr(labels.find('/') + 1)), std::min<size_t>(ranks, 40u))
-      << "rank labels thinned, not dropped";
+  // The slow ranks: named first on the page, each on a labelled row of its
+  // own, dark in each of its 8 late operations; nothing else dark.
+  EXPECT_GE(number("outliers_top"), 0) << "an outliers section";
+  EXPECT_LT(number("outliers_top"), 200) << "at the top of the page";
+  EXPECT_NE(facts.at("outliers_text").find(job.named), std::string::npos)
+      << facts.at("outliers_text");
+  EXPECT_EQ(number("outlier_labels"), static_cast<double>(job.slow.size()));
+  EXPECT_EQ(number("dark_outlier_cells"), static_cast<double>(job.slow.size() * 8));
+  EXPECT_EQ(facts.at("dark_other_cells"), "0");
   EXPECT_EQ(facts.at("console_headings"), "0");
-  EXPECT_EQ(facts.at("sorted_descending"), "1") << "a click on Late sorted by it";
-  EXPECT_EQ(facts.at("sorted_rows"), std::to_string(std::min<size_t>(ranks, 12)));
+  EXPECT_EQ(facts.at("sorted_descending"), "1") << "a click on Skew sorted by it";
+  EXPECT_EQ(facts.at("sorted_rows"), "10");
 
   // The screenshot a person looks at: a real image, not an empty page.
-  const fs::path png = dir_ / ("ranks-" + std::to_string(ranks) + ".png");
+  const fs::path png = dir_ / ("ranks-" + std::to_string(job.ranks) + ".png");
   const RunResult shot = chromium({"--screenshot=" + png.string(), "file://" + shown.string()});
   ASSERT_EQ(shot.exit_code, 0) << shot.describe();
   std::ifstream in(png, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_GE(bytes.size(), 8u);
   EXPECT_EQ(bytes.substr(1, 3), "PNG");
-  EXPECT_GT(bytes.size(), 20'000u) << "an empty 1400x1000 page compresses to a few KB";
+  EXPECT_GT(bytes.size(), 20'000u) << "an empty 1400x1700 page compresses to a few KB";
 }
 
-INSTANTIATE_TEST_SUITE_P(Ranks, HtmlRender,
-                         ::testing::Values(std::pair<size_t, size_t>{4, 21},
-                                           std::pair<size_t, size_t>{256, 400}),
-                         [](const auto &info) {
-                           return std::to_string(info.param.first) + "Ranks";
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Ranks, HtmlRender,
+    ::testing::Values(Job{4, 2, {2}, "rank 2"},
+                      Job{256, 8, {40, 41, 42, 43, 44, 45, 46, 47}, "node005"},
+                      Job{4096, 8, {40, 41, 42, 43, 44, 45, 46, 47}, "node005"}),
+    [](const auto &info) { return std::to_string(info.param.ranks) + "Ranks"; });
 
 } // namespace
 } // namespace prof::stats

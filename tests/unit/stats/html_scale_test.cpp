@@ -92,7 +92,8 @@ TEST(HtmlAtScale, ASlowNodeOf4096RanksStandsOutOnASmallPage) {
   EXPECT_GE(charts.most_skewed.front().skew, testing::kSlowBy);
 
   const std::string &html = page.html;
-  EXPECT_EQ(count(html, "<li class=\"outlier-node\"><b>node005</b>"), 1u);
+  EXPECT_EQ(count(html, "<li class=\"outlier-node\" data-node=\"node005\">node005: ranks 40-47"),
+            1u);
   EXPECT_EQ(count(html, "class=\"rank-label outlier\""), 8u);
   EXPECT_EQ(count(html, "rank 40 \u00b7 node005</text>"), 1u);
   EXPECT_EQ(count(html, ">node000 \u2026 node005 ("), 0u) << "node005's other ranks: none";
