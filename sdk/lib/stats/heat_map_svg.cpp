@@ -17,6 +17,8 @@ constexpr double kMinRowHeight = 3, kMaxRowHeight = 22, kOutlierRowHeight = 14;
 constexpr double kLabelLineHeight = 13; ///< a rank label's height: labels closer are thinned
 constexpr double kGroupGap = 10;        ///< between the outliers' rows and the groups'
 constexpr int kTop = 8;
+/// Rows of groups at most: each tall enough for its label (48 x 13 < 720).
+constexpr size_t kMaxGroupRows = 48;
 
 /// A row of the heat map: one rank, or a group of them (whole nodes).
 struct HeatRow {
@@ -38,7 +40,7 @@ std::string group_label(const RankCharts &charts, const std::vector<size_t> &mem
 
 /// A row per rank when they fit; else the outliers' rows, then the other
 /// ranks in groups of whole nodes (or of consecutive ranks), about
-/// `kMaxRankRows` rows in all.
+/// kMaxGroupRows rows in all.
 std::vector<HeatRow> heat_rows(const RankCharts &charts) {
   const size_t ranks = charts.ranks.size();
   const std::set<size_t> outliers(charts.outlier_ranks.begin(), charts.outlier_ranks.end());
@@ -52,12 +54,12 @@ std::vector<HeatRow> heat_rows(const RankCharts &charts) {
     return rows;
   }
   for (const size_t r : charts.outlier_ranks)
-    if (r < ranks && rows.size() < kMaxRankRows / 4)
+    if (r < ranks && rows.size() < kMaxGroupRows / 2)
       rows.push_back({charts.ranks[r], title_of(r), {r}, true});
   std::vector<size_t> rest;
   for (size_t r = 0; r < ranks; ++r)
     if (!outliers.count(r)) rest.push_back(r);
-  const size_t room = kMaxRankRows - rows.size();
+  const size_t room = kMaxGroupRows - rows.size();
   const size_t size = (rest.size() + room - 1) / room;
   std::vector<size_t> group;
   const auto close = [&] {

@@ -72,9 +72,9 @@ TEST(HtmlPage, StepChartDrawsTheFirst400Steps) {
   EXPECT_EQ(count(page, ">2.00us</text>"), 1u) << "the y axis goes up to the longest";
 }
 
-// 256 ranks in 400 operations: three ranks to a row (86 rows: about
-// kMaxRankRows), three operations to a column (a column at least 6 pixels
-// of the 960), a rank label every other row; only the one late cell drawn.
+// 256 ranks in 400 operations: six ranks to a row (43 rows: about
+// kMaxGroupRows), three operations to a column (a column at least 6 pixels
+// of the 960), a label on every row; only the one late cell drawn.
 TEST(HtmlPage, ManyRanksShareRowsAndManyOperationsShareColumns) {
   RankCharts charts;
   for (int r = 0; r < 256; ++r)
@@ -86,7 +86,7 @@ TEST(HtmlPage, ManyRanksShareRowsAndManyOperationsShareColumns) {
   const std::string page = render_html({}, charts, "many");
   EXPECT_EQ(count(page, "class=\"cell\""), 1u);
   EXPECT_EQ(count(page, "class=\"rank-label\""), 43u);
-  EXPECT_EQ(count(page, "<title>rank 6 \u2026 rank 8 (3 ranks), operations 397 to 399: at worst "
+  EXPECT_EQ(count(page, "<title>rank 6 \u2026 rank 11 (6 ranks), operations 397 to 399: at worst "
                         "5.00ms after the first (rank 7)</title>"),
             1u);
   EXPECT_EQ(count(page, "a column is 3 operations, showing the latest of them"), 1u);
