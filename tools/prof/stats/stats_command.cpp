@@ -211,7 +211,8 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       "reports to compute, NAME,NAME,... (default: those of the summary that have data; see "
       "--help-reports)");
   add("format", po::value<std::string>()->default_value("table"),
-      "table, csv, json or html (one page with charts of the ranks' collectives and steps)");
+      "table, csv, json or html (one page: the outlier ranks and nodes, charts of the ranks' "
+      "collectives and steps, at any number of ranks)");
   add("output,o", po::value<std::string>(), "write to FILE instead of standard output");
   add("force-overwrite,f", "replace an existing output file");
   add("interval", po::value<std::string>()->default_value("100"),

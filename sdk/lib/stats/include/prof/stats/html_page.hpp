@@ -11,16 +11,18 @@
 
 namespace prof::stats {
 
-/// The page: `title`, then, when `charts` has operations or communication,
-/// the heat map of how late each rank came to each operation
-/// (svg#lateness-heatmap, a rect.cell per rank and column: an operation, or
-/// past 160 of them a run of operations) and each rank's time in
-/// communication by name, collective operations (svg#communication-bars)
-/// apart from the other calls (svg#other-communication-bars), when it has
-/// steps each rank's time in each step (svg#step-times, a polyline.rank-line
-/// per rank and a circle.step-point per rank and step, the first 400 steps),
-/// then every table (table.sortable: a click on a heading sorts by it) with
-/// its sections and notes.
+/// The page: `title`, then the outlier nodes and ranks (section#outliers),
+/// then, when `charts` has operations, each rank's mean lateness as a
+/// distribution (svg#lateness-distribution), the heat map of how late each
+/// rank (or group of nodes) came to each operation (svg#lateness-heatmap, a
+/// rect.cell per row and column that is not white) and the operations with
+/// the largest skew (table#most-skewed); each rank's time in communication
+/// by name, collective operations apart from the other calls (bars,
+/// svg#communication-bars and svg#other-communication-bars, up to
+/// 96 ranks; distributions past that); when it has steps each
+/// rank's time in each step (svg#step-times, the first 400 steps); then
+/// every table (table.sortable: a click on a heading sorts by it; a
+/// section's first 200 rows) with its sections and notes.
 std::string render_html(const std::vector<StatsTable> &tables, const RankCharts &charts,
                         const std::string &title);
 
