@@ -162,8 +162,11 @@ std::string heat_map_svg(const RankCharts &charts) {
           }
     }
   // Set from what the cells show, so that a row of many ranks is not tinted
-  // by the jitter of the latest of them.
-  const LatenessScale scale = lateness_scale(shown);
+  // by the jitter of the latest of them, and from the rows that are not outliers.
+  std::vector<bool> outlier_row;
+  for (const HeatRow &r : rows)
+    outlier_row.push_back(r.outlier);
+  const LatenessScale scale = lateness_scale(shown, outlier_row);
 
   // Cells within the scale's white are not drawn: the plot's background is white.
   std::string cells = "<rect class=\"plot\" x=\"" + number(left) + "\" y=\"" + number(kTop) +
@@ -255,7 +258,8 @@ std::string heat_map_svg(const RankCharts &charts) {
             " operations, showing the latest of them";
   if (grouped) note += "; a row of several ranks shows the latest of them";
   const std::string white =
-      "white: ordinary jitter (no later than 9 cells in 10, at most 4 times the median)";
+      "white: ordinary jitter (no later than 9 in 10 of the other rows' cells, at most 4 times "
+      "their median)";
   legend += text_at(left, legend_y + 44, note, "start");
   legend += text_at(left, legend_y + 60, white, "start");
   legend += "</g>\n";

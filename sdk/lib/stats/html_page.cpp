@@ -16,6 +16,9 @@ namespace {
 /// Rows of a table's section past this many are left out (the page of 4096
 /// ranks stays small); CSV and JSON have them all.
 constexpr size_t kMaxTableRows = 200;
+/// Sections of a table past this many (one per process, per communicator)
+/// are left out too.
+constexpr size_t kMaxTableSections = 64;
 
 /// A console heading ("======== Heap of app: peak ...:") as a page's.
 std::string heading(const std::string &text) {
@@ -46,8 +49,13 @@ std::string table_html(const StatsTable &table) {
                      "\">\n<h2>" + escaped(table.report) + "</h2>\n";
   if (table.sections.empty() && !table.empty_text.empty())
     html += "<p>" + escaped(heading(table.empty_text)) + "</p>\n";
+  size_t sections = 0, left_out = 0;
   for (const Section &section : table.sections) {
     if (section.rows.empty()) continue;
+    if (++sections > kMaxTableSections) {
+      ++left_out;
+      continue;
+    }
     const std::vector<Column> &columns = table.columns_of(section);
     html +=
         "<h3>" + escaped(heading(section.title)) + "</h3>\n<table class=\"sortable\">\n<thead><tr>";
@@ -73,6 +81,9 @@ std::string table_html(const StatsTable &table) {
       html += "<p class=\"left-out\">The first " + std::to_string(shown) + " rows of " +
               std::to_string(section.rows.size()) + "; --format csv has them all.</p>\n";
   }
+  if (left_out > 0)
+    html += "<p class=\"left-out\">The first " + std::to_string(kMaxTableSections) + " of " +
+            std::to_string(sections) + " sections; --format csv has them all.</p>\n";
   if (!table.notes.empty()) {
     html += "<ul class=\"notes\">\n";
     for (const std::string &note : table.notes)
@@ -124,24 +135,13 @@ std::string rank_html(const RankCharts &charts, size_t r) {
   return "<span title=\"" + escaped(full) + "\">" + escaped(charts.ranks[r]) + "</span>";
 }
 
-/// The top of the page: the nodes and ranks that differ from the rest, in
-/// the lines of their findings (which name them first).
+/// The top of the page: the nodes and ranks that differ from the rest, a
+/// line per finding (each names them first).
 std::string outliers_html(const RankCharts &charts) {
-  if (charts.outlier_ranks.empty() && charts.outlier_nodes.empty()) return {};
+  if (charts.outlier_findings.empty()) return {};
   std::string html = "<section id=\"outliers\">\n<h2>Ranks and nodes worth a look</h2>\n<ul>\n";
-  for (const auto &[node, why] : charts.outlier_nodes)
-    html += "<li class=\"outlier-node\" data-node=\"" + escaped(node) + "\">" + escaped(why) +
-            "</li>\n";
-  for (size_t i = 0; i < charts.outlier_ranks.size(); ++i) {
-    const size_t r = charts.outlier_ranks[i];
-    // A rank without reasons of its own is one of an outlier node's, named above.
-    if (r >= charts.ranks.size() || i >= charts.outlier_reasons.size() ||
-        charts.outlier_reasons[i].empty())
-      continue;
-    const std::string &full = charts.full_labels.empty() ? charts.ranks[r] : charts.full_labels[r];
-    html += "<li class=\"outlier-rank\" title=\"" + escaped(full) + "\">" +
-            escaped(charts.outlier_reasons[i]) + "</li>\n";
-  }
+  for (const std::string &finding : charts.outlier_findings)
+    html += "<li class=\"finding\">" + escaped(finding) + "</li>\n";
   return html + "</ul>\n</section>\n";
 }
 
@@ -223,6 +223,12 @@ std::string render_html(const std::vector<StatsTable> &tables, const RankCharts 
             "run of them: how long after the first rank each came to it. Hover a cell for the "
             "operation, the time and the rank.</p>\n" +
             heat_map_svg(charts) + skewed_html(charts);
+    if (charts.narrow_operations > 0)
+      html += "<p class=\"left-out\">Left out of these charts: " +
+              std::to_string(charts.narrow_operations) + " operations on " +
+              std::to_string(charts.narrow_communicators) +
+              " communicators of fewer than half the ranks of the widest (the tables below "
+              "have them).</p>\n";
   }
   if (charts.ranks.size() > kMaxRankRows) {
     if (any_parts(charts.communication))

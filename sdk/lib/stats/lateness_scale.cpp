@@ -77,20 +77,24 @@ std::string LatenessScale::legend_svg(double x, double y) const {
   return svg;
 }
 
-LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness) {
+LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness,
+                             const std::vector<bool> &outlier_rows) {
   LatenessScale scale;
-  std::vector<int64_t> late;
-  for (const auto &row : lateness)
-    for (const int64_t ns : row)
-      if (ns > 0) late.push_back(ns);
+  std::vector<int64_t> late, ordinary; // positive values: all, and of rows not outliers
+  for (size_t r = 0; r < lateness.size(); ++r)
+    for (const int64_t ns : lateness[r])
+      if (ns > 0) {
+        late.push_back(ns);
+        if (r >= outlier_rows.size() || !outlier_rows[r]) ordinary.push_back(ns);
+      }
   if (late.empty()) return scale;
   scale.latest = *std::max_element(late.begin(), late.end());
-  if (late.size() >= kFewValues) {
-    const auto percentile = [&late](double share) {
+  if (ordinary.size() >= kFewValues) {
+    const auto percentile = [&ordinary](double share) {
       const auto at =
-          static_cast<std::ptrdiff_t>(std::ceil(share * static_cast<double>(late.size())) - 1);
-      std::nth_element(late.begin(), late.begin() + at, late.end());
-      return late[static_cast<size_t>(at)];
+          static_cast<std::ptrdiff_t>(std::ceil(share * static_cast<double>(ordinary.size())) - 1);
+      std::nth_element(ordinary.begin(), ordinary.begin() + at, ordinary.end());
+      return ordinary[static_cast<size_t>(at)];
     };
     scale.white = std::min(percentile(kPercentile), kMedians * percentile(0.5));
   }

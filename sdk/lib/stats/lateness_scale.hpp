@@ -1,7 +1,8 @@
 // The color scale of the lateness heat map, set from the data: white up to
-// the lateness most cells stay within (ordinary jitter: the 90th percentile,
-// at most 4 times the median, so that a slow rank in more than a tenth of
-// the cells is not white), then on a log scale through orange to dark red at
+// the lateness most cells of the rows that are not outliers stay within
+// (ordinary jitter: their 90th percentile, at most 4 times their median, so
+// that a slow rank no one named, in more than a tenth of the cells, is not
+// white), then on a log scale through orange to dark red at
 // the latest, which is at least ten times that, so that jitter alone never
 // reaches red.
 #pragma once
@@ -25,8 +26,10 @@ struct LatenessScale {
   std::string legend_svg(double x, double y) const;
 };
 
-/// The scale of `lateness` (ns, -1 for none). With fewer than 20 positive
-/// values, white is 0: every one of them is drawn.
-LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness);
+/// The scale of `lateness` (ns, -1 for none; rows flagged in `outlier_rows`
+/// count only for the latest). With fewer than 20 positive values to set
+/// white from, white is 0: every one of them is drawn.
+LatenessScale lateness_scale(const std::vector<std::vector<int64_t>> &lateness,
+                             const std::vector<bool> &outlier_rows = {});
 
 } // namespace prof::stats

@@ -141,6 +141,22 @@ void lateness(const StatsAggregator &aggregator, const ExportHost &host,
     at = end;
   }
   firsts.resize(kept);
+  // Only the wide communicators' operations: point-to-point pairs (two
+  // ranks of thousands) would fill the columns with ranks not in them.
+  std::vector<size_t> widest(by_name.size(), 0);
+  for (const Operation &op : operations)
+    widest[firsts[op.from].communicator] =
+        std::max(widest[firsts[op.from].communicator], op.to - op.from);
+  const size_t largest = *std::max_element(widest.begin(), widest.end());
+  std::set<uint32_t> narrow;
+  std::erase_if(operations, [&](const Operation &op) {
+    const uint32_t communicator = firsts[op.from].communicator;
+    if (2 * widest[communicator] >= largest) return false;
+    narrow.insert(communicator);
+    ++charts.narrow_operations;
+    return true;
+  });
+  charts.narrow_communicators = narrow.size();
 
   const size_t count = operations.size();
   charts.operation_count = count;
@@ -194,33 +210,18 @@ void lateness(const StatsAggregator &aggregator, const ExportHost &host,
 }
 
 /// The ranks and nodes `found` names, in the order of its findings (the
-/// largest excess first within each measure), each with its findings' lines.
+/// largest excess first within each measure), and its findings' lines.
 void outliers(const RankOutliers &found, const std::map<prof_track_id, size_t> &row,
               RankCharts &charts) {
-  std::map<size_t, size_t> at; // row -> index in charts.outlier_ranks
+  std::set<size_t> ranks;
   std::set<std::string> nodes;
   for (const OutlierFinding &finding : found.findings) {
-    if (!finding.node.empty()) {
-      if (nodes.insert(finding.node).second)
-        charts.outlier_nodes.push_back({finding.node, finding.text});
-      else
-        for (auto &[node, why] : charts.outlier_nodes)
-          if (node == finding.node) why += "; " + finding.text;
-    }
-    // A node's ranks are named by its line; a rank apart by its own.
-    const std::string why = finding.node.empty() ? finding.text : std::string();
-    for (const size_t entry : finding.ranks) {
-      const auto r = row.find(found.ranks[entry].process);
-      if (r == row.end()) continue;
-      const auto [where, added] = at.emplace(r->second, charts.outlier_ranks.size());
-      if (added) {
-        charts.outlier_ranks.push_back(r->second);
-        charts.outlier_reasons.push_back(why);
-      } else if (!why.empty()) {
-        std::string &reasons = charts.outlier_reasons[where->second];
-        reasons += (reasons.empty() ? "" : "; ") + why;
-      }
-    }
+    charts.outlier_findings.push_back(finding.text);
+    if (!finding.node.empty() && nodes.insert(finding.node).second)
+      charts.outlier_nodes.push_back(finding.node);
+    for (const size_t entry : finding.ranks)
+      if (const auto r = row.find(found.ranks[entry].process); r != row.end())
+        if (ranks.insert(r->second).second) charts.outlier_ranks.push_back(r->second);
   }
 }
 

@@ -83,7 +83,7 @@ TEST(HtmlAtScale, ASlowNodeOf4096RanksStandsOutOnASmallPage) {
   const RankCharts &charts = page.charts;
   ASSERT_EQ(charts.ranks.size(), 4096u);
   ASSERT_FALSE(charts.outlier_nodes.empty());
-  EXPECT_EQ(charts.outlier_nodes.front().first, "node005");
+  EXPECT_EQ(charts.outlier_nodes, std::vector<std::string>{"node005"});
   ASSERT_EQ(charts.outlier_ranks.size(), 8u);
   for (const size_t r : charts.outlier_ranks)
     EXPECT_EQ(charts.nodes[r], "node005") << charts.ranks[r];
@@ -92,8 +92,7 @@ TEST(HtmlAtScale, ASlowNodeOf4096RanksStandsOutOnASmallPage) {
   EXPECT_GE(charts.most_skewed.front().skew, testing::kSlowBy);
 
   const std::string &html = page.html;
-  EXPECT_EQ(count(html, "<li class=\"outlier-node\" data-node=\"node005\">node005: ranks 40-47"),
-            1u);
+  EXPECT_GE(count(html, "<li class=\"finding\">node005: ranks 40-47"), 1u);
   EXPECT_EQ(count(html, "class=\"rank-label outlier\""), 8u);
   EXPECT_EQ(count(html, "rank 40 \u00b7 node005</text>"), 1u);
   EXPECT_EQ(count(html, ">node000 \u2026 node005 ("), 0u) << "node005's other ranks: none";

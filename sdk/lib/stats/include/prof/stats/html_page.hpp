@@ -22,7 +22,8 @@ namespace prof::stats {
 /// 96 ranks; distributions past that); when it has steps each
 /// rank's time in each step (svg#step-times, the first 400 steps); then
 /// every table (table.sortable: a click on a heading sorts by it; a
-/// section's first 200 rows) with its sections and notes.
+/// section's first 200 rows, a table's first 64 sections) with its sections
+/// and notes.
 std::string render_html(const std::vector<StatsTable> &tables, const RankCharts &charts,
                         const std::string &title);
 

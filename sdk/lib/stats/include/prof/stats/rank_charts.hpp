@@ -31,7 +31,8 @@ struct RankCharts {
   std::vector<std::string> full_labels;
   /// The node (host) of each rank, as `ranks`; empty when no rank says one.
   std::vector<std::string> nodes;
-  /// The heat map's columns: an operation matched in two ranks or more
+  /// The heat map's columns: an operation matched in two ranks or more, on
+  /// a wide communicator (see narrow_operations)
   /// ("MPI_Allreduce #6 on MPI_COMM_WORLD"), or a run of
   /// `operations_per_column` consecutive ones ("AllReduce #7 to #9 on world").
   std::vector<std::string> operations;
@@ -39,6 +40,10 @@ struct RankCharts {
   size_t operations_per_column = 1;
   /// Operations matched in all (0: as many as `operations`).
   size_t operation_count = 0;
+  /// Operations left out of every chart, of the communicators whose widest
+  /// operation has fewer than half the ranks of the widest of all
+  /// (point-to-point pairs among many ranks), and how many communicators.
+  size_t narrow_operations = 0, narrow_communicators = 0;
   /// lateness[rank][column]: ns after the first rank arrived, the latest of
   /// the column's operations; -1 when the rank was in none of them.
   std::vector<std::vector<int64_t>> lateness;
@@ -55,14 +60,13 @@ struct RankCharts {
   /// The operations with the largest skew, largest first (at most 10).
   std::vector<SkewedOperation> most_skewed;
   /// The ranks find_rank_outliers() names (indices in `ranks`), in the
-  /// order of its findings: drawn on rows of their own and named at the top
-  /// of the page.
+  /// order of its findings: drawn on rows of their own.
   std::vector<size_t> outlier_ranks;
-  /// As `outlier_ranks`: the lines of the findings that name the rank apart
-  /// ("rank 3 late to ..."); "" for a rank named only with its node.
-  std::vector<std::string> outlier_reasons;
-  /// The nodes whose ranks differ together, with their findings' lines.
-  std::vector<std::pair<std::string, std::string>> outlier_nodes;
+  /// The nodes whose ranks differ together.
+  std::vector<std::string> outlier_nodes;
+  /// Its findings' lines ("node005: ranks 40-47 late to 8 of 24 AllReduce
+  /// by 3.00ms median"), for the top of the page.
+  std::vector<std::string> outlier_findings;
   struct Part {
     std::string name;
     uint64_t ns = 0;
