@@ -4,7 +4,11 @@
 // own at the top of the heat map, nothing else in red, and a small page.
 #include "slow_node_job.hpp"
 
+#include "core/plugin_host/console.hpp"
+#include "tests/support/file_text.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/synthetic_job.hpp"
+#include "tools/prof/stats/stats_command.hpp"
 
 #include <gtest/gtest.h>
 
@@ -109,6 +113,29 @@ TEST(HtmlAtScale, ASlowNodeOf4096RanksStandsOutOnASmallPage) {
   EXPECT_EQ(count(html, "class=\"rank-line\""), 8u) << "the slow ranks' steps";
   EXPECT_LT(html.size(), 1'000'000u) << "the page of 4096 ranks stays small";
   ::testing::Test::RecordProperty("page_bytes", static_cast<int>(html.size()));
+}
+
+// The command on a folder of 256 rank reports (gen_synthetic_job's), node
+// 5 slow: the page names it first and draws its ranks apart.
+TEST(HtmlAtScale, TheCommandOnAFolderOfRanksWithASlowNode) {
+  prof::testing::ScratchDir dir;
+  prof::testing::SyntheticJob job;
+  job.ranks = 256;
+  job.cause = prof::testing::JobCause::slow_node;
+  job.target = 5;
+  prof::testing::write_synthetic_job(job, dir.file("ranks"), 1);
+  const std::string out = dir.file("ranks.html");
+  core::Console console;
+  ASSERT_EQ(tool::run_stats({dir.file("ranks"), "--format", "html", "-o", out}, console), 0);
+  const std::string html = prof::testing::file_text(out);
+  const size_t top = html.find("<li class=\"finding\">node005: ranks 40-47");
+  EXPECT_NE(top, std::string::npos);
+  EXPECT_LT(top, html.find("<svg")) << "named before any chart";
+  EXPECT_EQ(count(html, "class=\"rank-label outlier\""), 8u);
+  EXPECT_EQ(count(html, "rank 40 \u00b7 node005</text>"), 1u);
+  EXPECT_EQ(count(html, "1536 operations on 128 communicators of fewer than half the ranks"), 1u)
+      << "the point-to-point pairs (12 steps of 128) are left out of the charts";
+  EXPECT_LT(html.size(), 1'000'000u);
 }
 
 } // namespace
