@@ -2,19 +2,15 @@
 // bounds of what it remembers.
 #include "flow_ends.hpp"
 
+#include <prof/testing/test_events.hpp>
+
 #include <gtest/gtest.h>
 
 namespace prof::perfetto {
 namespace {
 
 prof_event work(uint64_t id, prof_track_id track = 3, uint64_t ts = 100, prof_string_id name = 5) {
-  prof_event e{};
-  e.type = PROF_EVENT_SLICE;
-  e.id = id;
-  e.track = track;
-  e.ts = ts;
-  e.name = name;
-  return e;
+  return testing::slice(track, ts, 10, name, 0, id);
 }
 
 TEST(FlowEnds, WorkKeepsItsIdOnlyAfterACallHadIt) {
