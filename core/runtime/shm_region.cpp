@@ -46,6 +46,12 @@ std::runtime_error no_room(size_t needed) {
                             " is full; lower --host-ringbuffer-size or give /dev/shm more room "
                             "(in a container, e.g. docker run --shm-size)");
 }
+// Whether the mount of `fd` has `bytes` free now (a reservation later may
+// still find it full: it fails then, and says so, without harm).
+bool has_room(int fd, uint64_t bytes) {
+  struct statvfs fs {};
+  return fstatvfs(fd, &fs) != 0 || uint64_t{fs.f_bavail} * fs.f_frsize >= bytes;
+}
 ShmLayout layout_of(const ShmHeader &h) {
   return {h.ring_count,   h.ring_capacity,  h.ring_stride,   h.watermark_events, h.config_offset,
           h.config_bytes, h.catalog_offset, h.catalog_bytes, h.rings_offset};
@@ -123,28 +129,33 @@ ShmRegion ShmRegion::create(const std::string &name, const ShmRegionConfig &conf
   const size_t config_offset = layout_page_round(sizeof(ShmHeader));
   const size_t catalog_offset = config_offset + layout_page_round(config_text.size() + 1);
   const size_t rings_offset = catalog_offset + layout_page_round(config.catalog_bytes);
-  uint32_t ready = std::min(std::max<uint32_t>(config.initial_rings, 1), count);
+  uint32_t ready = std::min(config.initial_rings, count);
   const size_t catalog_reserved = std::min(layout_page_round(config.initial_catalog_bytes),
                                            layout_page_round(config.catalog_bytes));
-  auto backed = [&] { return catalog_offset + catalog_reserved + stride * ready; };
+  // With no ring reserved now, the first is reserved as the application
+  // starts: the mount must have room for it.
+  auto backed = [&] { return catalog_offset + catalog_reserved + stride * std::max(ready, 1u); };
 
   const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw failure("cannot create", name);
   // What the application may touch is reserved before it can: a tmpfs page
   // that cannot be had when a ring first touches it would kill the
-  // application with SIGBUS. The initial rings are reserved now, the others
-  // as threads take rings (grow()), and the catalog's first part, the rest
+  // application with SIGBUS: no ring is published before it is reserved.
+  // The initial rings are reserved now (prof may reserve even the first one
+  // later, while the application starts), the others as threads take rings
+  // (grow()), and the catalog's first part, the rest
   // as it fills (reserve_catalog()). Reserving takes time (64 MB: 7 ms, and
   // as long again to give back), so a capture pays for what it uses. Where
   // the shared-memory mount is small (containers), fewer rings are made.
   int error = posix_fallocate(fd, 0, static_cast<off_t>(catalog_offset + catalog_reserved));
-  while (error == 0 &&
+  while (error == 0 && ready > 0 &&
          (error = posix_fallocate(fd, static_cast<off_t>(rings_offset),
                                   static_cast<off_t>(stride * ready))) == ENOSPC &&
          ready > 2) {
     ready /= 2;
     count = ready; // the mount is nearly full: no room to grow either
   }
+  if (error == 0 && ready == 0 && !has_room(fd, stride)) error = ENOSPC;
   size_t total = rings_offset + stride * count;
   if (error == 0 && ftruncate(fd, static_cast<off_t>(total)) != 0) error = errno;
   if (error != 0) {
@@ -276,9 +287,14 @@ bool ShmRegion::add_ring(uint32_t index) {
 bool ShmRegion::reserve_next_ring() {
   if (header_ == nullptr || name_.empty() || header_->rings_full.load(std::memory_order_relaxed))
     return false;
+  const uint32_t seen = header_->rings_ready.load(std::memory_order_acquire);
   const RingsLock lock(header_->rings_lock, RingsLock::Wait::briefly,
                        !header_->ids_unchecked.load(std::memory_order_relaxed));
-  return lock.held() && add_ring(header_->rings_ready.load(std::memory_order_acquire));
+  if (!lock.held()) return false;
+  // A ring published while this thread waited for the lock (prof reserving
+  // the first as the application starts) is the caller's to try first.
+  const uint32_t ready = header_->rings_ready.load(std::memory_order_acquire);
+  return ready != seen || add_ring(ready);
 }
 
 std::optional<uint32_t> ShmRegion::grow(uint32_t rings) {

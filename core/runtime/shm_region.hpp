@@ -12,7 +12,7 @@ namespace prof::core {
 
 struct ShmRegionConfig {
   uint32_t ring_count = 64;    ///< at most, as threads take them
-  uint32_t initial_rings = 64; ///< backed from the start
+  uint32_t initial_rings = 64; ///< backed from the start (0: the mount must have room for one)
   uint64_t ring_bytes = 16ull << 20;
   uint64_t watermark_bytes = 15ull << 20;
   uint64_t catalog_bytes = 8ull << 20;
@@ -40,7 +40,8 @@ public:
   /// prof: creates `name` ("/prof-..."), reserves the memory of its header,
   /// catalog and initial rings, formats them and writes `config`. With too
   /// little shared memory it makes fewer rings (header()->ring_count says
-  /// how many). Throws std::runtime_error.
+  /// how many). Throws std::runtime_error, also when the mount has no room
+  /// for one ring.
   static ShmRegion create(const std::string &name, const ShmRegionConfig &config,
                           std::string_view config_text);
   /// prof: reserves and formats up to `rings` more rings, then publishes
@@ -53,7 +54,8 @@ public:
   /// Any process: reserves, formats and publishes the next ring through the
   /// region's name, under rings_lock (waiting at most 20 ms for another
   /// thread holding it, never for the calling one): false when the lock
-  /// could not be had, the region is whole or the mount full.
+  /// could not be had, the region is whole or the mount full. True without
+  /// reserving when another ring was published meanwhile.
   bool reserve_next_ring();
   /// prof: the rings backed so far, by prof's own count.
   uint32_t rings_ready() const { return ready_; }

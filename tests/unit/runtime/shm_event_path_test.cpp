@@ -501,6 +501,39 @@ TEST(ShmEventPath, RingsAreReservedAsThreadsTakeThem) {
   region.unlink();
 }
 
+// A region made with no ring reserved (prof reserves the first while the
+// application execs): the first thread of the application to emit before
+// that reserves one itself, and prof, growing to one ring, reserves no other.
+TEST(ShmEventPath, TheFirstRingMayBeReservedAfterTheRegionIsMade) {
+  const std::string name = new_shm_name();
+  ShmRegionConfig config = small_region();
+  config.initial_rings = 0;
+  ShmRegion region = ShmRegion::create(name, config, "");
+  EXPECT_EQ(region.header()->rings_ready.load(), 0u);
+  EXPECT_EQ(region.rings_ready(), 0u);
+  ShmRegion agent_view;
+  std::string error;
+  ASSERT_TRUE(agent_view.attach(name, &error)) << error;
+  ShmHeader &h = *agent_view.header();
+  const ShmLayout &l = agent_view.layout();
+  RingPool pool(agent_view.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false, &h.rings_ready);
+  pool.set_grow([](void *view) { return static_cast<ShmRegion *>(view)->reserve_next_ring(); },
+                &agent_view);
+  EXPECT_TRUE(pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, 1, 0, 0, 1, 1, 0, 0}));
+  EXPECT_EQ(h.rings_ready.load(), 1u);
+  EXPECT_EQ(h.no_ring_drops.load(), 0u);
+  Catalog catalog;
+  ShmEventSource source(region, catalog);
+  EXPECT_EQ(source.drain([](prof_event *, size_t) {}, true), 1u);
+  // What reserve_initial_rings asks for: one ring, there already.
+  EXPECT_EQ(region.grow(1u - h.rings_ready.load()), std::optional<uint32_t>(0));
+  EXPECT_EQ(region.rings_ready(), 1u) << "prof counts the ring the application backed";
+  EXPECT_EQ(h.rings_ready.load(), 1u);
+  EXPECT_EQ(h.rings_full.load(), 0);
+  region.unlink();
+}
+
 // What a wild pointer in the application does to the region costs only what
 // it hit: the header's sizes are not trusted, a ring whose positions make no
 // sense is abandoned (and said), a definition with an impossible id ignored.

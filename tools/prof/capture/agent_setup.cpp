@@ -52,12 +52,19 @@ core::ShmRegion &AgentSetup::create_region(const core::EventBusConfig &buffers,
   }
   core::ShmRegionConfig region;
   region.ring_count = ring_count_for(buffers);
-  region.initial_rings = kInitialRings;
+  region.initial_rings = 0;
   region.initial_catalog_bytes = kInitialCatalogBytes;
   region.ring_bytes = buffers.ring_bytes;
   region.watermark_bytes = buffers.watermark_bytes;
   region_ = core::ShmRegion::create(name_, region, config.encode());
   return region_;
+}
+
+void AgentSetup::reserve_initial_rings() {
+  if (!region_) return;
+  // The drain may grow the region too: its count is read from the header.
+  const uint32_t published = region_.header()->rings_ready.load(std::memory_order_acquire);
+  if (published < kInitialRings) (void)region_.grow(kInitialRings - published);
 }
 
 AgentSetup::~AgentSetup() {

@@ -30,17 +30,23 @@ public:
   void watch_stalls(uint64_t ns) { stall_ns_ = ns; }
   /// "LD_PRELOAD=...", "PROF_AGENT_SHM=..." for AppLauncher::spawn.
   const std::vector<std::string> &environment() const { return environment_; }
-  /// Creates the region, with the session facts the agent hands its plugins.
-  /// Throws std::runtime_error.
+  /// Creates the region, with the session facts the agent hands its plugins,
+  /// and no ring reserved yet. Throws std::runtime_error.
   core::ShmRegion &create_region(const core::EventBusConfig &buffers,
                                  const prof_session_info &session);
+  /// Reserves the first kInitialRings once the application may run: a
+  /// thread of it that needs a ring before reserves one itself. Without
+  /// room, the drain says the mount is full.
+  void reserve_initial_rings();
   /// Removes the region's name; mapped memory goes with the last process.
   ~AgentSetup();
 
   /// Rings the application's threads may have: the host buffer shared out
   /// as for prof's own threads (--host-buffer-size over the ring size), at
-  /// most kMaxRings. Only kInitialRings are reserved before the application
-  /// starts (its main thread's); prof reserves more while it drains, keeping
+  /// most kMaxRings. Only kInitialRings are reserved as the application
+  /// starts (its main thread's), by reserve_initial_rings() while it
+  /// execs (the region only checks there is room for one before);
+  /// prof reserves more while it drains, keeping
   /// ShmEventSource::kSpareRings free, and a thread that finds every ring
   /// taken reserves the next itself, so a capture pays for the threads it
   /// has (reserving a ring, and giving it back, costs about 0.3 ms per MB on

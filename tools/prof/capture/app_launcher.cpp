@@ -33,7 +33,7 @@ AppLauncher::AppLauncher() = default;
 AppLauncher::~AppLauncher() {
   // The held child reads its plan until it execs: let it go (as prof dying
   // would) and wait for that before freeing what it reads.
-  if (gate_fd_ >= 0) release();
+  if (gate_fd_ >= 0 || exec_error_fd_ >= 0) release();
   if (child_stack_ && !child_may_run_on_stack_) munmap(child_stack_, kChildStackBytes);
 }
 
@@ -140,9 +140,13 @@ bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
   return true;
 }
 
-bool AppLauncher::release() {
-  close(gate_fd_);
+void AppLauncher::open_gate() {
+  if (gate_fd_ >= 0) close(gate_fd_);
   gate_fd_ = -1;
+}
+
+bool AppLauncher::exec_started() {
+  if (exec_error_fd_ < 0) return error_.empty();
   int err = 0;
   ssize_t n;
   while ((n = read(exec_error_fd_, &err, sizeof err)) < 0 && errno == EINTR) {

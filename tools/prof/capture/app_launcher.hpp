@@ -44,7 +44,15 @@ public:
   bool spawn(const std::vector<std::string> &argv, bool show_output,
              const std::vector<std::string> &environment = {}, bool inherit_environment = true);
   /// Lets the application exec; false with error() set when exec failed.
-  bool release();
+  bool release() {
+    open_gate();
+    return exec_started();
+  }
+  /// Lets the application go on to exec, without waiting for it.
+  void open_gate();
+  /// After open_gate(): waits until the application has exec'd; false with
+  /// error() set when exec failed.
+  bool exec_started();
   /// Waits for the application and all its descendants (or as `options`
   /// say); forwards SIGTERM and SIGHUP sent to prof to the application.
   AppExit wait_all(WaitOptions options = {});

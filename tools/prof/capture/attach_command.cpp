@@ -317,6 +317,7 @@ int run_attach(const RunContext &context) {
   core::CaptureController &controller =
       capture.start({session, pids, {display}, display, facts_of(pids), log.string()},
                     [fd = capture.detach_fd()](int) { signal_detach(fd); });
+  capture.released();
   // A process in a container writes pids prof cannot look up, and cannot look up prof's.
   if (capture.agent() &&
       std::any_of(pids.begin(), pids.end(), [](int pid) { return !shares_namespace(pid, "pid"); }))

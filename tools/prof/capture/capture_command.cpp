@@ -81,7 +81,9 @@ int run_capture(const RunContext &context) {
                 });
   console.line("PROF is profiling process " + std::to_string(pid) + ", command: " + display);
   held.released = true;
-  const bool launched = app.release();
+  app.open_gate();
+  capture.released(); // while the application execs
+  const bool launched = app.exec_started();
   if (!launched) console.warning(app.error());
   // Ctrl-C reaches the application (prof's launcher forwards and ignores it),
   // so unlike an attach, prof needs no handler: the wait ends with it.

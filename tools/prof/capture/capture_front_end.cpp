@@ -154,15 +154,23 @@ CaptureFrontEnd::start(const CaptureTarget &target,
     report = core::expand_output_name(report, name_facts_, ".profrep");
     check_report_path(report, force);
   }
-  // Other prof processes see the session through its control socket.
+  // Other prof processes see the session through its control socket. A
+  // name the user gave is refused before the processes run; the default
+  // one's socket waits until they do (released()).
   const bool named = !report.empty() && !core::has_output_macros(report);
-  control_ = open_session_control(command_,
-                                  {target.session, "", target.pids.front(), target.display,
-                                   named            ? fs::absolute(report).string()
-                                   : report.empty() ? "-"
-                                                    : report,
-                                   "", target.log},
-                                  console_);
+  SessionFacts facts{target.session,
+                     "",
+                     target.pids.front(),
+                     target.display,
+                     named            ? fs::absolute(report).string()
+                     : report.empty() ? "-"
+                                      : report,
+                     "",
+                     target.log};
+  if (command_.has("session-new"))
+    control_ = open_session_control(command_, std::move(facts), console_);
+  else
+    unopened_control_ = std::move(facts);
   runner_.identify({target.session, target.pids.front(), target.display, host});
   // The session socket closes first when the capture stops: its thread may be
   // in the controller.
@@ -202,6 +210,14 @@ CaptureFrontEnd::start(const CaptureTarget &target,
   if (control_) control_->set_controller(&controller);
   if (error = runner_.start(); !error.empty()) throw std::runtime_error(error);
   return controller;
+}
+
+void CaptureFrontEnd::released() {
+  if (agent_) agent_->reserve_initial_rings();
+  if (!unopened_control_) return;
+  control_ = open_session_control(command_, std::move(*unopened_control_), console_);
+  unopened_control_.reset();
+  if (control_) control_->set_controller(&runner_.controller());
 }
 
 void CaptureFrontEnd::wait(const std::function<void()> &wait_for_processes, bool prompt) {

@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -58,12 +59,16 @@ public:
   /// std::runtime_error when it is not installed.
   AgentSetup *agent();
 
-  /// Opens the session of `target` (socket, shared rings, sources,
-  /// exporters, report windows) and starts collecting; `end_application`
-  /// is what the end of --duration does to the processes. Throws
-  /// (cli::UsageError for bad input: a taken session name, a report name).
+  /// Opens the session of `target` (shared region, sources, exporters,
+  /// report windows, the socket of a --session-new name) and starts
+  /// collecting; `end_application` is what the end of --duration does to
+  /// the processes. Throws (cli::UsageError for bad input: a taken session
+  /// name, a report name).
   core::CaptureController &start(const CaptureTarget &target,
                                  core::CaptureController::EndApplication end_application);
+  /// Once the processes may run: what they do not wait for (the first
+  /// shared ring, the socket of a default session name).
+  void released();
   /// Readable when prof should stop waiting and leave the processes running.
   int detach_fd() const { return detach_.fd; }
   /// Runs `wait_for_processes` with the (prof) prompt when --dynamic on asks
@@ -105,7 +110,8 @@ private:
   const DebugDump dump_; // --debug-dump: its folder is checked before anything starts
   std::unique_ptr<AgentSetup> agent_;
   std::unique_ptr<SessionControl> control_;
-  core::SessionDetails details_; // what the exporters' session info points into
+  std::optional<SessionFacts> unopened_control_; ///< the socket released() opens
+  core::SessionDetails details_;                 // what the exporters' session info points into
   const DetachSignal detach_;
   core::CaptureRunner runner_; // ends before what it refers to above
 };
