@@ -5,6 +5,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <nmmintrin.h>
 #endif
 
@@ -68,7 +69,13 @@ __attribute__((target("sse4.2"))) uint32_t hardware_update(uint32_t state, const
   return narrow;
 }
 
-bool detect_hardware() { return __builtin_cpu_supports("sse4.2"); }
+// One cpuid when first used: __builtin_cpu_supports would link libgcc's
+// start-up probe of every CPU feature (a dozen cpuid, each a VM exit) into
+// every program that can write a report.
+bool detect_hardware() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_SSE4_2) != 0;
+}
 #else
 uint32_t hardware_update(uint32_t state, const uint8_t *p, size_t n) {
   return portable_update(state, p, n);
