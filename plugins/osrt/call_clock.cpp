@@ -72,15 +72,24 @@ constexpr uint64_t kMaxRefiningSpread = 4096;
 constexpr long kCalibrationNs = 200000;
 constexpr uint64_t kMinRefiningBaselineNs = 2000000;
 
+// The baseline starts when the library is loaded: what the agent does before
+// it starts osrt (mapping the region, starting its plugins) counts toward
+// it, and calibrate() sleeps only for what is left.
+ClockPair loaded_pair;
+__attribute__((constructor)) void take_loaded_pair() { loaded_pair = tightest_pair(); }
+
 } // namespace
 #endif
 
 void CallClock::calibrate(bool allow_tsc) {
 #ifdef PROF_OSRT_HAVE_TSC
   if (allow_tsc && tsc_is_reliable()) {
-    const ClockPair first = tightest_pair();
-    timespec pause{0, kCalibrationNs};
-    nanosleep(&pause, nullptr);
+    const ClockPair first = loaded_pair.ns != 0 ? loaded_pair : tightest_pair();
+    const uint64_t elapsed = monotonic_ns() - first.ns;
+    if (elapsed < kCalibrationNs) {
+      timespec pause{0, kCalibrationNs - static_cast<long>(elapsed)};
+      nanosleep(&pause, nullptr);
+    }
     const ClockPair second = tightest_pair();
     if (second.tsc > first.tsc && second.ns > first.ns) {
       anchor_tsc_.store(first.tsc);

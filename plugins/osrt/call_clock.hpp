@@ -33,7 +33,8 @@ public:
     return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
   }
   /// Picks the tick source and measures its rate; `allow_tsc` false forces
-  /// CLOCK_MONOTONIC. Called by start() before any call is timed; sleeps ~0.2 ms.
+  /// CLOCK_MONOTONIC. Called by start() before any call is timed; sleeps
+  /// until 0.2 ms have passed since the library was loaded.
   static void calibrate(bool allow_tsc);
   /// CLOCK_MONOTONIC now, and with the TSC a sharper rate measured against
   /// calibrate()'s first pair: the longer the baseline, the smaller the error
