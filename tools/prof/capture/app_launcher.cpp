@@ -91,9 +91,10 @@ std::vector<std::string> environment_with(const std::vector<std::string> &overri
 } // namespace
 
 bool AppLauncher::spawn(const std::vector<std::string> &argv, bool show_output,
-                        const std::vector<std::string> &environment, bool inherit_environment) {
+                        const std::vector<std::string> &environment, bool inherit_environment,
+                        std::string path) {
   auto plan = std::make_unique<HeldChildPlan>();
-  plan->path = argv.empty() ? "" : resolve(argv[0]);
+  plan->path = !path.empty() ? std::move(path) : argv.empty() ? "" : resolve(argv[0]);
   if (plan->path.empty() && !argv.empty()) plan->path = argv[0]; // exec says why not
   plan->argv_text = argv;
   plan->env_text = environment_with(environment, inherit_environment);

@@ -39,10 +39,12 @@ public:
   /// Starts the application's process, held before exec until release(). `show_output`
   /// false sends its stdout and stderr to /dev/null; `environment` holds
   /// "KEY=VALUE" entries set (or replaced) in its environment, which starts
-  /// from prof's unless `inherit_environment` is false. Returns false with
+  /// from prof's unless `inherit_environment` is false; `path` is what
+  /// resolve() found for argv[0] ("": looked up here). Returns false with
   /// error() set when it cannot be started.
   bool spawn(const std::vector<std::string> &argv, bool show_output,
-             const std::vector<std::string> &environment = {}, bool inherit_environment = true);
+             const std::vector<std::string> &environment = {}, bool inherit_environment = true,
+             std::string path = "");
   /// Lets the application exec; false with error() set when exec failed.
   bool release() {
     open_gate();

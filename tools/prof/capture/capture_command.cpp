@@ -58,14 +58,16 @@ int run_capture(const RunContext &context) {
   // Everything that can be wrong with the input is found before anything starts.
   CaptureFrontEnd capture(context, capture_plan(command));
   const ApplicationEnvironment app_environment = application_environment(command);
-  if (AppLauncher::resolve(command.app[0]).empty())
+  const std::string program = AppLauncher::resolve(command.app[0]);
+  if (program.empty())
     throw cli::UsageError("cannot find application '" + command.app[0] +
                           "': not an executable file and not found in PATH");
   std::vector<std::string> environment = app_environment.variables;
   if (const AgentSetup *agent = capture.agent())
     add_agent_environment(environment, agent->environment());
   AppLauncher app;
-  if (!app.spawn(command.app, app_environment.show_output, environment, app_environment.inherit))
+  if (!app.spawn(command.app, app_environment.show_output, environment, app_environment.inherit,
+                 program))
     throw std::runtime_error(app.error());
   HeldApplication held{app}; // every exit until release() ends it
   const int pid = app.pid();
