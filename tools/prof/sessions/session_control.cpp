@@ -17,6 +17,7 @@
 #include <map>
 #include <poll.h>
 #include <random>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
@@ -63,9 +64,10 @@ SessionControl::SessionControl(SessionFacts facts) : facts_(std::move(facts)) {
   const fs::path folder = control::control_folder();
   control::ensure_private_folder(folder);
   if (facts_.id.empty()) {
-    std::random_device random;
+    unsigned random = 0; // getrandom(2): std::random_device probes the CPU (cpuid) first
+    if (getrandom(&random, sizeof random, 0) != sizeof random) random = std::random_device{}();
     char id[24];
-    std::snprintf(id, sizeof id, "%d-%04x", facts_.pid, random() & 0xffff);
+    std::snprintf(id, sizeof id, "%d-%04x", facts_.pid, random & 0xffff);
     facts_.id = id;
   }
   if (facts_.started.empty()) facts_.started = control::local_time_now();
