@@ -37,7 +37,8 @@ std::string without_blanks(std::string text) {
 } // namespace
 
 AlignmentRecord align_on_collectives(const std::vector<Header> &headers,
-                                     const std::vector<bool> &measured, MergePlan &plan) {
+                                     const std::vector<bool> &measured, MergePlan &plan,
+                                     const CollectiveTimesOf &collective_times_of) {
   AlignmentRecord record;
   const size_t count = headers.size();
   std::vector<Placement> placement(count, Placement::placed);
@@ -71,10 +72,8 @@ AlignmentRecord align_on_collectives(const std::vector<Header> &headers,
   const size_t enough = any_unanchored ? SIZE_MAX : kOperationsToCheckHosts;
   std::vector<CollectiveTimes> times(count);
   uint64_t largest_error = 0;
-  for (size_t i = 0; i < count; ++i) {
-    ReportReader reader;
-    if (reader.open(plan.inputs[i].path)) times[i] = collective_times(reader, enough);
-  }
+  for (size_t i = 0; i < count; ++i)
+    times[i] = collective_times_of(i, enough);
   for (bool moved = true; moved;) {
     moved = false;
     for (size_t i = 0; i < count; ++i) {

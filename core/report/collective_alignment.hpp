@@ -28,11 +28,14 @@ inline constexpr const char *kClockAlignmentRecord = "clock-alignment";
 /// the reference's whose anchors leave fewer than half their shared
 /// operations overlapping where the operations' ends would leave nine in
 /// ten. Each is fitted on the first placed input that shares half its
-/// operations or more, else the one that shares the most. `measured[i]`: input i was aligned with
-/// rank 0 by clock measurements, which it keeps. Reads events only when some input is to be
-/// checked. Adds a note for each input moved, a warning for each input without an anchor that
-/// shares no operation with a placed one, and returns what it did.
+/// operations or more, else the one that shares the most. `measured[i]`:
+/// input i was aligned with rank 0 by clock measurements, which it keeps.
+/// Reads events (through `times`) only when some input is to be checked.
+/// Adds a note for each input moved, a warning for each input without an
+/// anchor that shares no operation with a placed one, and returns what it
+/// did.
 AlignmentRecord align_on_collectives(const std::vector<Header> &headers,
-                                     const std::vector<bool> &measured, MergePlan &plan);
+                                     const std::vector<bool> &measured, MergePlan &plan,
+                                     const CollectiveTimesOf &times);
 
 } // namespace prof::report

@@ -38,13 +38,6 @@ uint64_t shifted(uint64_t ts, int64_t shift) {
   return ts > back ? ts - back : 0;
 }
 
-/// One measurement of an input's clock against rank 0's.
-struct ClockEstimate {
-  uint64_t at = 0;    ///< the input's clock
-  int64_t offset = 0; ///< rank 0's clock minus the input's
-  uint64_t error = 0;
-};
-
 /// The input's measurements, in time order; none without the instant's name
 /// among its strings (then no event is read).
 std::vector<ClockEstimate> clock_estimates(const ReportReader &reader) {
@@ -321,9 +314,7 @@ void MergeWriter::write_tracks(const ReportReader &reader) {
     const auto parent = tracks_.find(track.parent);
     record.parent = parent == tracks_.end() ? 0 : parent->second;
     record.clock = clock_id(track.clock);
-    // Each input's processes and devices stay its own, and say whose they are.
-    if (record.parent == 0 || track.kind == PROF_TRACK_PROCESS || track.kind == PROF_TRACK_DEVICE)
-      record.name = labelled(track.name, label_);
+    record.name = merged_track_name(track, record.parent != 0, label_);
     records.push_back(std::move(record));
   }
   if (!records.empty()) writer_.add_tracks(records);
@@ -436,6 +427,10 @@ int64_t shift_at(const MergeInput &input, uint64_t ts) {
                                                       static_cast<double>(input.drift_origin)));
 }
 
+uint64_t merged_time(const MergeInput &input, uint64_t ts) {
+  return shifted(ts, shift_at(input, ts));
+}
+
 uint64_t MergePlan::events() const {
   uint64_t total = 0;
   for (const MergeInput &input : inputs)
@@ -443,33 +438,64 @@ uint64_t MergePlan::events() const {
   return total;
 }
 
+std::string merged_track_name(const TrackRecord &track, bool has_parent, const std::string &label) {
+  // Each input's processes and devices stay its own, and say whose they are.
+  if (!has_parent || track.kind == PROF_TRACK_PROCESS || track.kind == PROF_TRACK_DEVICE)
+    return labelled(track.name, label);
+  return track.name;
+}
+
+MergeInputFacts merge_input_facts(const ReportReader &reader, const std::string &path) {
+  MergeInputFacts facts;
+  facts.path = path;
+  facts.header = reader.header();
+  facts.estimates = clock_estimates(reader);
+  facts.status = reader.status();
+  facts.events = reader.event_count();
+  facts.dropped = reader.total_dropped();
+  if (reader.truncated() || reader.corrupted()) facts.damage = damage_line(reader, path);
+  return facts;
+}
+
 MergePlan plan_merge(const std::vector<std::string> &paths) {
   if (paths.empty()) throw MergeInputError("no reports to merge");
+  std::vector<MergeInputFacts> facts;
+  for (const std::string &path : paths) {
+    ReportReader reader;
+    open_input(reader, path);
+    facts.push_back(merge_input_facts(reader, path));
+  }
+  return plan_merge(std::move(facts), [&paths](size_t input, size_t enough) {
+    ReportReader reader;
+    return reader.open(paths[input]) ? collective_times(reader, enough) : CollectiveTimes{};
+  });
+}
+
+MergePlan plan_merge(std::vector<MergeInputFacts> facts, const CollectiveTimesOf &times) {
+  if (facts.empty()) throw MergeInputError("no reports to merge");
   MergePlan plan;
   std::vector<Header> headers;
   std::vector<std::vector<ClockEstimate>> estimates;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    ReportReader reader;
-    open_input(reader, paths[i]);
-    estimates.push_back(clock_estimates(reader));
-    const Header &header = reader.header();
+  for (size_t i = 0; i < facts.size(); ++i) {
+    MergeInputFacts &input_facts = facts[i];
+    const Header &header = input_facts.header;
     MergeInput input;
-    input.path = paths[i];
+    input.path = input_facts.path;
     input.label = label_of(header, i);
     input.has_anchor = has_anchor(header);
-    input.status = reader.status();
-    input.events = reader.event_count();
-    input.dropped = reader.total_dropped();
+    input.status = input_facts.status;
+    input.events = input_facts.events;
+    input.dropped = input_facts.dropped;
     plan.inputs.push_back(std::move(input));
-    if (reader.truncated() || reader.corrupted())
-      plan.warnings.push_back(damage_line(reader, paths[i]));
+    if (!input_facts.damage.empty()) plan.warnings.push_back(input_facts.damage);
     // A merge among its own inputs (a folder merged into itself before)
     // would count their events twice.
-    if (header.session_name == "merged" && paths.size() > 1)
-      plan.warnings.push_back(in_quotes(paths[i]) + " is itself a merge (" +
+    if (header.session_name == "merged" && facts.size() > 1)
+      plan.warnings.push_back(in_quotes(input_facts.path) + " is itself a merge (" +
                               header.command_display +
                               "): its processes may be in the other inputs too");
-    headers.push_back(header);
+    estimates.push_back(std::move(input_facts.estimates));
+    headers.push_back(std::move(input_facts.header));
   }
   // The earliest-started monotonic clock: every other input moves forward onto it.
   bool found = false;
@@ -514,7 +540,7 @@ MergePlan plan_merge(const std::vector<std::string> &paths) {
                          " ns (error at most " + std::to_string(error) + " ns), drift " + drift +
                          " us/s");
   }
-  const AlignmentRecord aligned = align_on_collectives(headers, measured, plan);
+  const AlignmentRecord aligned = align_on_collectives(headers, measured, plan, times);
   plan.header = merged_header(headers, plan);
   if (!aligned.empty()) plan.header.plugins.push_back({kClockAlignmentRecord, "1", aligned});
   return plan;

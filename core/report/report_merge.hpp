@@ -2,6 +2,7 @@
 // different hosts, into one report on one timeline (`prof merge`).
 #pragma once
 
+#include "core/report/collective_clock.hpp"
 #include "core/report/report_error.hpp"
 #include "core/report/report_model.hpp"
 #include "core/report/report_reader.hpp"
@@ -60,6 +61,41 @@ struct MergePlan {
 
 /// The shift of `input`'s time `ts` onto the output's clock.
 int64_t shift_at(const MergeInput &input, uint64_t ts);
+/// `input`'s time `ts` on the output's clock (never below 0).
+uint64_t merged_time(const MergeInput &input, uint64_t ts);
+
+/// One measurement of an input's clock against rank 0's (prof/rank_clock.hpp).
+struct ClockEstimate {
+  uint64_t at = 0;    ///< the input's clock
+  int64_t offset = 0; ///< rank 0's clock minus the input's
+  uint64_t error = 0;
+};
+
+/// What planning a merge reads of one input (a report, or a summary made of one).
+struct MergeInputFacts {
+  std::string path;
+  Header header;
+  std::vector<ClockEstimate> estimates; ///< in time order
+  ReportStatus status = ReportStatus::complete;
+  uint64_t events = 0; ///< readable events
+  uint64_t dropped = 0;
+  std::string damage; ///< where a cut or damaged input stopped; "" when whole
+};
+
+/// The facts of the report `reader` has open, read from `path`.
+MergeInputFacts merge_input_facts(const ReportReader &reader, const std::string &path);
+
+/// Input `input`'s collective operations on its own clock, from its first
+/// event chunks until they hold `enough` operations (collective_times()).
+using CollectiveTimesOf = std::function<CollectiveTimes(size_t input, size_t enough)>;
+
+/// The plan of a merge of `inputs` (see plan_merge(paths)); `times` is
+/// asked only when some input's clock is to be checked on its operations.
+MergePlan plan_merge(std::vector<MergeInputFacts> inputs, const CollectiveTimesOf &times);
+
+/// A track's name in the merge: an input's top-level (`has_parent` false),
+/// process and device tracks say whose they are ("NAME [LABEL]").
+std::string merged_track_name(const TrackRecord &track, bool has_parent, const std::string &label);
 
 /// Reads the records of each report in `paths` (one at a time) and works
 /// out the output's header and each input's label and clock shift: from

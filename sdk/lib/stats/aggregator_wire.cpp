@@ -50,9 +50,9 @@ void put(ByteWriter &out, BusyTimeline &timeline) {
     out.varint(p.end - p.begin);
   }
 }
-void get_into(ByteReader &in, BusyTimeline &timeline) {
+void get_into(ByteReader &in, BusyTimeline &timeline, const WireIds &ids) {
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-    const uint64_t begin = in.varint();
+    const uint64_t begin = ids.time(in.varint());
     timeline.add(begin, begin + in.varint());
   }
 }
@@ -65,12 +65,13 @@ void put(ByteWriter &out, std::map<prof_track_id, BusyTimeline> &timelines) {
   }
 }
 template <typename MakeTimeline>
-void get_into(ByteReader &in, std::map<prof_track_id, BusyTimeline> &timelines, MakeTimeline make) {
+void get_into(ByteReader &in, std::map<prof_track_id, BusyTimeline> &timelines, const WireIds &ids,
+              MakeTimeline make) {
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-    const prof_track_id track = in.varint32();
+    const prof_track_id track = ids.track(in.varint32());
     auto it = timelines.find(track);
     if (it == timelines.end()) it = timelines.emplace(track, make()).first;
-    get_into(in, it->second);
+    get_into(in, it->second, ids);
   }
 }
 
@@ -82,13 +83,24 @@ void put(ByteWriter &out, std::map<DeviceProcess, BusyTimeline> &timelines) {
     put(out, timeline);
   }
 }
-void get_into(ByteReader &in, std::map<DeviceProcess, BusyTimeline> &timelines) {
+void get_into(ByteReader &in, std::map<DeviceProcess, BusyTimeline> &timelines,
+              const WireIds &ids) {
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     DeviceProcess key;
-    key.device = in.varint32();
-    key.process = in.varint32();
-    get_into(in, timelines[key]);
+    key.device = ids.track(in.varint32());
+    key.process = ids.track(in.varint32());
+    get_into(in, timelines[key], ids);
   }
+}
+
+/// A recorded event's ids and time as the receiver's.
+void translate(prof_event &e, const WireIds &ids) {
+  e.ts = ids.time(e.ts);
+  e.track = ids.track(e.track);
+  e.name = ids.string(e.name);
+  e.category = ids.string(e.category);
+  if (e.type == PROF_EVENT_SLICE || e.type == PROF_EVENT_INSTANT)
+    e.args = ids.args(static_cast<prof_args_id>(e.args));
 }
 
 // Plain records (prof_event): as they lie in memory, since every rank runs
@@ -255,11 +267,20 @@ std::vector<uint8_t> AggregatorWire::save(StatsAggregator &a) {
 }
 
 bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into) {
+  return load(bytes, into, WireIds());
+}
+
+bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into,
+                          const WireIds &ids) {
   StatsAggregator a(into.host_, into.scope_);
   ByteReader in(bytes);
   if (in.u32() != kMagic) return false;
   a.first_ts_ = in.u64();
   a.last_ts_ = in.u64();
+  if (a.first_ts_ <= a.last_ts_) {
+    a.first_ts_ = ids.time(a.first_ts_);
+    a.last_ts_ = ids.time(a.last_ts_);
+  }
 
   SummaryAggregator &summary = a.summary_;
   summary.events_seen_ = in.varint();
@@ -267,18 +288,18 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
     const uint8_t group = in.u8();
     if (group > static_cast<uint8_t>(ActivityGroup::Operators)) return false;
     ActivityKey key{static_cast<ActivityGroup>(group), 0, 0};
-    key.device = in.varint32();
-    key.name = in.varint32();
+    key.device = ids.track(in.varint32());
+    key.name = ids.string(in.varint32());
     summary.activities_[key].merge(get_duration(in));
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-    const prof_track_id track = in.varint32();
+    const prof_track_id track = ids.track(in.varint32());
     summary.counters_[track].merge(get_counter(in));
   }
 
   for (auto *by_name : {&a.memcpy_, &a.kernels_})
     for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-      const prof_string_id name = in.varint32();
+      const prof_string_id name = ids.string(in.varint32());
       (*by_name)[name].merge(get_duration(in));
     }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
@@ -290,26 +311,26 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
 
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     AnnotationKey key;
-    key.name = in.varint32();
-    key.domain = in.varint32();
-    key.category = in.varint32();
+    key.name = ids.string(in.varint32());
+    key.domain = ids.string(in.varint32());
+    key.category = ids.string(in.varint32());
     AnnotationStats &stats = a.annotations_[key];
     stats.durations.merge(get_duration(in));
     for (size_t threads = in.count(); threads > 0 && in.ok(); --threads) {
-      const prof_track_id track = in.varint32();
+      const prof_track_id track = ids.track(in.varint32());
       stats.by_thread[track] += in.varint();
     }
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-    const prof_track_id track = in.varint32();
-    const uint64_t first = in.u64();
-    a.thread_spans_[track].add(first, in.u64());
+    const prof_track_id track = ids.track(in.varint32());
+    const uint64_t first = ids.time(in.u64());
+    a.thread_spans_[track].add(first, ids.time(in.u64()));
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     CommunicationKey key;
-    key.name = in.varint32();
-    key.communicator = in.varint32();
-    key.process = in.varint32();
+    key.name = ids.string(in.varint32());
+    key.communicator = ids.string(in.varint32());
+    key.process = ids.track(in.varint32());
     CommunicationStats stats;
     stats.durations = get_duration(in);
     stats.bytes = in.varint();
@@ -318,62 +339,83 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     CollectiveCall call;
-    call.communicator = in.varint32();
+    call.communicator = ids.string(in.varint32());
     call.sequence = in.varint();
-    call.process = in.varint32();
-    call.name = in.varint32();
-    call.begin = in.varint();
-    call.end = in.varint();
+    call.process = ids.track(in.varint32());
+    call.name = ids.string(in.varint32());
+    call.begin = ids.time(in.varint());
+    call.end = ids.time(in.varint());
     call.unfinished = in.u8() != 0;
     a.collective_calls_.push_back(call);
   }
   get_raw(in, a.heap_events_);
+  for (prof_event &e : a.heap_events_)
+    translate(e, ids);
   get_raw(in, a.open_slices_);
+  for (OpenSlice &slice : a.open_slices_) {
+    translate(slice.event, ids);
+    slice.process = ids.track(slice.process);
+  }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-    const prof_track_id track = in.varint32();
+    const prof_track_id track = ids.track(in.varint32());
     LatestSample sample;
-    sample.ts = in.varint();
-    sample.stack = in.varint32();
-    sample.process = in.varint32();
+    sample.ts = ids.time(in.varint());
+    sample.stack = ids.stack(in.varint32());
+    sample.process = ids.track(in.varint32());
     a.latest_samples_[track].keep_latest(sample);
   }
   const uint64_t join_gap = a.scope_.timeline_join_gap;
-  get_into(in, a.timelines_, [join_gap] { return BusyTimeline(join_gap); });
-  get_into(in, a.communication_time_, [] { return BusyTimeline(); });
-  get_into(in, a.compute_, [] { return BusyTimeline(); });
-  get_into(in, a.process_compute_);
-  get_into(in, a.process_busy_);
-  get_into(in, a.device_communication_, [] { return BusyTimeline(); });
-  get_into(in, a.process_device_communication_);
+  get_into(in, a.timelines_, ids, [join_gap] { return BusyTimeline(join_gap); });
+  get_into(in, a.communication_time_, ids, [] { return BusyTimeline(); });
+  get_into(in, a.compute_, ids, [] { return BusyTimeline(); });
+  get_into(in, a.process_compute_, ids);
+  get_into(in, a.process_busy_, ids);
+  get_into(in, a.device_communication_, ids, [] { return BusyTimeline(); });
+  get_into(in, a.process_device_communication_, ids);
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     DeviceWorkKey key;
-    key.process = in.varint32();
-    key.name = in.varint32();
+    key.process = ids.track(in.varint32());
+    key.name = ids.string(in.varint32());
     key.kind = static_cast<uint16_t>(in.varint());
     a.device_work_[key].merge(get_duration(in));
   }
 
   a.functions_.samples_ = in.varint();
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-    const prof_stack_id stack = in.varint32();
+    const prof_stack_id stack = ids.stack(in.varint32());
     a.functions_.samples_by_stack_[stack] += in.varint();
   }
   get_raw(in, a.memory_.ops_);
+  for (MemoryOp &op : a.memory_.ops_) {
+    op.ts = ids.time(op.ts);
+    op.device = ids.track(op.device);
+    op.memory = ids.string(op.memory);
+  }
   get_raw(in, a.launches_.calls_);
+  for (LaunchCall &call : a.launches_.calls_) {
+    call.ts = ids.time(call.ts);
+    call.name = ids.string(call.name);
+    call.track = ids.track(call.track);
+  }
   get_raw(in, a.launches_.work_);
+  for (LaunchWork &work : a.launches_.work_) {
+    work.ts = ids.time(work.ts);
+    work.name = ids.string(work.name);
+    work.device = ids.track(work.device);
+  }
   a.launches_.left_out_ = in.varint();
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     const uint64_t correlation = in.varint();
     MemoryCall call;
-    call.name = in.varint32();
-    call.track = in.varint32();
+    call.name = ids.string(in.varint32());
+    call.track = ids.track(in.varint32());
     a.memory_.calls_.emplace(correlation, call);
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     OperatorKey key;
-    key.name = in.varint32();
-    key.pass = in.varint32();
-    key.shapes = in.varint32();
+    key.name = ids.string(in.varint32());
+    key.pass = ids.string(in.varint32());
+    key.shapes = ids.string(in.varint32());
     OperatorStats stats;
     stats.durations = get_duration(in);
     stats.self = in.varint();
@@ -385,9 +427,9 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into)
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     StepKey key;
     key.step = in.varint();
-    key.process = in.varint32();
-    const uint64_t first = in.u64();
-    a.steps_[key].add(first, in.u64());
+    key.process = ids.track(in.varint32());
+    const uint64_t first = ids.time(in.u64());
+    a.steps_[key].add(first, ids.time(in.u64()));
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     const prof_track_id owner = in.varint32();

@@ -6,10 +6,14 @@
 #include "tools/prof/cli/subcommand_options.hpp"
 #include "tools/prof/cli/usage_error.hpp"
 #include "tools/prof/progress_bar.hpp"
+#include "tools/prof/reports/report_folder.hpp"
 #include "tools/prof/run_context.hpp"
 #include "tools/prof/stats/stats_inputs.hpp"
 #include "tools/prof/stats/stats_job.hpp"
+#include "tools/prof/stats/stats_mpirun.hpp"
 #include "tools/prof/stats/stats_scan.hpp"
+#include "tools/prof/stats/summary_combine.hpp"
+#include "tools/prof/stats/summary_store.hpp"
 #include <prof/drop_causes.hpp>
 #include <prof/stats/aggregator_wire.hpp>
 #include <prof/stats/findings.hpp>
@@ -128,6 +132,21 @@ void parse_finding_threshold(const std::string &text, std::map<std::string, doub
   into[name] = value;
 }
 
+/// Reports from which `--summaries auto` works from per-rank summaries: the
+/// merge path holds every rank's events on one timeline (at 256 ranks of
+/// run_bench_ranks.sh, 3.1 GB); below this many, it costs little and every
+/// report runs.
+constexpr size_t kSummaryRanks = 32;
+
+/// The reports `inputs` name when they are several (files, or folders of
+/// them); empty for one report file.
+std::vector<std::string> several_reports(const std::vector<std::string> &inputs,
+                                         const std::string &output) {
+  std::error_code ec;
+  if (inputs.size() == 1 && !std::filesystem::is_directory(inputs.front(), ec)) return {};
+  return report_paths(inputs, output, "stats");
+}
+
 /// What a rank sends rank 0: its aggregator, or why it has none.
 enum class Answer : uint8_t { Results = 0, UsageError = 1, Failure = 2 };
 
@@ -141,11 +160,10 @@ int exit_code_of(const std::exception_ptr &failure) {
   }
 }
 
-std::vector<uint8_t> answer_of(std::optional<ScanResult> &result,
-                               const std::exception_ptr &failure) {
+std::vector<uint8_t> answer_of(ScanResult *result, const std::exception_ptr &failure) {
   std::vector<uint8_t> bytes;
   if (!failure) {
-    bytes = stats::AggregatorWire::save(result->aggregator);
+    if (result) bytes = stats::AggregatorWire::save(result->aggregator);
     bytes.insert(bytes.begin(), static_cast<uint8_t>(Answer::Results));
     return bytes;
   }
@@ -163,9 +181,9 @@ std::vector<uint8_t> answer_of(std::optional<ScanResult> &result,
   return bytes;
 }
 
-/// Every rank's answer into rank 0's aggregator, in rank order; `failure`
-/// becomes the first failure of any rank.
-void gather_results(StatsJob &job, std::optional<ScanResult> &result, std::exception_ptr &failure) {
+/// Every rank's answer into rank 0's aggregator (when `result` is given), in
+/// rank order; `failure` becomes the first failure of any rank.
+void gather_results(StatsJob &job, ScanResult *result, std::exception_ptr &failure) {
   const std::vector<uint8_t> mine = answer_of(result, failure);
   job.gather(mine, [&](int rank, std::span<const uint8_t> answer) {
     if (rank == 0 || failure) return;
@@ -180,9 +198,53 @@ void gather_results(StatsJob &job, std::optional<ScanResult> &result, std::excep
       failure = std::make_exception_ptr(cli::UsageError(text));
     else if (answer[0] == static_cast<uint8_t>(Answer::Failure))
       failure = std::make_exception_ptr(std::runtime_error(text));
-    else if (!stats::AggregatorWire::load(body, result->aggregator))
+    else if (result && !stats::AggregatorWire::load(body, result->aggregator))
       failure = std::make_exception_ptr(std::runtime_error(prefix + "sent malformed results"));
   });
+}
+
+/// Where and how the tables go.
+struct Rendering {
+  std::string format, output, title;
+};
+
+/// Reports `scanned` from `aggregator` (those without rows left out unless
+/// `chosen`), rendered and written; `notes` added to the tables of
+/// collective operations. Returns the exit code.
+int write_report(const std::vector<std::string> &scanned, bool chosen,
+                 stats::StatsAggregator &aggregator, const ExportHost &host,
+                 const stats::ReportOptions &report_options, const Rendering &rendering,
+                 const std::vector<std::string> &notes = {}) {
+  const std::string &format = rendering.format, &output = rendering.output;
+  std::vector<stats::StatsTable> tables;
+  for (const std::string &name : scanned) {
+    stats::StatsTable table = stats::build_report(name, aggregator, host, report_options);
+    if ((name == "stragglers" || name == "hang") && table.row_count() > 0)
+      table.notes.insert(table.notes.end(), notes.begin(), notes.end());
+    if (chosen || table.row_count() > 0) tables.push_back(std::move(table));
+  }
+  std::string text =
+      format == "csv"    ? stats::render_csv(tables)
+      : format == "json" ? stats::render_json(tables)
+      : format == "html"
+          ? stats::render_html(tables, stats::rank_charts(aggregator, host), rendering.title)
+          : stats::render_table(tables);
+  if (tables.empty() && format == "table")
+    text = "======== Profiling result: no activities, counters or samples in this report\n";
+
+  if (output.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return kExitOk;
+  }
+  std::ofstream out(output, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) {
+    print_error("stats: cannot write '" + output + "'");
+    return kExitFailure;
+  }
+  return kExitOk;
 }
 
 int stats_here(const std::vector<std::string> &args, core::Console &console);
@@ -225,6 +287,15 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       "critical-path: walk these steps, N,N,... (default: the 3 slowest)");
   add("finding-threshold", po::value<std::vector<std::string>>()->composing(),
       "findings: NAME=VALUE instead of a threshold's default, repeatable (see docs/findings.md)");
+  const std::string summaries_help =
+      "auto, always or never: work from per-rank summaries (REPORT.summary, made once and "
+      "reused) instead of merging the reports; auto does from " +
+      std::to_string(kSummaryRanks) +
+      " reports on (see docs/scale.md); reports that need every event are refused over them";
+  add("summaries", po::value<std::string>()->default_value("auto"), summaries_help.c_str());
+  add("mpi", po::value<std::string>(),
+      "N: run this prof stats as N processes under mpirun, each making the summaries (or "
+      "scanning the reports) of its share");
   add("help-reports", "list the reports");
   add("help,h", "this help");
   const auto parsed = cli::parse_subcommand(args, options, "stats");
@@ -266,9 +337,50 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       throw usage(problem);
   }
 
+  const std::string summaries = values["summaries"].as<std::string>();
+  if (summaries != "auto" && summaries != "always" && summaries != "never")
+    throw usage("--summaries '" + summaries + "' is not auto, always or never");
+  if (values.count("mpi")) return run_under_mpirun(values["mpi"].as<std::string>(), args);
+
   std::unique_ptr<StatsJob> job = StatsJob::join(console);
   if (job && !job->works()) return kExitOk;
   const bool prints = !job || job->prints();
+
+  const std::vector<std::string> several = several_reports(inputs, output);
+  if (summaries == "always" || (summaries == "auto" && several.size() >= kSummaryRanks)) {
+    if (several.empty())
+      throw usage("--summaries always needs several reports (files or folders of them)");
+    for (const std::string &name : names)
+      if (!runs_from_summaries(name))
+        throw usage("report '" + name + "' needs every event, and per-rank summaries keep sums: " +
+                    "use --summaries never (or fewer than " + std::to_string(kSummaryRanks) +
+                    " reports)");
+    if (std::find(names.begin(), names.end(), "critical-path") != names.end())
+      throw usage("critical-path needs every event: use --summaries never");
+    std::vector<std::string> shown = names;
+    if (!chosen)
+      for (const auto &info : stats::known_reports())
+        if (info.by_default && runs_from_summaries(info.name)) shown.emplace_back(info.name);
+    std::exception_ptr failure;
+    try {
+      const auto [first, last] =
+          job ? job->share(several.size()) : std::pair<size_t, size_t>{0, several.size()};
+      make_summaries(several, first, last, prints ? &console : nullptr);
+    } catch (...) {
+      if (!job) throw;
+      failure = std::current_exception();
+    }
+    if (job) {
+      gather_results(*job, nullptr, failure);
+      if (!prints) return kExitOk;
+      if (failure) std::rethrow_exception(failure);
+    }
+    CombinedSummaries combined(several, &console);
+    return write_report(
+        shown, chosen, combined.aggregator(), combined.host(), report_options,
+        {format, output, "prof stats: " + std::to_string(several.size()) + " reports"},
+        combined.notes());
+  }
 
   std::vector<std::string> scanned = names;
   if (!chosen)
@@ -303,7 +415,7 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
     failure = std::current_exception();
   }
   if (job) {
-    gather_results(*job, result, failure);
+    gather_results(*job, result ? &*result : nullptr, failure);
     if (!prints) return kExitOk; // rank 0 reports every rank's failure (see run_stats)
     if (failure) std::rethrow_exception(failure);
   }
@@ -328,33 +440,8 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
                       "without the launcher for those lines");
   }
 
-  std::vector<stats::StatsTable> tables;
-  for (const std::string &name : scanned) {
-    stats::StatsTable table = stats::build_report(name, aggregator, host, report_options);
-    if (chosen || table.row_count() > 0) tables.push_back(std::move(table));
-  }
-  std::string text = format == "csv"    ? stats::render_csv(tables)
-                     : format == "json" ? stats::render_json(tables)
-                     : format == "html"
-                         ? stats::render_html(tables, stats::rank_charts(aggregator, host),
-                                              "prof stats: " + in->title())
-                         : stats::render_table(tables);
-  if (tables.empty() && format == "table")
-    text = "======== Profiling result: no activities, counters or samples in this report\n";
-
-  if (output.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-    return kExitOk;
-  }
-  std::ofstream out(output, std::ios::binary | std::ios::trunc);
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) {
-    print_error("stats: cannot write '" + output + "'");
-    return kExitFailure;
-  }
-  return kExitOk;
+  return write_report(scanned, chosen, aggregator, host, report_options,
+                      {format, output, "prof stats: " + in->title()});
 }
 
 } // namespace

@@ -269,6 +269,11 @@ public:
 
   /// Every collective call (see CollectiveCall), in no order.
   const std::vector<CollectiveCall> &collective_calls() const { return collective_calls_; }
+  /// Keeps the collective calls `keep` accepts (a summary keeps the same
+  /// operations of every rank); returns how many were left out.
+  template <typename Keep> size_t keep_collective_calls(Keep keep) {
+    return std::erase_if(collective_calls_, [&keep](const CollectiveCall &c) { return !keep(c); });
+  }
 
   /// Slices open at a flight-recorder dump, in no order.
   const std::vector<OpenSlice> &open_slices() const { return open_slices_; }
