@@ -47,13 +47,13 @@ void put_block(ByteWriter &out, const std::vector<uint8_t> &bytes) {
 }
 std::span<const uint8_t> get_block(ByteReader &in) { return in.bytes(in.count()); }
 
-/// The smallest power of two N such that the calls whose sequence is a
-/// multiple of N are at most kSummaryMaxCollectiveCalls.
+/// The smallest power of two N such that the calls of the operations kept
+/// at N are at most kSummaryMaxCollectiveCalls.
 uint64_t collective_stride(const std::vector<stats::CollectiveCall> &calls) {
   uint64_t stride = 1;
   for (;;) {
     const auto kept = std::count_if(calls.begin(), calls.end(), [stride](const auto &call) {
-      return call.sequence % stride == 0;
+      return kept_operation(call.sequence, stride);
     });
     if (static_cast<size_t>(kept) <= kSummaryMaxCollectiveCalls || stride >= (uint64_t{1} << 62))
       return stride;
@@ -98,10 +98,20 @@ stats::StatsScope summary_scope() {
   return scope;
 }
 
+bool kept_operation(uint64_t sequence, uint64_t stride) {
+  // splitmix64's finalizer: every bit of the sequence moves the low bits.
+  uint64_t z = sequence + 0x9e3779b97f4a7c15;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  z ^= z >> 31;
+  return (z & (stride - 1)) == 0;
+}
+
 size_t thin_collective_calls(stats::StatsAggregator &aggregator, uint64_t stride) {
   if (stride <= 1) return 0;
-  return aggregator.keep_collective_calls(
-      [stride](const stats::CollectiveCall &call) { return call.sequence % stride == 0; });
+  return aggregator.keep_collective_calls([stride](const stats::CollectiveCall &call) {
+    return kept_operation(call.sequence, stride);
+  });
 }
 
 std::vector<uint8_t> encode_summary(const RankSummary &s) {
@@ -112,7 +122,7 @@ std::vector<uint8_t> encode_summary(const RankSummary &s) {
   out.u64(s.report_size);
   out.u64(static_cast<uint64_t>(s.report_mtime_ns));
   std::vector<uint8_t> block;
-  report::encode_header(s.facts.header, 0, block);
+  report::encode_header(s.facts.header, s.facts.header.format_version, block);
   put_block(out, block);
   out.varint(s.facts.estimates.size());
   for (const report::ClockEstimate &estimate : s.facts.estimates) {
@@ -159,7 +169,10 @@ bool decode_summary(std::span<const uint8_t> bytes, RankSummary &s) {
   if (in.u32() != kMagic || in.u32() != kVersion) return false;
   s.report_size = in.u64();
   s.report_mtime_ns = static_cast<int64_t>(in.u64());
-  if (!report::decode_header(get_block(in), s.facts.header)) return false;
+  const auto header = get_block(in);
+  if (!report::decode_header(header, s.facts.header) ||
+      !report::peek_format_version(header, s.facts.header.format_version))
+    return false;
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
     report::ClockEstimate estimate;
     estimate.at = in.varint();
@@ -195,7 +208,8 @@ bool decode_summary(std::span<const uint8_t> bytes, RankSummary &s) {
   s.collective_calls_left_out = in.varint();
   const auto aggregator = get_block(in);
   s.aggregator.assign(aggregator.begin(), aggregator.end());
-  return in.ok() && in.at_end() && s.collective_stride > 0;
+  return in.ok() && in.at_end() && s.collective_stride > 0 &&
+         (s.collective_stride & (s.collective_stride - 1)) == 0;
 }
 
 RankSummary make_summary(const std::string &path, uint64_t report_size, int64_t report_mtime_ns,

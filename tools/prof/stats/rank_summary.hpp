@@ -19,8 +19,10 @@
 
 namespace prof::tool {
 
-/// Collective operations a summary keeps at most: beyond them it keeps every
-/// Nth sequence number (N a power of two), the same operations on every rank.
+/// Collective calls a summary keeps at most: beyond them it keeps one
+/// operation in N (N a power of two), chosen by a hash of its sequence
+/// number so that the same operations are kept on every rank and a
+/// periodic pattern (every 10th late) is not missed whole.
 inline constexpr size_t kSummaryMaxCollectiveCalls = 1024;
 
 /// The reports that run from summaries, in known_reports() order.
@@ -42,7 +44,7 @@ struct RankSummary {
   std::vector<report::TrackRecord> tracks; ///< every track of the report
   std::vector<report::StackRecord> stacks;
   std::vector<report::ArgsRecord> args;
-  /// Collective calls kept: those whose sequence is a multiple of this.
+  /// Collective calls kept: one operation in this many (kept_operation()).
   uint64_t collective_stride = 1;
   uint64_t collective_calls_left_out = 0;
   std::vector<uint8_t> aggregator; ///< AggregatorWire bytes, by the report's ids
@@ -60,8 +62,12 @@ bool decode_summary(std::span<const uint8_t> bytes, RankSummary &summary);
 RankSummary make_summary(const std::string &path, uint64_t report_size, int64_t report_mtime_ns,
                          size_t threads = 0);
 
-/// Leaves out the collective calls whose sequence is not a multiple of
-/// `stride`; returns how many went.
+/// Whether the operation of `sequence` is kept when one in `stride` (a
+/// power of two) is: those kept at 2N are kept at N.
+bool kept_operation(uint64_t sequence, uint64_t stride);
+
+/// Leaves out the collective calls of operations not kept at `stride`;
+/// returns how many went.
 size_t thin_collective_calls(stats::StatsAggregator &aggregator, uint64_t stride);
 
 } // namespace prof::tool

@@ -150,9 +150,10 @@ CombinedSummaries::CombinedSummaries(const std::vector<std::string> &reports,
     const uint64_t kept = aggregator_->collective_calls().size();
     notes_.push_back("from per-rank summaries: " + std::to_string(left_out) + " of " +
                      std::to_string(left_out + kept) +
-                     " collective calls left out (kept: every operation whose sequence is a "
-                     "multiple of " +
-                     std::to_string(stride) + ", on every rank; --summaries never keeps all)");
+                     " collective calls left out (kept: one operation in " +
+                     std::to_string(stride) +
+                     ", chosen by its sequence number, the same on every rank; --summaries "
+                     "never keeps all)");
   }
 }
 
