@@ -32,10 +32,10 @@ run() {
   echo "  $1: $(cat "$tmp/$1.ms") ms, peak RSS $(($(cat "$tmp/$1.rss") / 1024)) MiB"
 }
 # same NAME: its rows are the merge path's, critical-path notes aside; where
-# the summaries left collective calls out (over 1024 a rank), it names rank
-# 1 late all the same.
+# the summaries left collective calls or steps out (over 1024 and 256 a
+# rank), it names rank 1 late all the same.
 same() {
-  if grep -q 'collective calls left out' "$tmp/$1.out"; then
+  if grep -q 'from per-rank summaries:' "$tmp/$1.out"; then
     grep -q '^# late: world MPI_Allreduce #[0-9]*: train (rank 1)' "$tmp/$1.out" ||
       { echo "$1 does not name rank 1 late" >&2; exit 1; }
     return

@@ -175,6 +175,42 @@ TEST_F(MpiStats, WithoutTheMpiModuleRankZeroWorksAlone) {
   EXPECT_EQ(warnings, 1u) << r.err;
 }
 
+// From per-rank summaries (--summaries always): each process makes its
+// share's, rank 0 combines them all; `prof stats --mpi 2` runs the launcher.
+TEST_F(MpiStats, SummariesAreMadeByEachProcessAndCombinedByRankZero) {
+  const std::vector<std::string> args = {
+      "--summaries",    "always", "--format", "csv", "-r", "stragglers,collectives,steps",
+      reports_.string()};
+  const RunResult one = alone(args);
+  ASSERT_EQ(one.exit_code, 0) << one.describe();
+  EXPECT_NE(one.out.find("train (rank 7) [node0]"), std::string::npos) << one.out;
+  const auto remove_summaries = [this] {
+    for (int rank = 0; rank < kRanks; ++rank)
+      fs::remove(reports_ / ("r" + std::to_string(rank) + ".profrep.summary"));
+  };
+  remove_summaries();
+  const RunResult many = spread(3, args);
+  ASSERT_EQ(many.exit_code, 0) << many.describe();
+  EXPECT_EQ(many.out, one.out);
+  for (int rank = 0; rank < kRanks; ++rank)
+    EXPECT_TRUE(fs::exists(reports_ / ("r" + std::to_string(rank) + ".profrep.summary"))) << rank;
+
+  remove_summaries();
+  const char *asan = std::getenv("ASAN_OPTIONS");
+  std::vector<std::string> command = {"/usr/bin/env",
+                                      "PROF_MPIRUN=" + kMpirun,
+                                      "ASAN_OPTIONS=" + std::string(asan ? asan : "") +
+                                          ":detect_leaks=0",
+                                      kProf,
+                                      "stats",
+                                      "--mpi",
+                                      "2"};
+  command.insert(command.end(), args.begin(), args.end());
+  const RunResult launched = run_process(command, dir_, std::chrono::seconds(120));
+  ASSERT_EQ(launched.exit_code, 0) << launched.describe();
+  EXPECT_EQ(launched.out, one.out);
+}
+
 TEST_F(MpiStats, OneReportIsSharedByItsChunks) {
   const RunResult merged =
       run_process({kProf, "merge", "-o", (dir_ / "all").string(), reports_.string()}, dir_);

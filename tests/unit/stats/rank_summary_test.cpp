@@ -148,6 +148,30 @@ TEST_F(RankSummaryTest, AStaleSummaryIsMadeAgain) {
   EXPECT_EQ(kept.facts.header.rank, "5");
 }
 
+TEST_F(RankSummaryTest, ARankOfManyOperationsKeepsTheSameOnesAsTheOthers) {
+  // 1764 all-reduces and steps a rank: over both bounds.
+  for (int rank = 0; rank < 2; ++rank)
+    testing::write_rank_report(reports_[rank], rank, 30'000, true);
+  const RankSummary summary = summary_of(reports_[0], nullptr);
+  EXPECT_GT(summary.collectives.stride, 1u);
+  EXPECT_GT(summary.collectives.left_out, 0u);
+  EXPECT_GT(summary.steps.stride, 1u);
+  CombinedSummaries combined({reports_[0], reports_[1]}, nullptr);
+  std::map<uint64_t, int> ranks_by_sequence;
+  for (const stats::CollectiveCall &call : combined.aggregator().collective_calls())
+    ++ranks_by_sequence[call.sequence];
+  EXPECT_LE(ranks_by_sequence.size(), kSummaryMaxCollectiveCalls);
+  EXPECT_GT(ranks_by_sequence.size(), kSummaryMaxCollectiveCalls / 4);
+  for (const auto &[sequence, ranks] : ranks_by_sequence)
+    EXPECT_EQ(ranks, 2) << "sequence " << sequence;
+  EXPECT_LE(combined.aggregator().steps().size(), 2 * kSummaryMaxSteps);
+  ASSERT_EQ(combined.notes_for("stragglers").size(), 1u);
+  EXPECT_NE(combined.notes_for("stragglers")[0].find("collective calls left out"),
+            std::string::npos);
+  ASSERT_EQ(combined.notes_for("steps").size(), 1u);
+  EXPECT_TRUE(combined.notes_for("collectives").empty());
+}
+
 TEST(KeptOperation, KeepsAboutOneInNAndThoseOfTwiceN) {
   for (const uint64_t stride : {2, 4, 16}) {
     size_t kept = 0, periodic = 0;

@@ -43,9 +43,10 @@ constexpr SubcommandSpec kSubcommands[] = {
     {"export", "[--type TYPE] [-o FILE] [--force-overwrite] [--mark critical-path] REPORT",
      "convert a report (perfetto, chrome-json, kineto, csv, folded, pprof, sqlite)", "",
      Route::Export, O::Own},
-    {"stats", "[--report NAMES] [--format table|csv|json] [-o FILE] REPORT",
-     "compute statistics from a report (--help-reports lists them; --report findings: what "
-     "is worth fixing; --report outliers: the ranks that differ)",
+    {"stats", "[--report NAMES] [--format table|csv|json] [-o FILE] REPORT|FOLDER...",
+     "compute statistics from a report, or across ranks' reports (--help-reports lists them; "
+     "--report findings: what is worth fixing; --report outliers: the ranks that differ; "
+     "thousands of ranks: docs/scale.md)",
      "", Route::Stats, O::Own},
     {"diff", "[--format table|csv|json|html] [--fail-on-regression PCT] [-o FILE] BASE NEW",
      "compare two runs: what got slower, faster, new or gone (docs/diff.md)", "", Route::Diff,

@@ -20,7 +20,7 @@ namespace {
 // "PRSM" and the version of what follows: a summary of another version is
 // made again, never read.
 constexpr uint32_t kMagic = 0x4d535250;
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 
 /// The ids the bytes of an aggregator name, gathered by loading them.
 struct IdRecorder : stats::WireIds {
@@ -47,18 +47,27 @@ void put_block(ByteWriter &out, const std::vector<uint8_t> &bytes) {
 }
 std::span<const uint8_t> get_block(ByteReader &in) { return in.bytes(in.count()); }
 
-/// The smallest power of two N such that the calls of the operations kept
-/// at N are at most kSummaryMaxCollectiveCalls.
-uint64_t collective_stride(const std::vector<stats::CollectiveCall> &calls) {
+/// The smallest power of two N such that at most `most` of `numbers` are
+/// kept at N.
+uint64_t stride_for(const std::vector<uint64_t> &numbers, size_t most) {
   uint64_t stride = 1;
   for (;;) {
-    const auto kept = std::count_if(calls.begin(), calls.end(), [stride](const auto &call) {
-      return kept_operation(call.sequence, stride);
+    const auto kept = std::count_if(numbers.begin(), numbers.end(), [stride](uint64_t number) {
+      return kept_operation(number, stride);
     });
-    if (static_cast<size_t>(kept) <= kSummaryMaxCollectiveCalls || stride >= (uint64_t{1} << 62))
-      return stride;
+    if (static_cast<size_t>(kept) <= most || stride >= (uint64_t{1} << 62)) return stride;
     stride *= 2;
   }
+}
+
+void put(ByteWriter &out, const Thinning &thinning) {
+  out.varint(thinning.stride);
+  out.varint(thinning.left_out);
+}
+bool get(ByteReader &in, Thinning &thinning) {
+  thinning.stride = in.varint();
+  thinning.left_out = in.varint();
+  return thinning.stride > 0 && (thinning.stride & (thinning.stride - 1)) == 0;
 }
 
 } // namespace
@@ -107,6 +116,12 @@ bool kept_operation(uint64_t sequence, uint64_t stride) {
   return (z & (stride - 1)) == 0;
 }
 
+size_t thin_steps(stats::StatsAggregator &aggregator, uint64_t stride) {
+  if (stride <= 1) return 0;
+  return aggregator.keep_steps(
+      [stride](const stats::StepKey &key) { return kept_operation(key.step, stride); });
+}
+
 size_t thin_collective_calls(stats::StatsAggregator &aggregator, uint64_t stride) {
   if (stride <= 1) return 0;
   return aggregator.keep_collective_calls([stride](const stats::CollectiveCall &call) {
@@ -153,8 +168,8 @@ std::vector<uint8_t> encode_summary(const RankSummary &s) {
   block.clear();
   report::encode_args(s.args, block);
   put_block(out, block);
-  out.varint(s.collective_stride);
-  out.varint(s.collective_calls_left_out);
+  put(out, s.collectives);
+  put(out, s.steps);
   put_block(out, s.aggregator);
   out.u32(report::crc32c(bytes.data(), bytes.size()));
   return bytes;
@@ -204,12 +219,10 @@ bool decode_summary(std::span<const uint8_t> bytes, RankSummary &s) {
       if (const auto found = by_track.find(track.id); found != by_track.end())
         track.flags = found->second;
   }
-  s.collective_stride = in.varint();
-  s.collective_calls_left_out = in.varint();
+  if (!get(in, s.collectives) || !get(in, s.steps)) return false;
   const auto aggregator = get_block(in);
   s.aggregator.assign(aggregator.begin(), aggregator.end());
-  return in.ok() && in.at_end() && s.collective_stride > 0 &&
-         (s.collective_stride & (s.collective_stride - 1)) == 0;
+  return in.ok() && in.at_end();
 }
 
 RankSummary make_summary(const std::string &path, uint64_t report_size, int64_t report_mtime_ns,
@@ -232,8 +245,17 @@ RankSummary make_summary(const std::string &path, uint64_t report_size, int64_t 
   s.facts = report::merge_input_facts(reader, path);
   for (prof_drop_cause cause : kDropCauses)
     s.dropped[cause] = reader.dropped(cause);
-  s.collective_stride = collective_stride(scanned.aggregator.collective_calls());
-  s.collective_calls_left_out = thin_collective_calls(scanned.aggregator, s.collective_stride);
+  // Bounded: the same operations and steps of every rank, when it has many.
+  std::vector<uint64_t> numbers;
+  for (const stats::CollectiveCall &call : scanned.aggregator.collective_calls())
+    numbers.push_back(call.sequence);
+  s.collectives.stride = stride_for(numbers, kSummaryMaxCollectiveCalls);
+  s.collectives.left_out = thin_collective_calls(scanned.aggregator, s.collectives.stride);
+  numbers.clear();
+  for (const auto &[key, span] : scanned.aggregator.steps())
+    numbers.push_back(key.step);
+  s.steps.stride = stride_for(numbers, kSummaryMaxSteps);
+  s.steps.left_out = thin_steps(scanned.aggregator, s.steps.stride);
   s.aggregator = stats::AggregatorWire::save(scanned.aggregator);
 
   // What the bytes name, found by loading them once.

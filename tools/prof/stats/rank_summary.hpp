@@ -25,6 +25,16 @@ namespace prof::tool {
 /// periodic pattern (every 10th late) is not missed whole.
 inline constexpr size_t kSummaryMaxCollectiveCalls = 1024;
 
+/// Steps (of each process) a summary keeps at most, chosen as collective
+/// operations are, by a hash of the step number.
+inline constexpr size_t kSummaryMaxSteps = 256;
+
+/// What a summary left out of one kind of record: it kept one in `stride`.
+struct Thinning {
+  uint64_t stride = 1;
+  uint64_t left_out = 0;
+};
+
 /// The reports that run from summaries, in known_reports() order.
 const std::vector<std::string> &summary_reports();
 /// Whether report `name` runs from summaries.
@@ -44,9 +54,8 @@ struct RankSummary {
   std::vector<report::TrackRecord> tracks; ///< every track of the report
   std::vector<report::StackRecord> stacks;
   std::vector<report::ArgsRecord> args;
-  /// Collective calls kept: one operation in this many (kept_operation()).
-  uint64_t collective_stride = 1;
-  uint64_t collective_calls_left_out = 0;
+  Thinning collectives;            ///< of collective calls, by operation (kept_operation())
+  Thinning steps;                  ///< of steps, by step number
   std::vector<uint8_t> aggregator; ///< AggregatorWire bytes, by the report's ids
 };
 
@@ -69,5 +78,7 @@ bool kept_operation(uint64_t sequence, uint64_t stride);
 /// Leaves out the collective calls of operations not kept at `stride`;
 /// returns how many went.
 size_t thin_collective_calls(stats::StatsAggregator &aggregator, uint64_t stride);
+/// Leaves out the steps not kept at `stride`; returns how many went.
+size_t thin_steps(stats::StatsAggregator &aggregator, uint64_t stride);
 
 } // namespace prof::tool

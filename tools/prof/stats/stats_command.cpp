@@ -30,6 +30,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -209,18 +210,19 @@ struct Rendering {
 };
 
 /// Reports `scanned` from `aggregator` (those without rows left out unless
-/// `chosen`), rendered and written; `notes` added to the tables of
-/// collective operations. Returns the exit code.
-int write_report(const std::vector<std::string> &scanned, bool chosen,
-                 stats::StatsAggregator &aggregator, const ExportHost &host,
-                 const stats::ReportOptions &report_options, const Rendering &rendering,
-                 const std::vector<std::string> &notes = {}) {
+/// `chosen`), rendered and written; `notes_for` gives lines to add to a
+/// report's notes. Returns the exit code.
+int write_report(
+    const std::vector<std::string> &scanned, bool chosen, stats::StatsAggregator &aggregator,
+    const ExportHost &host, const stats::ReportOptions &report_options, const Rendering &rendering,
+    const std::function<std::vector<std::string>(const std::string &)> &notes_for = {}) {
   const std::string &format = rendering.format, &output = rendering.output;
   std::vector<stats::StatsTable> tables;
   for (const std::string &name : scanned) {
     stats::StatsTable table = stats::build_report(name, aggregator, host, report_options);
-    if ((name == "stragglers" || name == "hang") && table.row_count() > 0)
-      table.notes.insert(table.notes.end(), notes.begin(), notes.end());
+    if (notes_for && table.row_count() > 0)
+      for (std::string &note : notes_for(name))
+        table.notes.push_back(std::move(note));
     if (chosen || table.row_count() > 0) tables.push_back(std::move(table));
   }
   std::string text =
@@ -355,8 +357,6 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
         throw usage("report '" + name + "' needs every event, and per-rank summaries keep sums: " +
                     "use --summaries never (or fewer than " + std::to_string(kSummaryRanks) +
                     " reports)");
-    if (std::find(names.begin(), names.end(), "critical-path") != names.end())
-      throw usage("critical-path needs every event: use --summaries never");
     std::vector<std::string> shown = names;
     if (!chosen)
       for (const auto &info : stats::known_reports())
@@ -379,7 +379,7 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
     return write_report(
         shown, chosen, combined.aggregator(), combined.host(), report_options,
         {format, output, "prof stats: " + std::to_string(several.size()) + " reports"},
-        combined.notes());
+        [&combined](const std::string &name) { return combined.notes_for(name); });
   }
 
   std::vector<std::string> scanned = names;

@@ -92,6 +92,16 @@ report::CollectiveTimes collective_times_of(const RankSummary &summary, size_t e
   return times;
 }
 
+/// What `thinning` left out of `kept` records, in a line; "" when nothing.
+std::string left_out_note(const Thinning &thinning, size_t kept, const std::string &records,
+                          const std::string &one, const std::string &number) {
+  if (thinning.left_out == 0) return "";
+  return "from per-rank summaries: " + std::to_string(thinning.left_out) + " of " +
+         std::to_string(thinning.left_out + kept) + " " + records + " left out (kept: one " + one +
+         " in " + std::to_string(thinning.stride) + ", chosen by its " + number +
+         ", the same on every rank; --summaries never keeps all)";
+}
+
 } // namespace
 
 CombinedSummaries::CombinedSummaries(const std::vector<std::string> &reports,
@@ -102,13 +112,16 @@ CombinedSummaries::CombinedSummaries(const std::vector<std::string> &reports,
   // First the facts of every rank, for the merge's plan (its clocks).
   std::vector<report::MergeInputFacts> facts;
   std::array<uint64_t, PROF_DROP_CAUSE_COUNT> dropped{};
-  uint64_t stride = 1, left_out = 0;
+  Thinning collectives, steps; // over every rank: the largest stride
   for (const std::string &report : reports) {
     RankSummary summary = summary_of(report, console);
     for (size_t cause = 0; cause < dropped.size(); ++cause)
       dropped[cause] += summary.dropped[cause];
-    stride = std::max(stride, summary.collective_stride);
-    left_out += summary.collective_calls_left_out;
+    for (auto [all, one] :
+         {std::pair{&collectives, &summary.collectives}, {&steps, &summary.steps}}) {
+      all->stride = std::max(all->stride, one->stride);
+      all->left_out += one->left_out;
+    }
     facts.push_back(std::move(summary.facts));
   }
   report::MergePlan plan;
@@ -145,16 +158,19 @@ CombinedSummaries::CombinedSummaries(const std::vector<std::string> &reports,
     if (!stats::AggregatorWire::load(summary.aggregator, *aggregator_, ids))
       throw std::runtime_error("stats: the summary of '" + reports[i] + "' does not load");
   }
-  left_out += thin_collective_calls(*aggregator_, stride);
-  if (left_out > 0) {
-    const uint64_t kept = aggregator_->collective_calls().size();
-    notes_.push_back("from per-rank summaries: " + std::to_string(left_out) + " of " +
-                     std::to_string(left_out + kept) +
-                     " collective calls left out (kept: one operation in " +
-                     std::to_string(stride) +
-                     ", chosen by its sequence number, the same on every rank; --summaries "
-                     "never keeps all)");
-  }
+  collectives.left_out += thin_collective_calls(*aggregator_, collectives.stride);
+  steps.left_out += thin_steps(*aggregator_, steps.stride);
+  collectives_note_ = left_out_note(collectives, aggregator_->collective_calls().size(),
+                                    "collective calls", "operation", "sequence number");
+  steps_note_ =
+      left_out_note(steps, aggregator_->steps().size(), "steps of ranks", "step", "step number");
+}
+
+std::vector<std::string> CombinedSummaries::notes_for(const std::string &name) const {
+  const std::string &note = name == "stragglers" || name == "hang" ? collectives_note_
+                            : name == "steps"                      ? steps_note_
+                                                                   : "";
+  return note.empty() ? std::vector<std::string>{} : std::vector<std::string>{note};
 }
 
 } // namespace prof::tool

@@ -31,8 +31,9 @@ public:
 
   const ExportHost &host() const { return host_; }
   stats::StatsAggregator &aggregator() { return *aggregator_; }
-  /// Lines for the reports' notes: collective calls the summaries left out.
-  const std::vector<std::string> &notes() const { return notes_; }
+  /// Lines for report `name`'s notes: what the summaries left out of it
+  /// (collective calls: stragglers, hang; steps: steps).
+  std::vector<std::string> notes_for(const std::string &name) const;
 
 private:
   core::Catalog catalog_;
@@ -42,7 +43,7 @@ private:
   std::unique_ptr<core::CatalogExportView> view_;
   ExportHost host_{nullptr, nullptr};
   std::optional<stats::StatsAggregator> aggregator_;
-  std::vector<std::string> notes_;
+  std::string collectives_note_, steps_note_; ///< "" when nothing was left out
 };
 
 } // namespace prof::tool

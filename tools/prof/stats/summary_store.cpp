@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iterator>
+#include <algorithm>
 #include <mutex>
 #include <optional>
 
@@ -43,10 +43,12 @@ enum class Found { fresh, missing, stale, damaged };
 /// The summary file at `path` if it is one of the report as it is now.
 Found read_summary(const std::string &path, const std::pair<uint64_t, int64_t> &report,
                    RankSummary &summary) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return Found::missing;
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes(static_cast<size_t>(std::max<std::streamoff>(0, in.tellg())));
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char *>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
+    return Found::damaged;
   if (!decode_summary(bytes, summary)) return Found::damaged;
   if (summary.report_size != report.first || summary.report_mtime_ns != report.second)
     return Found::stale;

@@ -287,6 +287,10 @@ public:
   /// Each process's span of each step: from the earliest begin of its
   /// slices with that `step` argument to their latest end.
   const std::map<StepKey, ThreadSpan> &steps() const { return steps_; }
+  /// Keeps the steps `keep` accepts (by their key); returns how many went.
+  template <typename Keep> size_t keep_steps(Keep keep) {
+    return std::erase_if(steps_, [&keep](const auto &entry) { return !keep(entry.first); });
+  }
 
   /// Totals by the process whose work a track holds (ExportHost::owner_process),
   /// or, for a track of no process, by its top-level track: in a merged

@@ -1,0 +1,124 @@
+// `prof stats` over a folder of rank reports from per-rank summaries
+// (--summaries): the same rows as the merge, summaries made once and kept
+// beside the reports, a stale one made again, a damaged one named and made
+// again, the reports that need every event refused, and a few hundred ranks
+// from summaries by default.
+#include "tests/support/build_paths.hpp"
+#include "tests/support/file_text.hpp"
+#include "tests/support/process_runner.hpp"
+#include "tests/support/rank_report.hpp"
+#include "tests/support/scratch_dir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace prof::e2e {
+namespace {
+
+namespace fs = std::filesystem;
+
+class StatsSummaries : public ::testing::Test {
+protected:
+  void write_ranks(int ranks, uint64_t events) {
+    fs::create_directories(folder_);
+    for (int rank = 0; rank < ranks; ++rank)
+      testing::write_rank_report(report(rank), rank, events, true);
+  }
+  std::string report(int rank) const {
+    return (folder_ / ("r" + std::to_string(rank) + ".profrep")).string();
+  }
+  RunResult stats(const std::vector<std::string> &args) const {
+    std::vector<std::string> command = {kProf, "stats"};
+    command.insert(command.end(), args.begin(), args.end());
+    command.push_back(folder_.string());
+    return run_process(command, {}, std::chrono::seconds(120));
+  }
+  /// The stragglers report as CSV, with --summaries `how`.
+  std::string stragglers(const std::string &how) const {
+    const RunResult run = stats({"--summaries", how, "--report", "stragglers", "--format", "csv"});
+    EXPECT_EQ(run.exit_code, 0) << run.describe();
+    return run.out;
+  }
+
+  testing::ScratchDir dir_{"prof-summaries", testing::ScratchDir::Keep::on_failure};
+  fs::path folder_ = fs::path(dir_.path()) / "ranks";
+};
+
+TEST_F(StatsSummaries, GivesTheMergesStragglersRows) {
+  write_ranks(6, 600);
+  const std::string merged = stragglers("never");
+  EXPECT_FALSE(fs::exists(report(0) + ".summary")) << "the merge path makes none";
+  const std::string summarized = stragglers("always");
+  ASSERT_NE(merged.find("late: world MPI_Allreduce #9: train (rank 1)"), std::string::npos)
+      << merged;
+  EXPECT_EQ(summarized, merged);
+  for (int rank = 0; rank < 6; ++rank)
+    EXPECT_TRUE(fs::exists(report(rank) + ".summary")) << rank;
+  EXPECT_EQ(stragglers("always"), merged) << "from the summaries kept";
+}
+
+TEST_F(StatsSummaries, MakesAStaleSummaryAgain) {
+  write_ranks(4, 600);
+  stragglers("always");
+  const std::string before = testing::file_text(report(2) + ".summary");
+  // Rank 2's report written again, longer: more operations for it.
+  testing::write_rank_report(report(2), 2, 1200, true);
+  const std::string summarized = stragglers("always");
+  EXPECT_NE(testing::file_text(report(2) + ".summary"), before);
+  EXPECT_EQ(summarized, stragglers("never"));
+}
+
+TEST_F(StatsSummaries, NamesADamagedSummaryAndMakesItAgain) {
+  write_ranks(4, 600);
+  const std::string expected = stragglers("always");
+  const std::string summary = report(3) + ".summary";
+  {
+    std::fstream file(summary, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(40);
+    file.write("\xff\xff\xff\xff", 4);
+  }
+  const RunResult run =
+      stats({"--summaries", "always", "--report", "stragglers", "--format", "csv"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  EXPECT_EQ(run.out, expected);
+  EXPECT_EQ(run.err, "prof: warning: stats: summary '" + summary +
+                         "' is damaged: made again from '" + report(3) + "'\n");
+  EXPECT_EQ(stats({"--summaries", "always", "--report", "stragglers"}).err, "")
+      << "made again, and whole";
+}
+
+TEST_F(StatsSummaries, RefusesWhatNeedsEveryEventInOneLine) {
+  write_ranks(2, 300);
+  for (const char *report : {"overlap", "critical-path", "device-utilization"}) {
+    const RunResult run = stats({"--summaries", "always", "--report", report});
+    EXPECT_EQ(run.exit_code, 2) << run.describe();
+    EXPECT_EQ(split_lines(run.err).size(), 1u) << run.err;
+    EXPECT_NE(run.err.find(report), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--summaries never"), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty());
+  }
+  const RunResult bad = stats({"--summaries", "sometimes"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.describe();
+  EXPECT_NE(bad.err.find("--summaries 'sometimes' is not auto, always or never"), std::string::npos)
+      << bad.err;
+}
+
+TEST_F(StatsSummaries, HundredsOfRanksRunFromSummariesByDefault) {
+  write_ranks(300, 300);
+  const RunResult run = stats({"--report", "stragglers,steps", "--format", "csv"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  EXPECT_TRUE(fs::exists(report(299) + ".summary"));
+  EXPECT_NE(run.out.find("train (rank 299)"), std::string::npos);
+  EXPECT_NE(run.out.find("late: world MPI_Allreduce #9: train (rank 1)"), std::string::npos);
+  const RunResult merged =
+      stats({"--summaries", "never", "--report", "stragglers", "--format", "csv"});
+  ASSERT_EQ(merged.exit_code, 0) << merged.describe();
+  EXPECT_EQ(stats({"--report", "stragglers", "--format", "csv"}).out, merged.out);
+}
+
+} // namespace
+} // namespace prof::e2e
