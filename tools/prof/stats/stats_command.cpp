@@ -249,6 +249,44 @@ int write_report(
   return kExitOk;
 }
 
+/// The reports `names` (or the default ones) from the per-rank summaries of
+/// `reports`, made first where missing (each process of `job` its share's;
+/// rank 0 combines them all): docs/scale.md.
+int stats_from_summaries(const std::vector<std::string> &reports,
+                         const std::vector<std::string> &names, bool chosen, StatsJob *job,
+                         core::Console &console, const stats::ReportOptions &report_options,
+                         const Rendering &rendering) {
+  const bool prints = !job || job->prints();
+  for (const std::string &name : names)
+    if (!runs_from_summaries(name))
+      throw usage("report '" + name +
+                  "' needs every event and does not run from per-rank summaries: use "
+                  "--summaries never, or fewer than " +
+                  std::to_string(kSummaryRanks) + " reports");
+  std::vector<std::string> shown = names;
+  if (!chosen)
+    for (const auto &info : stats::known_reports())
+      if (info.by_default && runs_from_summaries(info.name)) shown.emplace_back(info.name);
+  std::exception_ptr failure;
+  try {
+    const auto [first, last] =
+        job ? job->share(reports.size()) : std::pair<size_t, size_t>{0, reports.size()};
+    make_summaries(reports, first, last, prints ? &console : nullptr);
+  } catch (...) {
+    if (!job) throw;
+    failure = std::current_exception();
+  }
+  if (job) {
+    gather_results(*job, nullptr, failure);
+    if (!prints) return kExitOk;
+    if (failure) std::rethrow_exception(failure);
+  }
+  CombinedSummaries combined(reports, &console);
+  return write_report(shown, chosen, combined.aggregator(), combined.host(), report_options,
+                      rendering,
+                      [&combined](const std::string &name) { return combined.notes_for(name); });
+}
+
 int stats_here(const std::vector<std::string> &args, core::Console &console);
 
 } // namespace
@@ -352,34 +390,9 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
   if (summaries == "always" || (summaries == "auto" && several.size() >= kSummaryRanks)) {
     if (several.empty())
       throw usage("--summaries always needs several reports (files or folders of them)");
-    for (const std::string &name : names)
-      if (!runs_from_summaries(name))
-        throw usage("report '" + name + "' needs every event, and per-rank summaries keep sums: " +
-                    "use --summaries never (or fewer than " + std::to_string(kSummaryRanks) +
-                    " reports)");
-    std::vector<std::string> shown = names;
-    if (!chosen)
-      for (const auto &info : stats::known_reports())
-        if (info.by_default && runs_from_summaries(info.name)) shown.emplace_back(info.name);
-    std::exception_ptr failure;
-    try {
-      const auto [first, last] =
-          job ? job->share(several.size()) : std::pair<size_t, size_t>{0, several.size()};
-      make_summaries(several, first, last, prints ? &console : nullptr);
-    } catch (...) {
-      if (!job) throw;
-      failure = std::current_exception();
-    }
-    if (job) {
-      gather_results(*job, nullptr, failure);
-      if (!prints) return kExitOk;
-      if (failure) std::rethrow_exception(failure);
-    }
-    CombinedSummaries combined(several, &console);
-    return write_report(
-        shown, chosen, combined.aggregator(), combined.host(), report_options,
-        {format, output, "prof stats: " + std::to_string(several.size()) + " reports"},
-        [&combined](const std::string &name) { return combined.notes_for(name); });
+    return stats_from_summaries(
+        several, names, chosen, job.get(), console, report_options,
+        {format, output, "prof stats: " + std::to_string(several.size()) + " reports"});
   }
 
   std::vector<std::string> scanned = names;
