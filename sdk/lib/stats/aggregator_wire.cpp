@@ -432,7 +432,7 @@ bool AggregatorWire::load(std::span<const uint8_t> bytes, StatsAggregator &into,
     a.steps_[key].add(first, ids.time(in.u64()));
   }
   for (size_t n = in.count(); n > 0 && in.ok(); --n) {
-    const prof_track_id owner = in.varint32();
+    const prof_track_id owner = ids.track(in.varint32());
     ProcessTotals totals;
     totals.operator_ns = in.varint();
     totals.operators = in.varint();

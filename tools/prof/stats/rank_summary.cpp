@@ -91,7 +91,8 @@ const std::vector<std::string> &summary_reports() {
                                                  "collectives",
                                                  "stragglers",
                                                  "hang",
-                                                 "steps"};
+                                                 "steps",
+                                                 "outliers"};
   return names;
 }
 
