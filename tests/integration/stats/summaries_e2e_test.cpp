@@ -8,6 +8,7 @@
 #include "tests/support/process_runner.hpp"
 #include "tests/support/rank_report.hpp"
 #include "tests/support/scratch_dir.hpp"
+#include "tests/support/synthetic_job.hpp"
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,31 @@ TEST_F(StatsSummaries, GivesTheMergesStragglersRows) {
   for (int rank = 0; rank < 6; ++rank)
     EXPECT_TRUE(fs::exists(report(rank) + ".summary")) << rank;
   EXPECT_EQ(stragglers("always"), merged) << "from the summaries kept";
+}
+
+// Jobs with a known cause (gen_synthetic_job's): the outliers and
+// stragglers from summaries are the merge's, also where a node's clock is
+// wrong and the merge moves its ranks by their collective operations.
+TEST_F(StatsSummaries, FindsTheCausesTheMergeFinds) {
+  for (const testing::JobCause cause :
+       {testing::JobCause::slow_node, testing::JobCause::node_clock_skew}) {
+    SCOPED_TRACE(testing::job_cause_name(cause));
+    fs::remove_all(folder_);
+    testing::SyntheticJob job;
+    job.ranks = 32;
+    job.cause = cause;
+    testing::write_synthetic_job(job, folder_.string());
+    const std::vector<std::string> args = {"--report", "outliers,stragglers", "--format", "csv"};
+    std::vector<std::string> never = {"--summaries", "never"}, always = {"--summaries", "always"};
+    never.insert(never.end(), args.begin(), args.end());
+    always.insert(always.end(), args.begin(), args.end());
+    const RunResult merged = stats(never), summarized = stats(always);
+    ASSERT_EQ(merged.exit_code, 0) << merged.describe();
+    ASSERT_EQ(summarized.exit_code, 0) << summarized.describe();
+    EXPECT_EQ(summarized.out, merged.out);
+    EXPECT_EQ(summarized.err, merged.err);
+    EXPECT_NE(merged.out.find("# report outliers"), std::string::npos) << merged.out;
+  }
 }
 
 TEST_F(StatsSummaries, MakesAStaleSummaryAgain) {
