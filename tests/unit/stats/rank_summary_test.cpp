@@ -189,6 +189,20 @@ TEST(KeptOperation, KeepsAboutOneInNAndThoseOfTwiceN) {
     EXPECT_TRUE(kept_operation(sequence, 1));
 }
 
+TEST_F(RankSummaryTest, ASummaryOfAnotherProfsAggregatorIsMadeAgain) {
+  summary_of(reports_[0], nullptr);
+  const std::string path = summary_path(reports_[0]);
+  RankSummary summary;
+  ASSERT_TRUE(decode_summary(file_bytes(path), summary));
+  const std::vector<uint8_t> current = summary.aggregator;
+  summary.aggregator[0] ^= 1; // another version's magic
+  write_bytes(path, encode_summary(summary));
+  EXPECT_EQ(summary_of(reports_[0], nullptr).aggregator, current);
+  RankSummary kept;
+  ASSERT_TRUE(decode_summary(file_bytes(path), kept));
+  EXPECT_EQ(kept.aggregator, current);
+}
+
 TEST_F(RankSummaryTest, ThinningKeepsTheSameSequencesOnEveryRank) {
   CombinedSummaries combined(reports_, nullptr);
   stats::StatsAggregator &aggregator = combined.aggregator();

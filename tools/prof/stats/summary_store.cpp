@@ -1,17 +1,18 @@
 #include "tools/prof/stats/summary_store.hpp"
 
 #include "tools/prof/stats/parallel_reduce_module.hpp"
+#include <prof/stats/aggregator_wire.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <algorithm>
 #include <mutex>
 #include <optional>
 
@@ -40,6 +41,18 @@ std::string cache_folder() {
 
 enum class Found { fresh, missing, stale, damaged };
 
+/// Whether `bytes` are AggregatorWire bytes of this prof's version (their
+/// magic): a summary made by another prof is made again.
+bool current_wire(const std::vector<uint8_t> &bytes) {
+  static const std::vector<uint8_t> magic = [] {
+    stats::StatsAggregator empty(ExportHost(nullptr, nullptr), stats::StatsScope{});
+    std::vector<uint8_t> saved = stats::AggregatorWire::save(empty);
+    saved.resize(std::min<size_t>(saved.size(), 4));
+    return saved;
+  }();
+  return bytes.size() >= magic.size() && std::equal(magic.begin(), magic.end(), bytes.begin());
+}
+
 /// The summary file at `path` if it is one of the report as it is now.
 Found read_summary(const std::string &path, const std::pair<uint64_t, int64_t> &report,
                    RankSummary &summary) {
@@ -50,7 +63,8 @@ Found read_summary(const std::string &path, const std::pair<uint64_t, int64_t> &
   if (!in.read(reinterpret_cast<char *>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
     return Found::damaged;
   if (!decode_summary(bytes, summary)) return Found::damaged;
-  if (summary.report_size != report.first || summary.report_mtime_ns != report.second)
+  if (summary.report_size != report.first || summary.report_mtime_ns != report.second ||
+      !current_wire(summary.aggregator))
     return Found::stale;
   return Found::fresh;
 }
