@@ -53,6 +53,8 @@ TEST_F(StatsSummaries, GivesTheMergesStragglersRows) {
   write_ranks(6, 600);
   const std::string merged = stragglers("never");
   EXPECT_FALSE(fs::exists(report(0) + ".summary")) << "the merge path makes none";
+  EXPECT_EQ(stragglers("auto"), merged);
+  EXPECT_FALSE(fs::exists(report(0) + ".summary")) << "auto merges fewer than 32 reports";
   const std::string summarized = stragglers("always");
   ASSERT_NE(merged.find("late: world MPI_Allreduce #9: train (rank 1)"), std::string::npos)
       << merged;
