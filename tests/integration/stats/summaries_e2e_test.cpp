@@ -135,6 +135,21 @@ TEST_F(StatsSummaries, RefusesWhatNeedsEveryEventInOneLine) {
       << bad.err;
 }
 
+// auto reads every event where a report asked for needs them, and says
+// which default reports summaries leave out.
+TEST_F(StatsSummaries, AutoMergesForAReportThatNeedsEveryEvent) {
+  write_ranks(32, 300);
+  const RunResult overlap = stats({"--report", "overlap", "--format", "csv"});
+  EXPECT_EQ(overlap.exit_code, 0) << overlap.describe();
+  EXPECT_FALSE(fs::exists(report(0) + ".summary"));
+  const RunResult plain = stats({});
+  EXPECT_EQ(plain.exit_code, 0) << plain.describe();
+  EXPECT_TRUE(fs::exists(report(0) + ".summary"));
+  const std::vector<std::string> warnings = split_lines(plain.err);
+  ASSERT_EQ(warnings.size(), 1u) << plain.err;
+  EXPECT_NE(warnings[0].find("left out, as they need every event"), std::string::npos);
+}
+
 TEST_F(StatsSummaries, HundredsOfRanksRunFromSummariesByDefault) {
   write_ranks(300, 300);
   const RunResult run = stats({"--report", "stragglers,steps", "--format", "csv"});

@@ -263,10 +263,19 @@ int stats_from_summaries(const std::vector<std::string> &reports,
                   "' needs every event and does not run from per-rank summaries: use "
                   "--summaries never, or fewer than " +
                   std::to_string(kSummaryRanks) + " reports");
-  std::vector<std::string> shown = names;
+  std::vector<std::string> shown = names, left_out;
   if (!chosen)
     for (const auto &info : stats::known_reports())
-      if (info.by_default && runs_from_summaries(info.name)) shown.emplace_back(info.name);
+      if (info.by_default)
+        (runs_from_summaries(info.name) ? shown : left_out).emplace_back(info.name);
+  if (prints && !left_out.empty()) {
+    std::string list;
+    for (const std::string &name : left_out)
+      list += (list.empty() ? "" : ", ") + name;
+    console.warning("from per-rank summaries; left out, as they need every event (--report NAME or "
+                    "--summaries never reads them): " +
+                    list);
+  }
   std::exception_ptr failure;
   try {
     const auto [first, last] =
@@ -331,7 +340,8 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
       "auto, always or never: work from per-rank summaries (REPORT.summary, made once and "
       "reused) instead of merging the reports; auto does from " +
       std::to_string(kSummaryRanks) +
-      " reports on (see docs/scale.md); reports that need every event are refused over them";
+      " reports on, unless a report asked for needs every event (see docs/scale.md); always "
+      "refuses those";
   add("summaries", po::value<std::string>()->default_value("auto"), summaries_help.c_str());
   add("mpi", po::value<std::string>(),
       "N: run this prof stats as N processes under mpirun, each making the summaries (or "
@@ -387,7 +397,11 @@ int stats_here(const std::vector<std::string> &args, core::Console &console) {
   const bool prints = !job || job->prints();
 
   const std::vector<std::string> several = several_reports(inputs, output);
-  if (summaries == "always" || (summaries == "auto" && several.size() >= kSummaryRanks)) {
+  // auto reads every event where a report asked for needs them.
+  const bool every_event_asked = std::any_of(
+      names.begin(), names.end(), [](const std::string &n) { return !runs_from_summaries(n); });
+  if (summaries == "always" ||
+      (summaries == "auto" && several.size() >= kSummaryRanks && !every_event_asked)) {
     if (several.empty())
       throw usage("--summaries always needs several reports (files or folders of them)");
     return stats_from_summaries(
