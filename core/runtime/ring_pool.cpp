@@ -125,9 +125,13 @@ bool RingPool::claim_ring() {
     return false;
   };
   // Every backed ring taken: back the next one rather than lose events
-  // until prof reserves more.
-  if (claim_below(usable()) || (grow_ && grow_(grow_context_) && claim_below(usable())))
-    return true;
+  // until prof reserves more. Another thread (or prof) may publish a ring
+  // while this one waits to grow and then take it first: grow again.
+  if (claim_below(usable())) return true;
+  for (int attempt = 0; grow_ && attempt < kGrowAttempts; ++attempt) {
+    if (!grow_(grow_context_)) break;
+    if (claim_below(usable())) return true;
+  }
   no_ring_drops_->fetch_add(1, std::memory_order_relaxed);
   return false;
 }

@@ -42,6 +42,9 @@ struct RingDrops {
 class RingPool {
 public:
   enum : uint32_t { kFree = 0, kOwned = 1, kReleased = 2 };
+  /// How often a thread that finds no free ring grows the region before it
+  /// drops its event: a ring published meanwhile may go to another thread.
+  static constexpr int kGrowAttempts = 4;
 
   /// Rings at `rings` + i * `stride`, already formatted with `capacity` slots;
   /// `slots` has `count` entries; `no_ring_drops` counts emits that found no

@@ -445,6 +445,50 @@ TEST(ShmEventPath, AThreadThatFindsEveryRingTakenReservesTheNext) {
 
 // Only the first rings are reserved; prof's drain reserves more while few
 // are free, and a thread that found none gets one after.
+// A ring published while a thread grows the region may be taken by another
+// thread first (two of the application's threads starting together, or prof
+// reserving the first ring as the application starts): the thread grows
+// again rather than drop its event.
+TEST(ShmEventPath, AThreadWhoseNewRingIsTakenGrowsAgain) {
+  const std::string name = new_shm_name();
+  ShmRegionConfig config = small_region();
+  config.initial_rings = 1;
+  ShmRegion region = ShmRegion::create(name, config, "");
+  ShmRegion agent_view;
+  std::string error;
+  ASSERT_TRUE(agent_view.attach(name, &error)) << error;
+  ShmHeader &h = *agent_view.header();
+  const ShmLayout &l = agent_view.layout();
+  RingPool pool(agent_view.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
+                l.watermark_events, &h.no_ring_drops, false, &h.rings_ready);
+  const prof_event event{PROF_EVENT_SLICE, 0, 0, 1, 0, 0, 1, 1, 0, 0};
+  struct Grower {
+    ShmRegion *view;
+    RingPool *pool;
+    const prof_event *event;
+    int calls = 0;
+    bool stolen = false;
+  } grower{&agent_view, &pool, &event};
+  pool.set_grow(
+      [](void *context) {
+        Grower &g = *static_cast<Grower *>(context);
+        const bool grown = g.view->reserve_next_ring();
+        if (++g.calls == 1) // another thread takes the ring just published
+          std::thread([&g] { g.stolen = g.pool->emit(*g.event); }).join();
+        return grown;
+      },
+      &grower);
+  EXPECT_TRUE(pool.emit(event)); // the one ring backed from the start
+  bool kept = false;
+  std::thread([&] { kept = pool.emit(event); }).join();
+  EXPECT_TRUE(grower.stolen);
+  EXPECT_TRUE(kept) << "grew again after its new ring was taken";
+  EXPECT_EQ(grower.calls, 2);
+  EXPECT_EQ(h.no_ring_drops.load(), 0u);
+  EXPECT_EQ(h.rings_ready.load(), 3u);
+  region.unlink();
+}
+
 TEST(ShmEventPath, RingsAreReservedAsThreadsTakeThem) {
   const std::string name = new_shm_name();
   ShmRegionConfig config = small_region();
