@@ -16,6 +16,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -35,6 +36,27 @@ ShmRegionConfig small_region() {
   config.catalog_bytes = 1 << 16;
   return config;
 }
+
+/// The application's side of region `name`, attached by name as the agent
+/// attaches it: a ring pool whose threads reserve the next ring themselves
+/// when every backed one is taken.
+struct AgentSide {
+  explicit AgentSide(const std::string &name) {
+    std::string error;
+    attached = view.attach(name, &error);
+    EXPECT_TRUE(attached) << error;
+    if (!attached) return;
+    ShmHeader &h = *view.header();
+    const ShmLayout &l = view.layout();
+    pool = std::make_unique<RingPool>(view.rings(), l.ring_stride, h.slots, l.ring_count,
+                                      l.ring_capacity, l.watermark_events, &h.no_ring_drops, false,
+                                      &h.rings_ready);
+    pool->set_grow([](void *v) { return static_cast<ShmRegion *>(v)->reserve_next_ring(); }, &view);
+  }
+  ShmRegion view;
+  bool attached = false;
+  std::unique_ptr<RingPool> pool;
+};
 
 // In a child: attach, define, emit `per_thread` events from `threads` threads.
 [[noreturn]] void child_emits(const std::string &name, int threads, int per_thread, bool hang) {
@@ -398,15 +420,11 @@ TEST(ShmEventPath, AThreadThatFindsEveryRingTakenReservesTheNext) {
   ShmRegion region = ShmRegion::create(name, config, "");
   Catalog catalog;
   ShmEventSource source(region, catalog);
-  ShmRegion agent_view;
-  std::string error;
-  ASSERT_TRUE(agent_view.attach(name, &error)) << error;
+  AgentSide agent(name);
+  ASSERT_TRUE(agent.attached);
+  ShmRegion &agent_view = agent.view;
   ShmHeader &h = *agent_view.header();
-  const ShmLayout &l = agent_view.layout();
-  RingPool pool(agent_view.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
-                l.watermark_events, &h.no_ring_drops, false, &h.rings_ready);
-  pool.set_grow([](void *view) { return static_cast<ShmRegion *>(view)->reserve_next_ring(); },
-                &agent_view);
+  RingPool &pool = *agent.pool;
   const prof_event event{PROF_EVENT_SLICE, 0, 0, 1, 0, 0, 1, 1, 0, 0};
   const auto emit_on_new_thread = [&] {
     bool kept = false;
@@ -454,13 +472,11 @@ TEST(ShmEventPath, AThreadWhoseNewRingIsTakenGrowsAgain) {
   ShmRegionConfig config = small_region();
   config.initial_rings = 1;
   ShmRegion region = ShmRegion::create(name, config, "");
-  ShmRegion agent_view;
-  std::string error;
-  ASSERT_TRUE(agent_view.attach(name, &error)) << error;
+  AgentSide agent(name);
+  ASSERT_TRUE(agent.attached);
+  ShmRegion &agent_view = agent.view;
   ShmHeader &h = *agent_view.header();
-  const ShmLayout &l = agent_view.layout();
-  RingPool pool(agent_view.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
-                l.watermark_events, &h.no_ring_drops, false, &h.rings_ready);
+  RingPool &pool = *agent.pool;
   const prof_event event{PROF_EVENT_SLICE, 0, 0, 1, 0, 0, 1, 1, 0, 0};
   struct Grower {
     ShmRegion *view;
@@ -555,15 +571,11 @@ TEST(ShmEventPath, TheFirstRingMayBeReservedAfterTheRegionIsMade) {
   ShmRegion region = ShmRegion::create(name, config, "");
   EXPECT_EQ(region.header()->rings_ready.load(), 0u);
   EXPECT_EQ(region.rings_ready(), 0u);
-  ShmRegion agent_view;
-  std::string error;
-  ASSERT_TRUE(agent_view.attach(name, &error)) << error;
+  AgentSide agent(name);
+  ASSERT_TRUE(agent.attached);
+  ShmRegion &agent_view = agent.view;
   ShmHeader &h = *agent_view.header();
-  const ShmLayout &l = agent_view.layout();
-  RingPool pool(agent_view.rings(), l.ring_stride, h.slots, l.ring_count, l.ring_capacity,
-                l.watermark_events, &h.no_ring_drops, false, &h.rings_ready);
-  pool.set_grow([](void *view) { return static_cast<ShmRegion *>(view)->reserve_next_ring(); },
-                &agent_view);
+  RingPool &pool = *agent.pool;
   EXPECT_TRUE(pool.emit(prof_event{PROF_EVENT_SLICE, 0, 0, 1, 0, 0, 1, 1, 0, 0}));
   EXPECT_EQ(h.rings_ready.load(), 1u);
   EXPECT_EQ(h.no_ring_drops.load(), 0u);
