@@ -277,10 +277,11 @@ int stats_from_summaries(const std::vector<std::string> &reports,
                     list);
   }
   std::exception_ptr failure;
+  std::vector<RankSummary> made; // every rank's when this process is alone
   try {
     const auto [first, last] =
         job ? job->share(reports.size()) : std::pair<size_t, size_t>{0, reports.size()};
-    make_summaries(reports, first, last, prints ? &console : nullptr);
+    made = make_summaries(reports, first, last, prints ? &console : nullptr);
   } catch (...) {
     if (!job) throw;
     failure = std::current_exception();
@@ -290,7 +291,8 @@ int stats_from_summaries(const std::vector<std::string> &reports,
     if (!prints) return kExitOk;
     if (failure) std::rethrow_exception(failure);
   }
-  CombinedSummaries combined(reports, &console);
+  if (job) made.clear(); // rank 0 reads the others' from their files
+  CombinedSummaries combined(reports, &console, std::move(made));
   return write_report(shown, chosen, combined.aggregator(), combined.host(), report_options,
                       rendering,
                       [&combined](const std::string &name) { return combined.notes_for(name); });

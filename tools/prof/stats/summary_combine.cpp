@@ -105,16 +105,23 @@ std::string left_out_note(const Thinning &thinning, size_t kept, const std::stri
 } // namespace
 
 CombinedSummaries::CombinedSummaries(const std::vector<std::string> &reports,
-                                     core::Console *console) {
+                                     core::Console *console, std::vector<RankSummary> made) {
   const auto warn = [console](const std::string &line) {
     if (console) console->warning(line);
   };
-  // First the facts of every rank, for the merge's plan (its clocks).
+  // Each summary read once (kilobytes each); first the facts of every rank,
+  // for the merge's plan (its clocks).
+  std::vector<RankSummary> summaries = std::move(made);
+  if (summaries.size() != reports.size()) {
+    summaries.clear();
+    summaries.reserve(reports.size());
+    for (const std::string &report : reports)
+      summaries.push_back(summary_of(report, console));
+  }
   std::vector<report::MergeInputFacts> facts;
   std::array<uint64_t, PROF_DROP_CAUSE_COUNT> dropped{};
   Thinning collectives, steps; // over every rank: the largest stride
-  for (const std::string &report : reports) {
-    RankSummary summary = summary_of(report, console);
+  for (RankSummary &summary : summaries) {
     for (size_t cause = 0; cause < dropped.size(); ++cause)
       dropped[cause] += summary.dropped[cause];
     for (auto [all, one] :
@@ -127,7 +134,7 @@ CombinedSummaries::CombinedSummaries(const std::vector<std::string> &reports,
   report::MergePlan plan;
   try {
     plan = report::plan_merge(std::move(facts), [&](size_t input, size_t enough) {
-      return collective_times_of(summary_of(reports[input], nullptr), enough);
+      return collective_times_of(summaries[input], enough);
     });
   } catch (const report::MergeInputError &e) {
     throw cli::UsageError(std::string("stats: ") + e.what());
@@ -148,10 +155,10 @@ CombinedSummaries::CombinedSummaries(const std::vector<std::string> &reports,
     if (dropped[cause] > 0)
       warn("this capture lost events: " + drop_cause_line(cause, dropped[cause]));
 
-  // Then each rank's aggregator, one summary at a time.
+  // Then each rank's aggregator, each summary let go once loaded.
   aggregator_.emplace(host_, summary_scope());
   for (size_t i = 0; i < reports.size(); ++i) {
-    const RankSummary summary = summary_of(reports[i], console);
+    const RankSummary summary = std::move(summaries[i]);
     SummaryIds ids;
     ids.input = &plan.inputs[i];
     add_to_catalog(summary, plan.inputs[i].label, catalog_, ids);

@@ -11,6 +11,7 @@
 #include "core/plugin_host/catalog_export_view.hpp"
 #include "core/plugin_host/console.hpp"
 #include "core/plugin_host/session_details.hpp"
+#include "tools/prof/stats/rank_summary.hpp"
 #include <prof/stats/stats_aggregator.hpp>
 
 #include <memory>
@@ -22,10 +23,12 @@ namespace prof::tool {
 
 class CombinedSummaries {
 public:
-  /// Combines the summaries of `reports` (making those missing or stale).
+  /// Combines the summaries of `reports`: `made` when it holds one for each
+  /// (make_summaries()), else read (making those missing or stale).
   /// Warnings (damage, lost events, clocks) go to `console` when given.
   /// Throws cli::UsageError naming a report that cannot be read.
-  CombinedSummaries(const std::vector<std::string> &reports, core::Console *console);
+  CombinedSummaries(const std::vector<std::string> &reports, core::Console *console,
+                    std::vector<RankSummary> made = {});
   CombinedSummaries(const CombinedSummaries &) = delete;
   CombinedSummaries &operator=(const CombinedSummaries &) = delete;
 

@@ -115,6 +115,8 @@ RankSummary summary_with_warnings(const std::string &report, size_t threads,
 /// The parallel making of summaries: each body makes those of its ranges.
 struct MakeBody {
   const std::vector<std::string> &reports;
+  size_t first;
+  std::vector<RankSummary> &made; ///< [i - first]: each body writes its own
   std::mutex &mutex;
   std::vector<std::string> &warnings;
   std::optional<std::pair<size_t, std::exception_ptr>> &failure; // the first, by report order
@@ -124,7 +126,7 @@ struct MakeBody {
       std::vector<std::string> lines;
       std::exception_ptr error;
       try {
-        summary_with_warnings(reports[i], 1, lines);
+        made[i - first] = summary_with_warnings(reports[i], 1, lines);
       } catch (...) {
         error = std::current_exception();
       }
@@ -167,17 +169,19 @@ RankSummary summary_of(const std::string &report_path, core::Console *console, s
   return summary;
 }
 
-void make_summaries(const std::vector<std::string> &reports, size_t first, size_t last,
-                    core::Console *console) {
+std::vector<RankSummary> make_summaries(const std::vector<std::string> &reports, size_t first,
+                                        size_t last, core::Console *console) {
+  std::vector<RankSummary> made(last > first ? last - first : 0);
   std::mutex mutex;
   std::vector<std::string> warnings;
   std::optional<std::pair<size_t, std::exception_ptr>> failure;
-  MakeBody body{reports, mutex, warnings, failure};
+  MakeBody body{reports, first, made, mutex, warnings, failure};
   if (first < last) parallel_reduce_function()(&body, &kMakeOps, first, last, 1, 0);
   if (console)
     for (const std::string &line : warnings)
       console->warning(line);
   if (failure) std::rethrow_exception(failure->second);
+  return made;
 }
 
 } // namespace prof::tool

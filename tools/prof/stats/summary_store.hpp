@@ -23,10 +23,10 @@ std::string summary_path(const std::string &report_path);
 /// cli::UsageError naming a report that cannot be read.
 RankSummary summary_of(const std::string &report_path, core::Console *console, size_t threads = 0);
 
-/// Makes the summaries of reports [first, last) of `reports` that are
-/// missing, stale or damaged, several at once (TBB); throws the first
-/// failure, by report order.
-void make_summaries(const std::vector<std::string> &reports, size_t first, size_t last,
-                    core::Console *console);
+/// The summaries of reports [first, last) of `reports`, those missing,
+/// stale or damaged made, several at once (TBB); throws the first failure,
+/// by report order.
+std::vector<RankSummary> make_summaries(const std::vector<std::string> &reports, size_t first,
+                                        size_t last, core::Console *console);
 
 } // namespace prof::tool
