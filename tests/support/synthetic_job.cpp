@@ -2,6 +2,8 @@
 
 #include "core/report/report_writer.hpp"
 
+#include <prof/testing/test_events.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -237,14 +239,8 @@ void write_rank(const Resolved &r, const Schedule &s, int rank, const std::strin
   std::vector<ArgsRecord> sets;
   const auto slice = [&](uint16_t kind, uint32_t track, uint32_t name, uint32_t category,
                          uint64_t ts, uint64_t duration, uint64_t args) {
-    prof_event e{};
-    e.type = PROF_EVENT_SLICE;
+    prof_event e = testing::slice(track, mono + ts, duration, name, category);
     e.kind = kind;
-    e.track = track;
-    e.name = name;
-    e.category = category;
-    e.ts = mono + ts;
-    e.duration = duration;
     e.args = args;
     events.push_back(e);
   };
